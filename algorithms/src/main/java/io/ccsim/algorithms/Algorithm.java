@@ -1,0 +1,28 @@
+package io.ccsim.algorithms;
+
+/**
+ * NCCL's collective algorithms by their NCCL_ALGO names (src/include/device.h NCCL_ALGO_*).
+ * ccsim implements RING and TREE for collectives and P2P for send/recv and all-to-all; the others
+ * are known names so that NCCL_ALGO parses as NCCL parses it, and are reported as unsupported.
+ */
+public enum Algorithm {
+    TREE("Tree"),
+    RING("Ring"),
+    COLLNET_DIRECT("CollnetDirect"),
+    COLLNET_CHAIN("CollnetChain"),
+    NVLS("NVLS"),
+    NVLS_TREE("NVLSTree"),
+    PAT("PAT"),
+    /** Not an NCCL_ALGO value: point-to-point transfers (send/recv, all-to-all). */
+    P2P("P2P");
+
+    private final String ncclName;
+
+    Algorithm(String ncclName) { this.ncclName = ncclName; }
+
+    /** NCCL's spelling ({@code Ring}, {@code Tree}, {@code CollnetDirect}...). */
+    public String ncclName() { return ncclName; }
+
+    @Override
+    public String toString() { return ncclName; }
+}
