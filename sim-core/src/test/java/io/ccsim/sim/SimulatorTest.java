@@ -52,18 +52,21 @@ class SimulatorTest {
     void manyRandomEventsComeOutSorted() {
         Simulator sim = new Simulator(7);
         RandomStream r = sim.random("t");
-        long[] last = {-1, -1};
+        long[] last = {-1};
         for (int i = 0; i < 50_000; i++) {
             sim.schedule(r.nextInt(1000), () -> {
                 assertThat(sim.now()).isGreaterThanOrEqualTo(last[0]);
                 last[0] = sim.now();
             });
         }
+        long[] prev = {-1, -1}; // (time, seq) of the previous dispatch
         sim.setTracer((t, seq) -> {
-            if (t == last[1]) {
-                assertThat(seq).isGreaterThan(last[0] == t ? -1 : -1);
+            assertThat(t).isGreaterThanOrEqualTo(prev[0]);
+            if (t == prev[0]) {
+                assertThat(seq).isGreaterThan(prev[1]);
             }
-            last[1] = t;
+            prev[0] = t;
+            prev[1] = seq;
         });
         sim.run();
         assertThat(sim.dispatchedCount()).isEqualTo(50_000);
