@@ -24,6 +24,7 @@ public final class Fabric {
     private final CalibrationProfile profile;
     private final LinkClass[] groupClass;
     private Topology topology;
+    private boolean p2pDisabled;
 
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
         this.sim = sim;
@@ -64,6 +65,12 @@ public final class Fabric {
 
     /** The topology with the link health currently in force. */
     public Topology topology() { return topology; }
+
+    /** Whether NCCL_P2P_DISABLE=1 is in force: GPUs of one host talk through PCIe/host memory, not NVLink. */
+    public boolean p2pDisabled() { return p2pDisabled; }
+
+    /** Sets NCCL_P2P_DISABLE for executions started after this call. */
+    public void setP2pDisabled(boolean disabled) { this.p2pDisabled = disabled; }
 
     /** Link class of fabric group {@code index}. */
     public LinkClass groupClass(int index) { return groupClass[index]; }

@@ -6,14 +6,14 @@ import java.util.Map;
 
 /** Routes between GPU nodes for connections; the ECMP key is the channel so channels spread over equal paths. */
 final class RouteCache {
-    private final Fabric fabric;
+    private final NcclPaths paths;
     private final Map<Long, Route> cache = new HashMap<>();
 
-    RouteCache(Fabric fabric) { this.fabric = fabric; }
+    RouteCache(Fabric fabric, boolean p2pDisabled) { this.paths = new NcclPaths(fabric.topology(), p2pDisabled); }
 
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;
-        return cache.computeIfAbsent(key, x -> fabric.topology().route(srcNode, dstNode, channel));
+        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, channel));
     }
 }

@@ -153,7 +153,7 @@ public final class SimExecution {
         slotsArrived = new long[nc];
         slotsTaken = new long[nc];
         connFlowDone = new FlowListener[nc];
-        RouteCache routes = new RouteCache(fabric);
+        RouteCache routes = new RouteCache(fabric, fabric.p2pDisabled());
         for (int k = 0; k < nc; k++) {
             int ch = ci.channel(k), from = ci.from(k), to = ci.to(k);
             connFrom[k] = from;
