@@ -28,6 +28,7 @@ final class NcclPaths {
     private final boolean p2pDisabled;
     private final Map<Integer, LinkGroup> nvlGroupOfGpu = new HashMap<>();
     private final Map<Integer, Set<String>> switchesOfGpu = new HashMap<>();
+    private final Map<Integer, Integer> nicOfGpu = new HashMap<>();
 
     NcclPaths(Topology topo, boolean p2pDisabled) {
         this.topo = topo;
@@ -61,7 +62,59 @@ final class NcclPaths {
                         java.util.List.of(a.id(), b.id()));
             }
         }
+        Node a = topo.nodes().get(src);
+        Node b = topo.nodes().get(dst);
+        if (a.host() != b.host()) {
+            int nicA = nicOf(src);
+            int nicB = nicOf(dst);
+            if (nicA >= 0 && nicB >= 0) {
+                return concat(topo.route(src, nicA, key), topo.route(nicA, nicB, key), topo.route(nicB, dst, key));
+            }
+        }
         return topo.route(src, dst, key);
+    }
+
+    /**
+     * The NIC a GPU sends and receives through: NCCL pairs each GPU with its closest NIC (PATH_PIX on
+     * HGX boards, one NIC per GPU: the NIC whose {@code rail} is the GPU's local index); else the NIC of
+     * the same host with the shortest route; −1 if the host has none.
+     */
+    private int nicOf(int gpu) {
+        return nicOfGpu.computeIfAbsent(gpu, g -> {
+            Node n = topo.nodes().get(g);
+            int best = -1;
+            long bestLat = Long.MAX_VALUE;
+            int bestLen = Integer.MAX_VALUE;
+            for (Node x : topo.nodes()) {
+                if (x.kind() != NodeKind.NIC || x.host() != n.host()) continue;
+                int xi = topo.nodeIndex(x.id());
+                if (Integer.toString(n.localIndex()).equals(x.attr("rail"))) return xi;
+                Route r = topo.route(g, xi, 0);
+                if (r.length() < bestLen || (r.length() == bestLen && r.latencyPs() < bestLat)) {
+                    best = xi;
+                    bestLen = r.length();
+                    bestLat = r.latencyPs();
+                }
+            }
+            return best;
+        });
+    }
+
+    private static Route concat(Route... parts) {
+        int len = 0;
+        long lat = 0;
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (Route r : parts) {
+            len += r.length();
+            lat += r.latencyPs();
+            ids.addAll(r.linkIds());
+        }
+        int[] hops = new int[len];
+        int i = 0;
+        for (Route r : parts) {
+            for (int h : r.hops()) hops[i++] = h;
+        }
+        return new Route(hops, lat, ids);
     }
 
     private boolean sharesSwitch(int a, int b) {
