@@ -88,6 +88,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed);
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
+        long flows = 0;
         long t0 = System.nanoTime();
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
@@ -97,13 +98,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                 throw new UserException(e.getMessage(), e);
             }
             events += runner.lastEvents();
+            flows += runner.lastFlows();
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
             case json: printJson(out, rows); break;
             case csv: printCsv(out, rows); break;
-            default: printText(out, rows, topo, runner.graph(), prof, cop, sizes, wall, events);
+            default: printText(out, rows, topo, runner.graph(), prof, cop, sizes, wall, events, flows);
         }
         out.flush();
         return 0;
@@ -125,7 +127,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     }
 
     private void printText(PrintWriter out, List<PerfRow> rows, Topology topo, CommGraph g, CalibrationProfile prof,
-                           CollectiveOp cop, long[] sizes, double wall, long events) {
+                           CollectiveOp cop, long[] sizes, double wall, long events, long flows) {
         out.printf(Locale.ROOT, "# ccsim perf (simulated): %s_perf on %s, nRanks %d nNodes %d, profile %s%s%n", cop.cliName(), topo.name(),
                 g.nRanks(), g.nNodes(), prof.gpu(), profile == null ? " (built-in)" : " (" + profile + ")");
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
@@ -145,7 +147,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             sum += r.busbwGbps();
         }
         out.printf(Locale.ROOT, "# Avg bus bandwidth    : %g%n", rows.isEmpty() ? 0.0 : sum / rows.size());
-        out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall, %d events%n", rows.size(), wall, events);
+        out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
+                events, events / wall / 1e6, flows, flows / wall / 1e6);
         out.println("#");
     }
 

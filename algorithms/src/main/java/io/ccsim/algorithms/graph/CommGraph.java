@@ -93,23 +93,28 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             total = pcieGBs(topo, g0);
             nCh = 2;
         }
-        double intraBw = total / nCh;
         double interBw = 0;
         if (nNodes > 1) {
             double nicTotal = 0;
+            int nics = 0;
             for (Node n : topo.nodes()) {
                 if (n.kind() == NodeKind.NIC && n.host() == g0.host()) {
                     for (Link l : topo.neighbours(n.id())) {
                         if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
                             nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
+                            nics++;
                             break;
                         }
                     }
                 }
             }
             if (nicTotal <= 0) throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
+            // Across nodes every channel needs a NIC per direction; ccsim gives each NIC two channels
+            // (NCCL's default of two channels per network peer, NCCL_NCHANNELS_PER_NET_PEER = 2).
+            nCh = Math.max(1, Math.min(nCh, 2 * nics));
             interBw = nicTotal / nCh;
         }
+        double intraBw = total / nCh;
         return new CommGraph(nRanks, nNodes, ppn, intraClass, intraBw, interBw, nCh, gpuOfRank, layout);
     }
 
