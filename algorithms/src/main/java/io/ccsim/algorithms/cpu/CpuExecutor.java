@@ -252,8 +252,8 @@ public final class CpuExecutor {
             if (cnt > capacityElems && !p.isLocal()) {
                 throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
             }
-            if (p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
-            if (p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
+            if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
+            if (cnt > 0 && p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
             ElementBuffer inBuf = in[t.rank];
             ElementBuffer outBuf = out[t.rank];
             int src = (int) c.srcOffset();
