@@ -21,7 +21,9 @@ import java.util.List;
  * may run only when, on every connection it receives from, a slice is present (tail − head ≥ s)
  * and, on every connection it sends to, s slots are free (tail + s − head ≤ slots); it then runs
  * atomically. Every (rank, channel, lane) is a cooperative task; the scheduler passes over the
- * tasks in a fixed order (rank, channel, lane ascending) and tries one step of each per pass. A
+ * tasks in a fixed order (rank, channel, lane ascending) and runs each as far as it can before it
+ * blocks, so that senders run ahead and fill every slot they are allowed to (flow-control bugs
+ * then corrupt data or deadlock instead of passing by luck). A
  * pass in which no task progresses while some are unfinished raises {@link PlanDeadlockException}
  * naming every blocked step and the slot it waits for.
  *
@@ -201,7 +203,7 @@ public final class CpuExecutor {
                 int w = 0;
                 for (int i = 0; i < nLive; i++) {
                     Task t = live[i];
-                    if (tryStep(t)) progress = true;
+                    while (t.next < t.steps && tryStep(t)) progress = true;
                     if (t.next < t.steps) live[w++] = t;
                 }
                 nLive = w;
