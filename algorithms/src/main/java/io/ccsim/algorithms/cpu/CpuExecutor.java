@@ -83,11 +83,11 @@ public final class CpuExecutor {
         long tail;
         long head;
 
-        Conn(int channel, int from, int to, int slots, int capacity) {
+        Conn(int channel, int from, int to, int slots) {
             this.channel = channel;
             this.from = from;
             this.to = to;
-            this.slotData = new long[slots][capacity];
+            this.slotData = new long[slots][]; // allocated on first use, sized to the slices actually sent
             this.slotCount = new int[slots];
             this.slotSlots = new int[slots];
         }
@@ -156,7 +156,7 @@ public final class CpuExecutor {
             plan.forEachConnection((ch, f, t) -> {
                 long key = key(ch, f, t);
                 if (index.putIfAbsent(key, conns.size()) == conns.size()) {
-                    conns.add(new Conn(ch, f, t, slots, capacityElems));
+                    conns.add(new Conn(ch, f, t, slots));
                 }
             });
             this.scratch = new long[capacityElems];
@@ -345,7 +345,12 @@ public final class CpuExecutor {
 
         private void send(Task t, StepCursor c, Conn cn, long[] v, int cnt) {
             int pos = (int) (cn.tail % slots);
-            System.arraycopy(v, 0, cn.slotData[pos], 0, cnt);
+            long[] slot = cn.slotData[pos];
+            if (slot == null || slot.length < cnt) {
+                slot = new long[Math.max(cnt, 16)];
+                cn.slotData[pos] = slot;
+            }
+            System.arraycopy(v, 0, slot, 0, cnt);
             cn.slotCount[pos] = cnt;
             cn.slotSlots[pos] = c.slots();
             cn.tail += c.slots();
