@@ -29,8 +29,11 @@ import java.util.List;
  *
  * <p>The receiver checks that each slice it reads has the element count and slot count it
  * expects, and senders check that a slice fits its slots (payload ≤ slots × slot payload bytes),
- * so a plan whose two ends disagree fails with {@link PlanViolationException}. Wire bytes are
- * accounted in the protocol's line format.
+ * so a plan whose two ends disagree fails with {@link PlanViolationException}. Slices travel in the
+ * protocol's wire format ({@link WireCodec}: LL 4 B data + 4 B flag units, LL128 120 B data + 8 B
+ * flag lines, Simple raw bytes); receivers check every flag against the step they expect, so a
+ * read of a slot the sender has not written fails even if the slot counters were wrong. Wire
+ * bytes are accounted in the same format.
  *
  * <p>One executor may run many plans; runs share no state.
  */
@@ -129,6 +132,7 @@ public final class CpuExecutor {
         private final Conn[] recvConns = new Conn[StepCursor.MAX_PEERS];
         private final Conn[] sendConns = new Conn[StepCursor.MAX_PEERS];
         private final long[][] recvData = new long[StepCursor.MAX_PEERS][];
+        private final WireCodec codec;
         private long steps;
         private long slotsWritten;
         private long payloadBytes;
@@ -160,6 +164,8 @@ public final class CpuExecutor {
                 }
             });
             this.scratch = new long[capacityElems];
+            for (int k = 0; k < StepCursor.MAX_PEERS; k++) recvData[k] = new long[capacityElems];
+            this.codec = new WireCodec(geo.protocol(), elt);
         }
 
         private void check(ElementBuffer[] bufs, long need, String what) {
@@ -331,6 +337,9 @@ public final class CpuExecutor {
             for (int k = 0; k < nr; k++) {
                 Conn cn = recvConns[k];
                 int pos = (int) (cn.head % slots);
+                if (cn.slotData[pos] == null) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that was never written");
+                }
                 if (cn.slotSlots[pos] != c.slots()) {
                     throw violation(t, "expects a slice of " + c.slots() + " slot(s) from rank " + cn.from
                             + " but the slice there occupies " + cn.slotSlots[pos]);
@@ -339,18 +348,23 @@ public final class CpuExecutor {
                     throw violation(t, "expects " + cnt + " elements from rank " + cn.from + " but the slice holds "
                             + cn.slotCount[pos]);
                 }
-                r[k] = cn.slotData[pos];
+                int bad = codec.decode(cn.slotData[pos], cnt, (int) (cn.head + 1), r[k]);
+                if (bad >= 0) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that the sender has not written: wire line "
+                            + bad + " carries a flag other than step " + (cn.head + 1));
+                }
             }
         }
 
         private void send(Task t, StepCursor c, Conn cn, long[] v, int cnt) {
             int pos = (int) (cn.tail % slots);
             long[] slot = cn.slotData[pos];
-            if (slot == null || slot.length < cnt) {
-                slot = new long[Math.max(cnt, 16)];
+            int words = codec.wireLongs(cnt);
+            if (slot == null || slot.length < words) {
+                slot = new long[Math.max(words, 16)];
                 cn.slotData[pos] = slot;
             }
-            System.arraycopy(v, 0, slot, 0, cnt);
+            codec.encode(v, cnt, (int) (cn.tail + 1), slot);
             cn.slotCount[pos] = cnt;
             cn.slotSlots[pos] = c.slots();
             cn.tail += c.slots();
