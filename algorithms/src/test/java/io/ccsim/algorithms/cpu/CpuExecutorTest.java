@@ -136,7 +136,7 @@ class CpuExecutorTest {
 
     @Test
     void defaultNcclBuffersOnQuarterMegabyte() {
-        CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, 1 << 16, DataType.FLOAT32, ReduceOp.SUM, 0,
+        CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, 1 << 15, DataType.FLOAT32, ReduceOp.SUM, 0,
                 CommLayout.uniform(2, 2));
         ElementBuffer[] in = CollectiveCheck.inputs(call, 11);
         for (Protocol proto : Protocol.values()) {

@@ -228,6 +228,16 @@ class PlanStructureTest {
     }
 
     @Test
+    void allToAllRoundsFollowNcclQuadraticDeltaOrder() {
+        // src/init.cc comment: "Example sequence for 16 ranks: 0, 1, 3, 6, 10, 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8"
+        assertThat(AllToAllPlanner.deltaOrder(16)).containsExactly(0, 1, 3, 6, 10, 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8);
+        for (int n = 1; n <= 40; n++) {
+            assertThat(AllToAllPlanner.deltaOrder(n)).as("n=%d", n).containsExactlyInAnyOrder(
+                    java.util.stream.IntStream.range(0, n).toArray());
+        }
+    }
+
+    @Test
     void encodesStepsAsFlatLongs() {
         Plan p = plan(CollectiveOp.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1, 100, CommLayout.singleHost(3), 2048);
         long[] flat = p.encodeSteps(1, 0, 0);
