@@ -21,14 +21,19 @@ import java.util.List;
  * may run only when, on every connection it receives from, a slice is present (tail − head ≥ s)
  * and, on every connection it sends to, s slots are free (tail + s − head ≤ slots); it then runs
  * atomically. Every (rank, channel, lane) is a cooperative task; the scheduler passes over the
- * tasks in a fixed order (rank, channel, lane ascending) and tries one step of each per pass. A
+ * tasks in a fixed order (rank, channel, lane ascending) and runs each as far as it can before it
+ * blocks, so that senders run ahead and fill every slot they are allowed to (flow-control bugs
+ * then corrupt data or deadlock instead of passing by luck). A
  * pass in which no task progresses while some are unfinished raises {@link PlanDeadlockException}
  * naming every blocked step and the slot it waits for.
  *
  * <p>The receiver checks that each slice it reads has the element count and slot count it
  * expects, and senders check that a slice fits its slots (payload ≤ slots × slot payload bytes),
- * so a plan whose two ends disagree fails with {@link PlanViolationException}. Wire bytes are
- * accounted in the protocol's line format.
+ * so a plan whose two ends disagree fails with {@link PlanViolationException}. Slices travel in the
+ * protocol's wire format ({@link WireCodec}: LL 4 B data + 4 B flag units, LL128 120 B data + 8 B
+ * flag lines, Simple raw bytes); receivers check every flag against the step they expect, so a
+ * read of a slot the sender has not written fails even if the slot counters were wrong. Wire
+ * bytes are accounted in the same format.
  *
  * <p>One executor may run many plans; runs share no state.
  */
@@ -81,11 +86,11 @@ public final class CpuExecutor {
         long tail;
         long head;
 
-        Conn(int channel, int from, int to, int slots, int capacity) {
+        Conn(int channel, int from, int to, int slots) {
             this.channel = channel;
             this.from = from;
             this.to = to;
-            this.slotData = new long[slots][capacity];
+            this.slotData = new long[slots][]; // allocated on first use, sized to the slices actually sent
             this.slotCount = new int[slots];
             this.slotSlots = new int[slots];
         }
@@ -127,6 +132,7 @@ public final class CpuExecutor {
         private final Conn[] recvConns = new Conn[StepCursor.MAX_PEERS];
         private final Conn[] sendConns = new Conn[StepCursor.MAX_PEERS];
         private final long[][] recvData = new long[StepCursor.MAX_PEERS][];
+        private final WireCodec codec;
         private long steps;
         private long slotsWritten;
         private long payloadBytes;
@@ -154,10 +160,12 @@ public final class CpuExecutor {
             plan.forEachConnection((ch, f, t) -> {
                 long key = key(ch, f, t);
                 if (index.putIfAbsent(key, conns.size()) == conns.size()) {
-                    conns.add(new Conn(ch, f, t, slots, capacityElems));
+                    conns.add(new Conn(ch, f, t, slots));
                 }
             });
             this.scratch = new long[capacityElems];
+            for (int k = 0; k < StepCursor.MAX_PEERS; k++) recvData[k] = new long[capacityElems];
+            this.codec = new WireCodec(geo.protocol(), elt);
         }
 
         private void check(ElementBuffer[] bufs, long need, String what) {
@@ -201,7 +209,7 @@ public final class CpuExecutor {
                 int w = 0;
                 for (int i = 0; i < nLive; i++) {
                     Task t = live[i];
-                    if (tryStep(t)) progress = true;
+                    while (t.next < t.steps && tryStep(t)) progress = true;
                     if (t.next < t.steps) live[w++] = t;
                 }
                 nLive = w;
@@ -252,8 +260,8 @@ public final class CpuExecutor {
             if (cnt > capacityElems && !p.isLocal()) {
                 throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
             }
-            if (p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
-            if (p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
+            if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
+            if (cnt > 0 && p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
             ElementBuffer inBuf = in[t.rank];
             ElementBuffer outBuf = out[t.rank];
             int src = (int) c.srcOffset();
@@ -329,6 +337,9 @@ public final class CpuExecutor {
             for (int k = 0; k < nr; k++) {
                 Conn cn = recvConns[k];
                 int pos = (int) (cn.head % slots);
+                if (cn.slotData[pos] == null) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that was never written");
+                }
                 if (cn.slotSlots[pos] != c.slots()) {
                     throw violation(t, "expects a slice of " + c.slots() + " slot(s) from rank " + cn.from
                             + " but the slice there occupies " + cn.slotSlots[pos]);
@@ -337,13 +348,23 @@ public final class CpuExecutor {
                     throw violation(t, "expects " + cnt + " elements from rank " + cn.from + " but the slice holds "
                             + cn.slotCount[pos]);
                 }
-                r[k] = cn.slotData[pos];
+                int bad = codec.decode(cn.slotData[pos], cnt, (int) (cn.head + 1), r[k]);
+                if (bad >= 0) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that the sender has not written: wire line "
+                            + bad + " carries a flag other than step " + (cn.head + 1));
+                }
             }
         }
 
         private void send(Task t, StepCursor c, Conn cn, long[] v, int cnt) {
             int pos = (int) (cn.tail % slots);
-            System.arraycopy(v, 0, cn.slotData[pos], 0, cnt);
+            long[] slot = cn.slotData[pos];
+            int words = codec.wireLongs(cnt);
+            if (slot == null || slot.length < words) {
+                slot = new long[Math.max(words, 16)];
+                cn.slotData[pos] = slot;
+            }
+            codec.encode(v, cnt, (int) (cn.tail + 1), slot);
             cn.slotCount[pos] = cnt;
             cn.slotSlots[pos] = c.slots();
             cn.tail += c.slots();

@@ -4,7 +4,7 @@ package io.ccsim.algorithms.cpu;
  * What a {@link CpuExecutor} run did.
  *
  * @param steps          steps executed (all ranks, channels, lanes)
- * @param passes         scheduler passes over the tasks (each pass tries one step per task)
+ * @param passes         scheduler passes over the tasks (each pass runs every task until it blocks)
  * @param connections    connections with slot buffers
  * @param slotsWritten   connection slots filled by senders (a slice counts its sliceSteps slots)
  * @param payloadBytes   data bytes carried over connections
