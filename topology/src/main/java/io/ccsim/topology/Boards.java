@@ -19,6 +19,11 @@ final class Boards {
         /** Default and maximum GPU count. */
         int maxGpus();
 
+        /** Line rate of the board's NICs, bytes/s per direction (the NIC-to-leaf cable runs at it). */
+        default double nicBandwidth() {
+            return Hardware.NDR_BW;
+        }
+
         /** Adds host {@code host} with {@code gpus} GPUs; returns the NIC ids indexed by rail (may be empty). */
         List<String> add(Topology.Builder b, int host, int gpus);
     }
@@ -112,6 +117,11 @@ final class Boards {
             @Override
             public int maxGpus() {
                 return 8;
+            }
+
+            @Override
+            public double nicBandwidth() {
+                return Hardware.HDR_BW;
             }
 
             @Override

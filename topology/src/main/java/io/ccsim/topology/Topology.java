@@ -72,9 +72,15 @@ public final class Topology {
         List<LinkGroup> groups = new ArrayList<>(s.groupIds.length);
         for (int g = 0; g < s.groupIds.length; g++) {
             int[] m = s.groupMembers[g];
-            List<Link> members = new ArrayList<>(m.length);
-            for (int li : m) {
-                members.add(links.get(li));
+            List<Link> members;
+            if (m.length == 1) {
+                members = List.of(links.get(m[0]));
+            } else {
+                Link[] arr = new Link[m.length];
+                for (int k = 0; k < m.length; k++) {
+                    arr[k] = links.get(m[k]);
+                }
+                members = List.of(arr);
             }
             groups.add(new LinkGroup(g, s.groupIds[g], members, s.groupStriped[g], members.get(0).sharing()));
         }
@@ -165,6 +171,10 @@ public final class Topology {
     public LinkGroup group(String groupId) {
         Integer g = s.groupIndex.get(groupId);
         if (g == null) {
+            Integer li = s.linkIndex.get(groupId);
+            if (li != null && !s.groupStriped[s.groupOfLink[li]]) {
+                return fabric.get(s.groupOfLink[li]);
+            }
             throw new IllegalArgumentException("topology '" + name + "' has no link group '" + groupId + "'");
         }
         return fabric.get(g);
@@ -384,14 +394,18 @@ public final class Topology {
             }
             gs.sort(Comparator.comparingInt(G::first));
             int gc = gs.size();
-            Map<String, Integer> groupIndex = new HashMap<>(gc * 2);
+            // only striped groups are indexed by id; a plain group's id is its link's id (looked up via linkIndex)
+            Map<String, Integer> groupIndex = new HashMap<>();
             int[] groupOfLink = new int[m];
             int[][] members = new int[gc][];
             boolean[] striped = new boolean[gc];
             String[] gids = new String[gc];
             for (int g = 0; g < gc; g++) {
                 G x = gs.get(g);
-                Integer prev = groupIndex.putIfAbsent(x.id, g);
+                Integer prev = x.striped ? groupIndex.putIfAbsent(x.id, g) : null;
+                if (x.striped && prev == null && linkIndex.containsKey(x.id)) {
+                    prev = linkIndex.get(x.id);
+                }
                 if (prev != null) {
                     throw new IllegalArgumentException("topology '" + name + "': group id '" + x.id
                             + "' is used twice (a plain link's group has the link's id); group ids must be unique");

@@ -185,4 +185,32 @@ class CatalogTest {
             assertThat(t.route(g.get(i).id(), g.get(j).id(), i).length()).isEqualTo(expected);
         }
     }
+
+    @Test
+    void pcieClusterCablesRunAtTheNicRate() {
+        Topology t = TopologyCatalog.build("pcie-8gpu", BuildOptions.of(0, 2));
+        assertThat(t.link("n1.nic3~leaf.r3.0").bandwidthBytesPerSecPerDirection()).isEqualTo(200e9 / 8);
+        assertThatThrownBy(() -> TopologyCatalog.build("pcie-8gpu-nonic", BuildOptions.of(0, 2)))
+                .hasMessageContaining("has no NICs");
+    }
+
+    @Test
+    void sameInputsGiveIdenticalOutput() {
+        BuildOptions o = new BuildOptions(0, 6, 1.0, 3);
+        assertThat(io.ccsim.topology.json.TopologyJson.write(TopologyCatalog.build("hgx-h200", o)))
+                .isEqualTo(io.ccsim.topology.json.TopologyJson.write(TopologyCatalog.build("hgx-h200", o)));
+    }
+
+    @Test
+    void builds100kGpus() {
+        long t0 = System.nanoTime();
+        Topology t = TopologyCatalog.build("hgx-h200", BuildOptions.of(0, 12_500));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(t.gpus()).hasSize(100_000);
+        // leaves per rail = ceil(12500 / 32) = 391, 32 spines, each leaf 32 uplinks
+        assertThat(t.hasNode("leaf.r7.390")).isTrue();
+        assertThat(t.links()).hasSize(12_500 * (1 + 4 + 8 * (1 + 4 + 1 + 1)) + 8 * 391 * 32);
+        assertThat(t.route("n0.gpu0", "n12499.gpu7", 1).length()).isEqualTo(8);
+        assertThat(ms).as("build time on a loaded 2-core machine").isLessThan(30_000);
+    }
 }

@@ -65,7 +65,7 @@ public final class TopologyJson {
             o.addProperty("local", n.localIndex());
             if (!n.attrs().isEmpty()) {
                 JsonObject attrs = new JsonObject();
-                n.attrs().forEach(attrs::addProperty);
+                new java.util.TreeMap<>(n.attrs()).forEach(attrs::addProperty);
                 o.add("attrs", attrs);
             }
             nodes.add(o);
