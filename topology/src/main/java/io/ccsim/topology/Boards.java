@@ -175,7 +175,8 @@ final class Boards {
                             Map.of("model", "Grace", "tray", Integer.toString(c / 2), "numa", Integer.toString(c))));
                 }
                 for (int s = 0; s < 18; s++) {
-                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, Map.of("tray", Integer.toString(s / 2))));
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s,
+                            Map.of("tray", Integer.toString(s / 2))));
                 }
                 List<String> nics = new ArrayList<>();
                 for (int g = 0; g < gpus; g++) {

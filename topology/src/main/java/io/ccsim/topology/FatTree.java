@@ -10,7 +10,8 @@ import java.util.List;
  * order). Leaf uplink {@code k} goes to spine {@code k}, so there are {@code up} spines shared by all rails;
  * a spine stands for a spine plane (its port count, rails x leaves per rail, is not limited to 64 — a real
  * cluster that large would use a third level or director switches; the bandwidth per leaf is what the model
- * keeps right). NIC-to-leaf cables run at the NIC's rate, leaf-to-spine cables at NDR 400 Gb/s. Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
+ * keeps right). NIC-to-leaf cables run at the NIC's rate, leaf-to-spine cables at NDR 400 Gb/s.
+ * Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
  * {@code <leaf>~<spine>}.
  */
 final class FatTree {

@@ -33,6 +33,8 @@ public final class Topology {
         final Map<String, Integer> groupIndex;
         final int[] linkA;
         final int[] linkB;
+        /** Latency of each link in picoseconds (health does not change it). */
+        final long[] linkLatency;
         final int[] groupOfLink;
         final int[][] groupMembers;
         final boolean[] groupStriped;
@@ -44,13 +46,15 @@ public final class Topology {
         final Router router;
 
         Structure(Map<String, Integer> nodeIndex, Map<String, Integer> linkIndex, Map<String, Integer> groupIndex,
-                  int[] linkA, int[] linkB, int[] groupOfLink, int[][] groupMembers, boolean[] groupStriped,
+                  int[] linkA, int[] linkB, long[] linkLatency, int[] groupOfLink, int[][] groupMembers,
+                  boolean[] groupStriped,
                   String[] groupIds, int[] adjStart, int[] adjLink, List<Node> gpus, int hosts, Router router) {
             this.nodeIndex = nodeIndex;
             this.linkIndex = linkIndex;
             this.groupIndex = groupIndex;
             this.linkA = linkA;
             this.linkB = linkB;
+            this.linkLatency = linkLatency;
             this.groupOfLink = groupOfLink;
             this.groupMembers = groupMembers;
             this.groupStriped = groupStriped;
@@ -311,6 +315,7 @@ public final class Topology {
             Map<String, Integer> linkIndex = new HashMap<>(m * 2);
             int[] linkA = new int[m];
             int[] linkB = new int[m];
+            long[] linkLatency = new long[m];
             int[] degree = new int[n + 1];
             for (int i = 0; i < m; i++) {
                 Link l = links.get(i);
@@ -328,6 +333,7 @@ public final class Topology {
                 }
                 linkA[i] = a;
                 linkB[i] = b;
+                linkLatency[i] = l.latencyPs();
                 degree[a]++;
                 degree[b]++;
             }
@@ -427,7 +433,8 @@ public final class Topology {
             }
             gpus.sort(Comparator.comparingInt(Node::host).thenComparingInt(Node::localIndex)
                     .thenComparing(Node::id));
-            Structure st = new Structure(nodeIndex, linkIndex, groupIndex, linkA, linkB, groupOfLink, members,
+            Structure st = new Structure(nodeIndex, linkIndex, groupIndex, linkA, linkB, linkLatency, groupOfLink,
+                    members,
                     striped, gids, adjStart, adjLink, List.copyOf(gpus), maxHost + 1, new Router(n));
             return new Topology(name, seed, List.copyOf(nodes), List.copyOf(links), st);
         }

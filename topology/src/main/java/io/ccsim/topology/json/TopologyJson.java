@@ -225,8 +225,8 @@ public final class TopologyJson {
                     throw err(p + ".latency_ns", "latency must be a whole number of picoseconds (at most 3"
                             + " decimals in ns) within range, got " + ns);
                 }
-                Sharing sharing = o.has("sharing") ? enumValue(Sharing.class, str(o, "sharing", p, true), p + ".sharing")
-                        : Sharing.FULL_DUPLEX;
+                Sharing sharing = o.has("sharing")
+                        ? enumValue(Sharing.class, str(o, "sharing", p, true), p + ".sharing") : Sharing.FULL_DUPLEX;
                 int lanes = o.has("lanes") ? integer(o.get("lanes"), p + ".lanes") : 1;
                 int gen = o.has("pcie_gen") ? integer(o.get("pcie_gen"), p + ".pcie_gen") : 0;
                 LinkHealth health = o.has("health") ? health(o.get("health"), p + ".health") : LinkHealth.HEALTHY;
