@@ -61,6 +61,24 @@ class NvidiaSmiTopoTest {
     }
 
     @Test
+    void a100Nv12WithPxbAndPix() throws IOException {
+        Topology t = NvidiaSmiTopo.parse(fixture("a100-nv12-4nic-pxb.txt"), "a100");
+        // NV12 between every pair of 8 GPUs: A100 SXM on 6 NVSwitch chips, 2 NVLink3 links to each
+        assertThat(nodes(t, NodeKind.NVSWITCH)).isEqualTo(12 / 2);
+        assertThat(links(t, LinkKind.NVLINK)).isEqualTo(8 * 6);
+        assertThat(t.group("n0.gpu0.nvl").capacityBytesPerSec()).isCloseTo(12 * 25e9, within(1.0));
+        assertThat(nodes(t, NodeKind.CPU)).isEqualTo(2);
+        assertThat(links(t, LinkKind.SMP)).isEqualTo(1);
+        // PIX: NIC2+NIC3 share a switch; PXB: {GPU0, GPU1, NIC0, NIC1} and {GPU2, GPU3, (NIC2+NIC3)} each under
+        // an upper switch; GPUs 4-7 relate to nothing below SYS and hang off CPU 1 directly
+        assertThat(nodes(t, NodeKind.PCIE_SWITCH)).isEqualTo(1 + 2);
+        assertThat(links(t, LinkKind.PCIE)).isEqualTo(2 + (4 + 1) + (3 + 1) + 4);
+        assertThat(t.link("n0.gpu5~n0.cpu1").kind()).isEqualTo(LinkKind.PCIE);
+        assertThat(t.route("n0.gpu2", "n0.nic3", 0).length()).isEqualTo(3);
+        assertThat(t.node("n0.nic2").attr("device")).isEqualTo("mlx5_2");
+    }
+
+    @Test
     void pcieBoxWithPixPhbSysAndOldNicColumn() throws IOException {
         Topology t = NvidiaSmiTopo.parse(fixture("pcie-8gpu-mlx4-phb.txt"), "k8s");
         assertThat(t.gpus()).hasSize(8);
