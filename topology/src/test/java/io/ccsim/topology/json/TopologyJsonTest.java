@@ -81,6 +81,8 @@ class TopologyJsonTest {
         fails(OK.replace("\"a\": \"g0\"", "\"a\": \"g0\"").replace("300,", "300,,"), "$", "malformed JSON",
                 "line 5");
         fails("[1, 2]", "$", "expected an object");
+        fails("{\"name\": \"t\",\n \"nodes\": [,], \"links\": []}", "$", "malformed JSON", "line 2");
+        fails("{'name': 't', 'nodes': [], 'links': []}", "$", "malformed JSON", "line 1");
     }
 
     @Test
