@@ -17,7 +17,8 @@ public final class Hardware {
      * value is SM90_NVLINK_BW = 20.6 GB/s (src/graph/topo.h).
      */
     public static final double NVLINK4_LINK_BW = 26.562 * GB;
-    /** NVLink5 (B200/GB200) per link per direction: 1.8 TB/s bidirectional per GPU / 18 links / 2 (GB200 NVL72 spec). */
+    /** NVLink5 (B200/GB200) per link per direction: 1.8 TB/s bidirectional per GPU / 18 links / 2
+     * (GB200 NVL72 spec). */
     public static final double NVLINK5_LINK_BW = 50.0 * GB;
     /** NVLink2/3 (V100, A100) per link per direction: A100 600 GB/s bidirectional / 12 links / 2 (A100 datasheet). */
     public static final double NVLINK3_LINK_BW = 25.0 * GB;
@@ -44,7 +45,8 @@ public final class Hardware {
     public static final long NIC_LEAF_LATENCY_PS = 1_000_000;
     public static final long SWITCH_LATENCY_PS = 175_000;
 
-    /** Sapphire Rapids UPI between the 2 sockets of an HGX H100/H200 host: NCCL's SRP_QPI_BW = 22 GB/s (src/graph/topo.h). */
+    /** Sapphire Rapids UPI between the 2 sockets of an HGX H100/H200 host: NCCL's SRP_QPI_BW = 22 GB/s
+     * (src/graph/topo.h). */
     public static final double SMP_SPR_BW = 22.0 * GB;
 
     /** NDR InfiniBand 400 Gb/s = 50 GB/s per direction (ConnectX-7). */
