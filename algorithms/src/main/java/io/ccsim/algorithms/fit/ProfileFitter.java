@@ -224,7 +224,7 @@ public final class ProfileFitter {
         src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
         List<String> names = new ArrayList<>();
         for (FitParameter f : parameters()) names.add(f.name());
-        src.append(String.join(", ", names)).append(". Tuner constants unchanged from NCCL (");
+        src.append(String.join(", ", names)).append(". Ring base/hop latencies and tuner constants kept from NCCL so that the tuner chooses as NCCL does; tree latencies fitted (NCCL never chose Tree on one node) (");
         src.append(start.fit().map(FitInfo::source).orElse("base profile")).append(")");
         if (!note.isEmpty()) src.append(". ").append(note);
         r.profile().write(out);
