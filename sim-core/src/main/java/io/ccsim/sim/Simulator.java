@@ -374,11 +374,11 @@ public final class Simulator {
     private void siftUp(int pos, long t, int slot) {
         long[] ht = hTime;
         int[] hl = hSlot;
-        long s = sSeq[slot];
         while (pos > 0) {
             int parent = (pos - 1) >>> 2;
             long pt = ht[parent];
-            if (t < pt || (t == pt && s < sSeq[hl[parent]])) {
+            // the sequence numbers (a random access into the slot table) only on a tie
+            if (t < pt || (t == pt && sSeq[slot] < sSeq[hl[parent]])) {
                 ht[pos] = pt;
                 hl[pos] = hl[parent];
                 pos = parent;
@@ -394,7 +394,6 @@ public final class Simulator {
         long[] ht = hTime;
         int[] hl = hSlot;
         long[] ss = sSeq;
-        long s = ss[slot];
         int n = hSize;
         while (true) {
             int first = (pos << 2) + 1;
@@ -411,7 +410,7 @@ public final class Simulator {
                     bt = ct;
                 }
             }
-            if (bt < t || (bt == t && ss[hl[best]] < s)) {
+            if (bt < t || (bt == t && ss[hl[best]] < ss[slot])) {
                 ht[pos] = bt;
                 hl[pos] = hl[best];
                 pos = best;
