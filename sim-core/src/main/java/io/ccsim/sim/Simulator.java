@@ -13,10 +13,10 @@ import java.util.function.BooleanSupplier;
  * time. One instance per run; it holds no static state, so independent simulations can run in
  * parallel threads, but one instance must be used by one thread at a time.
  *
- * <p>Implementation: a 4-ary min-heap of two parallel primitive arrays ({@code long time},
- * {@code int slot}); the slot indexes the event table (action, sequence number, generation).
+ * <p>Implementation: a 4-ary min-heap in one primitive array of (time, slot) pairs; the slot
+ * indexes the event table (action, sequence number, generation).
  * The sequence number is read from the table only to break ties of equal times, which keeps
- * the heap's memory traffic to 12 bytes an entry. Nothing is boxed and scheduling allocates
+ * the heap's memory traffic to 16 contiguous bytes an entry. Nothing is boxed and scheduling allocates
  * nothing beyond the caller's {@link Runnable} (arrays grow by doubling). Cancellation is
  * lazy: the action is dropped at once, and the slot is freed when its heap entry surfaces (or
  * at a compaction, done when cancelled entries outnumber live ones). A handle is
@@ -40,8 +40,8 @@ public final class Simulator {
     private final Map<String, RandomStream> streams = new HashMap<>();
 
     // heap, keys inline
-    private long[] hTime = new long[256];
-    private int[] hSlot = new int[256];
+    private long[] heap = new long[512]; // 2 longs an entry
+
     private int hSize;
 
     // slot table
@@ -111,7 +111,7 @@ public final class Simulator {
         sAction[slot] = action;
         sSeq[slot] = seq;
         long handle = (sGen[slot] << SLOT_BITS) | slot;
-        if (hSize == hTime.length) {
+        if (hSize << 1 == heap.length) {
             growHeap();
         }
         siftUp(hSize++, time, slot);
@@ -305,7 +305,7 @@ public final class Simulator {
     /** Pops and runs the earliest live event if its time is {@code <= limit}. */
     private boolean dispatchNext(long limit) {
         while (hSize > 0) {
-            int slot = hSlot[0];
+            int slot = (int) heap[1];
             Runnable action = sAction[slot];
             if (action == null) { // cancelled
                 removeTop();
@@ -313,7 +313,7 @@ public final class Simulator {
                 stale--;
                 continue;
             }
-            long time = hTime[0];
+            long time = heap[0];
             if (time > limit) {
                 return false;
             }
@@ -332,21 +332,21 @@ public final class Simulator {
         return false;
     }
 
-    // ---- 4-ary heap on (time, seq of slot) ----
+    // ---- 4-ary heap on (time, seq of slot); entry i is heap[2i] = time, heap[2i+1] = slot ----
 
     /**
      * Removes the root by Floyd's bottom-up method: the hole walks down along the smallest
      * children to a leaf, then the last element is placed there and sifted up; since that
      * element is usually among the largest, it rarely moves, which saves about half the
-     * comparisons of a plain sift-down.
+     * comparisons of a plain sift-down. Time and slot are interleaved so that the four
+     * children of a node are 64 contiguous bytes.
      */
     private void removeTop() {
         int last = --hSize;
         if (last == 0) {
             return;
         }
-        long[] ht = hTime;
-        int[] hl = hSlot;
+        long[] h = heap;
         long[] ss = sSeq;
         int pos = 0;
         while (true) {
@@ -355,44 +355,42 @@ public final class Simulator {
                 break;
             }
             int best = first;
-            long bt = ht[first];
+            long bt = h[first << 1];
             int end = Math.min(first + 4, last);
             for (int c = first + 1; c < end; c++) {
-                long ct = ht[c];
-                if (ct < bt || (ct == bt && ss[hl[c]] < ss[hl[best]])) {
+                long ct = h[c << 1];
+                if (ct < bt || (ct == bt && ss[(int) h[(c << 1) + 1]] < ss[(int) h[(best << 1) + 1]])) {
                     best = c;
                     bt = ct;
                 }
             }
-            ht[pos] = bt;
-            hl[pos] = hl[best];
+            h[pos << 1] = bt;
+            h[(pos << 1) + 1] = h[(best << 1) + 1];
             pos = best;
         }
-        siftUp(pos, ht[last], hl[last]);
+        siftUp(pos, h[last << 1], (int) h[(last << 1) + 1]);
     }
 
     private void siftUp(int pos, long t, int slot) {
-        long[] ht = hTime;
-        int[] hl = hSlot;
+        long[] h = heap;
         while (pos > 0) {
             int parent = (pos - 1) >>> 2;
-            long pt = ht[parent];
+            long pt = h[parent << 1];
             // the sequence numbers (a random access into the slot table) only on a tie
-            if (t < pt || (t == pt && sSeq[slot] < sSeq[hl[parent]])) {
-                ht[pos] = pt;
-                hl[pos] = hl[parent];
+            if (t < pt || (t == pt && sSeq[slot] < sSeq[(int) h[(parent << 1) + 1]])) {
+                h[pos << 1] = pt;
+                h[(pos << 1) + 1] = h[(parent << 1) + 1];
                 pos = parent;
             } else {
                 break;
             }
         }
-        ht[pos] = t;
-        hl[pos] = slot;
+        h[pos << 1] = t;
+        h[(pos << 1) + 1] = slot;
     }
 
     private void siftDown(int pos, long t, int slot) {
-        long[] ht = hTime;
-        int[] hl = hSlot;
+        long[] h = heap;
         long[] ss = sSeq;
         int n = hSize;
         while (true) {
@@ -401,41 +399,39 @@ public final class Simulator {
                 break;
             }
             int best = first;
-            long bt = ht[first];
+            long bt = h[first << 1];
             int end = Math.min(first + 4, n);
             for (int c = first + 1; c < end; c++) {
-                long ct = ht[c];
-                if (ct < bt || (ct == bt && ss[hl[c]] < ss[hl[best]])) {
+                long ct = h[c << 1];
+                if (ct < bt || (ct == bt && ss[(int) h[(c << 1) + 1]] < ss[(int) h[(best << 1) + 1]])) {
                     best = c;
                     bt = ct;
                 }
             }
-            if (bt < t || (bt == t && ss[hl[best]] < ss[slot])) {
-                ht[pos] = bt;
-                hl[pos] = hl[best];
+            if (bt < t || (bt == t && ss[(int) h[(best << 1) + 1]] < ss[slot])) {
+                h[pos << 1] = bt;
+                h[(pos << 1) + 1] = h[(best << 1) + 1];
                 pos = best;
             } else {
                 break;
             }
         }
-        ht[pos] = t;
-        hl[pos] = slot;
+        h[pos << 1] = t;
+        h[(pos << 1) + 1] = slot;
     }
 
     private void growHeap() {
-        int n = hTime.length * 2;
-        hTime = java.util.Arrays.copyOf(hTime, n);
-        hSlot = java.util.Arrays.copyOf(hSlot, n);
+        heap = java.util.Arrays.copyOf(heap, heap.length * 2);
     }
 
     /** Drops cancelled entries (freeing their slots) and re-heapifies (Floyd), O(heap size). */
     private void compact() {
         int n = 0;
         for (int i = 0; i < hSize; i++) {
-            int slot = hSlot[i];
+            int slot = (int) heap[(i << 1) + 1];
             if (sAction[slot] != null) {
-                hTime[n] = hTime[i];
-                hSlot[n] = slot;
+                heap[n << 1] = heap[i << 1];
+                heap[(n << 1) + 1] = slot;
                 n++;
             } else {
                 freeSlot(slot);
@@ -444,7 +440,7 @@ public final class Simulator {
         hSize = n;
         stale = 0;
         for (int i = (n - 2) >>> 2; n > 1 && i >= 0; i--) {
-            siftDown(i, hTime[i], hSlot[i]);
+            siftDown(i, heap[i << 1], (int) heap[(i << 1) + 1]);
         }
     }
 }
