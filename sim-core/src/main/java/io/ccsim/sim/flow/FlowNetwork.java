@@ -255,7 +255,23 @@ public final class FlowNetwork {
      * @return the flow
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        return start(route, bytes, latencyPs, rateCapBytesPerSec, 1, onComplete);
+    }
+
+    /**
+     * Starts a flow that stands for {@code multiplicity} identical flows (same route, size, latency,
+     * cap and start): in the max-min solution each of them gets the rate {@link Flow#rate()} reports, and
+     * the shared constraints and link counters carry {@code multiplicity} times that rate. This is exact
+     * for replicas (e.g. NCCL channels with identical rings and data sizes), at the cost of one flow.
+     *
+     * @param multiplicity {@code >= 1}
+     */
+    public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
+                      FlowListener onComplete) {
         Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
+        if (multiplicity < 1) {
+            throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
+        }
         if (bytes < 0) {
             throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
         }
@@ -289,10 +305,10 @@ public final class FlowNetwork {
             }
             if (j == n) {
                 cs[n] = c;
-                ws[n] = 1;
+                ws[n] = multiplicity;
                 n++;
             } else {
-                ws[j]++;
+                ws[j] += multiplicity;
             }
         }
         if (n < r.length) {
@@ -301,6 +317,7 @@ public final class FlowNetwork {
         }
         double cap = rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
         Flow f = new Flow(this, nextFlowId++, r, bytes, cap, onComplete, sim.now(), cs, ws);
+        f.multiplicity = multiplicity;
         flowsStarted++;
         activeFlows++;
         if (bytes == 0) {
@@ -368,11 +385,11 @@ public final class FlowNetwork {
         double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
         for (int h : f.route) {
             settleDir(h, now);
-            dirBytes[h] -= overshoot;
+            dirBytes[h] -= overshoot * f.multiplicity;
             if (--dirFlows[h] == 0) {
                 dirRate[h] = 0.0;
             } else {
-                double v = dirRate[h] - rate;
+                double v = dirRate[h] - rate * f.multiplicity;
                 dirRate[h] = v > 0 ? v : 0.0;
             }
         }
@@ -659,7 +676,7 @@ public final class FlowNetwork {
             if (delta != 0) {
                 for (int h : f.route) {
                     settleDir(h, now);
-                    dirRate[h] += delta;
+                    dirRate[h] += delta * f.multiplicity;
                 }
             }
             f.rate = nr;
