@@ -28,9 +28,9 @@
 //   connection buf/tail/counter are local, head is the peer's.
 //
 // Kernels are named ccsim_<proto>_<dtype>_<op>, e.g. ccsim_simple_f32_sum, with parameters
-//   (const long long* steps, int nSteps, const u64* conns, int nConns, const char* src, char* dst,
-//    long long slotBytes /* wire bytes of one slot */, int nRanks /* for avg */).
-// One CTA per launch; blockDim.x a multiple of 32 (LL128 needs whole warps).
+//   (const long long* tasks, const char* src, char* dst, long long slotBytes /* wire bytes of one slot */,
+//    int nRanks /* for avg */); one CTA per (channel, lane) task; blockDim.x a multiple of 32 (LL128 needs
+// whole warps).
 
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -483,11 +483,15 @@ __device__ void runSteps(const long long* __restrict__ steps, int nSteps, const 
 }
 
 // ---------------------------------------------------------------- entry points
+// One launch per rank: CTA b runs task b of the rank's task table (4 x int64 per task: steps pointer,
+// step count, connection table pointer, connection count), one task per (channel, lane), as NCCL runs one
+// CTA per channel in one kernel. All CTAs of all ranks must be co-resident (they wait on each other).
 #define CCSIM_KERNEL(PNAME, PROTO, TNAME, T, ONAME, OP)                                                    \
   extern "C" __global__ void __launch_bounds__(1024) ccsim_##PNAME##_##TNAME##_##ONAME(                    \
-      const long long* steps, int nSteps, const uint64_t* conns, int nConns, const char* src, char* dst,   \
-      long long slotBytes, int nRanks) {                                                                   \
-    runSteps<T, OP, PROTO>(steps, nSteps, conns, nConns, src, dst, slotBytes, nRanks);                     \
+      const long long* tasks, const char* src, char* dst, long long slotBytes, int nRanks) {               \
+    const long long* d = tasks + 4 * blockIdx.x;                                                           \
+    runSteps<T, OP, PROTO>((const long long*)d[0], (int)d[1], (const uint64_t*)d[2], (int)d[3], src, dst,  \
+                           slotBytes, nRanks);                                                             \
   }
 #define CCSIM_OPS(PNAME, PROTO, TNAME, T)            \
   CCSIM_KERNEL(PNAME, PROTO, TNAME, T, sum, OP_SUM)  \
