@@ -30,9 +30,10 @@ import java.util.function.Consumer;
  * {@code ccsim calibrate}: microbenchmarks with the project's own kernels, least-squares fits
  * (commons-math3 OLS), and a {@link CalibrationProfile} the simulator reads.
  *
- * <p>Measurements (all CUDA-event timed, warm, inputs never zero):
+ * <p>Measurements (CUDA-event timed over CUDA-graph replays of back-to-back calls, warm, inputs never zero;
+ * the host's eager launch cost, about 12 µs per JCuda launch, would otherwise swamp every small size):
  * <ol>
- *   <li>kernel launch: a one-step, zero-byte program per GPU, one launch at a time (median of 50);</li>
+ *   <li>kernel launch: a one-step, 16-byte program on one GPU;</li>
  *   <li>per protocol, point-to-point on one channel (sendrecv, 2 GPUs), sizes 4 KiB..(LL 4 MiB, LL128 16 MiB,
  *       Simple 64 MiB): fit {@code t = a + bytes / bw} → hop latency and per-channel throughput (reported in
  *       wire bytes: data / protocol efficiency);</li>
@@ -71,7 +72,7 @@ public final class Calibrator {
         double reduceGbps;
         double copyGbps;
         try (CudaExecutor one = CudaExecutor.open(gpus[0])) {
-            launchUs = launch(one, say);
+            launchUs = launch(one, say, raw);
             raw.put("kernel_launch_us", launchUs);
             long bytes = 256L << 20;
             reduceGbps = local(one, bytes, true, say);
@@ -96,7 +97,7 @@ public final class Calibrator {
                     say.accept(String.format(Locale.ROOT, "  %-6s p2p %10d B %10.2f us", p, b, us));
                 }
                 double[] ab = fitLine(pts);
-                double hopUs = Math.max(0.05, ab[0] - launchUs);
+                double p2pInterceptUs = ab[0];
                 double dataGbps = 1e-3 / ab[1];
                 double wireGbps = dataGbps / p.dataEfficiency();
                 residuals.put("p2p_" + p.ncclName() + "_median_rel_err", medianRelErr(pts, ab));
@@ -127,8 +128,8 @@ public final class Calibrator {
                 Map<LinkClass, Double> thop = new EnumMap<>(base.treeLatencies().get(p).hopLatencyUs());
                 thop.put(LinkClass.NVLINK, Math.max(0.05, tree[1]));
                 trees.put(p, new LatencyCosts(treeBase, thop));
-                say.accept(String.format(Locale.ROOT, "calibrate: %-6s hop(p2p) %.2f us, channel %.1f GB/s wire, step %.0f ns,"
-                        + " ring base %.2f hop %.2f us, tree base %.2f hop %.2f us", p, hopUs, wireGbps, stepNs, ringBase, ring[1],
+                say.accept(String.format(Locale.ROOT, "calibrate: %-6s p2p intercept %.2f us, channel %.1f GB/s wire, step %.0f ns,"
+                        + " ring base %.2f hop %.2f us, tree base %.2f hop %.2f us", p, p2pInterceptUs, wireGbps, stepNs, ringBase, ring[1],
                         treeBase, tree[1]));
             }
             say.accept("calibrate: NVLink efficiency (sendrecv, 2 GPUs, 16 channels, 256 MiB)");
@@ -160,7 +161,7 @@ public final class Calibrator {
         try (CudaExecutor.Prepared p = ex.prepare(plan)) {
             p.fillInputs(0x3F800000);
             int iters = CudaPerf.itersFor(plan.call().sizeBytes());
-            return p.timeUs(Math.max(2, iters / 5), iters);
+            return p.timeGraphUs(Math.max(2, iters / 5), iters);
         }
     }
 
@@ -210,17 +211,23 @@ public final class Calibrator {
         return e.length % 2 == 1 ? e[e.length / 2] : (e[e.length / 2 - 1] + e[e.length / 2]) / 2;
     }
 
-    /** Median µs of single launches of a zero-byte one-step program. */
-    private static double launch(CudaExecutor one, Consumer<String> say) {
+    /**
+     * Per-call cost of a 16-byte one-step program on one GPU, replayed back to back from a CUDA graph (as all
+     * timings here): the launch gap plus an empty kernel. Median of 5 graphs of 200. The eager per-launch
+     * cost (JCuda, host-bound) is reported as progress only.
+     */
+    private static double launch(CudaExecutor one, Consumer<String> say, Map<String, Object> raw) {
         DeviceProgram prog = localProgram(16, false);
         try (CudaExecutor.Prepared p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
-            p.timeUs(5, 5);
-            double[] t = new double[50];
-            for (int i = 0; i < t.length; i++) t[i] = p.timeUs(0, 1);
+            double[] t = new double[5];
+            for (int i = 0; i < t.length; i++) t[i] = p.timeGraphUs(i == 0 ? 20 : 0, 200);
             Arrays.sort(t);
             double us = t[t.length / 2];
-            say.accept(String.format(Locale.ROOT, "calibrate: kernel launch %.2f us (median of 50 single launches)", us));
+            double eager = p.timeUs(20, 200);
+            raw.put("eager_launch_us", eager);
+            say.accept(String.format(Locale.ROOT, "calibrate: kernel launch %.2f us per call in a graph, %.2f us eager (host-bound)",
+                    us, eager));
             return us;
         }
     }
@@ -230,7 +237,7 @@ public final class Calibrator {
         DeviceProgram prog = localProgram(bytes, reduce);
         try (CudaExecutor.Prepared p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
-            double us = p.timeUs(2, 5);
+            double us = p.timeGraphUs(2, 5);
             double gbps = (reduce ? 2.0 : 1.0) * bytes / (us * 1e-6) / 1e9;
             say.accept(String.format(Locale.ROOT, "calibrate: one CTA %s %d B: %.1f us = %.1f GB/s of input", reduce ? "reduce" : "copy",
                     bytes, us, gbps));

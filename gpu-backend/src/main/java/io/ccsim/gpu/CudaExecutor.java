@@ -10,9 +10,12 @@ import jcuda.driver.CUdevice;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
+import jcuda.driver.CUgraph;
+import jcuda.driver.CUgraphExec;
 import jcuda.driver.CUmodule;
 import jcuda.driver.CUresult;
 import jcuda.driver.CUstream;
+import jcuda.driver.CUstreamCaptureMode;
 import jcuda.driver.CUstream_flags;
 import jcuda.driver.JCudaDriver;
 
@@ -366,8 +369,65 @@ public final class CudaExecutor implements AutoCloseable {
             return issue(iters) / iters;
         }
 
-        /** Issues {@code iters} iterations between per-rank start and end events; returns the slowest rank's ms × 1000. */
+        /**
+         * As {@link #timeUs} but the {@code iters} timed launches of each rank are captured into one CUDA graph
+         * per rank and replayed with one {@code cuGraphLaunch} per rank, so that host launch cost (about 12 µs
+         * per JCuda launch on the H200 host measured) stays out of the per-iteration time, as nccl-tests' -G
+         * option does. Warm-up iterations are launched eagerly.
+         */
+        public double timeGraphUs(int warmup, int iters) {
+            if (iters < 1 || warmup < 0) throw new IllegalArgumentException("need iters >= 1 and warmup >= 0, got " + iters + ", " + warmup);
+            if (warmup > 0) issue(warmup);
+            List<CUgraph> graphs = new ArrayList<>();
+            List<CUgraphExec> execs = new ArrayList<>();
+            try {
+                for (Launch l : launches) {
+                    ex.current(l.rank);
+                    Drv.check(JCudaDriver.cuStreamBeginCapture(l.stream, CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED),
+                            "cuStreamBeginCapture");
+                    for (int it = 0; it < iters; it++) {
+                        Drv.check(JCudaDriver.cuLaunchKernel(l.f, l.ctas, 1, 1, l.threads, 1, 1, 0, l.stream, l.params, null),
+                                "cuLaunchKernel(capture, rank " + l.rank + ")");
+                    }
+                    CUgraph g = new CUgraph();
+                    Drv.check(JCudaDriver.cuStreamEndCapture(l.stream, g), "cuStreamEndCapture");
+                    graphs.add(g);
+                    CUgraphExec e = new CUgraphExec();
+                    Drv.check(JCudaDriver.cuGraphInstantiate(e, g, 0), "cuGraphInstantiate");
+                    execs.add(e);
+                }
+                return bracket(() -> {
+                    for (int i = 0; i < launches.size(); i++) {
+                        Launch l = launches.get(i);
+                        ex.current(l.rank);
+                        Drv.check(JCudaDriver.cuGraphLaunch(execs.get(i), l.stream), "cuGraphLaunch(rank " + l.rank + ")");
+                    }
+                }) / iters;
+            } finally {
+                for (CUgraphExec e : execs) JCudaDriver.cuGraphExecDestroy(e);
+                for (CUgraph g : graphs) JCudaDriver.cuGraphDestroy(g);
+            }
+        }
+
+        /** Issues {@code iters} iterations between per-rank start and end events; returns the slowest rank's µs. */
         private double issue(int iters) {
+            return bracket(() -> {
+                int cur = -1;
+                for (int it = 0; it < iters; it++) {
+                    for (Launch l : launches) {
+                        if (l.rank != cur) {
+                            ex.current(l.rank);
+                            cur = l.rank;
+                        }
+                        Drv.check(JCudaDriver.cuLaunchKernel(l.f, l.ctas, 1, 1, l.threads, 1, 1, 0, l.stream, l.params, null),
+                                "cuLaunchKernel(rank " + l.rank + ")");
+                    }
+                }
+            });
+        }
+
+        /** Runs {@code work} (which enqueues on the launch streams) between per-rank events; slowest rank's µs. */
+        private double bracket(Runnable work) {
             for (int r = 0; r < n; r++) {
                 ex.current(r);
                 Drv.check(JCudaDriver.cuEventRecord(start[r], main[r]), "cuEventRecord");
@@ -376,17 +436,7 @@ public final class CudaExecutor implements AutoCloseable {
                 ex.current(l.rank);
                 Drv.check(JCudaDriver.cuStreamWaitEvent(l.stream, start[l.rank], 0), "cuStreamWaitEvent");
             }
-            int cur = -1;
-            for (int it = 0; it < iters; it++) {
-                for (Launch l : launches) {
-                    if (l.rank != cur) {
-                        ex.current(l.rank);
-                        cur = l.rank;
-                    }
-                    Drv.check(JCudaDriver.cuLaunchKernel(l.f, l.ctas, 1, 1, l.threads, 1, 1, 0, l.stream, l.params, null),
-                            "cuLaunchKernel(rank " + l.rank + ")");
-                }
-            }
+            work.run();
             for (Launch l : launches) {
                 ex.current(l.rank);
                 Drv.check(JCudaDriver.cuEventRecord(l.done, l.stream), "cuEventRecord");

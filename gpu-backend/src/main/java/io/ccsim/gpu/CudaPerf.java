@@ -19,7 +19,9 @@ import java.util.function.Consumer;
  * {@code perf --backend cuda}: times collectives with the project's kernels on real GPUs and reports rows
  * with the fields of the simulated perf. Sizes are nccl-tests' "size" (bytes of the larger of the input
  * and output buffer); {@code count} follows {@link CollectiveCall}. algbw = size / time; busbw = algbw ×
- * nccl-tests' factor ({@link CollectiveOp#busBwFactor}).
+ * nccl-tests' factor ({@link CollectiveOp#busBwFactor}). Calls are timed by default as CUDA-graph replays of
+ * back-to-back calls (like nccl-tests' {@code -G}); see {@link #run(CudaExecutor, CollectiveOp, long[], DataType,
+ * ReduceOp, int, Algorithm, Protocol, int, boolean, Consumer)}.
  */
 public final class CudaPerf {
     private CudaPerf() { }
@@ -82,6 +84,16 @@ public final class CudaPerf {
     /** As {@link #run(CollectiveOp, long[], DataType, ReduceOp, int, Algorithm, Protocol, int, int[], Consumer)} on an open executor. */
     public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
                                 Algorithm algo, Protocol proto, int channels, Consumer<String> progress) {
+        return run(ex, op, sizes, dtype, redop, root, algo, proto, channels, true, progress);
+    }
+
+    /**
+     * As above; {@code graphs} selects CUDA-graph replay of the timed calls (the default: the per-call time
+     * of the kernels) or eager launches (host launch cost included, about 12 µs per rank per call on the H200
+     * host measured, as an eager NCCL call through PyTorch pays).
+     */
+    public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
+                                Algorithm algo, Protocol proto, int channels, boolean graphs, Consumer<String> progress) {
         List<Row> rows = new ArrayList<>();
         int n = ex.nRanks();
         for (long bytes : sizes) {
@@ -91,15 +103,15 @@ public final class CudaPerf {
             try (CudaExecutor.Prepared p = ex.prepare(plan)) {
                 p.fillInputs(0x3F800000);   // 1.0f: never time on zeros
                 int iters = itersFor(size);
-                us = p.timeUs(Math.max(2, iters / 5), iters);
+                us = graphs ? p.timeGraphUs(Math.max(2, iters / 5), iters) : p.timeUs(Math.max(2, iters / 5), iters);
             }
             double algbw = size / (us * 1e-6) / 1e9;
             Row row = new Row(op, size, plan.call().count(), dtype, redop, root, algo, proto, channels, us, algbw,
                     algbw * op.busBwFactor(n));
             rows.add(row);
             if (progress != null) {
-                progress.accept(String.format(java.util.Locale.ROOT, "%-14s %-6s %-6s ch=%-2d n=%d %12d B %10.2f us %8.2f GB/s busbw",
-                        op.cliName(), algo.ncclName(), proto.ncclName(), channels, n, size, us, row.busbwGbps()));
+                progress.accept(String.format(java.util.Locale.ROOT, "%-14s %-6s %-6s ch=%-2d n=%d %12d B %10.2f us %8.2f GB/s busbw%s",
+                        op.cliName(), algo.ncclName(), proto.ncclName(), channels, n, size, us, row.busbwGbps(), graphs ? "" : " eager"));
             }
         }
         return rows;

@@ -188,26 +188,70 @@ public final class DeviceRunner {
     }
 
     static void timing(Path out, int[] all) throws IOException {
-        List<CudaPerf.Row> rows = new ArrayList<>();
+        List<Map<String, Object>> rows = new ArrayList<>();
         long[] sizes = new long[20];
         for (int i = 0; i < sizes.length; i++) sizes[i] = 1024L << i;   // 1 KiB .. 512 MiB
+        long big = 512L << 20;
+        int bestCh = 32;
         try (CudaExecutor ex = CudaExecutor.open(all, HANG_MS)) {
-            int bestCh = 16;
             double bestBw = 0;
-            for (int ch : new int[] {8, 16, 24, 32}) {
-                CudaPerf.Row r = CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {512L << 20}, DataType.FLOAT32,
+            for (int ch : new int[] {24, 32, 40, 48, 64}) {
+                CudaPerf.Row r = CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {big}, DataType.FLOAT32,
                         ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, ch, DeviceRunner::log).get(0);
-                rows.add(r);
+                add(rows, r, all.length, true, "channel_sweep");
                 if (r.busbwGbps() > bestBw) { bestBw = r.busbwGbps(); bestCh = ch; }
             }
             log("best ring Simple channel count at 512 MiB: " + bestCh + " (" + bestBw + " GB/s busbw)");
-            for (Protocol p : Protocol.values()) {
-                rows.addAll(CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, sizes, DataType.FLOAT32, ReduceOp.SUM, 0,
-                        Algorithm.RING, p, bestCh, DeviceRunner::log));
+            for (CudaPerf.Row r : CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {1L << 20, 16L << 20, 128L << 20, big},
+                    DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, bestCh, false, DeviceRunner::log)) {
+                add(rows, r, all.length, false, "eager");
             }
-            rows.addAll(CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, sizes, DataType.FLOAT32, ReduceOp.SUM, 0,
-                    Algorithm.TREE, Protocol.SIMPLE, bestCh, DeviceRunner::log));
+            for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
+                for (Protocol p : Protocol.values()) {
+                    for (CudaPerf.Row r : CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, sizes, DataType.FLOAT32, ReduceOp.SUM, 0,
+                            a, p, bestCh, DeviceRunner::log)) {
+                        add(rows, r, all.length, true, "all_reduce_sweep");
+                    }
+                }
+            }
+        }
+        // every op, algorithm and protocol on 2 and on all GPUs, for simulator fidelity checks
+        long[] few = {4096, 65536, 1L << 20, 16L << 20, 128L << 20};
+        int bigN = Integer.highestOneBit(all.length);
+        for (int n : bigN > 2 ? new int[] {2, bigN} : new int[] {bigN}) {
+            try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
+                for (CollectiveOp op : CollectiveOp.values()) {
+                    for (Algorithm a : Planners.standard().supported(op)) {
+                        for (Protocol p : Protocol.values()) {
+                            for (CudaPerf.Row r : CudaPerf.run(ex, op, few, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 16,
+                                    DeviceRunner::log)) {
+                                add(rows, r, n, true, "ops_sweep");
+                            }
+                        }
+                    }
+                }
+            }
         }
         writeJson(out.resolve("timing.json"), rows);
+    }
+
+    private static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("set", set);
+        m.put("op", r.op().cliName());
+        m.put("bytes", r.bytes());
+        m.put("count", r.count());
+        m.put("dtype", r.dtype().ncclTestsName());
+        m.put("redop", r.redop().ncclTestsName());
+        m.put("root", r.root());
+        m.put("algo", r.algo().ncclName());
+        m.put("proto", r.proto().ncclName());
+        m.put("channels", r.channels());
+        m.put("n", n);
+        m.put("graph", graph);
+        m.put("time_us", Math.round(r.timeUs() * 1000) / 1000.0);
+        m.put("algbw_gbps", Math.round(r.algbwGbps() * 1000) / 1000.0);
+        m.put("busbw_gbps", Math.round(r.busbwGbps() * 1000) / 1000.0);
+        rows.add(m);
     }
 }
