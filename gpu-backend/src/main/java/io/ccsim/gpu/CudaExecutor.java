@@ -7,6 +7,7 @@ import io.ccsim.algorithms.plan.Plan;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUfunction;
@@ -50,6 +51,7 @@ public final class CudaExecutor implements AutoCloseable {
     private final List<Map<DataType, CUmodule>> modules = new ArrayList<>();
     private final long timeoutMs;
     private boolean closed;
+    private boolean hung;
 
     private CudaExecutor(int[] gpus, long timeoutMs) {
         this.gpus = gpus.clone();
@@ -146,6 +148,28 @@ public final class CudaExecutor implements AutoCloseable {
         return new Prepared(this, program);
     }
 
+    /**
+     * The CTAs of one launch wait on each other (and on peers' CTAs) through memory flags, so all of them
+     * must be resident at once; a plan that needs more than the GPU holds would hang, so it is refused.
+     */
+    void requireCoResident(int rank, CUfunction f, int ctas, int threads) {
+        int[] perSm = new int[1];
+        Drv.check(JCudaDriver.cuOccupancyMaxActiveBlocksPerMultiprocessor(perSm, f, threads, 0),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+        int[] sms = new int[1];
+        Drv.check(JCudaDriver.cuDeviceGetAttribute(sms, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                devices[rank]), "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+        long fit = (long) perSm[0] * sms[0];
+        if (ctas > fit) {
+            throw new IllegalArgumentException("the plan needs " + ctas + " co-resident CTAs of " + threads
+                    + " threads on GPU " + gpus[rank] + " (channels × lanes), which holds " + fit + " (" + sms[0]
+                    + " SMs × " + perSm[0] + "); use fewer channels");
+        }
+    }
+
+    /** True once a launch timed out: the GPUs still run kernels, so nothing may wait for them or free memory. */
+    boolean hung() { return hung; }
+
     /** Waits for {@code ev}, failing after the hang timeout with a message naming what was waited for. */
     void await(CUevent ev, String what) {
         long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
@@ -154,6 +178,7 @@ public final class CudaExecutor implements AutoCloseable {
             if (r == CUresult.CUDA_SUCCESS) return;
             if (r != CUresult.CUDA_ERROR_NOT_READY) Drv.check(r, "kernel execution (" + what + ")");
             if (System.nanoTime() > deadline) {
+                hung = true;
                 throw new GpuException("kernels of " + what + " still running after " + timeoutMs
                         + " ms: a flow-control hang (a step waits for a slot that never fills or frees)");
             }
@@ -165,6 +190,7 @@ public final class CudaExecutor implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
+        if (hung) return;   // kernels still spin on flags: releasing the contexts would block; the process must exit
         for (int r = 0; r < gpus.length; r++) {
             if (contexts[r] == null) continue;
             try {
@@ -289,6 +315,7 @@ public final class CudaExecutor implements AutoCloseable {
                 l.rank = r;
                 l.ctas = d.size();
                 l.f = ex.function(r, prog);
+                ex.requireCoResident(r, l.f, l.ctas, threadsFor(prog.protocol()));
                 l.stream = new CUstream();
                 Drv.check(JCudaDriver.cuStreamCreate(l.stream, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate");
                 l.done = event();
@@ -464,6 +491,7 @@ public final class CudaExecutor implements AutoCloseable {
         public void close() {
             if (closed) return;
             closed = true;
+            if (ex.hung()) return;   // see CudaExecutor.close()
             for (int r = 0; r < n; r++) {
                 try {
                     ex.current(r);

@@ -115,6 +115,10 @@ record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protoc
                         w[q + 9] = src[p + 9] * eb;
                         w[q + 10] = src[p + 10] * eb;
                         long bytes = count * eb;
+                        if (bytes > 0xFFFF_FFFFL) {
+                            throw new IllegalArgumentException("plan step " + s + " of rank " + r + " channel " + c + " lane " + l
+                                    + " moves " + bytes + " B; the kernels take at most 4 GiB - 1 per step");
+                        }
                         if (bytes > g.sliceCapacityBytes() && slots > 0) {
                             throw new IllegalStateException("plan step " + s + " of rank " + r + " channel " + c + " lane " + l
                                     + " carries " + bytes + " B in " + slots + " slots of " + g.slotDataBytes() + " B");
