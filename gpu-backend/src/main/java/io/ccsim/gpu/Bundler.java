@@ -33,7 +33,8 @@ import java.util.zip.ZipOutputStream;
  *                       jdk.unsupported (gson); --strip-debug --no-header-files --no-man-pages --compress
  * DIR/jars/             this JVM's class path: jars copied, class directories packed as jars
  *                       (JCuda's natives jar left out: it carries 26 MB of libraries we do not load)
- * DIR/lib/              libJCudaDriver-*.so from the natives jar; JCuda finds it on java.library.path first
+ * DIR/lib/              libJCudaDriver-*.so from the natives jar (or from a shaded jar that contains it);
+ *                       JCuda finds it on java.library.path first
  * </pre>
  * java.desktop is not linked (jfreechart charts need it): {@code validate --chart} does not run from a bundle.
  * The runtime is linked from the running JDK's jmods (Java 17 here, glibc 2.17+ on the target).
@@ -87,6 +88,8 @@ public final class Bundler {
                 haveDriverLib |= extractDriverLib(p, lib);
             } else if (name.endsWith(".jar")) {
                 Files.copy(p, jars.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                // a shaded jar (the cli's ccsim.jar) may carry JCuda's natives inside
+                haveDriverLib |= extractDriverLib(p, lib);
             }
         }
         if (!haveDriverLib) {
