@@ -28,9 +28,10 @@ import java.util.Objects;
  * <p>Only the connected component of a change is solved: the flows and shared constraints
  * reachable from the changed flows/constraints through shared constraints (found by BFS with
  * epoch stamps, no clearing). Changes (a flow entering its bandwidth phase, completing, being
- * cancelled, a capacity change) only mark seeds dirty and schedule one zero-delay solve event
- * at the current instant, so many changes at one instant cost one solve. Because no simulated
- * time passes before that event, deferring is exact; every observer of rates
+ * cancelled, a capacity change) only mark seeds dirty and register one solve at the end of the
+ * current instant ({@link Simulator#atEndOfInstant}, no heap event), so many changes at one
+ * instant cost one solve. Because no simulated time passes before it, deferring is exact; every
+ * observer of rates
  * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
  *
  * <h2>Time</h2>
@@ -66,7 +67,6 @@ public final class FlowNetwork {
     private Constraint[] seedCons = new Constraint[16];
     private int nSeedCons;
     private boolean solvePending;
-    private long solveHandle = -1;
     private final Runnable solveAction = this::solveDeferred;
 
     // solver scratch
@@ -479,20 +479,22 @@ public final class FlowNetwork {
     private void requestSolve() {
         if (!solvePending) {
             solvePending = true;
-            solveHandle = sim.schedule(0, solveAction);
+            sim.atEndOfInstant(solveAction);
         }
     }
 
     /** Solves now if changes are pending, so that observed rates are current. */
     void flush() {
         if (solvePending) {
-            sim.cancel(solveHandle);
             solvePending = false;
             solve();
         }
     }
 
     private void solveDeferred() {
+        if (!solvePending) {
+            return; // an observer flushed already
+        }
         solvePending = false;
         solve();
     }
