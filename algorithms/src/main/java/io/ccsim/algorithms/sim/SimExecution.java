@@ -118,6 +118,11 @@ public final class SimExecution {
     private static final Primitive[] PRIMS = Primitive.values();
 
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener) {
+        this(sim, fabric, plan, gpuOfRank, listener, true);
+    }
+
+    /** {@code foldReplicas = false} simulates every channel (tests compare it with the folded run). */
+    SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, boolean foldReplicas) {
         this.sim = sim;
         this.net = fabric.network();
         this.plan = plan;
@@ -170,7 +175,7 @@ public final class SimExecution {
             connFrom[k] = ci.from(k);
             connTo[k] = ci.to(k);
         }
-        this.repOf = channelReplicas(plan);
+        this.repOf = foldReplicas ? channelReplicas(plan) : identity(nCh);
         this.multiplicity = new int[nCh];
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
 
@@ -234,6 +239,12 @@ public final class SimExecution {
             }
         }
         return rep;
+    }
+
+    private static int[] identity(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) r[i] = i;
+        return r;
     }
 
     private static long signature(Plan plan, int rank, int ch, StepCursor cur) {
