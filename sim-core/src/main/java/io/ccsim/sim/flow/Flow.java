@@ -1,0 +1,137 @@
+package io.ccsim.sim.flow;
+
+/**
+ * A transfer of {@link #bytes()} bytes over a route of a {@link FlowNetwork}: a latency phase
+ * (no bandwidth used), then a bandwidth phase at the max-min fair rate, then done. Created by
+ * {@link FlowNetwork#start}. Identity-based; belongs to one network.
+ */
+public final class Flow {
+    static final int LATENCY = 0;
+    static final int BANDWIDTH = 1;
+    static final int DONE = 2;
+    static final int CANCELLED = 3;
+
+    final FlowNetwork net;
+    private final long id;
+    private final long bytes;
+    final int[] route;
+    /** bytes/s; +Inf when none */
+    final double rateCap;
+    final FlowListener listener;
+    private final long startTime;
+    /** one reusable action for this flow's events (end of latency, completion) */
+    final Runnable event;
+
+    /** distinct constraints of the route, their multiplicity and this flow's position in each */
+    final Constraint[] cons;
+    final int[] weights;
+    final int[] posInCons;
+
+    int phase;
+    /** bytes/s */
+    double rate;
+    /** bytes delivered as of {@link #lastUpdate} */
+    double done;
+    long lastUpdate;
+    long endTime = -1;
+    long eventHandle = -1;
+    long completionTime = Long.MAX_VALUE;
+    int heapPos = -1;
+
+    // solver scratch
+    int epoch;
+    boolean frozen;
+    double newRate;
+
+    private Object tag;
+
+    Flow(FlowNetwork net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
+         long startTime, Constraint[] cons, int[] weights) {
+        this.net = net;
+        this.id = id;
+        this.route = route;
+        this.bytes = bytes;
+        this.rateCap = rateCap;
+        this.listener = listener;
+        this.startTime = startTime;
+        this.cons = cons;
+        this.weights = weights;
+        this.posInCons = new int[cons.length];
+        this.lastUpdate = startTime;
+        this.event = () -> net.onFlowEvent(this);
+    }
+
+    /** @return id, unique within its network, in start order from 0 */
+    public long id() {
+        return id;
+    }
+
+    /** @return total size, bytes */
+    public long bytes() {
+        return bytes;
+    }
+
+    /**
+     * @return current rate in bytes/s: 0 in the latency phase, when stalled, done or cancelled;
+     * +Infinity for an uncapped flow with an empty route
+     */
+    public double rate() {
+        net.flush();
+        return phase == BANDWIDTH ? rate : 0.0;
+    }
+
+    /** @return bytes delivered as of the simulator's current time, in [0, bytes] */
+    public double bytesDone() {
+        if (phase == DONE) {
+            return bytes;
+        }
+        if (phase != BANDWIDTH) {
+            return done;
+        }
+        long dt = net.now() - lastUpdate;
+        if (dt == 0 || rate == 0.0 || Double.isInfinite(rate)) {
+            return done;
+        }
+        return Math.min(bytes, done + rate * dt / 1e12);
+    }
+
+    /** @return simulated time start() was called, ps */
+    public long startTime() {
+        return startTime;
+    }
+
+    /** @return simulated completion time in ps, or -1 until done */
+    public long endTime() {
+        return endTime;
+    }
+
+    /** @return true once all bytes are delivered (and the listener called) */
+    public boolean isDone() {
+        return phase == DONE;
+    }
+
+    /** @return true if the flow was cancelled before completing */
+    public boolean isCancelled() {
+        return phase == CANCELLED;
+    }
+
+    /** @return the route, as hops {@link FlowNetwork#hop(int, boolean)} (a copy) */
+    public int[] route() {
+        return route.clone();
+    }
+
+    /** @return the caller's attachment, may be null */
+    public Object tag() {
+        return tag;
+    }
+
+    /** Attaches caller context (may be null). */
+    public void setTag(Object t) {
+        this.tag = t;
+    }
+
+    @Override
+    public String toString() {
+        return "Flow#" + id + "[" + bytes + " B, phase=" + phase + ", rate=" + rate + " B/s]";
+    }
+}

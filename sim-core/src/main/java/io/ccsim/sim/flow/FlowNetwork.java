@@ -1,0 +1,859 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.Simulator;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Links with capacities (bytes/s) and flows over routes of link directions, sharing bandwidth
+ * with max-min fairness; completion events live in the {@link Simulator}.
+ *
+ * <h2>Model</h2>
+ * Each link contributes constraints according to its {@link Sharing}: FULL_DUPLEX one per
+ * direction, SHARED one for both directions, FAT_PIPE none shared (each flow is individually
+ * bounded by the link capacity). A flow's own rate cap is a per-flow bound too. A flow that
+ * crosses a shared constraint k times consumes k times its rate there.
+ *
+ * <h2>Solver: progressive filling, per connected component</h2>
+ * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
+ * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
+ * a constraint saturates, freeze its flows at the current level; when a flow reaches its own
+ * bound, freeze it there. Here each constraint's saturation level
+ * {@code (capacity - frozen usage) / (weight of unfrozen members)} sits in a min-heap with
+ * per-flow bounds; levels only grow as flows freeze, so stale heap entries are skipped. The
+ * cost is O((flows x hops) log constraints) for the component.
+ *
+ * <p>Only the connected component of a change is solved: the flows and shared constraints
+ * reachable from the changed flows/constraints through shared constraints (found by BFS with
+ * epoch stamps, no clearing). Changes (a flow entering its bandwidth phase, completing, being
+ * cancelled, a capacity change) only mark seeds dirty and schedule one zero-delay solve event
+ * at the current instant, so many changes at one instant cost one solve. Because no simulated
+ * time passes before that event, deferring is exact; every observer of rates
+ * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
+ *
+ * <h2>Time</h2>
+ * Progress is accounted lazily: a flow's (and a link direction's) bytes are settled only when
+ * its rate changes. A completion is scheduled at {@code now + ceil(remaining * 1e12 / rate)}
+ * ps, with values within 1e-12 relative of an integer taken as that integer, so that exact
+ * cases stay exact (1e9 B at 1e11 B/s is 10,000,000,000 ps).
+ *
+ * <p>Not thread-safe; one network per simulator thread.
+ */
+public final class FlowNetwork {
+    private static final double PS_PER_S = 1e12;
+
+    private final Simulator sim;
+
+    // links
+    private String[] linkName = new String[16];
+    private double[] linkCap = new double[16];
+    private Sharing[] linkSharing = new Sharing[16];
+    private Constraint[] fwdCons = new Constraint[16];
+    private Constraint[] revCons = new Constraint[16];
+    private int linkCount;
+
+    // per link direction (index = hop), lazily settled accounting
+    private double[] dirRate = new double[32];
+    private double[] dirBytes = new double[32];
+    private long[] dirLast = new long[32];
+    private int[] dirFlows = new int[32];
+
+    // dirty seeds
+    private Flow[] seedFlows = new Flow[16];
+    private int nSeedFlows;
+    private Constraint[] seedCons = new Constraint[16];
+    private int nSeedCons;
+    private boolean solvePending;
+    private long solveHandle = -1;
+    private final Runnable solveAction = this::solveDeferred;
+
+    // solver scratch
+    private int epoch;
+    private Flow[] compFlows = new Flow[16];
+    private int nCompFlows;
+    private Constraint[] compCons = new Constraint[16];
+    private int nCompCons;
+    private double[] lhKey = new double[16];
+    private int[] lhIdx = new int[16];
+    private int lhSize;
+
+    // completion heap
+    private Flow[] ch = new Flow[16];
+    private int chSize;
+
+    private long nextFlowId;
+    private int activeFlows;
+    private long solveCount;
+    private long flowsStarted;
+    /** flows + constraints visited by the solver, for locality tests */
+    long solverWork;
+
+    /** @param sim the simulator whose clock and event queue this network uses */
+    public FlowNetwork(Simulator sim) {
+        this.sim = Objects.requireNonNull(sim, "simulator must not be null");
+    }
+
+    long now() {
+        return sim.now();
+    }
+
+    // ------------------------------------------------------------------ links
+
+    /**
+     * Adds a link.
+     *
+     * @param name                 for messages, not null
+     * @param capacityBytesPerSec  finite, {@code >= 0} (0 = down)
+     * @param sharing              how directions and flows share it
+     * @return the link index: 0, 1, 2, ... in order of addition
+     */
+    public int addLink(String name, double capacityBytesPerSec, Sharing sharing) {
+        Objects.requireNonNull(name, "addLink: name must not be null");
+        Objects.requireNonNull(sharing, "addLink: sharing must not be null for link '" + name + "'");
+        checkCapacity("addLink '" + name + "'", capacityBytesPerSec);
+        int l = linkCount;
+        if (l == linkName.length) {
+            int n = l * 2;
+            linkName = Arrays.copyOf(linkName, n);
+            linkCap = Arrays.copyOf(linkCap, n);
+            linkSharing = Arrays.copyOf(linkSharing, n);
+            fwdCons = Arrays.copyOf(fwdCons, n);
+            revCons = Arrays.copyOf(revCons, n);
+            dirRate = Arrays.copyOf(dirRate, 2 * n);
+            dirBytes = Arrays.copyOf(dirBytes, 2 * n);
+            dirLast = Arrays.copyOf(dirLast, 2 * n);
+            dirFlows = Arrays.copyOf(dirFlows, 2 * n);
+        }
+        linkName[l] = name;
+        linkCap[l] = capacityBytesPerSec;
+        linkSharing[l] = sharing;
+        switch (sharing) {
+            case FULL_DUPLEX:
+                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
+                revCons[l] = new Constraint(l, true, capacityBytesPerSec);
+                break;
+            case SHARED:
+                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
+                revCons[l] = fwdCons[l];
+                break;
+            case FAT_PIPE:
+                fwdCons[l] = new Constraint(l, false, capacityBytesPerSec);
+                revCons[l] = fwdCons[l];
+                break;
+            default:
+                throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
+        }
+        dirLast[2 * l] = sim.now();
+        dirLast[2 * l + 1] = sim.now();
+        linkCount++;
+        return l;
+    }
+
+    private static void checkCapacity(String where, double c) {
+        if (!(c >= 0) || Double.isInfinite(c)) {
+            throw new IllegalArgumentException(where + ": capacity must be finite and >= 0 bytes/s, was " + c);
+        }
+    }
+
+    private void checkLink(String where, int link) {
+        if (link < 0 || link >= linkCount) {
+            throw new IllegalArgumentException(where + ": link index " + link + " out of range; valid is 0.."
+                    + (linkCount - 1) + " (" + linkCount + " links)");
+        }
+    }
+
+    /**
+     * Changes a link's capacity from now on; flows on it are re-solved (at the end of the
+     * current instant). 0 means down: its flows stall at rate 0 until it is restored.
+     *
+     * @param bytesPerSec finite, {@code >= 0}
+     */
+    public void setCapacity(int link, double bytesPerSec) {
+        checkLink("setCapacity", link);
+        checkCapacity("setCapacity on link " + link + " '" + linkName[link] + "'", bytesPerSec);
+        linkCap[link] = bytesPerSec;
+        Constraint f = fwdCons[link];
+        Constraint r = revCons[link];
+        f.capacity = bytesPerSec;
+        r.capacity = bytesPerSec;
+        if (f.shared) {
+            addSeed(f);
+            if (r != f) {
+                addSeed(r);
+            }
+        } else {
+            for (int i = 0; i < f.size; i++) {
+                addSeed(f.members[i]);
+            }
+        }
+        requestSolve();
+    }
+
+    /** @return the link's capacity, bytes/s */
+    public double capacity(int link) {
+        checkLink("capacity", link);
+        return linkCap[link];
+    }
+
+    /** @return the link's name */
+    public String linkName(int link) {
+        checkLink("linkName", link);
+        return linkName[link];
+    }
+
+    /** @return the link's sharing policy */
+    public Sharing sharing(int link) {
+        checkLink("sharing", link);
+        return linkSharing[link];
+    }
+
+    /** @return number of links */
+    public int linkCount() {
+        return linkCount;
+    }
+
+    /** Route element: {@code link << 1 | (reverse ? 1 : 0)}. */
+    public static int hop(int link, boolean reverse) {
+        if (link < 0 || link > (Integer.MAX_VALUE >> 1)) {
+            throw new IllegalArgumentException("hop: link index must be in 0.." + (Integer.MAX_VALUE >> 1)
+                    + ", was " + link);
+        }
+        return (link << 1) | (reverse ? 1 : 0);
+    }
+
+    /**
+     * Bytes carried so far by a link in one direction, as of now.
+     */
+    public double linkBytes(int link, boolean reverse) {
+        checkLink("linkBytes", link);
+        int d = (link << 1) | (reverse ? 1 : 0);
+        long dt = sim.now() - dirLast[d];
+        return dt == 0 || dirRate[d] == 0 ? dirBytes[d] : dirBytes[d] + dirRate[d] * dt / PS_PER_S;
+    }
+
+    /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
+    public double linkRate(int link, boolean reverse) {
+        checkLink("linkRate", link);
+        flush();
+        return dirRate[(link << 1) | (reverse ? 1 : 0)];
+    }
+
+    // ------------------------------------------------------------------ flows
+
+    /**
+     * Starts a flow now.
+     *
+     * @param route               hops ({@link #hop}); may be empty (a local copy bounded only by
+     *                            the cap); copied
+     * @param bytes               {@code >= 0}; 0 completes right after the latency
+     * @param latencyPs           {@code >= 0}: latency phase first, using no bandwidth
+     * @param rateCapBytesPerSec  the flow's own bound; {@code <= 0} or +Infinity means none; NaN
+     *                            is an error
+     * @param onComplete          called at the completion time through the simulator; may be null
+     * @return the flow
+     */
+    public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
+        if (bytes < 0) {
+            throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
+        }
+        if (latencyPs < 0) {
+            throw new IllegalArgumentException("start: latency must be >= 0 ps, was " + latencyPs);
+        }
+        if (Double.isNaN(rateCapBytesPerSec)) {
+            throw new IllegalArgumentException("start: rate cap is NaN; valid is a number of bytes/s, "
+                    + "or <= 0 / +Infinity for none");
+        }
+        if (latencyPs > Long.MAX_VALUE - sim.now()) {
+            throw new IllegalArgumentException("start: latency " + latencyPs + " ps overflows the clock at now="
+                    + sim.now() + " ps");
+        }
+        int[] r = route.clone();
+        // distinct constraints with multiplicity
+        Constraint[] cs = new Constraint[r.length];
+        int[] ws = new int[r.length];
+        int n = 0;
+        for (int i = 0; i < r.length; i++) {
+            int h = r[i];
+            int link = h >>> 1;
+            if (h < 0 || link >= linkCount) {
+                throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
+                        + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
+            }
+            Constraint c = (h & 1) == 0 ? fwdCons[link] : revCons[link];
+            int j = 0;
+            while (j < n && cs[j] != c) {
+                j++;
+            }
+            if (j == n) {
+                cs[n] = c;
+                ws[n] = 1;
+                n++;
+            } else {
+                ws[j]++;
+            }
+        }
+        if (n < r.length) {
+            cs = Arrays.copyOf(cs, n);
+            ws = Arrays.copyOf(ws, n);
+        }
+        double cap = rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
+        Flow f = new Flow(this, nextFlowId++, r, bytes, cap, onComplete, sim.now(), cs, ws);
+        flowsStarted++;
+        activeFlows++;
+        if (bytes == 0) {
+            f.completionTime = sim.now() + latencyPs;
+            f.eventHandle = sim.schedule(latencyPs, f.event);
+            heapInsert(f);
+        } else if (latencyPs > 0) {
+            f.eventHandle = sim.schedule(latencyPs, f.event);
+        } else {
+            enterBandwidth(f);
+        }
+        return f;
+    }
+
+    /** The flow's single event: end of latency phase, or completion. */
+    void onFlowEvent(Flow f) {
+        f.eventHandle = -1;
+        if (f.phase == Flow.LATENCY) {
+            if (f.bytes() == 0) {
+                heapRemove(f);
+                finish(f);
+            } else {
+                enterBandwidth(f);
+            }
+        } else if (f.phase == Flow.BANDWIDTH) {
+            detach(f, true);
+            finish(f);
+        }
+    }
+
+    private void finish(Flow f) {
+        f.phase = Flow.DONE;
+        f.done = f.bytes();
+        f.endTime = sim.now();
+        activeFlows--;
+        if (f.listener != null) {
+            f.listener.onComplete(f);
+        }
+    }
+
+    private void enterBandwidth(Flow f) {
+        f.phase = Flow.BANDWIDTH;
+        f.lastUpdate = sim.now();
+        Constraint[] cs = f.cons;
+        for (int i = 0; i < cs.length; i++) {
+            f.posInCons[i] = cs[i].add(f, i);
+        }
+        int[] r = f.route;
+        for (int h : r) {
+            dirFlows[h]++;
+        }
+        addSeed(f);
+        requestSolve();
+    }
+
+    /**
+     * Removes a bandwidth-phase flow from its constraints and link accounting; marks its shared
+     * constraints dirty. If {@code completing}, the flow's bytes are exactly delivered and any
+     * overshoot from rounding the completion time up to a picosecond is taken back from links.
+     */
+    private void detach(Flow f, boolean completing) {
+        long now = sim.now();
+        double rate = f.rate;
+        settleFlow(f, now);
+        double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
+        for (int h : f.route) {
+            settleDir(h, now);
+            dirBytes[h] -= overshoot;
+            if (--dirFlows[h] == 0) {
+                dirRate[h] = 0.0;
+            } else {
+                double v = dirRate[h] - rate;
+                dirRate[h] = v > 0 ? v : 0.0;
+            }
+        }
+        f.rate = 0.0;
+        Constraint[] cs = f.cons;
+        for (int i = 0; i < cs.length; i++) {
+            Constraint c = cs[i];
+            c.remove(f.posInCons[i]);
+            if (c.shared && c.size > 0) {
+                addSeed(c);
+            }
+        }
+        heapRemove(f);
+        if (nSeedCons > 0) {
+            requestSolve();
+        }
+    }
+
+    /**
+     * Cancels a flow: it stops using bandwidth now, rates are re-solved, and its listener is not
+     * called. No effect on a flow already done or cancelled.
+     *
+     * @throws IllegalArgumentException if the flow belongs to another network
+     */
+    public void cancel(Flow f) {
+        Objects.requireNonNull(f, "cancel: flow must not be null");
+        if (f.net != this) {
+            throw new IllegalArgumentException("cancel: " + f + " belongs to another FlowNetwork");
+        }
+        if (f.phase == Flow.DONE || f.phase == Flow.CANCELLED) {
+            return;
+        }
+        if (f.eventHandle >= 0) {
+            sim.cancel(f.eventHandle);
+            f.eventHandle = -1;
+        }
+        if (f.phase == Flow.BANDWIDTH) {
+            detach(f, false);
+        } else {
+            heapRemove(f);
+        }
+        f.phase = Flow.CANCELLED;
+        activeFlows--;
+    }
+
+    /**
+     * @return the earliest scheduled completion time of any flow, ps, or {@link Long#MAX_VALUE}
+     * if none is scheduled (flows in their latency phase with bytes &gt; 0, and stalled flows, have
+     * no completion time yet)
+     */
+    public long nextCompletionTime() {
+        flush();
+        return chSize == 0 ? Long.MAX_VALUE : ch[0].completionTime;
+    }
+
+    /** @return flows started and neither done nor cancelled (latency phase included) */
+    public int activeFlowCount() {
+        return activeFlows;
+    }
+
+    /** @return number of solver passes so far */
+    public long solveCount() {
+        return solveCount;
+    }
+
+    /** @return number of flows started so far */
+    public long flowsStarted() {
+        return flowsStarted;
+    }
+
+    // ------------------------------------------------------------------ solving
+
+    private void addSeed(Flow f) {
+        if (nSeedFlows == seedFlows.length) {
+            seedFlows = Arrays.copyOf(seedFlows, nSeedFlows * 2);
+        }
+        seedFlows[nSeedFlows++] = f;
+    }
+
+    private void addSeed(Constraint c) {
+        if (nSeedCons == seedCons.length) {
+            seedCons = Arrays.copyOf(seedCons, nSeedCons * 2);
+        }
+        seedCons[nSeedCons++] = c;
+    }
+
+    private void requestSolve() {
+        if (!solvePending) {
+            solvePending = true;
+            solveHandle = sim.schedule(0, solveAction);
+        }
+    }
+
+    /** Solves now if changes are pending, so that observed rates are current. */
+    void flush() {
+        if (solvePending) {
+            sim.cancel(solveHandle);
+            solvePending = false;
+            solve();
+        }
+    }
+
+    private void solveDeferred() {
+        solvePending = false;
+        solve();
+    }
+
+    private void solve() {
+        if (nSeedFlows == 0 && nSeedCons == 0) {
+            return;
+        }
+        solveCount++;
+        int ep = ++epoch;
+        nCompFlows = 0;
+        nCompCons = 0;
+        for (int i = 0; i < nSeedFlows; i++) {
+            Flow f = seedFlows[i];
+            seedFlows[i] = null;
+            if (f.phase == Flow.BANDWIDTH && f.epoch != ep) {
+                f.epoch = ep;
+                pushComp(f);
+            }
+        }
+        for (int i = 0; i < nSeedCons; i++) {
+            Constraint c = seedCons[i];
+            seedCons[i] = null;
+            if (c.epoch != ep) {
+                c.epoch = ep;
+                pushComp(c);
+            }
+        }
+        nSeedFlows = 0;
+        nSeedCons = 0;
+        // BFS closure through shared constraints
+        int fi = 0;
+        int ci = 0;
+        while (fi < nCompFlows || ci < nCompCons) {
+            while (fi < nCompFlows) {
+                Constraint[] cs = compFlows[fi++].cons;
+                for (Constraint c : cs) {
+                    if (c.shared && c.epoch != ep) {
+                        c.epoch = ep;
+                        pushComp(c);
+                    }
+                }
+            }
+            while (ci < nCompCons) {
+                Constraint c = compCons[ci++];
+                Flow[] ms = c.members;
+                for (int k = 0, n = c.size; k < n; k++) {
+                    Flow f = ms[k];
+                    if (f.epoch != ep) {
+                        f.epoch = ep;
+                        pushComp(f);
+                    }
+                }
+            }
+        }
+        solverWork += nCompFlows + nCompCons;
+        fill();
+        apply();
+        for (int i = 0; i < nCompFlows; i++) {
+            compFlows[i] = null;
+        }
+        for (int i = 0; i < nCompCons; i++) {
+            compCons[i] = null;
+        }
+    }
+
+    private void pushComp(Flow f) {
+        if (nCompFlows == compFlows.length) {
+            compFlows = Arrays.copyOf(compFlows, nCompFlows * 2);
+        }
+        compFlows[nCompFlows++] = f;
+    }
+
+    private void pushComp(Constraint c) {
+        if (nCompCons == compCons.length) {
+            compCons = Arrays.copyOf(compCons, nCompCons * 2);
+        }
+        c.compIdx = nCompCons;
+        compCons[nCompCons++] = c;
+    }
+
+    /** Progressive filling over compFlows/compCons; result in Flow.newRate. */
+    private void fill() {
+        lhSize = 0;
+        for (int i = 0; i < nCompCons; i++) {
+            Constraint c = compCons[i];
+            c.remaining = c.capacity;
+            c.wsum = 0;
+            c.saturated = false;
+        }
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            f.frozen = false;
+            double bound = f.rateCap;
+            Constraint[] cs = f.cons;
+            int[] ws = f.weights;
+            for (int k = 0; k < cs.length; k++) {
+                Constraint c = cs[k];
+                if (c.shared) {
+                    c.wsum += ws[k];
+                } else if (c.capacity < bound) {
+                    bound = c.capacity;
+                }
+            }
+            if (bound < Double.POSITIVE_INFINITY) {
+                lhPush(bound, -i - 1);
+            }
+        }
+        for (int i = 0; i < nCompCons; i++) {
+            Constraint c = compCons[i];
+            if (c.wsum > 0) {
+                c.level = c.remaining / c.wsum;
+                lhPush(c.level, i);
+            }
+        }
+        while (lhSize > 0) {
+            double key = lhKey[0];
+            int idx = lhIdx[0];
+            lhPop();
+            if (idx >= 0) {
+                Constraint c = compCons[idx];
+                if (c.saturated || key != c.level) {
+                    continue; // stale entry
+                }
+                c.saturated = true;
+                Flow[] ms = c.members;
+                for (int k = 0, n = c.size; k < n; k++) {
+                    Flow f = ms[k];
+                    if (!f.frozen) {
+                        freeze(f, key);
+                    }
+                }
+            } else {
+                Flow f = compFlows[-idx - 1];
+                if (!f.frozen) {
+                    freeze(f, key);
+                }
+            }
+        }
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
+                f.newRate = Double.POSITIVE_INFINITY;
+            }
+        }
+    }
+
+    private void freeze(Flow f, double r) {
+        f.frozen = true;
+        f.newRate = r;
+        Constraint[] cs = f.cons;
+        int[] ws = f.weights;
+        for (int k = 0; k < cs.length; k++) {
+            Constraint c = cs[k];
+            if (!c.shared || c.saturated) {
+                continue;
+            }
+            int w = ws[k];
+            c.remaining -= w * r;
+            c.wsum -= w;
+            if (c.wsum > 0) {
+                double rem = c.remaining > 0 ? c.remaining : 0.0;
+                c.level = rem / c.wsum;
+                lhPush(c.level, c.compIdx);
+            }
+        }
+    }
+
+    private void apply() {
+        long now = sim.now();
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            double nr = f.newRate;
+            double old = f.rate;
+            boolean fresh = f.eventHandle < 0 && f.heapPos < 0;
+            if (nr == old && !fresh) {
+                continue;
+            }
+            settleFlow(f, now);
+            double delta = nr - old;
+            if (delta != 0) {
+                for (int h : f.route) {
+                    settleDir(h, now);
+                    dirRate[h] += delta;
+                }
+            }
+            f.rate = nr;
+            reschedule(f, now);
+        }
+    }
+
+    private void settleFlow(Flow f, long now) {
+        long dt = now - f.lastUpdate;
+        if (dt > 0 && f.rate > 0 && f.rate < Double.POSITIVE_INFINITY) {
+            f.done += f.rate * dt / PS_PER_S;
+        }
+        f.lastUpdate = now;
+    }
+
+    private void settleDir(int h, long now) {
+        long dt = now - dirLast[h];
+        if (dt > 0 && dirRate[h] > 0) {
+            dirBytes[h] += dirRate[h] * dt / PS_PER_S;
+        }
+        dirLast[h] = now;
+    }
+
+    private void reschedule(Flow f, long now) {
+        if (f.eventHandle >= 0) {
+            sim.cancel(f.eventHandle);
+            f.eventHandle = -1;
+        }
+        long delay = completionDelayPs(f.bytes() - f.done, f.rate);
+        if (delay < 0 || delay > Long.MAX_VALUE - now) {
+            // stalled (rate 0), or beyond the end of representable time: no event until rates change
+            f.completionTime = Long.MAX_VALUE;
+            heapRemove(f);
+            return;
+        }
+        f.completionTime = now + delay;
+        f.eventHandle = sim.schedule(delay, f.event);
+        if (f.heapPos < 0) {
+            heapInsert(f);
+        } else {
+            heapFix(f);
+        }
+    }
+
+    /**
+     * Picoseconds to deliver {@code remaining} bytes at {@code rate} bytes/s, rounded up, with a
+     * relative tolerance of 1e-12 to absorb floating-point noise; -1 for rate 0, and
+     * {@link Long#MAX_VALUE} when beyond the clock's range.
+     */
+    static long completionDelayPs(double remaining, double rate) {
+        if (remaining <= 0 || rate == Double.POSITIVE_INFINITY) {
+            return 0;
+        }
+        if (!(rate > 0)) {
+            return -1;
+        }
+        double t = remaining * PS_PER_S / rate;
+        if (!(t < 0x1p62)) {
+            return Long.MAX_VALUE;
+        }
+        double r = Math.rint(t);
+        if (Math.abs(t - r) <= t * 1e-12 + 1e-9) {
+            return (long) r;
+        }
+        return (long) Math.ceil(t);
+    }
+
+    // ---- level heap (binary, double keys, int payload) ----
+
+    private void lhPush(double key, int idx) {
+        if (lhSize == lhKey.length) {
+            lhKey = Arrays.copyOf(lhKey, lhSize * 2);
+            lhIdx = Arrays.copyOf(lhIdx, lhSize * 2);
+        }
+        int pos = lhSize++;
+        while (pos > 0) {
+            int parent = (pos - 1) >>> 1;
+            if (key < lhKey[parent]) {
+                lhKey[pos] = lhKey[parent];
+                lhIdx[pos] = lhIdx[parent];
+                pos = parent;
+            } else {
+                break;
+            }
+        }
+        lhKey[pos] = key;
+        lhIdx[pos] = idx;
+    }
+
+    private void lhPop() {
+        int n = --lhSize;
+        if (n == 0) {
+            return;
+        }
+        double key = lhKey[n];
+        int idx = lhIdx[n];
+        int pos = 0;
+        while (true) {
+            int c = 2 * pos + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && lhKey[c + 1] < lhKey[c]) {
+                c++;
+            }
+            if (lhKey[c] < key) {
+                lhKey[pos] = lhKey[c];
+                lhIdx[pos] = lhIdx[c];
+                pos = c;
+            } else {
+                break;
+            }
+        }
+        lhKey[pos] = key;
+        lhIdx[pos] = idx;
+    }
+
+    // ---- completion heap of flows, keyed by (completionTime, id) ----
+
+    private static boolean before(Flow a, Flow b) {
+        return a.completionTime < b.completionTime
+                || (a.completionTime == b.completionTime && a.id() < b.id());
+    }
+
+    private void heapInsert(Flow f) {
+        if (chSize == ch.length) {
+            ch = Arrays.copyOf(ch, chSize * 2);
+        }
+        f.heapPos = chSize;
+        ch[chSize++] = f;
+        heapUp(f.heapPos);
+    }
+
+    private void heapRemove(Flow f) {
+        int pos = f.heapPos;
+        if (pos < 0) {
+            return;
+        }
+        f.heapPos = -1;
+        int last = --chSize;
+        if (pos != last) {
+            Flow m = ch[last];
+            ch[pos] = m;
+            m.heapPos = pos;
+            ch[last] = null;
+            heapUp(pos);
+            heapDown(m.heapPos);
+        } else {
+            ch[last] = null;
+        }
+    }
+
+    private void heapFix(Flow f) {
+        heapUp(f.heapPos);
+        heapDown(f.heapPos);
+    }
+
+    private void heapUp(int pos) {
+        Flow f = ch[pos];
+        while (pos > 0) {
+            int parent = (pos - 1) >>> 1;
+            Flow p = ch[parent];
+            if (before(f, p)) {
+                ch[pos] = p;
+                p.heapPos = pos;
+                pos = parent;
+            } else {
+                break;
+            }
+        }
+        ch[pos] = f;
+        f.heapPos = pos;
+    }
+
+    private void heapDown(int pos) {
+        Flow f = ch[pos];
+        int n = chSize;
+        while (true) {
+            int c = 2 * pos + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && before(ch[c + 1], ch[c])) {
+                c++;
+            }
+            if (before(ch[c], f)) {
+                ch[pos] = ch[c];
+                ch[pos].heapPos = pos;
+                pos = c;
+            } else {
+                break;
+            }
+        }
+        ch[pos] = f;
+        f.heapPos = pos;
+    }
+}

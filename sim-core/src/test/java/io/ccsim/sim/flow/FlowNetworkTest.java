@@ -1,0 +1,409 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.Simulator;
+import io.ccsim.sim.Time;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.ccsim.sim.flow.FlowNetwork.hop;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class FlowNetworkTest {
+    private static final double C = 1e11; // 100 GB/s
+    private static final long PS = Time.PS_PER_S;
+
+    private final Simulator sim = new Simulator(1);
+    private final FlowNetwork net = new FlowNetwork(sim);
+    private final List<Flow> completed = new ArrayList<>();
+    private final FlowListener record = completed::add;
+
+    private Flow start(long bytes, int... route) {
+        return net.start(route, bytes, 0, 0, record);
+    }
+
+    @Test
+    void oneFlowAloneCompletesExactly() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        Flow f = start(1_000_000_000L, hop(l, false));
+        assertThat(f.rate()).isEqualTo(C);
+        sim.run();
+        // 1e9 B / 1e11 B/s = 0.01 s
+        assertThat(f.endTime()).isEqualTo((long) (1e9 / C * PS)).isEqualTo(10_000_000_000L);
+        assertThat(f.isDone()).isTrue();
+        assertThat(completed).containsExactly(f);
+    }
+
+    @Test
+    void twoFlowsOnOneLinkShareHalfEach() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        long b1 = 1_000_000_000L;
+        long b2 = 3_000_000_000L;
+        Flow f1 = start(b1, hop(l, false));
+        Flow f2 = start(b2, hop(l, false));
+        assertThat(f1.rate()).isEqualTo(C / 2);
+        assertThat(f2.rate()).isEqualTo(C / 2);
+        sim.run();
+        // f1: b1 at C/2 -> t1 = 2 b1 / C ; then f2 has b2 - b1 left at C -> t2 = t1 + (b2 - b1)/C
+        long t1 = (long) (2 * b1 / C * PS);
+        long t2 = t1 + (long) ((b2 - b1) / C * PS);
+        assertThat(f1.endTime()).isEqualTo(t1).isEqualTo(20_000_000_000L);
+        assertThat(f2.endTime()).isEqualTo(t2).isEqualTo(40_000_000_000L);
+        assertThat(completed).containsExactly(f1, f2);
+        assertThat(net.linkBytes(l, false)).isEqualTo((double) (b1 + b2));
+        assertThat(net.linkBytes(l, true)).isZero();
+        assertThat(net.solveCount()).isEqualTo(2); // one for both starts (coalesced), one after f1
+    }
+
+    @Test
+    void parkingLotLongFlowGetsHalf() {
+        int k = 5;
+        int[] links = new int[k];
+        int[] longRoute = new int[k];
+        for (int i = 0; i < k; i++) {
+            links[i] = net.addLink("l" + i, C, Sharing.FULL_DUPLEX);
+            longRoute[i] = hop(links[i], false);
+        }
+        Flow lng = start(1L << 40, longRoute);
+        Flow[] shorts = new Flow[k];
+        for (int i = 0; i < k; i++) {
+            shorts[i] = start(1L << 40, hop(links[i], false));
+        }
+        assertThat(lng.rate()).isEqualTo(C / 2);
+        for (Flow s : shorts) {
+            assertThat(s.rate()).isEqualTo(C / 2);
+        }
+        for (int i = 0; i < k; i++) {
+            assertThat(net.linkRate(links[i], false)).isEqualTo(C);
+        }
+    }
+
+    @Test
+    void parkingLotWithUnequalCapacities() {
+        // link0: C, link1: C/4. long flow crosses both; one short flow on each.
+        int l0 = net.addLink("l0", C, Sharing.FULL_DUPLEX);
+        int l1 = net.addLink("l1", C / 4, Sharing.FULL_DUPLEX);
+        Flow lng = start(1L << 40, hop(l0, false), hop(l1, false));
+        Flow s0 = start(1L << 40, hop(l0, false));
+        Flow s1 = start(1L << 40, hop(l1, false));
+        // link1 is the bottleneck: long and s1 get (C/4)/2; s0 gets the rest of link0
+        assertThat(lng.rate()).isEqualTo(C / 4 / 2);
+        assertThat(s1.rate()).isEqualTo(C / 4 / 2);
+        assertThat(s0.rate()).isEqualTo(C - C / 4 / 2);
+    }
+
+    @Test
+    void flowCappedByItsOwnRateLeavesTheRestToOthers() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        double cap = C / 10;
+        Flow capped = net.start(new int[]{hop(l, false)}, 1L << 40, 0, cap, null);
+        Flow other = start(1L << 40, hop(l, false));
+        assertThat(capped.rate()).isEqualTo(cap);
+        assertThat(other.rate()).isEqualTo(C - cap);
+        // a cap above the fair share does not bind
+        Flow loose = net.start(new int[]{hop(l, false)}, 1L << 40, 0, C, null);
+        assertThat(loose.rate()).isEqualTo((C - cap) / 2);
+        assertThat(other.rate()).isEqualTo((C - cap) / 2);
+        // rate cap <= 0 or +Inf: none
+        int l2 = net.addLink("l2", C, Sharing.FULL_DUPLEX);
+        Flow neg = net.start(new int[]{hop(l2, false)}, 1L << 40, 0, -1, null);
+        Flow inf = net.start(new int[]{hop(l2, false)}, 1L << 40, 0, Double.POSITIVE_INFINITY, null);
+        assertThat(neg.rate()).isEqualTo(C / 2);
+        assertThat(inf.rate()).isEqualTo(C / 2);
+    }
+
+    @Test
+    void localCopyIsLimitedOnlyByItsCap() {
+        double cap = 2e12;
+        Flow f = net.start(new int[0], 4_000_000_000L, 0, cap, record);
+        assertThat(f.rate()).isEqualTo(cap);
+        sim.run();
+        assertThat(f.endTime()).isEqualTo((long) (4e9 / cap * PS)).isEqualTo(2_000_000_000L);
+        Flow g = net.start(new int[0], 100, 0, 0, record);
+        sim.run();
+        assertThat(g.endTime()).isEqualTo(f.endTime()); // uncapped: instantaneous
+    }
+
+    @Test
+    void capacityChangeMidFlowGivesExactEndTime() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        long bytes = 1_000_000_000L;
+        Flow f = start(bytes, hop(l, false));
+        long tChange = 5 * Time.PS_PER_MS;
+        double c2 = C / 2;
+        sim.scheduleAt(tChange, () -> net.setCapacity(l, c2));
+        sim.run();
+        // before: C * tChange bytes; after: the rest at c2
+        double before = C * tChange / PS;
+        long expected = tChange + (long) ((bytes - before) / c2 * PS);
+        assertThat(f.endTime()).isEqualTo(expected).isEqualTo(15_000_000_000L);
+        assertThat(net.capacity(l)).isEqualTo(c2);
+        assertThat(net.linkBytes(l, false)).isEqualTo((double) bytes);
+    }
+
+    @Test
+    void linkDownStallsAndRestoreResumes() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        long bytes = 1_000_000_000L;
+        Flow f = start(bytes, hop(l, false));
+        long tDown = 2 * Time.PS_PER_MS;
+        long tUp = 100 * Time.PS_PER_MS;
+        sim.scheduleAt(tDown, () -> net.setCapacity(l, 0));
+        sim.runUntil(tDown + 1);
+        assertThat(f.rate()).isZero();
+        assertThat(net.nextCompletionTime()).isEqualTo(Long.MAX_VALUE);
+        assertThat(f.bytesDone()).isEqualTo(C * tDown / PS);
+        sim.runUntil(tUp - 1);
+        assertThat(f.bytesDone()).isEqualTo(C * tDown / PS);
+        assertThat(f.isDone()).isFalse();
+        sim.scheduleAt(tUp, () -> net.setCapacity(l, C));
+        sim.run();
+        // stalled between tDown and tUp: end = tUp + (bytes - C tDown)/C
+        assertThat(f.endTime()).isEqualTo(tUp + (long) ((bytes - C * tDown / PS) / C * PS));
+        assertThat(f.endTime()).isEqualTo(108_000_000_000L);
+    }
+
+    @Test
+    void fullDuplexSharedAndFatPipeWithOppositeFlows() {
+        int fd = net.addLink("fd", C, Sharing.FULL_DUPLEX);
+        int sh = net.addLink("sh", C, Sharing.SHARED);
+        int fp = net.addLink("fp", C, Sharing.FAT_PIPE);
+        Flow fdA = start(1L << 40, hop(fd, false));
+        Flow fdB = start(1L << 40, hop(fd, true));
+        Flow shA = start(1L << 40, hop(sh, false));
+        Flow shB = start(1L << 40, hop(sh, true));
+        Flow fpA = start(1L << 40, hop(fp, false));
+        Flow fpB = start(1L << 40, hop(fp, true));
+        Flow fpC = start(1L << 40, hop(fp, false)); // same direction: still C each
+        assertThat(fdA.rate()).isEqualTo(C);
+        assertThat(fdB.rate()).isEqualTo(C);
+        assertThat(shA.rate()).isEqualTo(C / 2);
+        assertThat(shB.rate()).isEqualTo(C / 2);
+        assertThat(fpA.rate()).isEqualTo(C);
+        assertThat(fpB.rate()).isEqualTo(C);
+        assertThat(fpC.rate()).isEqualTo(C);
+        assertThat(net.linkRate(fp, false)).isEqualTo(2 * C);
+        assertThat(net.linkRate(sh, true)).isEqualTo(C / 2);
+        // fat-pipe capacity change re-bounds its flows
+        net.setCapacity(fp, C / 4);
+        assertThat(fpA.rate()).isEqualTo(C / 4);
+        assertThat(fpC.rate()).isEqualTo(C / 4);
+    }
+
+    @Test
+    void flowCrossingASharedLinkBothWaysUsesItTwice() {
+        int sh = net.addLink("sh", C, Sharing.SHARED);
+        Flow f = start(1L << 40, hop(sh, false), hop(sh, true));
+        assertThat(f.rate()).isEqualTo(C / 2);
+    }
+
+    @Test
+    void latencyPhaseThenBandwidthPhase() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        long lat = Time.us(3);
+        long bytes = 1_000_000L;
+        Flow f = net.start(new int[]{hop(l, false)}, bytes, lat, 0, record);
+        Flow other = start(1L << 40, hop(l, false));
+        assertThat(f.rate()).isZero();
+        assertThat(other.rate()).isEqualTo(C);
+        sim.runUntil(lat - 1);
+        assertThat(f.bytesDone()).isZero();
+        assertThat(other.rate()).isEqualTo(C);
+        sim.runUntil(lat);
+        assertThat(f.rate()).isEqualTo(C / 2);
+        sim.runUntil(() -> f.isDone());
+        assertThat(f.endTime()).isEqualTo(lat + (long) (bytes / (C / 2) * PS)).isEqualTo(23_000_000L);
+        assertThat(other.rate()).isEqualTo(C);
+        // zero bytes: completes right after the latency
+        Flow z = net.start(new int[]{hop(l, false)}, 0, lat, 0, record);
+        assertThat(net.nextCompletionTime()).isEqualTo(sim.now() + lat);
+        long t0 = sim.now();
+        sim.runUntil(() -> z.isDone());
+        assertThat(z.endTime()).isEqualTo(t0 + lat);
+        assertThat(z.bytesDone()).isZero();
+    }
+
+    @Test
+    void bytesDoneAndLinkBytesAreConsistent() {
+        int a = net.addLink("a", C, Sharing.FULL_DUPLEX);
+        int b = net.addLink("b", C / 2, Sharing.FULL_DUPLEX);
+        Flow f1 = start(2_000_000_000L, hop(a, false), hop(b, false));
+        Flow f2 = start(1_000_000_000L, hop(a, false));
+        Flow f3 = start(500_000_000L, hop(b, false));
+        long t = 3 * Time.PS_PER_MS;
+        sim.runUntil(t);
+        // b: f1, f3 at C/4 each; a: f2 gets C - C/4
+        assertThat(f1.rate()).isEqualTo(C / 4);
+        assertThat(f3.rate()).isEqualTo(C / 4);
+        assertThat(f2.rate()).isEqualTo(C - C / 4);
+        assertThat(f1.bytesDone()).isEqualTo(C / 4 * t / PS);
+        assertThat(net.linkBytes(a, false)).isEqualTo(f1.bytesDone() + f2.bytesDone());
+        assertThat(net.linkBytes(b, false)).isEqualTo(f1.bytesDone() + f3.bytesDone());
+        sim.run();
+        assertThat(net.linkBytes(a, false)).isCloseTo(2e9 + 1e9, within(1e-3));
+        assertThat(net.linkBytes(b, false)).isCloseTo(2e9 + 5e8, within(1e-3));
+        assertThat(net.linkRate(a, false)).isZero();
+        assertThat(net.activeFlowCount()).isZero();
+        assertThat(net.nextCompletionTime()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void nextCompletionTimeTracksTheEarliestFlow() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        int m = net.addLink("m", C, Sharing.FULL_DUPLEX);
+        start(1_000_000_000L, hop(l, false));
+        start(100_000_000L, hop(m, false));
+        assertThat(net.nextCompletionTime()).isEqualTo((long) (1e8 / C * PS));
+        sim.step();
+        sim.runUntil(() -> completed.size() == 1);
+        assertThat(net.nextCompletionTime()).isEqualTo((long) (1e9 / C * PS));
+    }
+
+    @Test
+    void cancelRemovesWithoutCallbackAndReSolves() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        Flow f1 = start(1L << 40, hop(l, false));
+        Flow f2 = start(1_000_000_000L, hop(l, false));
+        sim.runUntil(Time.ms(1));
+        assertThat(f2.rate()).isEqualTo(C / 2);
+        double doneAtCancel = f1.bytesDone();
+        net.cancel(f1);
+        net.cancel(f1); // no effect
+        assertThat(f1.isCancelled()).isTrue();
+        assertThat(f2.rate()).isEqualTo(C);
+        sim.run();
+        assertThat(completed).containsExactly(f2);
+        assertThat(f1.bytesDone()).isEqualTo(doneAtCancel);
+        // f2: C/2 for 1 ms, then the rest at C
+        long t1 = Time.ms(1);
+        assertThat(f2.endTime()).isEqualTo(t1 + (long) ((1e9 - C / 2 * t1 / PS) / C * PS));
+        Flow lat = net.start(new int[]{hop(l, false)}, 10, 100, 0, record);
+        net.cancel(lat);
+        sim.run();
+        assertThat(completed).containsExactly(f2);
+        FlowNetwork other = new FlowNetwork(sim);
+        assertThatThrownBy(() -> other.cancel(f2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("another FlowNetwork");
+    }
+
+    @Test
+    void componentLocality() {
+        // island A: one link, two flows. island B: 200 links chained by 400 flows.
+        int a = net.addLink("a", C, Sharing.FULL_DUPLEX);
+        int nB = 200;
+        int[] b = new int[nB];
+        for (int i = 0; i < nB; i++) {
+            b[i] = net.addLink("b" + i, C, Sharing.FULL_DUPLEX);
+        }
+        for (int i = 0; i < nB; i++) {
+            start(1L << 40, hop(b[i], false));
+            start(1L << 40, hop(b[i], false), hop(b[(i + 1) % nB], false));
+        }
+        Flow a1 = start(1L << 40, hop(a, false));
+        net.nextCompletionTime(); // solve everything once
+        long work0 = net.solverWork;
+        Flow a2 = start(1L << 40, hop(a, false));
+        assertThat(a2.rate()).isEqualTo(C / 2);
+        // the solve touched island A only: 2 flows + 1 constraint
+        assertThat(net.solverWork - work0).isEqualTo(2 + 1);
+        long work1 = net.solverWork;
+        net.setCapacity(a, C / 2);
+        assertThat(a1.rate()).isEqualTo(C / 4);
+        assertThat(net.solverWork - work1).isEqualTo(2 + 2); // both direction constraints seeded
+        long work2 = net.solverWork;
+        net.setCapacity(b[0], C / 2);
+        net.linkRate(b[0], false);
+        assertThat(net.solverWork - work2).isEqualTo(2 * nB + nB + 1); // all of island B, no more
+    }
+
+    @Test
+    void manyFlowsStartingAtOneInstantAreSolvedOnce() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        sim.schedule(10, () -> {
+            for (int i = 0; i < 100; i++) {
+                start(1_000_000L * (i + 1), hop(l, false));
+            }
+        });
+        sim.runUntil(10);
+        assertThat(net.solveCount()).isEqualTo(1);
+        sim.run();
+        assertThat(completed).hasSize(100);
+        // flow i (1-based) ends at 10 + sum over j<=i of (100 - j + 1) * 1e6 / C
+        long t = 10;
+        for (int i = 1; i <= 100; i++) {
+            t += (101 - i) * (1_000_000L * PS / (long) C); // (101-i) flows share C, each needs 1e6 more bytes
+            assertThat(completed.get(i - 1).endTime()).isEqualTo(t);
+        }
+    }
+
+    @Test
+    void deterministicAcrossRuns() {
+        assertThat(randomWorkload(5)).isEqualTo(randomWorkload(5));
+        assertThat(randomWorkload(5)).isNotEqualTo(randomWorkload(6));
+    }
+
+    private static List<Long> randomWorkload(long seed) {
+        Simulator s = new Simulator(seed);
+        FlowNetwork n = new FlowNetwork(s);
+        var r = s.random("flows");
+        int links = 20;
+        for (int i = 0; i < links; i++) {
+            n.addLink("l" + i, 1e9 + r.nextInt(1000) * 1e7, Sharing.values()[r.nextInt(3)]);
+        }
+        List<Long> ends = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            int len = r.nextInt(4);
+            int[] route = new int[len];
+            for (int k = 0; k < len; k++) {
+                route[k] = hop(r.nextInt(links), r.nextBoolean());
+            }
+            long when = r.nextInt(1_000_000) * 1000L;
+            long bytes = r.nextInt(10_000_000);
+            long lat = r.nextInt(5) * 1000L;
+            double cap = r.nextBoolean() ? 0 : 5e8;
+            s.scheduleAt(when, () -> n.start(route, bytes, lat, cap, f -> ends.add(f.id() * 31 + f.endTime())));
+        }
+        s.run();
+        assertThat(ends).hasSize(300);
+        return ends;
+    }
+
+    @Test
+    void rejectsBadInput() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        assertThatThrownBy(() -> net.addLink("x", -1, Sharing.SHARED))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'x'").hasMessageContaining(">= 0");
+        assertThatThrownBy(() -> net.addLink("x", Double.NaN, Sharing.SHARED))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> net.addLink("x", Double.POSITIVE_INFINITY, Sharing.SHARED))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finite");
+        assertThatThrownBy(() -> net.setCapacity(l, -5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("link 0 'l'");
+        assertThatThrownBy(() -> net.setCapacity(3, 5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("valid is 0..0");
+        assertThatThrownBy(() -> start(10, hop(7, false)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("route[0]");
+        assertThatThrownBy(() -> start(-1, hop(l, false)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+        assertThatThrownBy(() -> net.start(new int[]{hop(l, false)}, 1, -1, 0, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("latency");
+        assertThatThrownBy(() -> net.start(new int[]{hop(l, false)}, 1, 0, Double.NaN, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NaN");
+        assertThatThrownBy(() -> hop(-1, false)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(hop(3, true)).isEqualTo(7);
+        assertThat(net.linkCount()).isEqualTo(1);
+    }
+
+    @Test
+    void completionDelayRounding() {
+        assertThat(FlowNetwork.completionDelayPs(1e9, 1e11)).isEqualTo(10_000_000_000L);
+        assertThat(FlowNetwork.completionDelayPs(1, 3e11)).isEqualTo(4); // 3.33 ps -> ceil
+        assertThat(FlowNetwork.completionDelayPs(0, 1)).isZero();
+        assertThat(FlowNetwork.completionDelayPs(5, 0)).isEqualTo(-1);
+        assertThat(FlowNetwork.completionDelayPs(1e18, 1e-3)).isEqualTo(Long.MAX_VALUE);
+    }
+}

@@ -1,0 +1,195 @@
+package io.ccsim.topology;
+
+import io.ccsim.sim.Sharing;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builders of single boards (hosts). Every node id is prefixed by the host, {@code n<host>.}, also on a
+ * single board, and every link id is {@code <a>~<b>}. Each builder returns the board's NIC ids by rail.
+ */
+final class Boards {
+
+    private Boards() {
+    }
+
+    /** What a board builder adds to the topology builder. */
+    interface Board {
+        /** Default and maximum GPU count. */
+        int maxGpus();
+
+        /** Adds host {@code host} with {@code gpus} GPUs; returns the NIC ids indexed by rail (may be empty). */
+        List<String> add(Topology.Builder b, int host, int gpus);
+    }
+
+    static String p(int host) {
+        return "n" + host + ".";
+    }
+
+    static Link link(String a, String b, LinkKind kind, double bw, long latencyPs, int lanes, int gen) {
+        return new Link(a + "~" + b, a, b, kind, bw, latencyPs, Sharing.FULL_DUPLEX, lanes, gen, LinkHealth.HEALTHY);
+    }
+
+    static Link pcie(String a, String b, int gen, int width) {
+        return link(a, b, LinkKind.PCIE, Hardware.pcieBandwidth(gen, width), Hardware.PCIE_LATENCY_PS, width, gen);
+    }
+
+    static Node gpu(String id, int host, int local, String model, long memory, int numa) {
+        return new Node(id, NodeKind.GPU, host, local, Map.of("model", model, "memory_bytes",
+                Long.toString(memory), "numa", Integer.toString(numa)));
+    }
+
+    static Node nic(String id, int host, int local, int rail, double bw) {
+        return new Node(id, NodeKind.NIC, host, local, Map.of("rail", Integer.toString(rail),
+                "rate_gbps", Long.toString(Math.round(bw * 8 / 1e9)), "device", "mlx5_" + local));
+    }
+
+    /**
+     * HGX H100 / H200 baseboard (DGX H100 layout):
+     * <ul>
+     * <li>8 GPUs, 4 NVSwitch chips; each GPU has 18 NVLink4 links split 5/4/4/5 over the 4 chips (the
+     *     {@code <nvlink count="5"/"4">} entries of an H100 NCCL topology dump, aliyun/SimAI issue #128), one
+     *     striped group per GPU of 18 x 26.562 GB/s;</li>
+     * <li>4 PCIe Gen5 switches, each with 2 GPUs and their 2 NICs (NCCL topology log of an H100 host in
+     *     NVIDIA/nccl issue #1519: PCI/82000 holds GPU 4, GPU 5 and two NICs); switches 0-1 under CPU 0,
+     *     2-3 under CPU 1; the 2 sockets joined by UPI;</li>
+     * <li>one ConnectX-7 NDR 400 Gb/s NIC per GPU (rail = GPU index).</li>
+     * </ul>
+     */
+    static Board hgx(String model, long memoryBytes) {
+        return new Board() {
+            @Override
+            public int maxGpus() {
+                return 8;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus) {
+                String p = p(host);
+                int[] lanesPerSwitch = {5, 4, 4, 5};
+                for (int c = 0; c < 2; c++) {
+                    b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c, Map.of("numa", Integer.toString(c))));
+                }
+                b.link(link(p + "cpu0", p + "cpu1", LinkKind.SMP, Hardware.SMP_SPR_BW, Hardware.SMP_LATENCY_PS, 1, 0));
+                for (int s = 0; s < 4; s++) {
+                    b.node(new Node(p + "pcie" + s, NodeKind.PCIE_SWITCH, host, s));
+                    b.link(pcie(p + "pcie" + s, p + "cpu" + (s / 2), 5, 16));
+                }
+                for (int s = 0; s < 4; s++) {
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s));
+                }
+                List<String> nics = new ArrayList<>();
+                for (int g = 0; g < gpus; g++) {
+                    String gpu = p + "gpu" + g;
+                    b.node(gpu(gpu, host, g, model, memoryBytes, g / 4));
+                    b.link(pcie(gpu, p + "pcie" + (g / 2), 5, 16));
+                    List<String> stripe = new ArrayList<>();
+                    for (int s = 0; s < 4; s++) {
+                        Link l = link(gpu, p + "nvs" + s, LinkKind.NVLINK, lanesPerSwitch[s] * Hardware.NVLINK4_LINK_BW,
+                                Hardware.NVLINK_LATENCY_PS, lanesPerSwitch[s], 0);
+                        b.link(l);
+                        stripe.add(l.id());
+                    }
+                    b.stripedGroup(gpu + ".nvl", stripe);
+                    String nic = p + "nic" + g;
+                    b.node(nic(nic, host, g, g, Hardware.NDR_BW));
+                    b.link(pcie(nic, p + "pcie" + (g / 2), 5, 16));
+                    nics.add(nic);
+                }
+                return nics;
+            }
+        };
+    }
+
+    /**
+     * PCIe-only 8-GPU box: 2 CPU sockets over UPI, 4 PCIe Gen4 switches (2 per socket), 2 GPUs (L40S-class,
+     * Gen4 x16) per switch and, optionally, one HDR 200 Gb/s NIC per switch (rail = switch index). No NVLink:
+     * GPU pairs on one switch are PIX, across switches of a socket NODE, across sockets SYS in nvidia-smi terms.
+     */
+    static Board pcieBox(boolean withNics) {
+        return new Board() {
+            @Override
+            public int maxGpus() {
+                return 8;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus) {
+                String p = p(host);
+                for (int c = 0; c < 2; c++) {
+                    b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c, Map.of("numa", Integer.toString(c))));
+                }
+                b.link(link(p + "cpu0", p + "cpu1", LinkKind.SMP, Hardware.SMP_SPR_BW, Hardware.SMP_LATENCY_PS, 1, 0));
+                List<String> nics = new ArrayList<>();
+                for (int s = 0; s < 4; s++) {
+                    b.node(new Node(p + "pcie" + s, NodeKind.PCIE_SWITCH, host, s));
+                    b.link(pcie(p + "pcie" + s, p + "cpu" + (s / 2), 4, 16));
+                    if (withNics) {
+                        String nic = p + "nic" + s;
+                        b.node(nic(nic, host, s, s, Hardware.HDR_BW));
+                        b.link(pcie(nic, p + "pcie" + s, 4, 16));
+                        nics.add(nic);
+                    }
+                }
+                for (int g = 0; g < gpus; g++) {
+                    String gpu = p + "gpu" + g;
+                    b.node(gpu(gpu, host, g, "L40S", Hardware.L40S_MEMORY_BYTES, g / 4));
+                    b.link(pcie(gpu, p + "pcie" + (g / 2), 4, 16));
+                }
+                return nics;
+            }
+        };
+    }
+
+    /**
+     * GB200 NVL72 NVLink domain: 18 compute trays x (2 Grace CPUs + 4 B200 GPUs), each Grace joined to its 2
+     * GPUs by NVLink-C2C (450 GB/s per direction); 9 NVSwitch trays x 2 NVSwitch chips = 18 chips, every GPU
+     * has one NVLink5 link (50 GB/s per direction) to each chip: 18 links, 1.8 TB/s bidirectional per GPU,
+     * striped like HGX (NVIDIA GB200 NVL72 product page: 72 GPUs, 130 TB/s NVLink domain = 72 x 1.8 TB/s).
+     * One NDR NIC per GPU on PCIe Gen5 x16 to the GPU's Grace. Grace-to-Grace traffic inside a tray goes
+     * over the GPUs (no direct link is modelled).
+     */
+    static Board nvl72() {
+        return new Board() {
+            @Override
+            public int maxGpus() {
+                return 72;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus) {
+                String p = p(host);
+                for (int c = 0; c < 36; c++) {
+                    b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c,
+                            Map.of("model", "Grace", "tray", Integer.toString(c / 2), "numa", Integer.toString(c))));
+                }
+                for (int s = 0; s < 18; s++) {
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, Map.of("tray", Integer.toString(s / 2))));
+                }
+                List<String> nics = new ArrayList<>();
+                for (int g = 0; g < gpus; g++) {
+                    String gpu = p + "gpu" + g;
+                    String cpu = p + "cpu" + (g / 2);
+                    b.node(new Node(gpu, NodeKind.GPU, host, g, Map.of("model", "B200", "memory_bytes",
+                            Long.toString(Hardware.GB200_MEMORY_BYTES), "numa", Integer.toString(g / 2),
+                            "tray", Integer.toString(g / 4))));
+                    b.link(link(gpu, cpu, LinkKind.C2C, Hardware.C2C_BW, Hardware.NVLINK_LATENCY_PS, 1, 0));
+                    List<String> stripe = new ArrayList<>();
+                    for (int s = 0; s < 18; s++) {
+                        Link l = link(gpu, p + "nvs" + s, LinkKind.NVLINK, Hardware.NVLINK5_LINK_BW,
+                                Hardware.NVLINK_LATENCY_PS, 1, 0);
+                        b.link(l);
+                        stripe.add(l.id());
+                    }
+                    b.stripedGroup(gpu + ".nvl", stripe);
+                    String nic = p + "nic" + g;
+                    b.node(nic(nic, host, g, g, Hardware.NDR_BW));
+                    b.link(pcie(nic, cpu, 5, 16));
+                    nics.add(nic);
+                }
+                return nics;
+            }
+        };
+    }
+}

@@ -1,0 +1,33 @@
+package io.ccsim.topology;
+
+/**
+ * Parameters of a catalog build.
+ *
+ * @param gpus             GPUs per board to keep (0 = the board's default); a subset keeps GPUs 0..gpus-1
+ * @param nodes            number of boards (hosts), >= 1; more than 1 adds a rail-optimized fat-tree
+ * @param oversubscription leaf down/up port ratio of the fat-tree, >= 1 (1 = non-blocking)
+ * @param seed             seed of the ECMP hash
+ */
+public record BuildOptions(int gpus, int nodes, double oversubscription, long seed) {
+
+    /** One default board, non-blocking, seed 0. */
+    public static final BuildOptions DEFAULT = new BuildOptions(0, 1, 1.0, 0L);
+
+    public BuildOptions {
+        if (gpus < 0) {
+            throw new IllegalArgumentException("gpus must be >= 0 (0 = the board's default), got " + gpus);
+        }
+        if (nodes < 1) {
+            throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
+        }
+        if (!(oversubscription >= 1.0) || Double.isInfinite(oversubscription)) {
+            throw new IllegalArgumentException("oversubscription must be a finite number >= 1 (1 = non-blocking),"
+                    + " got " + oversubscription);
+        }
+    }
+
+    /** Options for {@code nodes} boards of {@code gpus} GPUs (0 = default). */
+    public static BuildOptions of(int gpus, int nodes) {
+        return new BuildOptions(gpus, nodes, 1.0, 0L);
+    }
+}

@@ -1,0 +1,53 @@
+package io.ccsim.topology;
+
+import java.util.List;
+
+/**
+ * Rail-optimized two-level fat-tree of NDR InfiniBand (the DGX SuperPOD design): NIC r of every host goes
+ * to a leaf of rail r; a leaf has {@code down} host ports and {@code up} spine ports, with
+ * {@code down + up <= 64} (Quantum-2 QM9700 radix) and {@code down / up = oversubscription}: at 1:1, 32
+ * down and 32 up. A rail with more hosts than {@code down} gets several leaves (hosts assigned to leaves in
+ * order). Leaf uplink {@code k} goes to spine {@code k}, so there are {@code up} spines shared by all rails;
+ * a spine stands for a spine plane (its port count, rails x leaves per rail, is not limited to 64 — a real
+ * cluster that large would use a third level or director switches; the bandwidth per leaf is what the model
+ * keeps right). Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
+ * {@code <leaf>~<spine>}.
+ */
+final class FatTree {
+
+    private FatTree() {
+    }
+
+    static void add(Topology.Builder b, List<List<String>> nicsByHost, double oversubscription) {
+        int hosts = nicsByHost.size();
+        int rails = nicsByHost.get(0).size();
+        int radix = Hardware.NDR_SWITCH_RADIX;
+        int maxDown = (int) Math.floor(radix * oversubscription / (1 + oversubscription));
+        int down = Math.min(hosts, maxDown);
+        int leavesPerRail = (hosts + down - 1) / down;
+        int up = Math.max(1, (int) Math.ceil(down / oversubscription));
+        for (int k = 0; k < up; k++) {
+            b.node(new Node("spine." + k, NodeKind.NET_SWITCH, -1, k, java.util.Map.of("tier", "spine")));
+        }
+        for (int r = 0; r < rails; r++) {
+            for (int j = 0; j < leavesPerRail; j++) {
+                String leaf = "leaf.r" + r + "." + j;
+                b.node(new Node(leaf, NodeKind.NET_SWITCH, -1, r * leavesPerRail + j,
+                        java.util.Map.of("tier", "leaf", "rail", Integer.toString(r))));
+                for (int k = 0; k < up; k++) {
+                    b.link(Boards.link(leaf, "spine." + k, LinkKind.INFINIBAND, Hardware.NDR_BW,
+                            Hardware.SWITCH_LATENCY_PS, 1, 0));
+                }
+            }
+            for (int h = 0; h < hosts; h++) {
+                List<String> nics = nicsByHost.get(h);
+                if (nics.size() != rails) {
+                    throw new IllegalArgumentException("host " + h + " has " + nics.size() + " NICs but host 0 has "
+                            + rails + "; every host of a rail-optimized cluster needs the same NIC count");
+                }
+                b.link(Boards.link(nics.get(r), "leaf.r" + r + "." + (h / down), LinkKind.INFINIBAND,
+                        Hardware.NDR_BW, Hardware.NIC_LEAF_LATENCY_PS, 1, 0));
+            }
+        }
+    }
+}

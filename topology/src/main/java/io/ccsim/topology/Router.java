@@ -1,0 +1,317 @@
+package io.ccsim.topology;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Shortest routes with ECMP, computed on demand and cached (per topology structure, never static).
+ *
+ * <p>Cost of a path = (hops, latency) compared lexicographically, encoded in one long as
+ * {@code hops << 40 | latencyPs} (a link's latency is at most 10 ms = 1e10 ps, so up to ~100 hops fit
+ * below 2^40 without carry; every path in our fabrics has fewer than 20 hops).
+ *
+ * <p>Algorithm: bidirectional Dijkstra from src and dst, alternating on the side with the smaller
+ * frontier, stopping when {@code minF + minB > mu} (mu = best src-dst cost found). Then every node of every
+ * shortest path is settled by at least one side (if dF(v) + dB(v) = mu and both were unsettled, their sum
+ * would be >= minF + minB > mu), so each shortest path has a "meeting edge" (u, w) with u settled forward,
+ * w settled backward and dF(u) + c + dB(w) = mu. The route picks one meeting edge, then walks back to src
+ * over settled equal-cost predecessors and forward to dst likewise; every choice among equal candidates is
+ * an ECMP hash of (seed, src, dst, flowKey, step): deterministic, and different flows spread over the
+ * spines as hardware ECMP does. Only the balls around src and dst are explored, so one query on a
+ * 100,000-GPU fat-tree touches a few thousand nodes (plus the spine fan-out), not the whole graph.
+ * Scratch arrays are reused under a lock; cached routes are read without one.
+ */
+final class Router {
+
+    private static final long INF = Long.MAX_VALUE / 4;
+    private static final long HOP = 1L << 40;
+
+    private record Key(int src, int dst, long flowKey) { }
+
+    private final ConcurrentHashMap<Key, Route> cache = new ConcurrentHashMap<>();
+    private final int n;
+    // scratch, guarded by this
+    private long[] distF;
+    private long[] distB;
+    private byte[] settled; // bit 1 = forward, bit 2 = backward
+    private int[] touched;
+    private int touchedCount;
+    private final Heap heapF = new Heap();
+    private final Heap heapB = new Heap();
+
+    Router(int nodeCount) {
+        this.n = nodeCount;
+    }
+
+    /** Number of cached routes (for tests and diagnostics). */
+    int cachedRoutes() {
+        return cache.size();
+    }
+
+    Route route(Topology t, int src, int dst, long flowKey) {
+        if (src == dst) {
+            return Route.local();
+        }
+        Key k = new Key(src, dst, flowKey);
+        Route r = cache.get(k);
+        if (r == null) {
+            r = compute(t, src, dst, flowKey);
+            cache.putIfAbsent(k, r);
+        }
+        return r;
+    }
+
+    private synchronized Route compute(Topology t, int src, int dst, long flowKey) {
+        if (distF == null) {
+            distF = new long[n];
+            distB = new long[n];
+            Arrays.fill(distF, INF);
+            Arrays.fill(distB, INF);
+            settled = new byte[n];
+            touched = new int[Math.max(16, n)];
+        }
+        Topology.Structure s = t.structure();
+        List<Link> links = t.links();
+        try {
+            touch(src);
+            touch(dst);
+            distF[src] = 0;
+            distB[dst] = 0;
+            heapF.clear();
+            heapB.clear();
+            heapF.push(0, src);
+            heapB.push(0, dst);
+            long mu = INF;
+            while (true) {
+                long topF = heapF.size == 0 ? INF : heapF.minKey();
+                long topB = heapB.size == 0 ? INF : heapB.minKey();
+                if (topF >= INF && topB >= INF) {
+                    break;
+                }
+                if (mu < INF && (topF >= INF || topB >= INF || topF + topB > mu)) {
+                    break;
+                }
+                boolean forward = topB >= INF || (topF < INF && heapF.size <= heapB.size);
+                Heap h = forward ? heapF : heapB;
+                long[] d = forward ? distF : distB;
+                long[] other = forward ? distB : distF;
+                byte bit = forward ? (byte) 1 : (byte) 2;
+                long key = h.minKey();
+                int v = h.pop();
+                if ((settled[v] & bit) != 0 || key != d[v]) {
+                    continue;
+                }
+                settled[v] |= bit;
+                if (other[v] < INF) {
+                    mu = Math.min(mu, d[v] + other[v]);
+                }
+                for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
+                    int li = s.adjLink[e];
+                    int w = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
+                    long nd = d[v] + HOP + links.get(li).latencyPs();
+                    if (nd < d[w]) {
+                        if (d[w] >= INF && other[w] >= INF) {
+                            touch(w);
+                        }
+                        d[w] = nd;
+                        h.push(nd, w);
+                    }
+                    if (other[w] < INF) {
+                        mu = Math.min(mu, nd + other[w]);
+                    }
+                }
+            }
+            if (mu >= INF) {
+                throw new IllegalArgumentException("topology '" + t.name() + "': no route from '"
+                        + t.nodes().get(src).id() + "' to '" + t.nodes().get(dst).id()
+                        + "' (the nodes are in different connected components)");
+            }
+            return build(t, s, links, src, dst, flowKey, mu);
+        } finally {
+            for (int i = 0; i < touchedCount; i++) {
+                int v = touched[i];
+                distF[v] = INF;
+                distB[v] = INF;
+                settled[v] = 0;
+            }
+            touchedCount = 0;
+        }
+    }
+
+    private Route build(Topology t, Topology.Structure s, List<Link> links, int src, int dst, long flowKey,
+                        long mu) {
+        long hash = mix(mix(mix(mix(t.seed()) ^ src) ^ ((long) dst << 32)) ^ flowKey);
+        // meeting edges (u forward-settled, w backward-settled) on a shortest path
+        int[] meetU = new int[8];
+        int[] meetL = new int[8];
+        int meets = 0;
+        for (int i = 0; i < touchedCount; i++) {
+            int u = touched[i];
+            if ((settled[u] & 1) == 0) {
+                continue;
+            }
+            for (int e = s.adjStart[u]; e < s.adjStart[u + 1]; e++) {
+                int li = s.adjLink[e];
+                int w = s.linkA[li] == u ? s.linkB[li] : s.linkA[li];
+                if ((settled[w] & 2) != 0 && distF[u] + HOP + links.get(li).latencyPs() + distB[w] == mu) {
+                    if (meets == meetU.length) {
+                        meetU = Arrays.copyOf(meetU, meets * 2);
+                        meetL = Arrays.copyOf(meetL, meets * 2);
+                    }
+                    meetU[meets] = u;
+                    meetL[meets] = li;
+                    meets++;
+                }
+            }
+        }
+        if (meets == 0) {
+            throw new IllegalStateException("router invariant broken: no meeting edge for cost " + mu);
+        }
+        int pick = pick(hash, 0, meets);
+        int u = meetU[pick];
+        int ml = meetL[pick];
+        int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
+        // forward part: from u back to src
+        List<Integer> head = new ArrayList<>();
+        List<Integer> headFrom = new ArrayList<>();
+        int step = 1;
+        int cur = u;
+        while (cur != src) {
+            int[] cand = predecessors(s, links, cur, distF, (byte) 1);
+            int li = cand[1 + pick(hash, step++, cand[0])];
+            int prev = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
+            head.add(li);
+            headFrom.add(prev);
+            cur = prev;
+        }
+        int hopsCount = head.size() + 1;
+        List<Integer> tail = new ArrayList<>();
+        List<Integer> tailFrom = new ArrayList<>();
+        cur = w;
+        while (cur != dst) {
+            int[] cand = predecessors(s, links, cur, distB, (byte) 2);
+            int li = cand[1 + pick(hash, step++, cand[0])];
+            int next = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
+            tail.add(li);
+            tailFrom.add(cur);
+            cur = next;
+        }
+        hopsCount += tail.size();
+        int[] hops = new int[hopsCount];
+        List<String> ids = new ArrayList<>(hopsCount);
+        long latency = 0;
+        int h = 0;
+        for (int i = head.size() - 1; i >= 0; i--) {
+            int li = head.get(i);
+            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != headFrom.get(i));
+            ids.add(links.get(li).id());
+            latency += links.get(li).latencyPs();
+        }
+        hops[h++] = Route.hop(s.groupOfLink[ml], s.linkA[ml] != u);
+        ids.add(links.get(ml).id());
+        latency += links.get(ml).latencyPs();
+        for (int i = 0; i < tail.size(); i++) {
+            int li = tail.get(i);
+            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != tailFrom.get(i));
+            ids.add(links.get(li).id());
+            latency += links.get(li).latencyPs();
+        }
+        return new Route(hops, latency, ids);
+    }
+
+    /** Links from v to a settled neighbour x with dist[x] + cost == dist[v]; result[0] = count. */
+    private int[] predecessors(Topology.Structure s, List<Link> links, int v, long[] dist, byte bit) {
+        int deg = s.adjStart[v + 1] - s.adjStart[v];
+        int[] out = new int[deg + 1];
+        for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
+            int li = s.adjLink[e];
+            int x = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
+            if ((settled[x] & bit) != 0 && dist[x] + HOP + links.get(li).latencyPs() == dist[v]) {
+                out[1 + out[0]++] = li;
+            }
+        }
+        if (out[0] == 0) {
+            throw new IllegalStateException("router invariant broken: no predecessor at node " + v);
+        }
+        return out;
+    }
+
+    private static int pick(long hash, int step, int count) {
+        return count == 1 ? 0 : (int) Long.remainderUnsigned(mix(hash + step * 0x9E3779B97F4A7C15L), count);
+    }
+
+    /** SplitMix64 finalizer. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    private void touch(int v) {
+        if (touchedCount == touched.length) {
+            touched = Arrays.copyOf(touched, touchedCount * 2);
+        }
+        touched[touchedCount++] = v;
+    }
+
+    /** Binary min-heap of (long key, int value) with lazy deletion by the caller. */
+    private static final class Heap {
+        long[] keys = new long[64];
+        int[] vals = new int[64];
+        int size;
+
+        void clear() {
+            size = 0;
+        }
+
+        long minKey() {
+            return keys[0];
+        }
+
+        void push(long k, int v) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, size * 2);
+                vals = Arrays.copyOf(vals, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int p = (i - 1) >>> 1;
+                if (keys[p] <= k) {
+                    break;
+                }
+                keys[i] = keys[p];
+                vals[i] = vals[p];
+                i = p;
+            }
+            keys[i] = k;
+            vals[i] = v;
+        }
+
+        int pop() {
+            int top = vals[0];
+            long k = keys[--size];
+            int v = vals[size];
+            int i = 0;
+            while (true) {
+                int c = 2 * i + 1;
+                if (c >= size) {
+                    break;
+                }
+                if (c + 1 < size && keys[c + 1] < keys[c]) {
+                    c++;
+                }
+                if (keys[c] >= k) {
+                    break;
+                }
+                keys[i] = keys[c];
+                vals[i] = vals[c];
+                i = c;
+            }
+            keys[i] = k;
+            vals[i] = v;
+            return top;
+        }
+    }
+}
