@@ -1,0 +1,198 @@
+package io.ccsim.scenarios;
+
+import io.ccsim.sim.Simulator;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * One run of a scenario: builds the topology, schedules the faults, launches the job and plays the
+ * elastic agent (torchrun): when a worker fails, the agent stops the others and, while restarts
+ * remain (--max-restarts), relaunches the job, which resumes after its last checkpoint. The run
+ * ends when no event is left (finished, or nothing can make progress: a hang) or at the horizon.
+ */
+final class ScenarioSimulation {
+    /** torchrun's --monitor-interval default (0.1 s): how soon the agent notices a failed worker. */
+    static final long MONITOR_INTERVAL_PS = Units.ms(100);
+
+    final Scenario scenario;
+    final long seed;
+    final Simulator sim;
+    final SimHost host;
+    final Fabric fabric;
+    final Trace trace;
+    private final Set<Integer> neverStarts = new LinkedHashSet<>();
+    private JobRun current;
+    private int restartsUsed;
+    private boolean failureHandled;
+
+    ScenarioSimulation(Scenario scenario, long seed) {
+        this.scenario = scenario;
+        this.seed = seed;
+        Topology topo = TopologyCatalog.build(scenario.topology(),
+                new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+        this.fabric = new Fabric(topo);
+        if (scenario.job().worldSize() > fabric.gpuCount()) {
+            throw new IllegalArgumentException("job.world_size " + scenario.job().worldSize() + " exceeds the "
+                    + fabric.gpuCount() + " GPUs of topology " + topo.name());
+        }
+        this.sim = new Simulator(seed);
+        this.host = new SimHost(sim);
+        this.trace = new Trace(scenario.job().worldSize());
+    }
+
+    Trace run() {
+        for (Fault f : scenario.faults()) schedule(f);
+        current = new JobRun(this, 0, 0);
+        current.start(neverStarts);
+        sim.runUntil(scenario.settings().horizonPs());
+        trace.horizonReached = sim.hasPending();
+        trace.endPs = sim.now();
+        finish();
+        return trace;
+    }
+
+    private void finish() {
+        current.flush();
+        for (RankProcess p : current.ranks) {
+            trace.finalStates.put(p.rank, new Trace.RankState(p.phase, p.sincePs, p.detail, p.iteration));
+            trace.busy.put(p.rank, new long[] {p.computePs, p.collectivePs});
+        }
+    }
+
+    private void note(String s) { trace.faults.add(Units.formatDuration(host.now()) + ": " + s); }
+
+    private void at(long t, Runnable r) { host.after(Math.max(0, t - host.now()), r); }
+
+    private void schedule(Fault f) {
+        if (f instanceof Fault.LinkDegrade d) {
+            fabric.requireLink(d.link());
+            at(d.atPs(), () -> {
+                fabric.setFactor(d.link(), d.factor());
+                trace.degradedLinks.put(d.link(), d.factor());
+                note("link " + d.link() + " degraded to " + d.factor() + " of its rate");
+                current.engine.healthChanged();
+            });
+        } else if (f instanceof Fault.LinkDown d) {
+            fabric.requireLink(d.link());
+            at(d.atPs(), () -> linkDown(d.link(), d.durationPs()));
+        } else if (f instanceof Fault.LinkFlap fl) {
+            fabric.requireLink(fl.link());
+            for (int i = 0; i < fl.count(); i++) {
+                long t = fl.atPs() + i * (fl.downPs() + fl.upPs());
+                at(t, () -> linkDown(fl.link(), fl.downPs()));
+            }
+        } else if (f instanceof Fault.RankCrash c) {
+            requireRank(c.rank());
+            if (c.atIteration() < 0) {
+                at(c.atPs(), () -> {
+                    if (current.attempt == 0) current.ranks[c.rank()].crash("killed by a fault at " + Units.formatDuration(host.now()));
+                });
+            }
+        } else if (f instanceof Fault.NeverStarts n) {
+            requireRank(n.rank());
+            neverStarts.add(n.rank());
+            trace.neverStarted.add(n.rank());
+        } else if (f instanceof Fault.SlowGpu s) {
+            requireRank(s.rank());
+            at(s.atPs(), () -> {
+                trace.slowGpu.put(s.rank(), s.factor());
+                current.ranks[s.rank()].slowFactor = s.factor();
+                note("GPU of rank " + s.rank() + " computes " + s.factor() + "x slower");
+            });
+        } else if (f instanceof Fault.MemoryPressure m) {
+            requireRank(m.rank());
+            at(m.atPs(), () -> {
+                current.ranks[m.rank()].memory.takeOther(m.bytes());
+                note(Units.formatBytes(m.bytes()) + " of rank " + m.rank() + "'s GPU memory taken by another process");
+            });
+        } else if (f instanceof Fault.BitFlipLink b) {
+            fabric.requireLink(b.link());
+            at(b.atPs(), () -> {
+                trace.flippedLinks.add(b.link());
+                note("bit flip on link " + b.link());
+                current.engine.bitFlip(fabric.groupIndexOfLink(b.link()));
+            });
+        } else if (f instanceof Fault.BitFlipGpuMemory b) {
+            requireRank(b.rank());
+            at(b.atPs(), () -> {
+                trace.eccFlips.add(b.rank());
+                current.ranks[b.rank()].eccFlipPending = true;
+                note("bit flip in GPU memory of rank " + b.rank());
+            });
+        } else if (f instanceof Fault.StoreKeyCollision k) {
+            at(k.atPs(), () -> {
+                trace.storeCollisions.put(k.key(), current.attempt);
+                note("outside writer set store key " + k.key());
+                current.store.set(-1, k.key(), k.value(), () -> {});
+            });
+        }
+    }
+
+    private void requireRank(int r) {
+        if (r < 0 || r >= scenario.job().worldSize()) {
+            throw new IllegalArgumentException("fault names rank " + r + "; valid ranks: 0.." + (scenario.job().worldSize() - 1));
+        }
+    }
+
+    private void linkDown(String link, long durationPs) {
+        fabric.setDown(link, true);
+        trace.degradedLinks.putIfAbsent(link, 0.0);
+        note("link " + link + " down" + (durationPs > 0 ? " for " + Units.formatDuration(durationPs) : ""));
+        current.engine.healthChanged();
+        if (durationPs > 0) {
+            host.after(durationPs, () -> {
+                fabric.setDown(link, false);
+                note("link " + link + " up");
+                current.engine.healthChanged();
+            });
+        }
+    }
+
+    boolean onIteration(JobRun run, RankProcess p, int iteration) {
+        if (run.attempt != 0) return true;
+        for (Fault f : scenario.faults()) {
+            if (f instanceof Fault.RankCrash c && c.rank() == p.rank && c.atIteration() == iteration) {
+                p.crash("process died at the start of iteration " + iteration);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The agent sees a failed worker: stop the rest, then restart or give up. */
+    void onWorkerFailed(JobRun run, RankProcess p, String msg) {
+        if (run != current || failureHandled) return;
+        failureHandled = true;
+        host.after(MONITOR_INTERVAL_PS, () -> {
+            for (RankProcess q : run.ranks) q.kill("stopped by the elastic agent after rank " + p.rank + " failed");
+            if (restartsUsed >= scenario.settings().maxRestarts()) return;
+            restartsUsed++;
+            int lastIter = -1;
+            int ckpt = Integer.MAX_VALUE;
+            long ckptPs = -1;
+            for (RankProcess q : run.ranks) {
+                lastIter = Math.max(lastIter, q.iteration);
+                if (neverStarts.contains(q.rank)) continue;
+                if (q.lastCheckpoint < ckpt) {
+                    ckpt = q.lastCheckpoint;
+                    ckptPs = q.lastCheckpointPs;
+                }
+            }
+            int resume = ckpt == Integer.MAX_VALUE || ckpt < 0 ? 0 : ckpt + 1;
+            trace.restarts.add(new Trace.Restart(run.attempt, host.now(), msg, lastIter, resume, resume == 0 ? -1 : ckptPs));
+            run.flush();
+            host.after(scenario.settings().restartDelayPs(), () -> {
+                failureHandled = false;
+                current = new JobRun(this, run.attempt + 1, resume);
+                for (RankProcess q : current.ranks) {
+                    Double slow = trace.slowGpu.get(q.rank);
+                    if (slow != null) q.slowFactor = slow;
+                }
+                current.start(neverStarts);
+            });
+        });
+    }
+}
