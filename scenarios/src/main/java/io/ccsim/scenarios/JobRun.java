@@ -40,8 +40,9 @@ final class JobRun {
         this.attempt = attempt;
         this.resumeFrom = resumeFrom;
         this.seed = owner.seed;
-        // the TCPStore server runs with rank 0 (MASTER_ADDR); every client is one store latency away
-        this.store = new TcpStore(host, 0, r -> r == 0 ? settings.storeLatencyPs() / 10 : settings.storeLatencyPs());
+        // the TCPStore server runs with rank 0 (MASTER_ADDR); every client, rank 0's included (TCP on
+        // loopback through the same server thread), is one store latency away
+        this.store = new TcpStore(host, 0, r -> settings.storeLatencyPs());
         this.bootstrap = new Bootstrap(host, settings, trace, attempt);
         this.engine = new InterimRingEngine(host, fabric, settings.ibGiveUpPs());
         this.ranks = new RankProcess[spec.worldSize()];
@@ -68,6 +69,7 @@ final class JobRun {
         List<Integer> all = new ArrayList<>();
         for (int r = 0; r < ranks.length; r++) all.add(r);
         ProcessGroupState pg = new ProcessGroupState("world", all, p.rank, storeFor("world"), null);
+        trace.groupMembers.putIfAbsent("world", List.copyOf(all));
         p.groups.put("world", pg);
         return pg;
     }
@@ -77,6 +79,7 @@ final class JobRun {
         for (List<Integer> part : ng.members()) {
             int idx = part.indexOf(p.rank);
             if (idx >= 0) {
+                trace.groupMembers.putIfAbsent(ng.name() + "/" + part.get(0), List.copyOf(part));
                 p.groups.put(ng.name(), new ProcessGroupState(ng.name(), part, idx, storeFor(ng.name()), ng.splitFrom()));
                 p.log("NEW_GROUP", "new_group " + ng.name() + " ranks " + part + (ng.eager() ? " (eager init)" : " (lazy init)"));
                 return;

@@ -168,6 +168,7 @@ final class RankProcess {
             memory.freeTorch(fr.bytes());
             return true;
         } else if (s instanceof Step.Checkpoint cp) {
+            if ((iteration + 1) % cp.every() != 0) return true;
             setPhase(RankPhase.RUNNING, "checkpoint");
             host.after(cp.durationPs(), guard(() -> {
                 lastCheckpoint = iteration;

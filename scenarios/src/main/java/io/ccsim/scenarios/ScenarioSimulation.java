@@ -41,6 +41,8 @@ final class ScenarioSimulation {
         this.sim = new Simulator(seed);
         this.host = new SimHost(sim);
         this.trace = new Trace(scenario.job().worldSize());
+        trace.settings = scenario.settings();
+        for (int r = 0; r < scenario.job().worldSize(); r++) trace.gpuIds.put(r, fabric.gpuId(r));
     }
 
     Trace run() {
@@ -49,7 +51,7 @@ final class ScenarioSimulation {
         current.start(neverStarts);
         sim.runUntil(scenario.settings().horizonPs());
         trace.horizonReached = sim.hasPending();
-        trace.endPs = sim.now();
+        trace.endPs = trace.horizonReached ? sim.now() : host.lastEventPs();
         finish();
         return trace;
     }

@@ -63,8 +63,11 @@ public sealed interface Step {
     /** {@code times} iterations of {@code body}; the outermost repeat counts training iterations from 0. */
     record Repeat(int times, List<Step> body, Set<Integer> only) implements Step {}
 
-    /** Saves a checkpoint (takes {@code durationPs}); elastic restarts resume after the last one. */
-    record Checkpoint(long durationPs, Set<Integer> only) implements Step {}
+    /**
+     * Saves a checkpoint (takes {@code durationPs}) at the end of every {@code every}-th training
+     * iteration (iterations i with (i + 1) % every == 0); elastic restarts resume after the last one.
+     */
+    record Checkpoint(long durationPs, int every, Set<Integer> only) implements Step {}
 
     /** Comparisons of {@link If}. */
     enum Comparison {

@@ -26,6 +26,12 @@ final class Trace {
     final List<Integer> eccFlips = new ArrayList<>();
     final List<Integer> neverStarted = new ArrayList<>();
     final Map<String, Integer> storeCollisions = new LinkedHashMap<>();
+    /** Members of every process group, in group-rank order. */
+    final Map<String, List<Integer>> groupMembers = new LinkedHashMap<>();
+    /** Topology id of each rank's GPU. */
+    final Map<Integer, String> gpuIds = new LinkedHashMap<>();
+    /** Settings of the run (for messages). */
+    Settings settings;
     /** Final state of every rank of the last attempt. */
     final Map<Integer, RankState> finalStates = new LinkedHashMap<>();
     /** Per rank: total compute time and total time waiting in collectives of the last attempt, ps. */

@@ -95,6 +95,7 @@ public final class Units {
         if (ps >= PS_PER_S) return String.format(Locale.ROOT, "%.3f s", ps / (double) PS_PER_S);
         if (ps >= PS_PER_MS) return String.format(Locale.ROOT, "%.3f ms", ps / (double) PS_PER_MS);
         if (ps >= PS_PER_US) return String.format(Locale.ROOT, "%.3f us", ps / (double) PS_PER_US);
+        if (ps == 0) return "0 s";
         return ps + " ps";
     }
 }
