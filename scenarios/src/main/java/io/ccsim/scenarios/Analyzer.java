@@ -40,17 +40,18 @@ final class Analyzer {
 
     static List<Diagnosis> analyze(Trace t) {
         Analyzer a = new Analyzer(t);
+        // root causes first, consequences after
         a.staleKeys();
+        a.outOfMemory();
         a.bootstrap();
-        a.collectives();
-        a.timeouts();
         a.crashes();
-        a.restarts();
         a.linkFailures();
         a.slowLinks();
         a.slowRanks();
         a.corruption();
-        a.outOfMemory();
+        a.collectives();
+        a.timeouts();
+        a.restarts();
         return List.copyOf(a.out);
     }
 
@@ -181,7 +182,7 @@ final class Analyzer {
         Set<Integer> neverStarted = new TreeSet<>(t.neverStarted);
         Map<String, List<Integer>> blocked = new TreeMap<>();
         for (Map.Entry<Integer, Trace.RankState> e : t.finalStates.entrySet()) {
-            RankPhase ph = e.getValue().phase();
+            RankPhase ph = e.getValue().before();
             if (ph == RankPhase.BOOTSTRAP_ROOT_WAIT || ph == RankPhase.BOOTSTRAP_RING || ph == RankPhase.BOOTSTRAP_CONNECT
                     || ph == RankPhase.STORE_WAIT) {
                 blocked.computeIfAbsent(ph.name(), k -> new ArrayList<>()).add(e.getKey());
@@ -204,7 +205,7 @@ final class Analyzer {
             }
             List<Integer> others = new ArrayList<>(missing);
             others.removeAll(notLaunched);
-            others.removeIf(q -> t.finalStates.get(q) != null && t.finalStates.get(q).phase() == RankPhase.INIT_ALLOC_STALL);
+            others.removeIf(q -> t.finalStates.get(q) != null && t.finalStates.get(q).before() == RankPhase.INIT_ALLOC_STALL);
             if (!others.isEmpty() && notLaunched.isEmpty()) {
                 add(Category.BOOTSTRAP_STALL, others, List.of(), "bootstrap root " + r.address() + " of group " + r.group()
                         + " (communicator #" + r.initSeq() + ", root " + r.rootIndex() + ") is still waiting for rank(s) "
@@ -225,33 +226,37 @@ final class Analyzer {
         if (!stuck.isEmpty() && t.neverStarted.isEmpty() && !hasInitStall()) {
             Collections.sort(stuck);
             add(Category.BOOTSTRAP_STALL, stuck, List.of(), "ranks " + ranges(stuck) + " are blocked in NCCL bootstrap, which has no"
-                    + " timeout: " + t.finalStates.get(stuck.get(0)).detail());
+                    + " timeout: " + t.finalStates.get(stuck.get(0)).beforeDetail());
         }
     }
 
     private boolean hasInitStall() {
-        for (Trace.RankState s : t.finalStates.values()) if (s.phase() == RankPhase.INIT_ALLOC_STALL) return true;
+        for (Trace.RankState s : t.finalStates.values()) if (s.before() == RankPhase.INIT_ALLOC_STALL) return true;
         return false;
     }
 
     private void outOfMemory() {
         List<Integer> stalled = new ArrayList<>();
         for (Map.Entry<Integer, Trace.RankState> e : t.finalStates.entrySet()) {
-            if (e.getValue().phase() == RankPhase.INIT_ALLOC_STALL) stalled.add(e.getKey());
+            if (e.getValue().before() == RankPhase.INIT_ALLOC_STALL) stalled.add(e.getKey());
         }
         if (!stalled.isEmpty()) {
             List<Integer> waiting = new ArrayList<>();
+            List<Integer> inCollective = new ArrayList<>();
             for (Map.Entry<Integer, Trace.RankState> e : t.finalStates.entrySet()) {
-                RankPhase ph = e.getValue().phase();
-                if (ph == RankPhase.BOOTSTRAP_ROOT_WAIT || ph == RankPhase.BOOTSTRAP_RING || ph == RankPhase.BOOTSTRAP_CONNECT
-                        || ph == RankPhase.COLLECTIVE) {
+                RankPhase ph = e.getValue().before();
+                if (ph == RankPhase.BOOTSTRAP_ROOT_WAIT || ph == RankPhase.BOOTSTRAP_RING || ph == RankPhase.BOOTSTRAP_CONNECT) {
                     waiting.add(e.getKey());
+                } else if (ph == RankPhase.COLLECTIVE || e.getValue().phase() == RankPhase.ERROR) {
+                    inCollective.add(e.getKey());
                 }
             }
             int r0 = stalled.get(0);
             add(Category.INIT_OUT_OF_MEMORY, stalled, List.of(), "rank " + ranges(stalled) + " stalled in lazy communicator init: "
-                    + t.finalStates.get(r0).detail() + ". Ranks " + ranges(waiting) + " wait for it forever with no error output."
-                    + " Create the communicator while memory is free (a barrier on the group right after new_group)");
+                    + t.finalStates.get(r0).beforeDetail() + "."
+                    + (waiting.isEmpty() ? "" : " Ranks " + ranges(waiting) + " of its group wait for it in bootstrap forever with no error output.")
+                    + (inCollective.isEmpty() ? "" : " Ranks " + ranges(inCollective) + " then wait for those ranks in their next collective.")
+                    + " Fix: create the communicator while memory is free (a barrier on the group right after new_group)");
         }
         for (RankEvent e : t.events) {
             if (e.kind().equals("ERROR") && e.text().contains("OutOfMemoryError")) {
@@ -326,11 +331,17 @@ final class Analyzer {
             int c = culprits.get(0);
             FrEntry mine = byRank.get(c).get(seq);
             int ref = bySig.get(major).get(0);
-            FrEntry theirsNext = byRank.get(ref).get(seq + 1);
-            if (theirsNext != null && sig(theirsNext).equals(sig(mine))) {
+            // Skipped, not mismatched: the others' call #seq appears nowhere in the culprit's history,
+            // while the culprit's #seq is a call the others make at another position (its sequence is shifted).
+            boolean majorInCulprit = false, mineInMajor = false;
+            for (FrEntry e : byRank.get(c).values()) majorInCulprit |= sig(e).equals(major);
+            for (FrEntry e : byRank.get(ref).values()) mineInMajor |= e.collectiveSeq() != seq && sig(e).equals(sig(mine));
+            if (!majorInCulprit && mineInMajor) {
                 add(Category.MISSING_RANK, culprits, List.of(), "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
-                        + major + ") on group " + group + ": its #" + seq + " is " + sig(mine) + ", which the other ranks ran as #" + (seq + 1)
-                        + " — it skipped a collective (a conditional taken differently on this rank) and its sequence is shifted by one from there");
+                        + major + ") on group " + group + " that ranks " + ranges(bySig.get(major)) + " entered at "
+                        + s(byRank.get(ref).get(seq).createdPs()) + ": its #" + seq + " is " + sig(mine)
+                        + ", a call the others make at another position. It skipped a collective (a conditional taken differently on"
+                        + " this rank), so its sequence is shifted and NCCL pairs unrelated calls; nothing completes");
             } else {
                 add(Category.COLLECTIVE_MISMATCH, culprits, List.of(), "collective #" + seq + " on group " + group + ": rank "
                         + ranges(culprits) + " called " + sig(mine) + " while ranks " + ranges(bySig.get(major)) + " called " + major
@@ -342,7 +353,7 @@ final class Analyzer {
             List<Integer> dead = new ArrayList<>(), alive = new ArrayList<>();
             for (int r : lack) {
                 Trace.RankState st = t.finalStates.get(r);
-                RankPhase ph = st == null ? RankPhase.NOT_STARTED : st.phase();
+                RankPhase ph = st == null ? RankPhase.NOT_STARTED : st.before();
                 if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
                 else alive.add(r);
             }
@@ -355,8 +366,8 @@ final class Analyzer {
             for (int r : named) {
                 Trace.RankState st = t.finalStates.get(r);
                 if (st != null) {
-                    sb.append("; rank ").append(r).append(" is ").append(st.phase().name().toLowerCase(Locale.ROOT))
-                            .append(" (").append(st.detail()).append(')');
+                    sb.append("; rank ").append(r).append(" was ").append(st.before().name().toLowerCase(Locale.ROOT))
+                            .append(" (").append(st.beforeDetail()).append(')');
                     break;
                 }
             }
@@ -458,15 +469,19 @@ final class Analyzer {
     }
 
     private void slowRanks() {
-        List<long[]> compute = new ArrayList<>();
-        for (Map.Entry<Integer, long[]> e : t.busy.entrySet()) compute.add(new long[] {e.getKey(), e.getValue()[0]});
-        if (compute.size() < 2) return;
-        List<Long> vals = compute.stream().map(a -> a[1]).sorted().collect(Collectors.toList());
+        // mean duration of one compute step per rank (ranks that progressed further did more steps)
+        Map<Integer, Long> perStep = new LinkedHashMap<>();
+        for (Map.Entry<Integer, long[]> e : t.busy.entrySet()) {
+            if (e.getValue()[2] > 0) perStep.put(e.getKey(), e.getValue()[0] / e.getValue()[2]);
+        }
+        if (perStep.size() < 2) return;
+        List<Long> vals = new ArrayList<>(perStep.values());
+        Collections.sort(vals);
         long median = vals.get(vals.size() / 2);
         if (median <= 0) return;
-        for (long[] c : compute) {
-            if (c[1] > 1.2 * median) {
-                int r = (int) c[0];
+        for (Map.Entry<Integer, Long> c : perStep.entrySet()) {
+            if (c.getValue() > 1.2 * median) {
+                int r = c.getKey();
                 long wait = 0;
                 int n = 0;
                 for (Map.Entry<Integer, long[]> e : t.busy.entrySet()) {
@@ -476,9 +491,9 @@ final class Analyzer {
                     }
                 }
                 add(Category.SLOW_RANK, List.of(r), List.of(), String.format(Locale.ROOT,
-                        "rank %d (%s) computes %.2fx slower than the median rank (%s vs %s of compute); the other ranks spent on average %s"
-                                + " waiting in collectives for it", r, gpu(r), c[1] / (double) median, s(c[1]), s(median),
-                        s(n == 0 ? 0 : wait / n)));
+                        "rank %d (%s) computes %.2fx slower than the median rank (%s vs %s per compute step); the other ranks spent on"
+                                + " average %s waiting in collectives, mostly for it", r, gpu(r), c.getValue() / (double) median,
+                        s(c.getValue()), s(median), s(n == 0 ? 0 : wait / n)));
             }
         }
     }

@@ -108,6 +108,25 @@ final class Fabric {
 
     int groupIndexOfLink(String linkId) { return topo.groupOf(linkId).index(); }
 
+    /**
+     * Every link of the given groups, in order: a striped NVLink port group spreads data over all
+     * its members, so any of them may have carried a given byte.
+     */
+    List<String> memberLinks(int[] groups) {
+        List<String> out = new ArrayList<>();
+        for (int g : groups) for (Link l : topo.fabric().get(g).members()) out.add(l.id());
+        return out;
+    }
+
+    private final Map<String, Route> namedRoutes = new HashMap<>();
+
+    /** Route between two nodes by id (memoized per pair and key). */
+    Route route(String src, String dst, int key) {
+        return namedRoutes.computeIfAbsent(src + ">" + dst + "#" + key, x -> topo.route(src, dst, key));
+    }
+
+    boolean hasNode(String id) { return topo.hasNode(id); }
+
     /** Route between two GPUs (memoized per pair and key). */
     Route route(int srcGpu, int dstGpu, int key) {
         long k = ((long) srcGpu << 40) ^ ((long) dstGpu << 16) ^ key;

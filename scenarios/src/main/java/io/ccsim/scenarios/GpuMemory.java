@@ -33,15 +33,26 @@ final class GpuMemory {
     long held() { return used + cached + nccl + other; }
 
     /**
-     * A PyTorch allocation of {@code bytes} in use and up to {@code cacheBytes} more reserved. The
-     * allocator first reuses its cache, then grows; the cache it keeps is capped by what is free.
-     * @return false on CUDA out of memory (the in-use part does not fit even after emptying the cache)
+     * A PyTorch allocation of {@code bytes} of tensors; the caching allocator first reuses its cache,
+     * then takes fresh memory, and afterwards keeps {@code cacheBytes} more reserved (segments it
+     * rounded up, split or keeps for later: what nvidia-smi shows above memory_allocated), capped
+     * by what is free.
+     * @return false on CUDA out of memory (the tensors do not fit even after emptying the cache)
      */
     boolean allocTorch(long bytes, long cacheBytes) {
-        long pool = capacity - nccl - other;
-        if (used + bytes > pool) return false;
+        long reuse = Math.min(cached, bytes);
+        long fresh = bytes - reuse;
+        if (fresh > capacity - held()) {
+            // the allocator frees its cached blocks and retries before raising OutOfMemoryError
+            if (used + bytes > capacity - nccl - other) return false;
+            cached = 0;
+            used += bytes;
+            return true;
+        }
+        cached -= reuse;
         used += bytes;
-        cached = Math.max(0, Math.min(cached - Math.min(cached, bytes) + cacheBytes, pool - used));
+        long free = capacity - held();
+        cached += Math.max(0, Math.min(cacheBytes, free));
         return true;
     }
 

@@ -201,28 +201,16 @@ final class InterimRingEngine implements CollectiveEngine {
             int nics = fabric.nicsPerHost();
             Map<Long, Integer> gpuAt = new HashMap<>();
             for (int g = 0; g < fabric.gpuCount(); g++) gpuAt.put(((long) fabric.hostOf(g) << 20) | fabric.localOf(g), g);
+            Map<Long, Route> memo = new HashMap<>();
             List<Hop> out = new ArrayList<>();
             for (int c = 0; c < spec.channels(); c++) {
                 for (int r = 0; r < n; r++) {
                     int to = (r + 1) % n;
                     int a = gpu[r], b = gpu[to];
-                    Route route;
-                    if (fabric.hostOf(a) == fabric.hostOf(b) || nics == 0) {
-                        route = fabric.route(a, b, 0);
-                    } else {
-                        int rail = c % nics;
-                        Integer ra = gpuAt.get(((long) fabric.hostOf(a) << 20) | rail);
-                        Integer rb = gpuAt.get(((long) fabric.hostOf(b) << 20) | rail);
-                        if (ra == null || rb == null) {
-                            route = fabric.route(a, b, rail);
-                        } else {
-                            List<Route> parts = new ArrayList<>();
-                            if (ra != a) parts.add(fabric.route(a, ra, 0));
-                            parts.add(fabric.route(ra, rb, rail));
-                            if (rb != b) parts.add(fabric.route(rb, b, 0));
-                            route = Fabric.concat(parts);
-                        }
-                    }
+                    boolean sameHost = fabric.hostOf(a) == fabric.hostOf(b);
+                    int rail = sameHost || nics == 0 ? -1 : c % nics;
+                    long key = ((long) a << 40) ^ ((long) b << 16) ^ (rail + 1);
+                    Route route = memo.computeIfAbsent(key, k -> path(a, b, rail, gpuAt));
                     int[] groups = new int[route.length()];
                     boolean[] rev = new boolean[route.length()];
                     for (int i = 0; i < route.length(); i++) {
@@ -233,6 +221,32 @@ final class InterimRingEngine implements CollectiveEngine {
                 }
             }
             return out;
+        }
+
+        /**
+         * The data path of a ring hop: over the board's NVSwitch fabric inside a host (GPU to GPU
+         * P2P over NVLink, as NCCL's P2P transport does), and across hosts through the NIC of
+         * {@code rail} on both ends, relaying over NVLink to and from the rail's GPU (PXN).
+         */
+        private Route path(int a, int b, int rail, Map<Long, Integer> gpuAt) {
+            if (rail < 0) return local(a, b);
+            Integer ra = gpuAt.get(((long) fabric.hostOf(a) << 20) | rail);
+            Integer rb = gpuAt.get(((long) fabric.hostOf(b) << 20) | rail);
+            String nicA = "n" + fabric.hostOf(a) + ".nic" + rail, nicB = "n" + fabric.hostOf(b) + ".nic" + rail;
+            if (ra == null || rb == null || !fabric.hasNode(nicA) || !fabric.hasNode(nicB)) return fabric.route(a, b, rail);
+            List<Route> parts = new ArrayList<>();
+            if (ra != a) parts.add(local(a, ra));
+            parts.add(fabric.route(fabric.gpuId(ra), nicA, rail));
+            parts.add(fabric.route(nicA, nicB, rail));
+            parts.add(fabric.route(nicB, fabric.gpuId(rb), rail));
+            if (rb != b) parts.add(local(rb, b));
+            return Fabric.concat(parts);
+        }
+
+        private Route local(int a, int b) {
+            String sw = "n" + fabric.hostOf(a) + ".nvs0";
+            if (!fabric.hasNode(sw)) return fabric.route(a, b, 0);
+            return Fabric.concat(List.of(fabric.route(fabric.gpuId(a), sw, 0), fabric.route(sw, fabric.gpuId(b), 0)));
         }
 
         /** Load per (group, direction): how many ring hops cross it. */
@@ -300,9 +314,10 @@ final class InterimRingEngine implements CollectiveEngine {
                     bottleneck = fabric.worstMember(worstGroup);
                     double nom = fabric.groupNominal(worstGroup);
                     health = nom == 0 ? 0 : fabric.groupCapacity(worstGroup) / nom;
+                    java.util.Set<Long> seen = new java.util.HashSet<>();
                     for (Hop h : hops) {
                         for (int g : h.groups) {
-                            if (g == worstGroup) {
+                            if (g == worstGroup && seen.add(((long) h.from << 32) | h.to)) {
                                 senders.add(global[h.from]);
                                 receivers.add(global[h.to]);
                                 break;
@@ -313,7 +328,7 @@ final class InterimRingEngine implements CollectiveEngine {
                 int chan = flips.isEmpty() ? 0 : (int) flips.get(0)[2];
                 for (int r = 0; r < n; r++) {
                     int from = (r - 1 + n) % n;
-                    hopLinks.add(hops.get(chan * n + from).links);
+                    hopLinks.add(fabric.memberLinks(hops.get(chan * n + from).groups));
                 }
                 long[][] data = runData(flips);
                 in = data[0];

@@ -68,7 +68,7 @@ final class JobRun {
     ProcessGroupState registerWorld(RankProcess p) {
         List<Integer> all = new ArrayList<>();
         for (int r = 0; r < ranks.length; r++) all.add(r);
-        ProcessGroupState pg = new ProcessGroupState("world", all, p.rank, storeFor("world"), null);
+        ProcessGroupState pg = new ProcessGroupState("world", "world", all, p.rank, storeFor("world"), null);
         trace.groupMembers.putIfAbsent("world", List.copyOf(all));
         p.groups.put("world", pg);
         return pg;
@@ -76,11 +76,15 @@ final class JobRun {
 
     void registerGroup(RankProcess p, Step.NewGroup ng) {
         knownGroups.add(ng.name());
-        for (List<Integer> part : ng.members()) {
+        for (int pi = 0; pi < ng.members().size(); pi++) {
+            List<Integer> part = ng.members().get(pi);
             int idx = part.indexOf(p.rank);
+            // PyTorch names every new_group (all ranks call it for every part) with a fresh number,
+            // so each part has its own store namespace
+            String uid = ng.members().size() == 1 ? ng.name() : ng.name() + "." + pi;
             if (idx >= 0) {
                 trace.groupMembers.putIfAbsent(ng.name() + "/" + part.get(0), List.copyOf(part));
-                p.groups.put(ng.name(), new ProcessGroupState(ng.name(), part, idx, storeFor(ng.name()), ng.splitFrom()));
+                p.groups.put(ng.name(), new ProcessGroupState(ng.name(), uid, part, idx, storeFor(uid), ng.splitFrom()));
                 p.log("NEW_GROUP", "new_group " + ng.name() + " ranks " + part + (ng.eager() ? " (eager init)" : " (lazy init)"));
                 return;
             }
@@ -98,7 +102,7 @@ final class JobRun {
     }
 
     Communicator communicatorFor(ProcessGroupState pg, String commKey, int initSeq) {
-        return communicators.computeIfAbsent(pg.name + "#" + initSeq, k -> {
+        return communicators.computeIfAbsent(pg.uid + "#" + initSeq, k -> {
             int[] gpus = new int[pg.size()];
             for (int i = 0; i < gpus.length; i++) gpus[i] = gpuOf(pg.members.get(i));
             return new Communicator(pg.name, commKey, initSeq, pg.members, gpus);

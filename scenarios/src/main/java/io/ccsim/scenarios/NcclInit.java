@@ -73,7 +73,7 @@ final class NcclInit {
             String key = Integer.toString(initSeq);
             keys = List.of(pg.store instanceof PrefixStore ? ((PrefixStore) pg.store).fullKey(key) : key);
             if (pg.groupRank == 0) {
-                String id = p.job.createRoot(p.rank, pg.name, initSeq, 0, 1, pg.members);
+                String id = p.job.createRoot(p.rank, pg.uid, initSeq, 0, 1, pg.members);
                 pg.store.set(p.rank, key, id, p.guard(() -> afterIds(List.of(id))));
             } else {
                 pg.store.get(p.rank, key, s.storeTimeoutPs(), new Store.Callback<>() {
@@ -105,7 +105,7 @@ final class NcclInit {
         if (pg.groupRank % rpr == 0) {
             int rootIdx = pg.groupRank / rpr;
             List<Integer> block = pg.members.subList(rootIdx * rpr, Math.min(pg.size(), (rootIdx + 1) * rpr));
-            String id = p.job.createRoot(p.rank, pg.name, initSeq, rootIdx, nRoots, block);
+            String id = p.job.createRoot(p.rank, pg.uid, initSeq, rootIdx, nRoots, block);
             pg.store.set(p.rank, ks.get(rootIdx), id, p.guard(gather));
         } else {
             gather.run();
@@ -141,7 +141,7 @@ final class NcclInit {
         // the host of a root hands its ids to its root thread (for the root-to-root exchange)
         for (int i = 0; i < ids.size(); i++) {
             Bootstrap.Root r = p.job.bootstrap.rootAt(Bootstrap.addressOf(ids.get(i)));
-            if (r != null && r.hostRank == p.rank && r.initSeq == initSeq && r.group.equals(pg.name)) {
+            if (r != null && r.hostRank == p.rank && r.initSeq == initSeq && r.group.equals(pg.uid)) {
                 p.job.bootstrap.hostReady(r, ids, err -> p.guard(() -> fail("NCCL WARN " + err)).run());
             }
         }
@@ -159,7 +159,7 @@ final class NcclInit {
         p.setPhase(RankPhase.BOOTSTRAP_RING, "bootstrap ring all-gather (no timeout) of communicator #" + initSeq
                 + " of group " + pg.name);
         long rtt = 2 * p.job.settings.bootstrapLatencyPs();
-        p.host.after(rtt, p.guard(() -> p.job.bootstrap.joinRing(pg.name, initSeq, pg.size(), p.rank,
+        p.host.after(rtt, p.guard(() -> p.job.bootstrap.joinRing(pg.uid, initSeq, pg.size(), p.rank,
                 p.guard(() -> p.host.after(rtt, p.guard(this::ready))))));
     }
 
@@ -183,7 +183,7 @@ final class NcclInit {
             state.bufferBytes = bytes;
             p.setPhase(RankPhase.BOOTSTRAP_RING, "ncclCommSplit of " + pg.splitFrom + " into " + pg.name
                     + " (an all-gather on the parent communicator, no timeout)");
-            p.job.bootstrap.joinRing("split:" + pg.name + "<" + parentComm.group, initSeq, parentComm.size(), p.rank,
+            p.job.bootstrap.joinRing("split:" + pg.uid + "<" + parentComm.group, initSeq, parentComm.size(), p.rank,
                     p.guard(this::ready));
         });
     }
@@ -208,7 +208,7 @@ final class NcclInit {
         if (recorded) return;
         recorded = true;
         p.job.activeInits.remove(this);
-        p.job.trace.inits.add(new InitRecord(p.job.attempt, p.rank, pg.name, commKey, initSeq, scalable, keys, ids,
+        p.job.trace.inits.add(new InitRecord(p.job.attempt, p.rank, pg.uid, commKey, initSeq, scalable, keys, ids,
                 commId(), startPs, endPs, result));
     }
 

@@ -11,6 +11,8 @@ import java.util.Map;
  */
 final class ProcessGroupState {
     final String name;
+    /** Unique among the job's groups: the name, plus the part index for a partitioned new_group. */
+    final String uid;
     final List<Integer> members;
     final int groupRank;
     final Store store;
@@ -19,8 +21,9 @@ final class ProcessGroupState {
     long collectiveSeq;
     final Map<String, CommState> comms = new HashMap<>();
 
-    ProcessGroupState(String name, List<Integer> members, int groupRank, Store store, String splitFrom) {
+    ProcessGroupState(String name, String uid, List<Integer> members, int groupRank, Store store, String splitFrom) {
         this.name = name;
+        this.uid = uid;
         this.members = List.copyOf(members);
         this.groupRank = groupRank;
         this.store = store;

@@ -33,7 +33,9 @@ final class RankProcess {
     long lastCheckpointPs = -1;
     double slowFactor = 1.0;
     boolean eccFlipPending;
-    long computePs, collectivePs;
+    long computePs, collectivePs, computeSteps;
+    RankPhase beforeKill;
+    String beforeKillDetail;
     private Pending pending;
 
     private static final class Frame {
@@ -137,6 +139,7 @@ final class RankProcess {
             setPhase(RankPhase.RUNNING, "compute");
             long d = Math.round(c.durationPs() * slowFactor);
             computePs += d;
+            computeSteps++;
             host.after(d, guard(this::next));
             return false;
         } else if (s instanceof Step.Sleep sl) {
@@ -353,7 +356,9 @@ final class RankProcess {
         if (!alive) return;
         alive = false;
         cancelPending();
-        setPhase(RankPhase.KILLED, why);
+        beforeKill = phase;
+        beforeKillDetail = detail;
+        setPhase(RankPhase.KILLED, why + " (it was " + phase.name().toLowerCase(java.util.Locale.ROOT) + ": " + detail + ")");
         log("KILLED", why);
     }
 

@@ -106,7 +106,7 @@ public final class ScenarioResult {
         Map<String, List<Integer>> merged = new LinkedHashMap<>();
         Map<String, RankSummary> sample = new LinkedHashMap<>();
         for (RankSummary r : ranks) {
-            String key = r.state() + "|" + r.detail() + "|" + r.iteration() + "|" + r.collectives();
+            String key = r.state() + "|" + norm(r.detail()) + "|" + r.iteration() + "|" + r.collectives();
             merged.computeIfAbsent(key, k -> new ArrayList<>()).add(r.rank());
             sample.putIfAbsent(key, r);
         }
@@ -114,7 +114,7 @@ public final class ScenarioResult {
             RankSummary r = sample.get(e.getKey());
             sb.append(String.format(Locale.ROOT, "  %-14s %-19s since %10.3f s  iter %3d  %4d collectives  compute %.3f s  in collectives %.3f s  %s%n",
                     Analyzer.ranges(e.getValue()), r.state(), r.sinceS(), r.iteration(), r.collectives(), r.computeS(),
-                    r.collectiveS(), r.detail()));
+                    r.collectiveS(), norm(r.detail())));
         }
         sb.append("diagnosis:\n");
         if (diagnosis.isEmpty()) sb.append("  (nothing abnormal)\n");
@@ -125,6 +125,11 @@ public final class ScenarioResult {
             sb.append("\n    ").append(d.summary()).append('\n');
         }
         return sb.toString();
+    }
+
+    /** Rank-specific prefixes replaced so that ranks in the same state merge in the text report. */
+    private static String norm(String detail) {
+        return detail.replaceAll("\\[Rank \\d+\\]", "[Rank *]").replaceAll("^\\[rank \\d+\\]", "[rank *]");
     }
 
     /**

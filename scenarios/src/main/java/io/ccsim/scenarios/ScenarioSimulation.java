@@ -51,7 +51,12 @@ final class ScenarioSimulation {
         current.start(neverStarts);
         sim.runUntil(scenario.settings().horizonPs());
         trace.horizonReached = sim.hasPending();
-        trace.endPs = trace.horizonReached ? sim.now() : host.lastEventPs();
+        // the end: the last thing that happened to the job (callbacks of dead processes do not count)
+        long last = 0;
+        for (RankEvent e : trace.events) last = Math.max(last, e.timePs());
+        for (CollectiveStats c : trace.collectives) last = Math.max(last, c.endPs());
+        for (StoreEvent e : current.store.log()) last = Math.max(last, e.timePs());
+        trace.endPs = trace.horizonReached ? sim.now() : last;
         finish();
         return trace;
     }
@@ -59,8 +64,10 @@ final class ScenarioSimulation {
     private void finish() {
         current.flush();
         for (RankProcess p : current.ranks) {
-            trace.finalStates.put(p.rank, new Trace.RankState(p.phase, p.sincePs, p.detail, p.iteration));
-            trace.busy.put(p.rank, new long[] {p.computePs, p.collectivePs});
+            RankPhase before = p.beforeKill == null ? p.phase : p.beforeKill;
+            String beforeDetail = p.beforeKill == null ? p.detail : p.beforeKillDetail;
+            trace.finalStates.put(p.rank, new Trace.RankState(p.phase, p.sincePs, p.detail, p.iteration, before, beforeDetail));
+            trace.busy.put(p.rank, new long[] {p.computePs, p.collectivePs, p.computeSteps});
         }
     }
 

@@ -67,6 +67,8 @@ final class Trace {
      * @param sincePs since when
      * @param detail  what it waits for or why it stopped
      * @param iteration the training iteration it reached (-1 before the loop)
+     * @param before  where it was when the elastic agent stopped it (= phase if it was not stopped)
+     * @param beforeDetail what it was doing then
      */
-    record RankState(RankPhase phase, long sincePs, String detail, int iteration) {}
+    record RankState(RankPhase phase, long sincePs, String detail, int iteration, RankPhase before, String beforeDetail) {}
 }
