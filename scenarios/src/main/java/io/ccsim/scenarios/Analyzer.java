@@ -162,6 +162,9 @@ final class Analyzer {
         return null;
     }
 
+    private final List<Integer> storeTimeouts = new ArrayList<>();
+    private String storeTimeoutText;
+
     private void bootstrap() {
         // connects that ran out of retries
         for (InitRecord in : t.inits) {
@@ -173,9 +176,8 @@ final class Analyzer {
                                 + " (NCCL retries a refused connect 34 times with sleeps growing by 100 ms: 59.5 s)");
             }
             if (in.result().contains("store->get(") || in.result().contains("multiGet got error")) {
-                add(Category.TIMEOUT, List.of(in.rank()), List.of(), "rank " + in.rank()
-                        + " timed out in the store while exchanging the ncclUniqueId of group " + in.group() + ": "
-                        + in.result().substring("error: ".length()));
+                storeTimeouts.add(in.rank());
+                if (storeTimeoutText == null) storeTimeoutText = in.result().substring("error: ".length());
             }
         }
         // roots that never saw all their ranks
@@ -214,9 +216,16 @@ final class Analyzer {
         }
         for (int r : neverStarted) {
             if (reportedMissing.contains(r)) continue;
-            add(Category.MISSING_RANK, List.of(r), List.of(), "rank " + r + " (" + gpu(r) + ") was never launched; the ranks that"
-                    + " need it wait for it" + (blocked.isEmpty() ? "" : " (blocked: " + blocked.entrySet().stream()
-                    .map(e -> e.getKey() + " " + ranges(e.getValue())).collect(Collectors.joining("; ")) + ")"));
+            add(Category.MISSING_RANK, List.of(r), List.of(), "rank " + r + " (" + gpu(r) + ") was never launched"
+                    + (r == 0 ? "; rank 0 hosts the TCPStore server (MASTER_ADDR), so no rank can exchange its ncclUniqueId" : "")
+                    + (blocked.isEmpty() ? "" : "; blocked: " + blocked.entrySet().stream()
+                    .map(e -> e.getKey().toLowerCase(Locale.ROOT) + " " + ranges(e.getValue())).collect(Collectors.joining("; "))));
+        }
+        if (!storeTimeouts.isEmpty()) {
+            Collections.sort(storeTimeouts);
+            add(Category.TIMEOUT, storeTimeouts, List.of(), "rank(s) " + ranges(storeTimeouts) + " timed out in the store while"
+                    + " exchanging the ncclUniqueId (the store timeout covers this step, the collective watchdog does not): "
+                    + storeTimeoutText);
         }
         // ranks blocked forever in the bootstrap of the last attempt (no timeout covers them)
         List<Integer> stuck = new ArrayList<>();

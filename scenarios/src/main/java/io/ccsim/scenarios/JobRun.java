@@ -140,6 +140,7 @@ final class JobRun {
 
     /** Launches every rank that is launched at all. */
     void start(Set<Integer> neverStarts) {
+        if (neverStarts.contains(store.serverRank())) store.serverNeverStarted();
         for (RankProcess p : ranks) {
             if (neverStarts.contains(p.rank)) {
                 p.log("NOT_LAUNCHED", "process was never launched");

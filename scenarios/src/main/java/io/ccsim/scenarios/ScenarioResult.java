@@ -129,7 +129,7 @@ public final class ScenarioResult {
 
     /** Rank-specific prefixes replaced so that ranks in the same state merge in the text report. */
     private static String norm(String detail) {
-        return detail.replaceAll("\\[Rank \\d+\\]", "[Rank *]").replaceAll("^\\[rank \\d+\\]", "[rank *]");
+        return detail.replaceAll("\\[Rank \\d+\\]", "[Rank *]").replaceAll("\\[rank \\d+\\]", "[rank *]");
     }
 
     /**

@@ -12,7 +12,11 @@ public final class StoreTimeoutException extends RuntimeException {
     private final long timeoutPs;
 
     StoreTimeoutException(List<String> keys, long timeoutPs) {
-        super("wait timeout after " + Units.toMillis(timeoutPs) + "ms, keys: " + String.join(", ", keys));
+        this(keys, timeoutPs, "wait timeout after " + Units.toMillis(timeoutPs) + "ms, keys: " + String.join(", ", keys));
+    }
+
+    StoreTimeoutException(List<String> keys, long timeoutPs, String message) {
+        super(message);
         this.keys = List.copyOf(keys);
         this.timeoutPs = timeoutPs;
     }

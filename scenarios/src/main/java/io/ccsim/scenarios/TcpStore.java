@@ -28,6 +28,7 @@ public final class TcpStore implements Store {
     private final Map<String, Entry> data = new HashMap<>();
     private final List<Waiter> waiters = new ArrayList<>();
     private final List<StoreEvent> log = new ArrayList<>();
+    private boolean serverDown;
 
     private static final class Entry {
         String value;
@@ -60,6 +61,14 @@ public final class TcpStore implements Store {
         this.latencyPs = Objects.requireNonNull(latencyPs);
     }
 
+    /**
+     * The server's process never started: requests are never answered (clients with a timeout get
+     * PyTorch's connect timeout error, the others wait forever).
+     */
+    void serverNeverStarted() { serverDown = true; }
+
+    boolean serverDown() { return serverDown; }
+
     /** The rank that hosts the server. */
     public int serverRank() { return serverRank; }
 
@@ -74,6 +83,7 @@ public final class TcpStore implements Store {
 
     /** Delivers a request to the server, then the reply to the client. */
     private void roundTrip(int client, Runnable atServer) {
+        if (serverDown) return;
         host.after(lat(client), atServer);
     }
 
@@ -179,7 +189,9 @@ public final class TcpStore implements Store {
                 finished[0] = true;
                 w.done = true;
                 for (String k : keys) log.add(new StoreEvent(host.now(), client, "TIMEOUT", k, null, 0, -1, -1));
-                onTimeout.accept(new StoreTimeoutException(keys, timeoutPs));
+                onTimeout.accept(serverDown ? new StoreTimeoutException(keys, timeoutPs, "The client socket has timed out after "
+                        + Units.toMillis(timeoutPs) + "ms while trying to connect to the TCPStore server on rank " + serverRank)
+                        : new StoreTimeoutException(keys, timeoutPs));
             });
         }
         roundTrip(client, () -> {
