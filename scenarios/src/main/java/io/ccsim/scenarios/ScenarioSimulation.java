@@ -35,8 +35,8 @@ final class ScenarioSimulation {
                 new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
         this.fabric = new Fabric(topo);
         if (scenario.job().worldSize() > fabric.gpuCount()) {
-            throw new IllegalArgumentException("job.world_size " + scenario.job().worldSize() + " exceeds the "
-                    + fabric.gpuCount() + " GPUs of topology " + topo.name());
+            throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
+                    + " exceeds the " + fabric.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + fabric.gpuCount());
         }
         this.sim = new Simulator(seed);
         this.host = new SimHost(sim);
@@ -46,7 +46,13 @@ final class ScenarioSimulation {
     }
 
     Trace run() {
-        for (Fault f : scenario.faults()) schedule(f);
+        for (int i = 0; i < scenario.faults().size(); i++) {
+            try {
+                schedule(scenario.faults().get(i));
+            } catch (IllegalArgumentException e) {
+                throw new ScenarioFormatException(scenario.name(), "$.faults[" + i + "]", e.getMessage());
+            }
+        }
         current = new JobRun(this, 0, 0);
         current.start(neverStarts);
         sim.runUntil(scenario.settings().horizonPs());
