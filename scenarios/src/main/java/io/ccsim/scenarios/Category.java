@@ -23,6 +23,8 @@ public enum Category {
     LINK_FAILURE,
     /** Ranks hold different (or wrong) results. */
     DATA_CORRUPTION,
+    /** A rank's GPU stopped making progress; the heartbeat monitor killed its process. */
+    GPU_HANG,
     /** A rank's process died. */
     RANK_CRASH,
     /** The elastic agent restarted the job; work since the last checkpoint was lost. */

@@ -23,6 +23,12 @@ public sealed interface Fault {
     /** A rank's GPU computes {@code factor} times slower (thermal throttling, a bad HBM stack) from {@code atPs}. */
     record SlowGpu(int rank, double factor, long atPs) implements Fault {}
 
+    /**
+     * A rank's GPU stops making progress at {@code atPs} (a hung kernel, Xid 79 "fallen off the bus"):
+     * its work never completes and CUDA calls on it block, the watchdog thread included.
+     */
+    record GpuHang(int rank, long atPs) implements Fault {}
+
     /** {@code bytes} of a rank's GPU memory taken at {@code atPs} (another process, a leak). */
     record MemoryPressure(int rank, long bytes, long atPs) implements Fault {}
 

@@ -183,7 +183,9 @@ final class NcclInit {
             state.bufferBytes = bytes;
             p.setPhase(RankPhase.BOOTSTRAP_RING, "ncclCommSplit of " + pg.splitFrom + " into " + pg.name
                     + " (an all-gather on the parent communicator, no timeout)");
-            p.job.bootstrap.joinRing("split:" + pg.uid + "<" + parentComm.group, initSeq, parentComm.size(), p.rank,
+            // ncclCommSplit is collective over the whole parent: every part's ranks take part in one exchange
+            p.job.bootstrap.joinRing("split:" + pg.name + "<" + parentComm.group + "#" + parentComm.initSeq, initSeq,
+                    parentComm.size(), p.rank,
                     p.guard(this::ready));
         });
     }

@@ -33,6 +33,8 @@ final class RankProcess {
     long lastCheckpointPs = -1;
     double slowFactor = 1.0;
     boolean eccFlipPending;
+    boolean gpuHung;
+    private final java.util.Set<String> destroyed = new java.util.HashSet<>();
     long computePs, collectivePs, computeSteps;
     RankPhase beforeKill;
     String beforeKillDetail;
@@ -59,6 +61,7 @@ final class RankProcess {
         long watchdogHandle;
         long createdPs;
         Communicator comm;
+        Communicator.Match match;
         boolean checksum;
     }
 
@@ -140,7 +143,9 @@ final class RankProcess {
             long d = Math.round(c.durationPs() * slowFactor);
             computePs += d;
             computeSteps++;
-            host.after(d, guard(this::next));
+            host.after(d, guard(() -> {
+                if (!gpuHung) next();
+            }));
             return false;
         } else if (s instanceof Step.Sleep sl) {
             setPhase(RankPhase.RUNNING, "sleep");
@@ -205,6 +210,7 @@ final class RankProcess {
         } else if (s instanceof Step.Destroy d) {
             ProcessGroupState pg = groups.remove(d.group());
             if (pg != null) {
+                destroyed.add(d.group());
                 for (ProcessGroupState.CommState cs : pg.comms.values()) memory.freeNccl(cs.bufferBytes);
                 log("DESTROY", "destroy_process_group(" + d.group() + "): communicators destroyed");
             }
@@ -240,6 +246,10 @@ final class RankProcess {
                                boolean checksum, String opType) {
         ProcessGroupState pg = groups.get(group);
         if (pg == null) {
+            if (destroyed.contains(group)) {
+                processError("DistBackendError: process group '" + group + "' was destroyed (destroy_process_group) and used again");
+                return false;
+            }
             if (job.isKnownGroup(group)) return true; // PyTorch: a non-member's call on a group is a no-op
             processError("ValueError: process group '" + group + "' was never created; known groups: " + job.groupNames());
             return false;
@@ -283,6 +293,7 @@ final class RankProcess {
         int k = cs.opCount++;
         int commRank = comm.commRankOf.get(rank);
         Communicator.Match m = comm.match(k);
+        pd.match = m;
         CollectiveEngine.Spec spec = new CollectiveEngine.Spec(op, count, dtype, pg.name + "#" + seq,
                 job.dataSeed(pg.name, seq), job.settings.channels());
         m.calls.put(rank, spec);
@@ -295,7 +306,7 @@ final class RankProcess {
         }
         // the kernel starts now; it spins until its peers' data arrives
         flight.set(pd.frIndex, flight.get(pd.frIndex).withState("started", host.now(), -1, null));
-        if (!m.mismatched) m.execution.launch(commRank);
+        if (!m.mismatched && !gpuHung) m.execution.launch(commRank);
     }
 
     /** The collective this rank waits for completed. */
@@ -322,6 +333,27 @@ final class RankProcess {
         host.after(at - host.now(), guard(() -> processError("[Rank " + rank + "] NCCL watchdog thread terminated with exception: "
                 + "NCCL error: remote process exited or there was a network error, ncclRemoteError: A call failed possibly due to a network"
                 + " error or a remote process exiting prematurely. Last error: " + detailMsg)));
+    }
+
+    /**
+     * The GPU stops making progress: the collective in flight never completes (for anyone), the
+     * watchdog thread blocks in its CUDA event queries, and PyTorch's HeartbeatMonitor, seeing no
+     * watchdog heartbeat for TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC, dumps the flight recorder and kills
+     * the process (ProcessGroupNCCL.cpp, HeartbeatMonitor::runLoop).
+     */
+    void gpuHang() {
+        if (!alive || gpuHung) return;
+        gpuHung = true;
+        log("GPU_HANG", "GPU " + job.fabric.gpuId(job.gpuOf(rank)) + " stopped making progress (Xid 79: GPU has fallen off the bus?)");
+        int inFlight = 0;
+        if (pending != null) {
+            inFlight = 1;
+            watchdog.disarm(pending.watchdogHandle);
+            if (pending.match.execution != null) pending.match.execution.abort();
+        }
+        final int works = inFlight;
+        host.after(job.settings.heartbeatTimeoutPs(), guard(() -> processError("[Rank " + rank + "] Heartbeat monitor timed out!"
+                + " Process will be terminated after dumping debug info. workMetaList_.size()=" + works + ".")));
     }
 
     private void finish() {

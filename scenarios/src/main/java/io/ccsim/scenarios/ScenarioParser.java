@@ -25,7 +25,7 @@ public final class ScenarioParser {
     private static final List<String> STEP_KINDS = List.of("compute", "sleep", "collective", "barrier", "new_group", "abort",
             "destroy", "alloc", "free", "if", "repeat", "checkpoint");
     private static final List<String> FAULT_TYPES = List.of("link_degrade", "link_down", "link_flap", "rank_crash", "never_starts",
-            "slow_gpu", "memory_pressure", "bit_flip_link", "bit_flip_gpu_memory", "store_key_collision");
+            "slow_gpu", "gpu_hang", "memory_pressure", "bit_flip_link", "bit_flip_gpu_memory", "store_key_collision");
     private static final List<String> CMPS = List.of("gt", "ge", "lt", "le", "eq", "ne");
 
     private final String source;
@@ -417,6 +417,10 @@ public final class ScenarioParser {
                 JsonObject o = obj(e, p, List.of("type", "rank", "factor", "at"));
                 return new Fault.SlowGpu(rank(req(o, "rank", p), p + ".rank"), number(req(o, "factor", p), p + ".factor", 1.0, 1e6),
                         o.has("at") ? at(o, p) : 0);
+            }
+            case "gpu_hang": {
+                JsonObject o = obj(e, p, List.of("type", "rank", "at"));
+                return new Fault.GpuHang(rank(req(o, "rank", p), p + ".rank"), at(o, p));
             }
             case "memory_pressure": {
                 JsonObject o = obj(e, p, List.of("type", "rank", "bytes", "at"));

@@ -117,6 +117,13 @@ final class ScenarioSimulation {
                 current.ranks[s.rank()].slowFactor = s.factor();
                 note("GPU of rank " + s.rank() + " computes " + s.factor() + "x slower");
             });
+        } else if (f instanceof Fault.GpuHang g) {
+            requireRank(g.rank());
+            at(g.atPs(), () -> {
+                if (current.attempt != 0) return;
+                note("GPU of rank " + g.rank() + " hangs");
+                current.ranks[g.rank()].gpuHang();
+            });
         } else if (f instanceof Fault.MemoryPressure m) {
             requireRank(m.rank());
             at(m.atPs(), () -> {
