@@ -166,19 +166,28 @@ final class Analyzer {
     private String storeTimeoutText;
 
     private void bootstrap() {
-        // connects that ran out of retries
+        // connects that ran out of retries, merged per target address
+        Map<String, List<Integer>> refused = new LinkedHashMap<>();
+        Map<String, String> refusedText = new HashMap<>();
         for (InitRecord in : t.inits) {
             if (in.result().startsWith("error:") && in.result().contains("exceeded error retry count")) {
                 int i = in.result().indexOf("socketPollConnect");
-                add(Category.BOOTSTRAP_STALL, List.of(in.rank()), List.of(),
-                        "rank " + in.rank() + " failed communicator init #" + in.initSeq() + " of group " + in.group() + " after "
-                                + s(in.endPs() - in.startPs()) + ": " + in.result().substring(Math.max(0, i))
-                                + " (NCCL retries a refused connect 34 times with sleeps growing by 100 ms: 59.5 s)");
+                String msg = in.result().substring(Math.max(0, i));
+                String target = msg.contains("connect to ") ? msg.substring(msg.indexOf("connect to ") + 11, msg.indexOf(" returned")) : "?";
+                String k = in.group() + "|" + in.initSeq() + "|" + target;
+                refused.computeIfAbsent(k, x -> new ArrayList<>()).add(in.rank());
+                refusedText.putIfAbsent(k, "communicator init #" + in.initSeq() + " of group " + in.group() + " failed after "
+                        + s(in.endPs() - in.startPs()) + ": " + msg);
             }
             if (in.result().contains("store->get(") || in.result().contains("multiGet got error")) {
                 storeTimeouts.add(in.rank());
                 if (storeTimeoutText == null) storeTimeoutText = in.result().substring("error: ".length());
             }
+        }
+        for (Map.Entry<String, List<Integer>> e : refused.entrySet()) {
+            add(Category.BOOTSTRAP_STALL, e.getValue(), List.of(), "rank(s) " + ranges(e.getValue()) + ": " + refusedText.get(e.getKey())
+                    + " (NCCL retries a refused connect 34 times with sleeps growing by 100 ms: 59.5 s); nothing listens at that"
+                    + " address: the unique id they used is not this round's");
         }
         // roots that never saw all their ranks
         Set<Integer> neverStarted = new TreeSet<>(t.neverStarted);
@@ -234,7 +243,7 @@ final class Analyzer {
         }
         if (!stuck.isEmpty() && t.neverStarted.isEmpty() && !hasInitStall()) {
             Collections.sort(stuck);
-            add(Category.BOOTSTRAP_STALL, stuck, List.of(), "ranks " + ranges(stuck) + " are blocked in NCCL bootstrap, which has no"
+            add(Category.BOOTSTRAP_STALL, stuck, List.of(), "rank(s) " + ranges(stuck) + " blocked in NCCL bootstrap, which has no"
                     + " timeout: " + t.finalStates.get(stuck.get(0)).beforeDetail());
         }
     }
