@@ -19,6 +19,11 @@ final class Boards {
         /** Default and maximum GPU count. */
         int maxGpus();
 
+        /** Line rate of the board's NICs, bytes/s per direction (the NIC-to-leaf cable runs at it). */
+        default double nicBandwidth() {
+            return Hardware.NDR_BW;
+        }
+
         /** Adds host {@code host} with {@code gpus} GPUs; returns the NIC ids indexed by rail (may be empty). */
         List<String> add(Topology.Builder b, int host, int gpus);
     }
@@ -115,6 +120,11 @@ final class Boards {
             }
 
             @Override
+            public double nicBandwidth() {
+                return Hardware.HDR_BW;
+            }
+
+            @Override
             public List<String> add(Topology.Builder b, int host, int gpus) {
                 String p = p(host);
                 for (int c = 0; c < 2; c++) {
@@ -165,7 +175,8 @@ final class Boards {
                             Map.of("model", "Grace", "tray", Integer.toString(c / 2), "numa", Integer.toString(c))));
                 }
                 for (int s = 0; s < 18; s++) {
-                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, Map.of("tray", Integer.toString(s / 2))));
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s,
+                            Map.of("tray", Integer.toString(s / 2))));
                 }
                 List<String> nics = new ArrayList<>();
                 for (int g = 0; g < gpus; g++) {

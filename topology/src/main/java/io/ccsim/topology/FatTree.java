@@ -10,7 +10,8 @@ import java.util.List;
  * order). Leaf uplink {@code k} goes to spine {@code k}, so there are {@code up} spines shared by all rails;
  * a spine stands for a spine plane (its port count, rails x leaves per rail, is not limited to 64 — a real
  * cluster that large would use a third level or director switches; the bandwidth per leaf is what the model
- * keeps right). Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
+ * keeps right). NIC-to-leaf cables run at the NIC's rate, leaf-to-spine cables at NDR 400 Gb/s.
+ * Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
  * {@code <leaf>~<spine>}.
  */
 final class FatTree {
@@ -18,7 +19,7 @@ final class FatTree {
     private FatTree() {
     }
 
-    static void add(Topology.Builder b, List<List<String>> nicsByHost, double oversubscription) {
+    static void add(Topology.Builder b, List<List<String>> nicsByHost, double nicBandwidth, double oversubscription) {
         int hosts = nicsByHost.size();
         int rails = nicsByHost.get(0).size();
         int radix = Hardware.NDR_SWITCH_RADIX;
@@ -46,7 +47,7 @@ final class FatTree {
                             + rails + "; every host of a rail-optimized cluster needs the same NIC count");
                 }
                 b.link(Boards.link(nics.get(r), "leaf.r" + r + "." + (h / down), LinkKind.INFINIBAND,
-                        Hardware.NDR_BW, Hardware.NIC_LEAF_LATENCY_PS, 1, 0));
+                        nicBandwidth, Hardware.NIC_LEAF_LATENCY_PS, 1, 0));
             }
         }
     }

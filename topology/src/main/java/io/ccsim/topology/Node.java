@@ -1,9 +1,7 @@
 package io.ccsim.topology;
 
-import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * A vertex of the hardware graph.
@@ -14,7 +12,8 @@ import java.util.TreeMap;
  *                   {@code -1} only for network switches that belong to no host
  * @param localIndex index of the node among the nodes of its kind in its host (GPU 0..7), >= 0
  * @param attrs      free attributes (GPUs: {@code model}, {@code memory_bytes}, {@code numa};
- *                   NICs: {@code rail}, {@code rate_gbps}, {@code device}); copied, sorted by key
+ *                   NICs: {@code rail}, {@code rate_gbps}, {@code device}); copied, immutable (iteration order
+ *                   unspecified: sort the keys where order matters)
  */
 public record Node(String id, NodeKind kind, int host, int localIndex, Map<String, String> attrs) {
 
@@ -31,8 +30,7 @@ public record Node(String id, NodeKind kind, int host, int localIndex, Map<Strin
         if (localIndex < 0) {
             throw new IllegalArgumentException("node '" + id + "': localIndex must be >= 0, got " + localIndex);
         }
-        attrs = attrs == null || attrs.isEmpty() ? Map.of()
-                : Collections.unmodifiableMap(new TreeMap<>(attrs));
+        attrs = attrs == null ? Map.of() : Map.copyOf(attrs);
     }
 
     /** A node without attributes. */

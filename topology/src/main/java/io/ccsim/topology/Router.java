@@ -19,8 +19,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * w settled backward and dF(u) + c + dB(w) = mu. The route picks one meeting edge, then walks back to src
  * over settled equal-cost predecessors and forward to dst likewise; every choice among equal candidates is
  * an ECMP hash of (seed, src, dst, flowKey, step): deterministic, and different flows spread over the
- * spines as hardware ECMP does. Only the balls around src and dst are explored, so one query on a
- * 100,000-GPU fat-tree touches a few thousand nodes (plus the spine fan-out), not the whole graph.
+ * spines as hardware ECMP does. Candidates in one flow-network group (the members of a GPU's NVLink
+ * stripe) are one choice, the first standing for it. A pair whose path involved no choice between groups
+ * is cached once for all flow keys; other routes are cached per (src, dst, flowKey), so callers should use
+ * a small set of flow keys per connection (as NCCL does: one ECMP hash per queue pair, a few QPs per
+ * connection, NCCL_IB_QPS_PER_CONNECTION) rather than a fresh key per message. Only the balls around src
+ * and dst are explored (plus one side's spine fan-out), not the whole graph: on the 12,500-host
+ * (100,000-GPU, 328k nodes, 863k links) hgx-h200 cluster a first query between GPUs of neighbouring hosts
+ * took ~50 us and between random GPUs ~0.8 ms on the 2-core build machine; cached queries cost a map get.
  * Scratch arrays are reused under a lock; cached routes are read without one.
  */
 final class Router {
@@ -30,7 +36,13 @@ final class Router {
 
     private record Key(int src, int dst, long flowKey) { }
 
+    private static final long ANY_FLOW = Long.MIN_VALUE;
+
     private final ConcurrentHashMap<Key, Route> cache = new ConcurrentHashMap<>();
+    /** Pairs whose shortest path involved no ECMP choice: their route is cached once, for every flowKey. */
+    private final java.util.Set<Long> uniquePairs = ConcurrentHashMap.newKeySet();
+    /** Whether the last {@link #compute} chose between different groups (guarded by this). */
+    private boolean ecmpUsed;
     private final int n;
     // scratch, guarded by this
     private long[] distF;
@@ -54,13 +66,30 @@ final class Router {
         if (src == dst) {
             return Route.local();
         }
+        Route unique = unique(src, dst);
+        if (unique != null) {
+            return unique;
+        }
         Key k = new Key(src, dst, flowKey);
         Route r = cache.get(k);
         if (r == null) {
             r = compute(t, src, dst, flowKey);
-            cache.putIfAbsent(k, r);
+            if (!ecmpUsed) {
+                cache.putIfAbsent(new Key(src, dst, ANY_FLOW), r);
+                uniquePairs.add(pairKey(src, dst));
+            } else {
+                cache.putIfAbsent(k, r);
+            }
         }
         return r;
+    }
+
+    private Route unique(int src, int dst) {
+        return uniquePairs.contains(pairKey(src, dst)) ? cache.get(new Key(src, dst, ANY_FLOW)) : null;
+    }
+
+    private static long pairKey(int src, int dst) {
+        return ((long) src << 32) | (dst & 0xFFFFFFFFL);
     }
 
     private synchronized Route compute(Topology t, int src, int dst, long flowKey) {
@@ -110,7 +139,7 @@ final class Router {
                 for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
                     int li = s.adjLink[e];
                     int w = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
-                    long nd = d[v] + HOP + links.get(li).latencyPs();
+                    long nd = d[v] + HOP + s.linkLatency[li];
                     if (nd < d[w]) {
                         if (d[w] >= INF && other[w] >= INF) {
                             touch(w);
@@ -155,7 +184,7 @@ final class Router {
             for (int e = s.adjStart[u]; e < s.adjStart[u + 1]; e++) {
                 int li = s.adjLink[e];
                 int w = s.linkA[li] == u ? s.linkB[li] : s.linkA[li];
-                if ((settled[w] & 2) != 0 && distF[u] + HOP + links.get(li).latencyPs() + distB[w] == mu) {
+                if ((settled[w] & 2) != 0 && distF[u] + HOP + s.linkLatency[li] + distB[w] == mu) {
                     if (meets == meetU.length) {
                         meetU = Arrays.copyOf(meetU, meets * 2);
                         meetL = Arrays.copyOf(meetL, meets * 2);
@@ -169,36 +198,67 @@ final class Router {
         if (meets == 0) {
             throw new IllegalStateException("router invariant broken: no meeting edge for cost " + mu);
         }
-        int pick = pick(hash, 0, meets);
-        int u = meetU[pick];
-        int ml = meetL[pick];
+        // distinct meeting groups; equal group paths through different meeting edges are one choice
+        int distinct = 0;
+        int[] firstOf = new int[meets];
+        for (int i = 0; i < meets; i++) {
+            boolean seen = false;
+            for (int j = 0; j < distinct; j++) {
+                if (s.groupOfLink[meetL[firstOf[j]]] == s.groupOfLink[meetL[i]]) {
+                    seen = true;
+                    break;
+                }
+            }
+            if (!seen) {
+                firstOf[distinct++] = i;
+            }
+        }
+        int chosen = distinct == 1 ? firstOf[0] : firstOf[pick(hash, 0, distinct)];
+        ecmpUsed = false;
+        Route r = walk(s, links, src, dst, meetU[chosen], meetL[chosen], hash);
+        if (!ecmpUsed && distinct > 1) {
+            for (int j = 0; j < distinct && !ecmpUsed; j++) {
+                int c = firstOf[j];
+                if (c != chosen && !Arrays.equals(walk(s, links, src, dst, meetU[c], meetL[c], hash).hops(),
+                        r.hops())) {
+                    ecmpUsed = true;
+                }
+            }
+            if (!ecmpUsed && chosen != firstOf[0]) {
+                // no real choice: return the canonical representative, independent of the flow key
+                r = walk(s, links, src, dst, meetU[firstOf[0]], meetL[firstOf[0]], hash);
+            }
+        }
+        return r;
+    }
+
+    /** The path src .. u -(ml)- w .. dst over settled equal-cost predecessors; sets ecmpUsed on a real choice. */
+    private Route walk(Topology.Structure s, List<Link> links, int src, int dst, int u, int ml, long hash) {
         int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
-        // forward part: from u back to src
         List<Integer> head = new ArrayList<>();
         List<Integer> headFrom = new ArrayList<>();
         int step = 1;
         int cur = u;
         while (cur != src) {
             int[] cand = predecessors(s, links, cur, distF, (byte) 1);
-            int li = cand[1 + pick(hash, step++, cand[0])];
+            int li = cand[1 + pickByGroup(s, Arrays.copyOfRange(cand, 1, 1 + cand[0]), cand[0], hash, step++)];
             int prev = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
             head.add(li);
             headFrom.add(prev);
             cur = prev;
         }
-        int hopsCount = head.size() + 1;
         List<Integer> tail = new ArrayList<>();
         List<Integer> tailFrom = new ArrayList<>();
         cur = w;
         while (cur != dst) {
             int[] cand = predecessors(s, links, cur, distB, (byte) 2);
-            int li = cand[1 + pick(hash, step++, cand[0])];
+            int li = cand[1 + pickByGroup(s, Arrays.copyOfRange(cand, 1, 1 + cand[0]), cand[0], hash, step++)];
             int next = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
             tail.add(li);
             tailFrom.add(cur);
             cur = next;
         }
-        hopsCount += tail.size();
+        int hopsCount = head.size() + 1 + tail.size();
         int[] hops = new int[hopsCount];
         List<String> ids = new ArrayList<>(hopsCount);
         long latency = 0;
@@ -207,7 +267,7 @@ final class Router {
             int li = head.get(i);
             hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != headFrom.get(i));
             ids.add(links.get(li).id());
-            latency += links.get(li).latencyPs();
+            latency += s.linkLatency[li];
         }
         hops[h++] = Route.hop(s.groupOfLink[ml], s.linkA[ml] != u);
         ids.add(links.get(ml).id());
@@ -216,7 +276,7 @@ final class Router {
             int li = tail.get(i);
             hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != tailFrom.get(i));
             ids.add(links.get(li).id());
-            latency += links.get(li).latencyPs();
+            latency += s.linkLatency[li];
         }
         return new Route(hops, latency, ids);
     }
@@ -228,7 +288,7 @@ final class Router {
         for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
             int li = s.adjLink[e];
             int x = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
-            if ((settled[x] & bit) != 0 && dist[x] + HOP + links.get(li).latencyPs() == dist[v]) {
+            if ((settled[x] & bit) != 0 && dist[x] + HOP + s.linkLatency[li] == dist[v]) {
                 out[1 + out[0]++] = li;
             }
         }
@@ -236,6 +296,34 @@ final class Router {
             throw new IllegalStateException("router invariant broken: no predecessor at node " + v);
         }
         return out;
+    }
+
+    /**
+     * Chooses among candidate links: candidates in the same flow-network group are equivalent (the stripe
+     * of one GPU through different NVSwitch chips), so the first of the group stands for it; between
+     * distinct groups the ECMP hash decides and {@link #ecmpUsed} is set.
+     */
+    private int pickByGroup(Topology.Structure s, int[] candLinks, int count, long hash, int step) {
+        int distinct = 0;
+        int[] firstOf = new int[count];
+        for (int i = 0; i < count; i++) {
+            int g = s.groupOfLink[candLinks[i]];
+            boolean seen = false;
+            for (int j = 0; j < distinct; j++) {
+                if (s.groupOfLink[candLinks[firstOf[j]]] == g) {
+                    seen = true;
+                    break;
+                }
+            }
+            if (!seen) {
+                firstOf[distinct++] = i;
+            }
+        }
+        if (distinct == 1) {
+            return firstOf[0];
+        }
+        ecmpUsed = true;
+        return firstOf[pick(hash, step, distinct)];
     }
 
     private static int pick(long hash, int step, int count) {

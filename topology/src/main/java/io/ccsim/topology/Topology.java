@@ -33,6 +33,8 @@ public final class Topology {
         final Map<String, Integer> groupIndex;
         final int[] linkA;
         final int[] linkB;
+        /** Latency of each link in picoseconds (health does not change it). */
+        final long[] linkLatency;
         final int[] groupOfLink;
         final int[][] groupMembers;
         final boolean[] groupStriped;
@@ -44,13 +46,15 @@ public final class Topology {
         final Router router;
 
         Structure(Map<String, Integer> nodeIndex, Map<String, Integer> linkIndex, Map<String, Integer> groupIndex,
-                  int[] linkA, int[] linkB, int[] groupOfLink, int[][] groupMembers, boolean[] groupStriped,
+                  int[] linkA, int[] linkB, long[] linkLatency, int[] groupOfLink, int[][] groupMembers,
+                  boolean[] groupStriped,
                   String[] groupIds, int[] adjStart, int[] adjLink, List<Node> gpus, int hosts, Router router) {
             this.nodeIndex = nodeIndex;
             this.linkIndex = linkIndex;
             this.groupIndex = groupIndex;
             this.linkA = linkA;
             this.linkB = linkB;
+            this.linkLatency = linkLatency;
             this.groupOfLink = groupOfLink;
             this.groupMembers = groupMembers;
             this.groupStriped = groupStriped;
@@ -72,9 +76,15 @@ public final class Topology {
         List<LinkGroup> groups = new ArrayList<>(s.groupIds.length);
         for (int g = 0; g < s.groupIds.length; g++) {
             int[] m = s.groupMembers[g];
-            List<Link> members = new ArrayList<>(m.length);
-            for (int li : m) {
-                members.add(links.get(li));
+            List<Link> members;
+            if (m.length == 1) {
+                members = List.of(links.get(m[0]));
+            } else {
+                Link[] arr = new Link[m.length];
+                for (int k = 0; k < m.length; k++) {
+                    arr[k] = links.get(m[k]);
+                }
+                members = List.of(arr);
             }
             groups.add(new LinkGroup(g, s.groupIds[g], members, s.groupStriped[g], members.get(0).sharing()));
         }
@@ -165,6 +175,10 @@ public final class Topology {
     public LinkGroup group(String groupId) {
         Integer g = s.groupIndex.get(groupId);
         if (g == null) {
+            Integer li = s.linkIndex.get(groupId);
+            if (li != null && !s.groupStriped[s.groupOfLink[li]]) {
+                return fabric.get(s.groupOfLink[li]);
+            }
             throw new IllegalArgumentException("topology '" + name + "' has no link group '" + groupId + "'");
         }
         return fabric.get(g);
@@ -301,6 +315,7 @@ public final class Topology {
             Map<String, Integer> linkIndex = new HashMap<>(m * 2);
             int[] linkA = new int[m];
             int[] linkB = new int[m];
+            long[] linkLatency = new long[m];
             int[] degree = new int[n + 1];
             for (int i = 0; i < m; i++) {
                 Link l = links.get(i);
@@ -318,6 +333,7 @@ public final class Topology {
                 }
                 linkA[i] = a;
                 linkB[i] = b;
+                linkLatency[i] = l.latencyPs();
                 degree[a]++;
                 degree[b]++;
             }
@@ -384,14 +400,18 @@ public final class Topology {
             }
             gs.sort(Comparator.comparingInt(G::first));
             int gc = gs.size();
-            Map<String, Integer> groupIndex = new HashMap<>(gc * 2);
+            // only striped groups are indexed by id; a plain group's id is its link's id (looked up via linkIndex)
+            Map<String, Integer> groupIndex = new HashMap<>();
             int[] groupOfLink = new int[m];
             int[][] members = new int[gc][];
             boolean[] striped = new boolean[gc];
             String[] gids = new String[gc];
             for (int g = 0; g < gc; g++) {
                 G x = gs.get(g);
-                Integer prev = groupIndex.putIfAbsent(x.id, g);
+                Integer prev = x.striped ? groupIndex.putIfAbsent(x.id, g) : null;
+                if (x.striped && prev == null && linkIndex.containsKey(x.id)) {
+                    prev = linkIndex.get(x.id);
+                }
                 if (prev != null) {
                     throw new IllegalArgumentException("topology '" + name + "': group id '" + x.id
                             + "' is used twice (a plain link's group has the link's id); group ids must be unique");
@@ -413,7 +433,8 @@ public final class Topology {
             }
             gpus.sort(Comparator.comparingInt(Node::host).thenComparingInt(Node::localIndex)
                     .thenComparing(Node::id));
-            Structure st = new Structure(nodeIndex, linkIndex, groupIndex, linkA, linkB, groupOfLink, members,
+            Structure st = new Structure(nodeIndex, linkIndex, groupIndex, linkA, linkB, linkLatency, groupOfLink,
+                    members,
                     striped, gids, adjStart, adjLink, List.copyOf(gpus), maxHost + 1, new Router(n));
             return new Topology(name, seed, List.copyOf(nodes), List.copyOf(links), st);
         }

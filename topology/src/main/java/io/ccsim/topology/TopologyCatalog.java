@@ -64,7 +64,7 @@ public final class TopologyCatalog {
                 throw new IllegalArgumentException("topology '" + name + "' has no NICs, so it cannot be built with"
                         + " nodes > 1; use one of " + names().stream().filter(n -> !n.endsWith("nonic")).toList());
             }
-            FatTree.add(b, nicsByHost, options.oversubscription());
+            FatTree.add(b, nicsByHost, board.nicBandwidth(), options.oversubscription());
         }
         return b.build();
     }

@@ -65,7 +65,7 @@ public final class TopologyJson {
             o.addProperty("local", n.localIndex());
             if (!n.attrs().isEmpty()) {
                 JsonObject attrs = new JsonObject();
-                n.attrs().forEach(attrs::addProperty);
+                new java.util.TreeMap<>(n.attrs()).forEach(attrs::addProperty);
                 o.add("attrs", attrs);
             }
             nodes.add(o);
@@ -149,16 +149,24 @@ public final class TopologyJson {
             JsonElement rootEl;
             try {
                 JsonReader r = new JsonReader(new StringReader(json));
+                r.setStrictness(com.google.gson.Strictness.STRICT); // RFC 8259: no comments, no [,], no 'quotes'
                 rootEl = JsonParser.parseReader(r);
                 if (r.peek() != com.google.gson.stream.JsonToken.END_DOCUMENT) {
                     throw err("$", "malformed JSON: extra content after the document");
                 }
             } catch (JsonParseException | java.io.IOException e) {
-                String msg = e.getMessage();
-                if (e.getCause() != null && e.getCause().getMessage() != null) {
-                    msg = e.getCause().getMessage();
+                String msg = e.getCause() != null && e.getCause().getMessage() != null ? e.getCause().getMessage()
+                        : String.valueOf(e.getMessage());
+                java.util.regex.Matcher m = java.util.regex.Pattern
+                        .compile("(.*?)\\s*at line (\\d+) column (\\d+) path (\\S+)", java.util.regex.Pattern.DOTALL)
+                        .matcher(msg);
+                if (m.find()) {
+                    String reason = m.group(1).startsWith("Use JsonReader") ? "syntax that strict JSON (RFC 8259) does"
+                            + " not allow (comments, single quotes, missing values, unquoted names...)" : m.group(1);
+                    throw err("$", "malformed JSON at line " + m.group(2) + " column " + m.group(3) + " (near "
+                            + m.group(4) + "): " + reason);
                 }
-                throw err("$", "malformed JSON (" + msg + ")");
+                throw err("$", "malformed JSON: " + msg);
             }
             JsonObject root = obj(rootEl, "$");
             String name = str(root, "name", "$", true);
@@ -225,8 +233,8 @@ public final class TopologyJson {
                     throw err(p + ".latency_ns", "latency must be a whole number of picoseconds (at most 3"
                             + " decimals in ns) within range, got " + ns);
                 }
-                Sharing sharing = o.has("sharing") ? enumValue(Sharing.class, str(o, "sharing", p, true), p + ".sharing")
-                        : Sharing.FULL_DUPLEX;
+                Sharing sharing = o.has("sharing")
+                        ? enumValue(Sharing.class, str(o, "sharing", p, true), p + ".sharing") : Sharing.FULL_DUPLEX;
                 int lanes = o.has("lanes") ? integer(o.get("lanes"), p + ".lanes") : 1;
                 int gen = o.has("pcie_gen") ? integer(o.get("pcie_gen"), p + ".pcie_gen") : 0;
                 LinkHealth health = o.has("health") ? health(o.get("health"), p + ".health") : LinkHealth.HEALTHY;

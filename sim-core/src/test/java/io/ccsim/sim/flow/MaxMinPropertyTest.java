@@ -1,0 +1,104 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.RandomStream;
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.Simulator;
+import org.junit.jupiter.api.Test;
+
+import static io.ccsim.sim.flow.FlowNetwork.hop;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Checks the defining properties of a max-min fair allocation on random networks, independent
+ * of how the solver computes it: (1) feasibility: no shared constraint carries more than its
+ * capacity and no flow exceeds its own bounds; (2) every flow is either at its own bound or has
+ * a bottleneck: a saturated shared constraint on its route on which no flow has a higher rate
+ * (Bertsekas &amp; Gallager, "Data Networks", Prop. 6.5.2).
+ */
+class MaxMinPropertyTest {
+    private static final double EPS = 1e-9;
+
+    @Test
+    void randomNetworksAreMaxMinFair() {
+        for (int trial = 0; trial < 200; trial++) {
+            Simulator sim = new Simulator(trial);
+            RandomStream r = sim.random("net");
+            FlowNetwork net = new FlowNetwork(sim);
+            int links = 1 + r.nextInt(8);
+            for (int i = 0; i < links; i++) {
+                net.addLink("l" + i, 1e9 * (1 + r.nextInt(10)), Sharing.values()[r.nextInt(3)]);
+            }
+            int nf = 1 + r.nextInt(25);
+            Flow[] flows = new Flow[nf];
+            for (int i = 0; i < nf; i++) {
+                int len = r.nextInt(4);
+                int[] route = new int[len];
+                for (int k = 0; k < len; k++) {
+                    route[k] = hop(r.nextInt(links), r.nextBoolean());
+                }
+                double cap = r.nextInt(3) == 0 ? 1e8 * (1 + r.nextInt(50)) : 0;
+                flows[i] = net.start(route, 1L << 50, 0, cap, null);
+            }
+            check(net, flows, "trial " + trial);
+            // change a capacity, cancel a flow, and check again
+            net.setCapacity(r.nextInt(links), 1e9 * r.nextInt(5));
+            net.cancel(flows[r.nextInt(nf)]);
+            check(net, flows, "trial " + trial + " after changes");
+        }
+    }
+
+    private static void check(FlowNetwork net, Flow[] flows, String where) {
+        for (Flow f : flows) {
+            f.rate(); // solve
+        }
+        // usage per shared constraint
+        java.util.Map<Constraint, Double> usage = new java.util.IdentityHashMap<>();
+        for (Flow f : flows) {
+            if (f.isCancelled()) {
+                continue;
+            }
+            for (int k = 0; k < f.cons.length; k++) {
+                if (f.cons[k].shared) {
+                    usage.merge(f.cons[k], f.weights[k] * f.rate(), Double::sum);
+                }
+            }
+        }
+        for (var e : usage.entrySet()) {
+            assertThat(e.getValue()).as(where + ": usage of link " + e.getKey().link)
+                    .isLessThanOrEqualTo(e.getKey().capacity * (1 + EPS) + EPS);
+        }
+        for (Flow f : flows) {
+            if (f.isCancelled()) {
+                continue;
+            }
+            double rate = f.rate();
+            double bound = f.rateCap;
+            for (Constraint c : f.cons) {
+                if (!c.shared) {
+                    bound = Math.min(bound, c.capacity);
+                }
+            }
+            assertThat(rate).as(where + ": " + f + " within its bound").isLessThanOrEqualTo(bound * (1 + EPS));
+            if (Double.isInfinite(rate) || rate >= bound * (1 - EPS)) {
+                continue; // at its own bound
+            }
+            boolean bottleneck = false;
+            for (Constraint c : f.cons) {
+                if (!c.shared) {
+                    continue;
+                }
+                boolean saturated = usage.get(c) >= c.capacity * (1 - EPS) - EPS;
+                boolean maximal = true;
+                for (int m = 0; m < c.size; m++) {
+                    if (c.members[m].rate() > rate * (1 + EPS) + EPS) {
+                        maximal = false;
+                    }
+                }
+                if (saturated && maximal) {
+                    bottleneck = true;
+                }
+            }
+            assertThat(bottleneck).as(where + ": " + f + " has a bottleneck link").isTrue();
+        }
+    }
+}
