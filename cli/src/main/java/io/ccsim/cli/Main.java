@@ -1,10 +1,82 @@
 package io.ccsim.cli;
 
-/** Entry point of the {@code ccsim} command (placeholder until the topology command lands). */
-public final class Main {
-    private Main() {}
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code ccsim} command. The only place that parses command lines and prints for humans.
+ *
+ * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device);
+ * 2 bad command-line usage. A user mistake is one clear line on stderr, never a stack trace
+ * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
+ */
+@Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
+        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command; try 'ccsim --help'");
+    }
 
     public static void main(String[] args) {
-        System.out.println("ccsim");
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv()));
+    }
+
+    /** Runs the command line with the given streams and environment; returns the exit code. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
+        CommandLine cl = new CommandLine(new Main(), new EnvFactory(env));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            err.println("ccsim: " + ex.getMessage());
+            CommandLine c = ex.getCommandLine();
+            err.println("usage: " + c.getCommandSpec().qualifiedName() + " --help");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
+                err.println("ccsim: error: " + ex.getMessage());
+                return 1;
+            }
+            err.println("ccsim: internal error: " + ex);
+            if (env.containsKey("CCSIM_DEBUG")) ex.printStackTrace(err);
+            else err.println("(set CCSIM_DEBUG=1 for a stack trace)");
+            return 70;
+        });
+        return cl.execute(args);
+    }
+
+    /** Gives every command the process environment (NCCL_* variables) without reading globals. */
+    static final class EnvFactory implements CommandLine.IFactory {
+        private final java.util.Map<String, String> env;
+        private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
+
+        EnvFactory(java.util.Map<String, String> env) { this.env = java.util.Map.copyOf(env); }
+
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            K k = fallback.create(cls);
+            if (k instanceof NeedsEnv) ((NeedsEnv) k).setEnv(env);
+            return k;
+        }
+    }
+
+    /** Implemented by commands that read NCCL_* variables from the environment. */
+    interface NeedsEnv {
+        void setEnv(java.util.Map<String, String> env);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"ccsim " + (v == null ? "dev" : v)};
+        }
     }
 }

@@ -79,7 +79,9 @@ public final class NvidiaSmiTopo {
         final String src;
 
         Parser(String text, String src) {
-            this.lines = text.replace("\r", "").split("\n", -1);
+            // nvidia-smi underlines the header row with ANSI SGR escapes (ESC[4m ... ESC[0m) when it prints to a
+            // terminal or a captured pty; they carry no data
+            this.lines = text.replace("\r", "").replaceAll("\u001B\\[[0-9;]*m", "").split("\n", -1);
             this.src = src;
         }
 

@@ -61,6 +61,23 @@ class NvidiaSmiTopoTest {
     }
 
     @Test
+    void realCaptureFromTheH200MachineWithAnsiUnderline() throws IOException {
+        // verbatim output of `nvidia-smi topo -m` on the 4 x H200 machine of calibration/nccl-h200 (driver
+        // 580.159.04): the header row is underlined with ESC[4m ... ESC[0m, there are no NICs, and the
+        // "GPU NUMA ID" column is N/A
+        String text = fixture("h200-4gpu-real.txt");
+        assertThat(text).contains("\u001B[4m");
+        Topology t = NvidiaSmiTopo.parse(text, "h200-real");
+        assertThat(t.gpus()).hasSize(4);
+        assertThat(nodes(t, NodeKind.NVSWITCH)).isEqualTo(4);
+        assertThat(nodes(t, NodeKind.NIC)).isZero();
+        // NV18 everywhere: each GPU's 18 NVLinks form one striped group over the 4 switch chips
+        assertThat(t.fabric().stream().filter(g -> g.striped()).count()).isEqualTo(4);
+        assertThat(t.group("n0.gpu0.nvl").liveLanes()).isEqualTo(18);
+        assertThat(t.route("n0.gpu0", "n0.gpu3", 0).length()).isEqualTo(2);
+    }
+
+    @Test
     void a100Nv12WithPxbAndPix() throws IOException {
         Topology t = NvidiaSmiTopo.parse(fixture("a100-nv12-4nic-pxb.txt"), "a100");
         // NV12 between every pair of 8 GPUs: A100 SXM on 6 NVSwitch chips, 2 NVLink3 links to each

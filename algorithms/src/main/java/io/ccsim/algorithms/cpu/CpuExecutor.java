@@ -1,0 +1,417 @@
+package io.ccsim.algorithms.cpu;
+
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.data.ElementBuffer;
+import io.ccsim.algorithms.data.Reduction;
+import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.Primitive;
+import io.ccsim.algorithms.plan.ProtocolGeometry;
+import io.ccsim.algorithms.plan.StepCursor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Executes a {@link Plan} on real data, slot by slot, single-threaded and deterministic.
+ *
+ * <p>Model: every connection (channel, from, to) of the plan owns {@code slotsPerConnection}
+ * slots (NCCL_STEPS = 8 unless a test asks for fewer) with a tail (slots written by the sender) and
+ * a head (slots freed by the receiver), as NCCL's connection FIFOs do. A step occupying s slots
+ * may run only when, on every connection it receives from, a slice is present (tail − head ≥ s)
+ * and, on every connection it sends to, s slots are free (tail + s − head ≤ slots); it then runs
+ * atomically. Every (rank, channel, lane) is a cooperative task; the scheduler passes over the
+ * tasks in a fixed order (rank, channel, lane ascending) and runs each as far as it can before it
+ * blocks, so that senders run ahead and fill every slot they are allowed to (flow-control bugs
+ * then corrupt data or deadlock instead of passing by luck). A
+ * pass in which no task progresses while some are unfinished raises {@link PlanDeadlockException}
+ * naming every blocked step and the slot it waits for.
+ *
+ * <p>The receiver checks that each slice it reads has the element count and slot count it
+ * expects, and senders check that a slice fits its slots (payload ≤ slots × slot payload bytes),
+ * so a plan whose two ends disagree fails with {@link PlanViolationException}. Slices travel in the
+ * protocol's wire format ({@link WireCodec}: LL 4 B data + 4 B flag units, LL128 120 B data + 8 B
+ * flag lines, Simple raw bytes); receivers check every flag against the step they expect, so a
+ * read of a slot the sender has not written fails even if the slot counters were wrong. Wire
+ * bytes are accounted in the same format.
+ *
+ * <p>One executor may run many plans; runs share no state.
+ */
+public final class CpuExecutor {
+    private final int slotsOverride;
+
+    /** An executor with NCCL_STEPS = 8 slots per connection, as the plans assume. */
+    public CpuExecutor() {
+        this.slotsOverride = 0;
+    }
+
+    /**
+     * An executor with {@code slotsPerConnection} slots per connection instead of NCCL_STEPS,
+     * to show how flow control fails when slots are too few (1..NCCL_STEPS).
+     */
+    public CpuExecutor(int slotsPerConnection) {
+        if (slotsPerConnection < 1 || slotsPerConnection > Protocol.NCCL_STEPS) {
+            throw new IllegalArgumentException("slotsPerConnection must be in 1.." + Protocol.NCCL_STEPS + ", got "
+                    + slotsPerConnection);
+        }
+        this.slotsOverride = slotsPerConnection;
+    }
+
+    /**
+     * Runs {@code plan}. {@code inputs[r]} and {@code outputs[r]} are rank r's buffers, of the
+     * plan's dtype, with at least {@link CollectiveCall#inputCount()} and
+     * {@link CollectiveCall#outputCount()} elements. Outputs are written in place.
+     */
+    public ExecutionStats run(Plan plan, ElementBuffer[] inputs, ElementBuffer[] outputs) {
+        return new Run(plan, inputs, outputs, slotsOverride == 0 ? Protocol.NCCL_STEPS : slotsOverride).execute();
+    }
+
+    /** Allocates outputs, runs, and returns them. */
+    public ElementBuffer[] run(Plan plan, ElementBuffer[] inputs) {
+        CollectiveCall call = plan.call();
+        ElementBuffer[] out = new ElementBuffer[call.nRanks()];
+        for (int r = 0; r < out.length; r++) out[r] = new ElementBuffer(call.dtype(), Math.toIntExact(call.outputCount()));
+        run(plan, inputs, out);
+        return out;
+    }
+
+    /** One connection's slots. */
+    private static final class Conn {
+        final int channel;
+        final int from;
+        final int to;
+        final long[][] slotData;
+        final int[] slotCount;
+        final int[] slotSlots;
+        long tail;
+        long head;
+
+        Conn(int channel, int from, int to, int slots) {
+            this.channel = channel;
+            this.from = from;
+            this.to = to;
+            this.slotData = new long[slots][]; // allocated on first use, sized to the slices actually sent
+            this.slotCount = new int[slots];
+            this.slotSlots = new int[slots];
+        }
+    }
+
+    private static final class Task {
+        final int rank;
+        final int channel;
+        final int lane;
+        final int steps;
+        int next;
+        final StepCursor cursor = new StepCursor();
+        boolean loaded;
+
+        Task(int rank, int channel, int lane, int steps) {
+            this.rank = rank;
+            this.channel = channel;
+            this.lane = lane;
+            this.steps = steps;
+        }
+    }
+
+    private static final class Run {
+        private final Plan plan;
+        private final ElementBuffer[] in;
+        private final ElementBuffer[] out;
+        private final int slots;
+        private final int n;
+        private final int nChannels;
+        private final Reduction red;
+        private final boolean pre;
+        private final boolean post;
+        private final ProtocolGeometry geo;
+        private final int elt;
+        private final int capacityElems;
+        private final List<Conn> conns = new ArrayList<>();
+        private final ConnectionIndex index;
+        private final long[] scratch;
+        private final Conn[] recvConns = new Conn[StepCursor.MAX_PEERS];
+        private final Conn[] sendConns = new Conn[StepCursor.MAX_PEERS];
+        private final long[][] recvData = new long[StepCursor.MAX_PEERS][];
+        private final WireCodec codec;
+        private long steps;
+        private long slotsWritten;
+        private long payloadBytes;
+        private long wireBytes;
+        private int maxInUse;
+
+        Run(Plan plan, ElementBuffer[] inputs, ElementBuffer[] outputs, int slots) {
+            this.plan = plan;
+            CollectiveCall call = plan.call();
+            this.n = call.nRanks();
+            this.nChannels = plan.nChannels();
+            check(inputs, call.inputCount(), "inputs");
+            check(outputs, call.outputCount(), "outputs");
+            this.in = inputs;
+            this.out = outputs;
+            this.slots = slots;
+            this.red = call.isReduction() ? Reduction.of(call.dtype(), call.redop(), n) : null;
+            this.pre = red != null && red.hasPreOp();
+            this.post = red != null && red.hasPostOp();
+            this.geo = plan.geometry();
+            this.elt = call.dtype().bytes();
+            this.capacityElems = (int) Math.max(1, geo.sliceCapacityBytes() / elt);
+            long nc = plan.connectionCount();
+            this.index = new ConnectionIndex((int) Math.min(1 << 24, Math.max(4, nc)));
+            plan.forEachConnection((ch, f, t) -> {
+                long key = key(ch, f, t);
+                if (index.putIfAbsent(key, conns.size()) == conns.size()) {
+                    conns.add(new Conn(ch, f, t, slots));
+                }
+            });
+            this.scratch = new long[capacityElems];
+            for (int k = 0; k < StepCursor.MAX_PEERS; k++) recvData[k] = new long[capacityElems];
+            this.codec = new WireCodec(geo.protocol(), elt);
+        }
+
+        private void check(ElementBuffer[] bufs, long need, String what) {
+            CollectiveCall call = plan.call();
+            if (bufs == null || bufs.length != call.nRanks()) {
+                throw new IllegalArgumentException(what + " must have one buffer per rank (" + call.nRanks() + "), got "
+                        + (bufs == null ? "null" : bufs.length));
+            }
+            for (int r = 0; r < bufs.length; r++) {
+                if (bufs[r] == null) throw new IllegalArgumentException(what + "[" + r + "] is null");
+                if (bufs[r].dtype() != call.dtype()) {
+                    throw new IllegalArgumentException(what + "[" + r + "] holds " + bufs[r].dtype() + ", the call is "
+                            + call.dtype());
+                }
+                if (bufs[r].length() < need) {
+                    throw new IllegalArgumentException(what + "[" + r + "] has " + bufs[r].length() + " elements; "
+                            + call.op().cliName() + " of count " + call.count() + " on " + call.nRanks()
+                            + " ranks needs " + need);
+                }
+            }
+        }
+
+        private long key(int ch, int from, int to) {
+            return ((long) ch * n + from) * n + to;
+        }
+
+        ExecutionStats execute() {
+            List<Task> tasks = new ArrayList<>();
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < nChannels; c++)
+                    for (int l = 0; l < plan.nLanes(); l++) {
+                        int sc = plan.stepCount(r, c, l);
+                        if (sc > 0) tasks.add(new Task(r, c, l, sc));
+                    }
+            Task[] live = tasks.toArray(new Task[0]);
+            int nLive = live.length;
+            long passes = 0;
+            while (nLive > 0) {
+                passes++;
+                boolean progress = false;
+                int w = 0;
+                for (int i = 0; i < nLive; i++) {
+                    Task t = live[i];
+                    while (t.next < t.steps && tryStep(t)) progress = true;
+                    if (t.next < t.steps) live[w++] = t;
+                }
+                nLive = w;
+                if (!progress && nLive > 0) throw deadlock(live, nLive);
+            }
+            return new ExecutionStats(steps, passes, conns.size(), slotsWritten, payloadBytes, wireBytes, maxInUse);
+        }
+
+        private Conn conn(Task t, int from, int to) {
+            int i = index.get(key(t.channel, from, to));
+            if (i < 0) {
+                throw violation(t, "uses connection " + from + "->" + to + " on channel " + t.channel
+                        + " which the plan does not declare");
+            }
+            return conns.get(i);
+        }
+
+        private boolean tryStep(Task t) {
+            StepCursor c = t.cursor;
+            if (!t.loaded) {
+                plan.step(t.rank, t.channel, t.lane, t.next, c);
+                t.loaded = true;
+            }
+            int s = c.slots();
+            int nr = c.nRecv();
+            int ns = c.nSend();
+            for (int k = 0; k < nr; k++) {
+                Conn cn = conn(t, c.recvPeer(k), t.rank);
+                if (cn.tail - cn.head < s) return false;
+                recvConns[k] = cn;
+            }
+            for (int k = 0; k < ns; k++) {
+                Conn cn = conn(t, t.rank, c.sendPeer(k));
+                if (cn.tail + s - cn.head > slots) return false;
+                sendConns[k] = cn;
+            }
+            execute(t, c, nr, ns);
+            t.next++;
+            t.loaded = false;
+            steps++;
+            return true;
+        }
+
+        private void execute(Task t, StepCursor c, int nr, int ns) {
+            Primitive p = c.prim();
+            int cnt = c.count();
+            if (cnt < 0) throw violation(t, "has a negative element count " + cnt);
+            if (cnt > capacityElems && !p.isLocal()) {
+                throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
+            }
+            if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
+            if (cnt > 0 && p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
+            ElementBuffer inBuf = in[t.rank];
+            ElementBuffer outBuf = out[t.rank];
+            int src = (int) c.srcOffset();
+            int dst = (int) c.dstOffset();
+            long[] v = scratch;
+            // Gather received slices (checked against what this step expects).
+            long[][] recv = recvData;
+            if (nr > 0) received(t, c, nr, cnt);
+            switch (p) {
+                case LOCAL_COPY:
+                    for (int i = 0; i < cnt; i++) outBuf.setBits(dst + i, inBuf.getBits(src + i));
+                    break;
+                case LOCAL_REDUCE:
+                    for (int i = 0; i < cnt; i++) {
+                        long x = inBuf.getBits(src + i);
+                        if (pre) x = red.preOp(x);
+                        if (post) x = red.postOp(x);
+                        outBuf.setBits(dst + i, x);
+                    }
+                    break;
+                case SEND:
+                    for (int i = 0; i < cnt; i++) {
+                        long x = inBuf.getBits(src + i);
+                        v[i] = pre ? red.preOp(x) : x;
+                    }
+                    break;
+                case COPY_SEND:
+                    for (int i = 0; i < cnt; i++) {
+                        long x = inBuf.getBits(src + i);
+                        v[i] = x;
+                        outBuf.setBits(dst + i, x);
+                    }
+                    break;
+                case RECV:
+                    for (int i = 0; i < cnt; i++) outBuf.setBits(dst + i, recv[0][i]);
+                    break;
+                case RECV_COPY_SEND:
+                    for (int i = 0; i < cnt; i++) {
+                        long x = recv[0][i];
+                        v[i] = x;
+                        outBuf.setBits(dst + i, x);
+                    }
+                    break;
+                case RECV_REDUCE_SEND:
+                case RECV_REDUCE_COPY:
+                case RECV_REDUCE_COPY_SEND: {
+                    if (red == null) throw violation(t, "reduces in a collective without a reduction");
+                    boolean copy = p != Primitive.RECV_REDUCE_SEND;
+                    for (int i = 0; i < cnt; i++) {
+                        long x = inBuf.getBits(src + i);
+                        if (pre) x = red.preOp(x);
+                        for (int k = 0; k < nr; k++) x = red.reduce(x, recv[k][i]);
+                        if (copy) {
+                            if (post) x = red.postOp(x);
+                            outBuf.setBits(dst + i, x);
+                        }
+                        v[i] = x;
+                    }
+                    break;
+                }
+                default:
+                    throw new AssertionError(p);
+            }
+            // Free the received slots only now: the data was read in place.
+            for (int k = 0; k < nr; k++) recvConns[k].head += c.slots();
+            if (p.sends()) {
+                for (int k = 0; k < ns; k++) send(t, c, sendConns[k], v, cnt);
+            }
+        }
+
+        private void received(Task t, StepCursor c, int nr, int cnt) {
+            long[][] r = recvData;
+            for (int k = 0; k < nr; k++) {
+                Conn cn = recvConns[k];
+                int pos = (int) (cn.head % slots);
+                if (cn.slotData[pos] == null) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that was never written");
+                }
+                if (cn.slotSlots[pos] != c.slots()) {
+                    throw violation(t, "expects a slice of " + c.slots() + " slot(s) from rank " + cn.from
+                            + " but the slice there occupies " + cn.slotSlots[pos]);
+                }
+                if (cn.slotCount[pos] != cnt) {
+                    throw violation(t, "expects " + cnt + " elements from rank " + cn.from + " but the slice holds "
+                            + cn.slotCount[pos]);
+                }
+                int bad = codec.decode(cn.slotData[pos], cnt, (int) (cn.head + 1), r[k]);
+                if (bad >= 0) {
+                    throw violation(t, "reads a slot from rank " + cn.from + " that the sender has not written: wire line "
+                            + bad + " carries a flag other than step " + (cn.head + 1));
+                }
+            }
+        }
+
+        private void send(Task t, StepCursor c, Conn cn, long[] v, int cnt) {
+            int pos = (int) (cn.tail % slots);
+            long[] slot = cn.slotData[pos];
+            int words = codec.wireLongs(cnt);
+            if (slot == null || slot.length < words) {
+                slot = new long[Math.max(words, 16)];
+                cn.slotData[pos] = slot;
+            }
+            codec.encode(v, cnt, (int) (cn.tail + 1), slot);
+            cn.slotCount[pos] = cnt;
+            cn.slotSlots[pos] = c.slots();
+            cn.tail += c.slots();
+            maxInUse = (int) Math.max(maxInUse, cn.tail - cn.head);
+            slotsWritten += c.slots();
+            long bytes = (long) cnt * elt;
+            payloadBytes += bytes;
+            wireBytes += geo.wireBytes(bytes);
+        }
+
+        private void bounds(Task t, ElementBuffer b, long off, int cnt, String what) {
+            if (off < 0 || off + cnt > b.length()) {
+                throw violation(t, "accesses " + what + " elements [" + off + ", " + (off + cnt) + ") of a buffer of "
+                        + b.length());
+            }
+        }
+
+        private PlanViolationException violation(Task t, String what) {
+            return new PlanViolationException(plan + ": rank " + t.rank + " channel " + t.channel + " lane " + t.lane
+                    + " step " + t.next + " (" + t.cursor + ") " + what);
+        }
+
+        private PlanDeadlockException deadlock(Task[] live, int nLive) {
+            StringBuilder sb = new StringBuilder(plan + ": deadlock, no step can progress; blocked:");
+            int shown = 0;
+            for (int i = 0; i < nLive && shown < 32; i++, shown++) {
+                Task t = live[i];
+                StepCursor c = t.cursor;
+                sb.append("\n  rank ").append(t.rank).append(" channel ").append(t.channel).append(" lane ").append(t.lane)
+                        .append(" step ").append(t.next).append('/').append(t.steps).append(' ').append(c);
+                for (int k = 0; k < c.nRecv(); k++) {
+                    Conn cn = conns.get(index.get(key(t.channel, c.recvPeer(k), t.rank)));
+                    if (cn.tail - cn.head < c.slots()) {
+                        sb.append(" waits for data from ").append(cn.from).append(" (").append(cn.tail - cn.head)
+                                .append(" of ").append(c.slots()).append(" slots filled)");
+                    }
+                }
+                for (int k = 0; k < c.nSend(); k++) {
+                    Conn cn = conns.get(index.get(key(t.channel, t.rank, c.sendPeer(k))));
+                    if (cn.tail + c.slots() - cn.head > slots) {
+                        sb.append(" waits for free slots to ").append(cn.to).append(" (").append(slots - (cn.tail - cn.head))
+                                .append(" free, needs ").append(c.slots()).append(')');
+                    }
+                }
+            }
+            if (nLive > shown) sb.append("\n  ... and ").append(nLive - shown).append(" more");
+            return new PlanDeadlockException(sb.toString());
+        }
+    }
+}

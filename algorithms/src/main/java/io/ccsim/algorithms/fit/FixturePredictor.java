@@ -1,0 +1,59 @@
+package io.ccsim.algorithms.fit;
+
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Predicts fixture rows exactly as {@code ccsim perf} would: the {@link PerfRunner} on
+ * {@code hgx-h200} with {@code n} GPUs of one board, float32 sum, root 0; forced rows run with
+ * NCCL_ALGO/NCCL_PROTO set to the row's mode, default rows with an empty environment (NCCL's choice
+ * by the tuner). Rows are simulated in parallel; every simulation is seeded and independent, so the
+ * result does not depend on the thread count.
+ */
+public final class FixturePredictor {
+    /** The topology the fixtures were measured on (4 × H200 of an HGX board, NVSwitch). */
+    public static final String TOPOLOGY = "hgx-h200";
+    private static final long SEED = 1;
+
+    private final Map<Integer, Topology> topologies = new HashMap<>();
+
+    /** Builds the predictor; topologies are built once per rank count. */
+    public FixturePredictor() {}
+
+    private synchronized Topology topology(int n) {
+        return topologies.computeIfAbsent(n, k -> TopologyCatalog.build(TOPOLOGY, BuildOptions.of(k, 1)));
+    }
+
+    /** The NCCL environment of a row: NCCL_ALGO and NCCL_PROTO for forced rows, empty for default ones. */
+    public static NcclEnv envOf(FixtureRow row) {
+        if (!row.forced()) return NcclEnv.empty();
+        return NcclEnv.parse(Map.of(NcclEnv.NCCL_ALGO, row.forcedAlgo().get().ncclName(),
+                NcclEnv.NCCL_PROTO, row.forcedProto().get().ncclName()));
+    }
+
+    /** Predicts one row with {@code profile}. */
+    public Prediction predict(CalibrationProfile profile, FixtureRow row) {
+        PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, envOf(row), SEED);
+        PerfRow r = runner.run(row.op(), row.bytes(), DataType.FLOAT32, ReduceOp.SUM, 0);
+        return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
+    }
+
+    /** Predicts every row with {@code profile}, in the rows' order. */
+    public List<Prediction> predictAll(CalibrationProfile profile, List<FixtureRow> rows) {
+        for (FixtureRow r : rows) topology(r.nRanks());
+        Prediction[] out = new Prediction[rows.size()];
+        IntStream.range(0, rows.size()).parallel().forEach(i -> out[i] = predict(profile, rows.get(i)));
+        return List.of(out);
+    }
+}

@@ -1,0 +1,45 @@
+package io.ccsim.algorithms.fit;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One graph-replay measurement of a calibration fixture (calibration/nccl-h200/*.json, taken by
+ * tools/nccl-measure/measure.py; see its README for how).
+ *
+ * @param source        file and row index, for messages
+ * @param op            the collective
+ * @param nRanks        ranks of the communicator (GPUs of one HGX board)
+ * @param forcedAlgo    the NCCL_ALGO forced for the row, empty in NCCL's default mode
+ * @param forcedProto   the NCCL_PROTO forced for the row, empty in NCCL's default mode
+ * @param bytes         nccl-tests' {@code size} in bytes
+ * @param timeUs        measured time of one collective, µs (mean over ranks of the median over replays)
+ * @param ncclAlgo      the algorithm NCCL logged for the row, empty for p2p ops (which log none)
+ * @param ncclProto     the protocol NCCL logged for the row, empty for p2p ops
+ * @param ncclChannels  the channel count NCCL logged, empty for p2p ops
+ */
+public record FixtureRow(String source, CollectiveOp op, int nRanks, Optional<Algorithm> forcedAlgo,
+                         Optional<Protocol> forcedProto, long bytes, double timeUs, Optional<Algorithm> ncclAlgo,
+                         Optional<Protocol> ncclProto, OptionalInt ncclChannels) {
+
+    /** Whether the row was measured with NCCL_ALGO/NCCL_PROTO forced. */
+    public boolean forced() { return forcedAlgo.isPresent(); }
+
+    /** The fixture's mode column: {@code default} or {@code Algo/Proto}. */
+    public String mode() {
+        return forced() ? forcedAlgo.get().ncclName() + "/" + forcedProto.get().ncclName() : "default";
+    }
+
+    /**
+     * The (algorithm, protocol) the row's time belongs to: the forced one, else the one NCCL reported,
+     * else {@code P2P} for point-to-point ops.
+     */
+    public String algoProto() {
+        if (forced()) return mode();
+        if (ncclAlgo.isPresent() && ncclProto.isPresent()) return ncclAlgo.get().ncclName() + "/" + ncclProto.get().ncclName();
+        return "P2P";
+    }
+}

@@ -1,0 +1,239 @@
+package io.ccsim.algorithms.fit;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.FitInfo;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.commons.math3.optim.InitialGuess;
+import org.apache.commons.math3.optim.MaxEval;
+import org.apache.commons.math3.optim.SimpleBounds;
+import org.apache.commons.math3.optim.nonlinear.scalar.GoalType;
+import org.apache.commons.math3.optim.nonlinear.scalar.ObjectiveFunction;
+import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
+
+/**
+ * Fits the free parameters of a {@link CalibrationProfile} to NCCL measurements (fixtures of
+ * tools/nccl-measure) by simulating every row as {@code ccsim perf} does ({@link FixturePredictor}).
+ *
+ * <h2>Method</h2>
+ * The residual of a row is r = log(predicted / measured), so that a 10 % error weighs the same at
+ * 8 B and at 1 GiB. The loss is the mean soft-L1 (pseudo-Huber) of r with scale {@value #SCALE}:
+ * 2(√(1 + (r/s)²) − 1), quadratic for small errors and linear for outliers, so that a few rows the
+ * model cannot explain do not drag the rest. The minimiser is BOBYQA (Powell's bounded derivative-free
+ * quadratic model, commons-math3) in the logarithm of each parameter, within its bounds.
+ * <p>
+ * To keep it fast, the parameters are fitted in blocks that touch disjoint rows (block coordinate
+ * descent): per protocol, the ring parameters on the forced Ring/P rows and the default rows NCCL ran
+ * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; then the shared parameters
+ * (reduce/copy throughput, NVLink efficiency) on all rows; repeated for a few rounds. During the search
+ * only the sizes 8·4^k (and 1 GiB) are simulated, and LL rows above 128 MiB are skipped (LL runs in its
+ * bandwidth regime long before, and those rows cost most of the simulation time); the final errors are
+ * computed on every row.
+ * <p>
+ * The tuner reads some of these parameters too (base and hop latencies, per-channel bandwidth), so a
+ * fit can move NCCL's default choices; the fixture test checks that the default choices still agree
+ * with NCCL's log.
+ */
+public final class ProfileFitter {
+    /** Scale of the soft-L1 loss on log ratios (≈ 10 %). */
+    public static final double SCALE = 0.1;
+
+    private final FixturePredictor predictor = new FixturePredictor();
+    private final PrintStream log;
+    private final int maxEvalPerBlock;
+
+    /**
+     * @param log             progress output (one line per block), or null for none
+     * @param maxEvalPerBlock objective evaluations allowed per block and round (≥ 20)
+     */
+    public ProfileFitter(PrintStream log, int maxEvalPerBlock) {
+        if (maxEvalPerBlock < 20) throw new IllegalArgumentException("maxEvalPerBlock must be >= 20, got " + maxEvalPerBlock);
+        this.log = log;
+        this.maxEvalPerBlock = maxEvalPerBlock;
+    }
+
+    /** The result of a fit: the fitted profile and its errors on every row. */
+    public record Result(CalibrationProfile profile, List<Prediction> predictions, ErrorTable errors, double loss) {}
+
+    /** Mean soft-L1 loss of the log ratios of {@code preds}. */
+    public static double loss(List<Prediction> preds) {
+        double s = 0;
+        for (Prediction p : preds) {
+            double r = p.logRatio() / SCALE;
+            s += 2 * (Math.sqrt(1 + r * r) - 1);
+        }
+        return s / preds.size();
+    }
+
+    /** Whether a row is simulated during the search (see the class comment). */
+    static boolean inSearch(FixtureRow r) {
+        long b = r.bytes();
+        boolean pow4 = Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 3) % 2 == 0;
+        boolean ll = r.forcedProto().orElse(r.ncclProto().orElse(Protocol.SIMPLE)) == Protocol.LL;
+        if (ll && b > 128L << 20) return false;
+        return pow4 || b == 1L << 30;
+    }
+
+    private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
+
+    private static List<Block> blocks() {
+        List<Block> b = new ArrayList<>();
+        for (Protocol p : Protocol.values()) {
+            b.add(new Block("ring " + p.ncclName(), FitParameter.ring(p), r -> r.forced()
+                    ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
+                    : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p));
+        }
+        for (Protocol p : Protocol.values()) {
+            b.add(new Block("tree " + p.ncclName(), FitParameter.tree(p), r -> r.forced()
+                    && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
+        }
+        b.add(new Block("shared", FitParameter.shared(), r -> true));
+        return b;
+    }
+
+    /** Every parameter the fitter adjusts, in block order. */
+    public static List<FitParameter> parameters() {
+        List<FitParameter> all = new ArrayList<>();
+        for (Block b : blocks()) all.addAll(b.params());
+        return all;
+    }
+
+    /** Fits {@code base} to {@code rows} in {@code rounds} rounds of block coordinate descent. */
+    public Result fit(CalibrationProfile base, List<FixtureRow> rows, int rounds) {
+        if (rows.isEmpty()) throw new IllegalArgumentException("no fixture rows to fit");
+        CalibrationProfile cur = base;
+        for (int round = 1; round <= rounds; round++) {
+            for (Block b : blocks()) {
+                List<FixtureRow> sel = rows.stream().filter(ProfileFitter::inSearch).filter(b.rows()).toList();
+                if (sel.isEmpty()) continue;
+                cur = fitBlock(cur, b, sel, round);
+            }
+        }
+        List<Prediction> preds = predictor.predictAll(cur, rows);
+        return new Result(cur, preds, ErrorTable.of(preds), loss(preds));
+    }
+
+    private CalibrationProfile fitBlock(CalibrationProfile start, Block b, List<FixtureRow> rows, int round) {
+        List<FitParameter> ps = b.params();
+        int n = ps.size();
+        double[] x0 = new double[n], lo = new double[n], hi = new double[n];
+        for (int i = 0; i < n; i++) {
+            FitParameter f = ps.get(i);
+            lo[i] = Math.log(f.lower());
+            hi[i] = Math.log(f.upper());
+            x0[i] = Math.min(hi[i], Math.max(lo[i], Math.log(f.get().applyAsDouble(start))));
+        }
+        double before = loss(predictor.predictAll(start, rows));
+        // BOBYQA throws at the evaluation budget instead of returning its best point, so the
+        // objective remembers the best point it has seen.
+        double[] bestX = x0.clone();
+        double[] bestV = {before};
+        ObjectiveFunction obj = new ObjectiveFunction(x -> {
+            double v = loss(predictor.predictAll(FitParameter.apply(start, ps, exp(x)), rows));
+            if (v < bestV[0]) {
+                bestV[0] = v;
+                System.arraycopy(x, 0, bestX, 0, n);
+            }
+            return v;
+        });
+        BOBYQAOptimizer opt = new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3);
+        try {
+            opt.optimize(new MaxEval(maxEvalPerBlock), obj, GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(lo, hi));
+        } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
+            // budget spent: keep the best point seen
+        }
+        CalibrationProfile out = bestV[0] < before ? FitParameter.apply(start, ps, exp(bestX)) : start;
+        double after = bestV[0];
+        if (log != null) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %d %-11s rows=%3d evals=%3d loss %.4f -> %.4f:",
+                    round, b.name(), rows.size(), opt.getEvaluations(), before, after));
+            for (FitParameter f : ps) sb.append(String.format(Locale.ROOT, " %s=%.4g", f.name(), f.get().applyAsDouble(out)));
+            log.println(sb);
+        }
+        return out;
+    }
+
+    private static double[] exp(double[] x) {
+        double[] v = new double[x.length];
+        for (int i = 0; i < x.length; i++) v[i] = Math.exp(x[i]);
+        return v;
+    }
+
+    /** {@code profile} with a {@code fit} section: source, date and the per-group median errors of {@code result}. */
+    public static CalibrationProfile withFitInfo(CalibrationProfile profile, ErrorTable errors, String source, String date) {
+        Map<String, Double> res = new LinkedHashMap<>();
+        for (ErrorTable.Group g : errors.groups()) {
+            res.put("median_rel_err " + g.key(), Math.round(g.medianError() * 10000) / 10000.0);
+        }
+        return new CalibrationProfile(profile.gpu(), profile.computeCapability(), profile.kernelLaunchUs(), profile.protocols(),
+                profile.treeLatencies(), profile.reduceBwGbps(), profile.copyBwGbps(), profile.linkEfficiency(), profile.tuner(),
+                Optional.of(new FitInfo(source, date, res)));
+    }
+
+    /**
+     * Command line: {@code ProfileFitter --base h200|FILE --out FILE [--rounds 2] [--max-eval 60]
+     * [--date YYYY-MM-DD] [--note TEXT] FIXTURE.json...}. Prints progress and the error table.
+     */
+    public static void main(String[] args) throws IOException {
+        String base = "h200";
+        Path out = null;
+        int rounds = 2, maxEval = 60;
+        String date = LocalDate.now(ZoneOffset.UTC).toString();
+        String note = "";
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--base": base = value(args, ++i, a); break;
+                case "--out": out = Path.of(value(args, ++i, a)); break;
+                case "--rounds": rounds = Integer.parseInt(value(args, ++i, a)); break;
+                case "--max-eval": maxEval = Integer.parseInt(value(args, ++i, a)); break;
+                case "--date": date = value(args, ++i, a); break;
+                case "--note": note = value(args, ++i, a); break;
+                default:
+                    if (a.startsWith("--")) {
+                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --note");
+                    }
+                    files.add(Path.of(a));
+            }
+        }
+        if (out == null || files.isEmpty()) {
+            throw new IllegalArgumentException("usage: ProfileFitter --base h200|FILE --out FILE [--rounds N] [--max-eval N] [--date D] [--note T] FIXTURE.json...");
+        }
+        CalibrationProfile start = CalibrationProfile.BUILTIN_NAMES.contains(base) ? CalibrationProfile.builtin(base)
+                : CalibrationProfile.load(Path.of(base));
+        List<FixtureRow> rows = NcclFixtures.loadAll(files);
+        Result r = new ProfileFitter(System.out, maxEval).fit(start, rows, rounds);
+        System.out.print(r.errors().format());
+        System.out.printf(Locale.ROOT, "loss %.4f over %d rows%n", r.loss(), rows.size());
+        StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.ProfileFitter (BOBYQA on soft-L1 of log(pred/meas), ")
+                .append(rounds).append(" rounds) to NCCL 2.28.9 graph-replay timings on 4 x H200 NVSwitch: ");
+        for (int i = 0; i < files.size(); i++) src.append(i > 0 ? ", " : "").append(files.get(i).getFileName());
+        src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
+        List<String> names = new ArrayList<>();
+        for (FitParameter f : parameters()) names.add(f.name());
+        src.append(String.join(", ", names)).append(". Ring base/hop latencies and tuner constants kept from NCCL so that the tuner chooses as NCCL does; tree latencies fitted (NCCL never chose Tree on one node) (");
+        src.append(start.fit().map(FitInfo::source).orElse("base profile")).append(")");
+        if (!note.isEmpty()) src.append(". ").append(note);
+        r.profile().write(out);
+        withFitInfo(r.profile(), r.errors(), src.toString(), date).write(out);
+        System.out.println("wrote " + out);
+    }
+
+    private static String value(String[] args, int i, String opt) {
+        if (i >= args.length) throw new IllegalArgumentException(opt + " needs a value");
+        return args[i];
+    }
+}

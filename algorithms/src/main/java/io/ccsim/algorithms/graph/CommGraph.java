@@ -1,0 +1,160 @@
+package io.ccsim.algorithms.graph;
+
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.plan.CommLayout;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.tuner.TuneInput;
+import io.ccsim.topology.Link;
+import io.ccsim.topology.LinkGroup;
+import io.ccsim.topology.LinkKind;
+import io.ccsim.topology.Node;
+import io.ccsim.topology.NodeKind;
+import io.ccsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * ccsim's model of what NCCL's topology search (src/graph/search.cc, ncclTopoCompute) finds for a
+ * communicator: ranks per host, the intra-node graph's link class, channel count and per-channel
+ * bandwidth, the network bandwidth per channel, and the ring order of every channel.
+ *
+ * <p>Intra-node bandwidth follows NCCL's per-link constants rather than the raw link rate, because it
+ * is what NCCL's tuner compares (src/graph/topo.h: SM90_NVLINK_BW = 20.6 GB/s per NVLink4 link,
+ * SM100_NVLINK_BW = 40.1 for NVLink5). NCCL's search looks for as many channels as the links carry at a
+ * speed from its speed array and then duplicates the channels (search.cc "Duplicate channels"), which
+ * on an 18-link H100/H200 board gives 2 × 12 = 24 channels — the count NCCL 2.28.9 reported on the
+ * 4 × H200 machine of calibration/nccl-h200. ccsim uses nChannels = min(32, 2 × ⌊total / 30 GB/s⌋)
+ * for NVLink graphs (30 GB/s is the search speed that yields 12 channels there) and 2 channels on
+ * PCIe graphs; bwIntra = total / nChannels.
+ *
+ * <p>Rings: on one host ranks in order. On several hosts the ring of channel c is rail-aligned:
+ * host k enters and leaves at local GPU s_k = (c − k) mod ppn, visiting s_k, s_k+1, …, s_k−1, so that
+ * every inter-host hop goes from GPU x of host k to GPU x of host k+1 through the NIC of rail x, as
+ * NCCL's rail-optimized rings keep inter-node traffic on one leaf (the closing hop from the last host
+ * to the first may cross rails).
+ */
+public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intraClass, double intraBwGBs,
+                        double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout) {
+
+    /** NVLink4 bandwidth per link NCCL assumes on sm90 (src/graph/topo.h SM90_NVLINK_BW). */
+    public static final double SM90_NVLINK_BW_GBS = 20.6;
+    /** NVLink5 bandwidth per link NCCL assumes on sm100 (src/graph/topo.h SM100_NVLINK_BW). */
+    public static final double SM100_NVLINK_BW_GBS = 40.1;
+    private static final double SEARCH_SPEED_GBS = 30.0;
+
+    /**
+     * The graph of a communicator over the first {@code nRanks} GPUs of {@code topo} (rank order:
+     * host, then local index).
+     */
+    public static CommGraph of(Topology topo, int nRanks) {
+        List<Node> gpus = topo.gpus();
+        if (nRanks < 1 || nRanks > gpus.size()) {
+            throw new IllegalArgumentException("ranks must be in 1.." + gpus.size() + " for topology " + topo.name() + ", got " + nRanks);
+        }
+        int[] gpuOfRank = new int[nRanks];
+        int[] hostOfRank = new int[nRanks];
+        Map<Integer, Integer> hostIds = new TreeMap<>();
+        for (int r = 0; r < nRanks; r++) {
+            Node g = gpus.get(r);
+            gpuOfRank[r] = topo.nodeIndex(g.id());
+            hostIds.putIfAbsent(g.host(), hostIds.size());
+            hostOfRank[r] = hostIds.get(g.host());
+        }
+        int nNodes = hostIds.size();
+        if (nRanks % nNodes != 0) {
+            throw new IllegalArgumentException(nRanks + " ranks over " + nNodes + " hosts: ccsim needs the same number of ranks on every host");
+        }
+        int ppn = nRanks / nNodes;
+        CommLayout layout = new CommLayout(nRanks, hostOfRank);
+
+        // intra-node graph: NVLink port group of rank 0's GPU if any
+        Node g0 = gpus.get(0);
+        int lanes = 0;
+        boolean nvl5 = "B200".equalsIgnoreCase(g0.attr("model")) || "GB200".equalsIgnoreCase(g0.attr("model"));
+        for (LinkGroup grp : topo.fabric()) {
+            if (grp.anchor().equals(g0.id()) && grp.members().get(0).kind() == LinkKind.NVLINK) lanes = grp.liveLanes();
+        }
+        if (lanes == 0) {
+            for (Link l : topo.neighbours(g0.id())) {
+                if (l.kind() == LinkKind.NVLINK) lanes += l.lanes();
+            }
+        }
+        LinkClass intraClass;
+        double total;
+        int nCh;
+        if (lanes > 0 && ppn > 1) {
+            intraClass = LinkClass.NVLINK;
+            total = lanes * (nvl5 ? SM100_NVLINK_BW_GBS : SM90_NVLINK_BW_GBS);
+            nCh = Math.max(2, Math.min(32, 2 * (int) Math.floor(total / SEARCH_SPEED_GBS)));
+        } else {
+            intraClass = lanes > 0 ? LinkClass.NVLINK : LinkClass.PCIE;
+            total = pcieGBs(topo, g0);
+            nCh = 2;
+        }
+        double interBw = 0;
+        if (nNodes > 1) {
+            double nicTotal = 0;
+            int nics = 0;
+            for (Node n : topo.nodes()) {
+                if (n.kind() == NodeKind.NIC && n.host() == g0.host()) {
+                    for (Link l : topo.neighbours(n.id())) {
+                        if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
+                            nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
+                            nics++;
+                            break;
+                        }
+                    }
+                }
+            }
+            if (nicTotal <= 0) throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
+            // Across nodes every channel needs a NIC per direction; ccsim gives each NIC two channels
+            // (NCCL's default of two channels per network peer, NCCL_NCHANNELS_PER_NET_PEER = 2).
+            nCh = Math.max(1, Math.min(nCh, 2 * nics));
+            interBw = nicTotal / nCh;
+        }
+        double intraBw = total / nCh;
+        return new CommGraph(nRanks, nNodes, ppn, intraClass, intraBw, interBw, nCh, gpuOfRank, layout);
+    }
+
+    private static double pcieGBs(Topology topo, Node gpu) {
+        double best = 0;
+        for (Link l : topo.neighbours(gpu.id())) {
+            if (l.kind() == LinkKind.PCIE) best = Math.max(best, l.bandwidthBytesPerSecPerDirection() / 1e9);
+        }
+        return best > 0 ? best : 24.0; // NCCL's PCI_BW (topo.h) when the topology gives none
+    }
+
+    /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) on this graph. */
+    public TuneInput tuneInput(CollectiveOp op, long bytes) {
+        return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, nNodes > 1 ? interBwGBs : 0.0,
+                intraClass, nChannels, 0.0, true);
+    }
+
+    /** Ring orders (lists of ranks) for {@code channels} channels, as described in the class comment. */
+    public int[][] ringOrders(int channels) {
+        int[][] out = new int[channels][];
+        for (int c = 0; c < channels; c++) {
+            int[] ring = new int[nRanks];
+            int i = 0;
+            for (int k = 0; k < nNodes; k++) {
+                int s = nNodes == 1 ? 0 : Math.floorMod(c - k, gpusPerNode);
+                for (int j = 0; j < gpusPerNode; j++) ring[i++] = k * gpusPerNode + (s + j) % gpusPerNode;
+            }
+            out[c] = ring;
+        }
+        return out;
+    }
+
+    /** Hosts in order with their ranks. */
+    public List<int[]> ranksByHost() {
+        List<int[]> out = new ArrayList<>();
+        for (int k = 0; k < nNodes; k++) {
+            int[] rs = new int[gpusPerNode];
+            for (int j = 0; j < gpusPerNode; j++) rs[j] = k * gpusPerNode + j;
+            out.add(rs);
+        }
+        return out;
+    }
+}

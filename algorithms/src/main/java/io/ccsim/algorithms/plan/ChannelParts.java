@@ -1,0 +1,35 @@
+package io.ccsim.algorithms.plan;
+
+import io.ccsim.algorithms.Algorithm;
+
+/**
+ * Per-channel data ranges and chunk sizes of a plan: channel c works on elements
+ * [offset(c), offset(c)+count(c)) of the op's per-rank count (see {@link Chunking}).
+ */
+final class ChannelParts {
+    final long[] offset;
+    final long[] count;
+    final long[] chunkElems;
+
+    ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart) {
+        int elt = call.dtype().bytes();
+        long[][] p = Chunking.partition(call.count(), elt, nChannels);
+        offset = p[0];
+        count = p[1];
+        chunkElems = new long[nChannels];
+        int nNodes = call.layout().nHosts();
+        for (int c = 0; c < nChannels; c++) {
+            long bytes = count[c] * bytesPerElementOfPart;
+            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, bytes, call.nRanks(), nNodes) / elt);
+        }
+    }
+
+    /** Chunks of channel c: ⌈count(c) / chunkElems(c)⌉. */
+    int chunks(int c) {
+        return Math.toIntExact(Chunking.divUp(count[c], chunkElems[c]));
+    }
+
+    long footprintBytes() {
+        return 3L * (16 + 8L * offset.length);
+    }
+}

@@ -1,0 +1,133 @@
+package io.ccsim.algorithms.plan;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
+
+/**
+ * NCCL's size rules, reimplemented (src/enqueue.cc calcCollChunking, src/include/device.h
+ * ncclProtoGrainSize, src/include/collectives.h):
+ *
+ * <ul>
+ *   <li>slot ("step") size = buffSize / NCCL_STEPS wire bytes; payload per slot: Simple all, LL half
+ *       (8-byte lines of 4 B data + 4 B flag), LL128 120/128;</li>
+ *   <li>chunkSteps/sliceSteps: Ring + Simple uses the collective's constants — all_reduce,
+ *       all_gather, reduce_scatter CHUNKSTEPS = NCCL_STEPS/2 = 4 and SLICESTEPS = NCCL_STEPS/4 = 2;
+ *       broadcast and reduce 1/1; every other (algorithm, protocol) pair uses 1/1;</li>
+ *   <li>chunkSize = stepSize × chunkSteps; LL: /2; LL128: /NCCL_LL128_LINEELEMS(16) ×
+ *       NCCL_LL128_DATAELEMS(15);</li>
+ *   <li>Tree + LL128 shrinks the chunk for small sizes: with nsteps = 1 + log2(nNodes) + 0.1·ppn,
+ *       halve while nBytes/chunk &lt; nsteps·64/ppn and chunk &gt; 128 KiB, then while
+ *       nBytes/chunk &lt; nsteps·16/ppn and chunk &gt; 32 KiB (nBytes per channel, integer division
+ *       on the left as in NCCL);</li>
+ *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
+ *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
+ *       kept as is rather than rounded to zero.</li>
+ * </ul>
+ *
+ * Channel partition (deviation, simplified from NCCL's countLo/countMid/countHi split in
+ * enqueue.cc scheduleCollTasksToPlan): the per-rank count is cut into 16-byte cells, and channel c
+ * gets the contiguous range of ⌈cells / nChannels⌉ cells starting at c × that; trailing channels
+ * may be empty and then have no steps.
+ */
+final class Chunking {
+    private Chunking() { }
+
+    /** NCCL_LL128_LINEELEMS and NCCL_LL128_DATAELEMS (src/include/device.h): 8-byte elements per line. */
+    static final int LL128_LINE_ELEMS = 16;
+    static final int LL128_DATA_ELEMS = 15;
+    /** Channel partition cell in bytes. */
+    static final int CELL_BYTES = 16;
+
+    /** ncclProtoGrainSize (src/include/device.h): LL 16, LL128 32 × 8 / 16 × 15 × 8 = 1920, Simple 512. */
+    static int grainBytes(Protocol p) {
+        switch (p) {
+            case LL: return 16;
+            case LL128: return 32 * 8 / LL128_LINE_ELEMS * LL128_DATA_ELEMS * 8;
+            default: return 512;
+        }
+    }
+
+    static int slotWireBytes(long bufferBytes) {
+        return (int) (bufferBytes / Protocol.NCCL_STEPS);
+    }
+
+    static int slotDataBytes(Protocol p, int slotWire) {
+        switch (p) {
+            case LL: return slotWire / 2;
+            case LL128: return slotWire / LL128_LINE_ELEMS * LL128_DATA_ELEMS;
+            default: return slotWire;
+        }
+    }
+
+    /** chunkSteps for (algorithm, op, protocol) as calcCollChunking picks them. */
+    static int chunkSteps(Algorithm a, CollectiveOp op, Protocol p) {
+        if (a != Algorithm.RING || p != Protocol.SIMPLE) return 1;
+        switch (op) {
+            case ALL_REDUCE: case ALL_GATHER: case REDUCE_SCATTER: return Protocol.NCCL_STEPS / 2;
+            default: return 1;
+        }
+    }
+
+    /** sliceSteps for (algorithm, op, protocol). */
+    static int sliceSteps(Algorithm a, CollectiveOp op, Protocol p) {
+        if (a != Algorithm.RING || p != Protocol.SIMPLE) return 1;
+        switch (op) {
+            case ALL_REDUCE: case ALL_GATHER: case REDUCE_SCATTER: return Protocol.NCCL_STEPS / 4;
+            default: return 1;
+        }
+    }
+
+    static ProtocolGeometry geometry(Algorithm a, CollectiveOp op, PlanOptions o) {
+        Protocol p = o.protocol();
+        int wire = slotWireBytes(o.bufferBytes());
+        int data = slotDataBytes(p, wire);
+        int cs = chunkSteps(a, op, p);
+        int ss = sliceSteps(a, op, p);
+        long chunk = (long) wire * cs;
+        if (p == Protocol.LL) chunk /= 2;
+        if (p == Protocol.LL128) chunk = chunk / LL128_LINE_ELEMS * LL128_DATA_ELEMS;
+        return new ProtocolGeometry(p, wire, data, cs, ss, chunk);
+    }
+
+    /** Chunk bytes for one channel carrying {@code channelBytes}, after the tree LL128 shrink and grain rounding. */
+    static long chunkBytes(ProtocolGeometry g, Algorithm a, long channelBytes, int nRanks, int nNodes) {
+        long chunk = g.chunkBytes();
+        if (a == Algorithm.TREE && g.protocol() == Protocol.LL128) {
+            float ppn = nRanks / (float) nNodes;
+            float nsteps = 1 + log2i(nNodes) + 0.1f * ppn;
+            while (channelBytes / chunk < nsteps * 64 / ppn && chunk > 131072) chunk /= 2;
+            while (channelBytes / chunk < nsteps * 16 / ppn && chunk > 32768) chunk /= 2;
+        }
+        int grain = grainBytes(g.protocol());
+        if (chunk >= grain) chunk = chunk / grain * grain;
+        return chunk;
+    }
+
+    static int log2i(int n) {
+        return 31 - Integer.numberOfLeadingZeros(n);
+    }
+
+    /** Per-channel partition of {@code count} elements: offsets and counts. */
+    static long[][] partition(long count, int eltBytes, int nChannels) {
+        long cellElems = Math.max(1, CELL_BYTES / eltBytes);
+        long cells = (count + cellElems - 1) / cellElems;
+        long perCh = (cells + nChannels - 1) / nChannels * cellElems;
+        long[] off = new long[nChannels];
+        long[] cnt = new long[nChannels];
+        for (int c = 0; c < nChannels; c++) {
+            long o = Math.min(count, c * perCh);
+            off[c] = o;
+            cnt[c] = Math.min(count, o + perCh) - o;
+        }
+        return new long[][] {off, cnt};
+    }
+
+    static long divUp(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    static long alignUp(long a, long b) {
+        return divUp(a, b) * b;
+    }
+}

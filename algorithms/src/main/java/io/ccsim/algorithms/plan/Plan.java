@@ -1,0 +1,122 @@
+package io.ccsim.algorithms.plan;
+
+/**
+ * A collective call compiled for one algorithm and protocol: immutable, backend-independent data.
+ *
+ * <p>For each (rank, channel, lane) the plan has an ordered list of steps, each one slice of an
+ * NCCL primitive (see {@link Primitive}, {@link StepCursor}). Lanes are the concurrently running
+ * thread groups of one channel's kernel: 1 for ring algorithms; 2 for the tree (NCCL's
+ * runTreeSplit: lane 0 reduces up, lane 1 broadcasts down; the root does both in lane 0) and for
+ * point-to-point (lane 0 sends, lane 1 receives, as NCCL's p2p kernel runs send and receive warps
+ * side by side). An executor must run the lanes of a channel concurrently.
+ *
+ * <p>Steps are generated from the algorithm's structure into a caller's reusable cursor; nothing is
+ * stored per step, so a plan for 1,024 ranks × 64 channels takes kilobytes
+ * ({@link #approxFootprintBytes()}).
+ *
+ * <p>Flow-control contract: every connection (channel, from, to) has NCCL_STEPS = 8 slots
+ * ({@link #geometry()}); a step occupies {@link StepCursor#slots()} consecutive slots of every
+ * connection it sends on and frees as many on every connection it receives from. A step may
+ * start only when all its receive slots hold data and all its send slots are free. Along every
+ * connection the sender's sends and the receiver's receives are listed in the same order with the
+ * same element counts.
+ */
+public final class Plan {
+    private final String algorithmName;
+    private final CollectiveCall call;
+    private final PlanOptions options;
+    private final ProtocolGeometry geometry;
+    private final Schedule schedule;
+
+    Plan(String algorithmName, CollectiveCall call, PlanOptions options, ProtocolGeometry geometry, Schedule schedule) {
+        this.algorithmName = algorithmName;
+        this.call = call;
+        this.options = options;
+        this.geometry = geometry;
+        this.schedule = schedule;
+    }
+
+    /** The planner's name, e.g. {@code ring-all_reduce}. */
+    public String algorithmName() { return algorithmName; }
+
+    public CollectiveCall call() { return call; }
+
+    public PlanOptions options() { return options; }
+
+    /** Slots, slot sizes, chunk and slice steps of this plan's connections. */
+    public ProtocolGeometry geometry() { return geometry; }
+
+    public int nRanks() { return call.nRanks(); }
+
+    public int nChannels() { return options.nChannels(); }
+
+    /** Lanes per (rank, channel): 1 or 2 (see the class comment). */
+    public int nLanes() { return schedule.nLanes(); }
+
+    /** Number of steps of (rank, channel, lane). */
+    public int stepCount(int rank, int channel, int lane) {
+        check(rank, channel, lane);
+        return schedule.stepCount(rank, channel, lane);
+    }
+
+    /** Fills {@code cursor} with step {@code index} of (rank, channel, lane); allocates nothing. */
+    public void step(int rank, int channel, int lane, int index, StepCursor cursor) {
+        check(rank, channel, lane);
+        int sc = schedule.stepCount(rank, channel, lane);
+        if (index < 0 || index >= sc) {
+            throw new IndexOutOfBoundsException("step " + index + " of rank " + rank + " channel " + channel + " lane " + lane
+                    + " out of range [0, " + sc + ")");
+        }
+        schedule.step(rank, channel, lane, index, cursor);
+    }
+
+    /** The steps of (rank, channel, lane) as a flat array, {@link StepCursor#ENCODED_LONGS} longs per step. */
+    public long[] encodeSteps(int rank, int channel, int lane) {
+        int sc = stepCount(rank, channel, lane);
+        long[] out = new long[Math.multiplyExact(sc, StepCursor.ENCODED_LONGS)];
+        StepCursor c = new StepCursor();
+        for (int i = 0; i < sc; i++) {
+            schedule.step(rank, channel, lane, i, c);
+            c.encode(out, i * StepCursor.ENCODED_LONGS);
+        }
+        return out;
+    }
+
+    /** Visits every connection (channel, from, to) that carries data, once each. */
+    public void forEachConnection(ConnectionSink sink) { schedule.connections(sink); }
+
+    /** Number of connections. */
+    public long connectionCount() {
+        long[] n = {0};
+        schedule.connections((c, f, t) -> n[0]++);
+        return n[0];
+    }
+
+    /** Sum of step counts over all ranks, channels and lanes. */
+    public long totalSteps() {
+        long s = 0;
+        for (int r = 0; r < nRanks(); r++)
+            for (int c = 0; c < nChannels(); c++)
+                for (int l = 0; l < nLanes(); l++) s += schedule.stepCount(r, c, l);
+        return s;
+    }
+
+    /** Approximate retained heap of the plan in bytes (its tables; the call's layout included). */
+    public long approxFootprintBytes() {
+        return 128 + 16 + 4L * nRanks() + schedule.footprintBytes();
+    }
+
+    private void check(int rank, int channel, int lane) {
+        if (rank < 0 || rank >= nRanks()) throw new IndexOutOfBoundsException("rank " + rank + " not in [0, " + nRanks() + ")");
+        if (channel < 0 || channel >= nChannels()) {
+            throw new IndexOutOfBoundsException("channel " + channel + " not in [0, " + nChannels() + ")");
+        }
+        if (lane < 0 || lane >= nLanes()) throw new IndexOutOfBoundsException("lane " + lane + " not in [0, " + nLanes() + ")");
+    }
+
+    @Override
+    public String toString() {
+        return "Plan[" + algorithmName + ", " + call.op() + " " + call.count() + " × " + call.dtype() + ", n=" + nRanks()
+                + ", " + options.protocol() + ", " + nChannels() + " ch]";
+    }
+}

@@ -1,0 +1,107 @@
+package io.ccsim.algorithms.plan;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.Protocol;
+
+import java.util.Arrays;
+
+/**
+ * How to compile a call: algorithm, protocol, channel count, per-connection buffer size, and
+ * optionally the ring order of each channel.
+ *
+ * @param algorithm   the algorithm (RING, TREE, or P2P for sendrecv/all_to_all)
+ * @param protocol    LL, LL128 or Simple
+ * @param nChannels   channels, 1..64 (NCCL's MAXCHANNELS)
+ * @param bufferBytes per-connection buffer in wire bytes; NCCL_STEPS = 8 slots of bufferBytes/8.
+ *                    Must be a multiple of 128 (Simple: 16-byte aligned slots), 256 (LL: the 16-byte
+ *                    aligned half of each slot carries data) or 2048 (LL128: slots of whole
+ *                    128-byte lines whose 120-byte payloads sum to a multiple of 16). Default
+ *                    {@link Protocol#defaultBufferBytes()} (NCCL_BUFFSIZE applies to Simple).
+ * @param ringOrders  null for the default ring (hosts in order, see {@link CommLayout#defaultRingOrder()}),
+ *                    or one permutation of 0..n−1 per channel
+ */
+public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders) {
+
+    /** NCCL's MAXCHANNELS (src/include/device.h). */
+    public static final int MAX_CHANNELS = 64;
+
+    public PlanOptions {
+        if (algorithm == null) throw new IllegalArgumentException("PlanOptions.algorithm must not be null");
+        if (protocol == null) throw new IllegalArgumentException("PlanOptions.protocol must not be null");
+        if (nChannels < 1 || nChannels > MAX_CHANNELS) {
+            throw new IllegalArgumentException("PlanOptions.nChannels must be in 1.." + MAX_CHANNELS + ", got " + nChannels);
+        }
+        long align = alignmentOf(protocol);
+        if (bufferBytes < align || bufferBytes % align != 0) {
+            throw new IllegalArgumentException("PlanOptions.bufferBytes for " + protocol + " must be a positive multiple of "
+                    + align + " bytes (NCCL_STEPS=8 slots), got " + bufferBytes);
+        }
+        if (bufferBytes / Protocol.NCCL_STEPS > Integer.MAX_VALUE / 4) {
+            throw new IllegalArgumentException("PlanOptions.bufferBytes " + bufferBytes + " too large: a slot must stay below 512 MiB");
+        }
+        if (ringOrders != null) {
+            if (ringOrders.length != nChannels) {
+                throw new IllegalArgumentException("PlanOptions.ringOrders must have one order per channel (" + nChannels
+                        + "), got " + ringOrders.length);
+            }
+            int[][] copy = new int[nChannels][];
+            for (int c = 0; c < nChannels; c++) {
+                if (ringOrders[c] == null) throw new IllegalArgumentException("PlanOptions.ringOrders[" + c + "] is null");
+                copy[c] = ringOrders[c].clone();
+            }
+            ringOrders = copy;
+        }
+    }
+
+    /** Default buffer for the protocol, default rings. */
+    public static PlanOptions of(Algorithm algorithm, Protocol protocol, int nChannels) {
+        return new PlanOptions(algorithm, protocol, nChannels, protocol.defaultBufferBytes(), null);
+    }
+
+    /** A copy with another buffer size (bytes per connection). */
+    public PlanOptions withBufferBytes(long bytes) {
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders);
+    }
+
+    /** A copy with explicit ring orders, one permutation of the ranks per channel. */
+    public PlanOptions withRingOrders(int[][] orders) {
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders);
+    }
+
+    /** Required multiple for {@code bufferBytes} (see the record comment). */
+    public static long alignmentOf(Protocol p) {
+        switch (p) {
+            case LL: return 256;
+            case LL128: return 2048;
+            default: return 128;
+        }
+    }
+
+    /** Ring order of channel c, or null when the default is used. */
+    public int[] ringOrder(int c) { return ringOrders == null ? null : ringOrders[c].clone(); }
+
+    @Override public int[][] ringOrders() {
+        if (ringOrders == null) return null;
+        int[][] copy = new int[ringOrders.length][];
+        for (int i = 0; i < copy.length; i++) copy[i] = ringOrders[i].clone();
+        return copy;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
+                && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders);
+    }
+
+    @Override
+    public int hashCode() {
+        return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
+                + Arrays.deepHashCode(ringOrders);
+    }
+
+    @Override
+    public String toString() {
+        return "PlanOptions[" + algorithm + "/" + protocol + ", " + nChannels + " ch, buffer " + bufferBytes + " B"
+                + (ringOrders == null ? "" : ", custom rings") + "]";
+    }
+}

@@ -1,0 +1,86 @@
+package io.ccsim.algorithms.plan;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A registry of {@link AlgorithmPlanner}s by (op, algorithm) and by name. Immutable once built;
+ * {@link #standard()} holds every algorithm ccsim implements.
+ */
+public final class Planners {
+    private final Map<String, AlgorithmPlanner> byKey;
+    private final Map<String, AlgorithmPlanner> byName;
+
+    private Planners(List<AlgorithmPlanner> planners) {
+        Map<String, AlgorithmPlanner> k = new LinkedHashMap<>();
+        Map<String, AlgorithmPlanner> n = new LinkedHashMap<>();
+        for (AlgorithmPlanner p : planners) {
+            if (k.put(key(p.op(), p.algorithm()), p) != null) {
+                throw new IllegalArgumentException("two planners for " + p.op() + " with " + p.algorithm());
+            }
+            if (n.put(p.name(), p) != null) throw new IllegalArgumentException("two planners named " + p.name());
+        }
+        this.byKey = Collections.unmodifiableMap(k);
+        this.byName = Collections.unmodifiableMap(n);
+    }
+
+    /** A registry of exactly these planners. */
+    public static Planners of(List<AlgorithmPlanner> planners) {
+        return new Planners(new ArrayList<>(planners));
+    }
+
+    /**
+     * Ring all_reduce, all_gather, reduce_scatter, broadcast, reduce; tree (double binary tree)
+     * all_reduce; P2P sendrecv and all_to_all.
+     */
+    public static Planners standard() {
+        return of(List.of(new RingAllReducePlanner(), new RingAllGatherPlanner(), new RingReduceScatterPlanner(),
+                new RingBroadcastPlanner(), new RingReducePlanner(), new TreeAllReducePlanner(),
+                new SendRecvPlanner(), new AllToAllPlanner()));
+    }
+
+    private static String key(CollectiveOp op, Algorithm a) {
+        return op.name() + "/" + a.name();
+    }
+
+    /** All registered planners in registration order. */
+    public List<AlgorithmPlanner> all() { return List.copyOf(byKey.values()); }
+
+    /** The algorithms registered for {@code op}, in registration order. */
+    public List<Algorithm> supported(CollectiveOp op) {
+        return byKey.values().stream().filter(p -> p.op() == op).map(AlgorithmPlanner::algorithm)
+                .collect(Collectors.toList());
+    }
+
+    /** The planner for (op, algorithm). @throws UnsupportedAlgorithmException naming what {@code op} supports */
+    public AlgorithmPlanner planner(CollectiveOp op, Algorithm algorithm) {
+        AlgorithmPlanner p = byKey.get(key(op, algorithm));
+        if (p == null) {
+            throw new UnsupportedAlgorithmException("algorithm " + algorithm.ncclName() + " is not supported for "
+                    + op.cliName() + "; supported: " + supported(op).stream().map(Algorithm::ncclName)
+                    .collect(Collectors.joining(", ")));
+        }
+        return p;
+    }
+
+    /** The planner registered under {@code name}. */
+    public AlgorithmPlanner byName(String name) {
+        AlgorithmPlanner p = byName.get(name);
+        if (p == null) {
+            throw new IllegalArgumentException("unknown planner '" + name + "'; valid: " + String.join(", ", byName.keySet()));
+        }
+        return p;
+    }
+
+    /** Compiles {@code call} with the planner for (call.op, options.algorithm). */
+    public Plan plan(CollectiveCall call, PlanOptions options) {
+        return planner(call.op(), options.algorithm()).plan(call, options);
+    }
+}

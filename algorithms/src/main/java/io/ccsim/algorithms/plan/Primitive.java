@@ -1,0 +1,63 @@
+package io.ccsim.algorithms.plan;
+
+/**
+ * NCCL's primitive operations (src/device/primitives.h, prims_simple.h / prims_ll.h /
+ * prims_ll128.h), one slice each. Notation for a step with {@code count} elements:
+ * {@code in} = the rank's input buffer at {@code srcOffset}, {@code out} = its output buffer at
+ * {@code dstOffset}, {@code recv(p)} = the next slice arriving on the connection from peer p
+ * (which the step consumes, freeing its slots), {@code send(v)} = writing v into the next free
+ * slots of the connection to every send peer. {@code pre}/{@code post} are the reduction's
+ * pre-/post-operators (avg: see {@code data.Reduction}); they are applied only in collectives
+ * that reduce (all_reduce, reduce_scatter, reduce); elsewhere they are the identity.
+ * Values are combined in the order input first, then receive peers in cursor order.
+ */
+public enum Primitive {
+    /** v = pre(in); send(v). Reads: input. Writes: nothing locally. */
+    SEND(0, true, true, false),
+    /** v = recv(p0); out = v. */
+    RECV(1, false, false, true),
+    /** v = pre(in) ⊕ recv(p0) ⊕ ... ⊕ recv(pk); send(v). */
+    RECV_REDUCE_SEND(-1, true, true, false),
+    /** v = recv(p0); out = v; send(v). */
+    RECV_COPY_SEND(1, true, false, true),
+    /** v = post(pre(in) ⊕ recv(p0) ⊕ ...); out = v. The final reduction at its destination. */
+    RECV_REDUCE_COPY(-1, false, true, true),
+    /** v = post(pre(in) ⊕ recv(p0) ⊕ ...); out = v; send(v). Ring all-reduce's owner step, tree root. */
+    RECV_REDUCE_COPY_SEND(-1, true, true, true),
+    /** v = in (raw, no pre); out = v; send(v). The root's step in broadcast/all-gather. */
+    COPY_SEND(0, true, true, true),
+    /** out = in (raw). No connection. One-rank collectives and a rank's own all-to-all block. */
+    LOCAL_COPY(0, false, true, true),
+    /** out = post(pre(in)). No connection. One-rank reductions (NCCL's onerank reduce). */
+    LOCAL_REDUCE(0, false, true, true);
+
+    private final int fixedRecv; // -1: one or more
+    private final boolean sends;
+    private final boolean readsInput;
+    private final boolean writesOutput;
+
+    Primitive(int fixedRecv, boolean sends, boolean readsInput, boolean writesOutput) {
+        this.fixedRecv = fixedRecv;
+        this.sends = sends;
+        this.readsInput = readsInput;
+        this.writesOutput = writesOutput;
+    }
+
+    /** True if the primitive receives from at least one peer. */
+    public boolean receives() { return fixedRecv != 0; }
+
+    /** True if the primitive receives from several peers and reduces them (tree fan-in up to 3). */
+    public boolean reduces() { return fixedRecv < 0; }
+
+    /** True if the primitive writes to its send peers. */
+    public boolean sends() { return sends; }
+
+    /** True if it reads the rank's input buffer at srcOffset. */
+    public boolean readsInput() { return readsInput; }
+
+    /** True if it writes the rank's output buffer at dstOffset. */
+    public boolean writesOutput() { return writesOutput; }
+
+    /** True for LOCAL_COPY and LOCAL_REDUCE, which touch no connection. */
+    public boolean isLocal() { return this == LOCAL_COPY || this == LOCAL_REDUCE; }
+}

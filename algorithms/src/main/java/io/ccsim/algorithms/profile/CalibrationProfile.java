@@ -1,0 +1,161 @@
+package io.ccsim.algorithms.profile;
+
+import io.ccsim.algorithms.Protocol;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The numbers the simulator (SimExecutor) and the {@code Tuner} read for one GPU generation. Units are in
+ * the names: µs, ns, GB/s with 1 GB = 1e9 B.
+ *
+ * <p>Built-in defaults ({@link #builtin(String)}: {@code h100}, {@code h200}) start from NCCL's own constants
+ * (src/graph/tuning.cc, ncclTunerConstantsDefaults, compCap 90 = Hopper), cited in
+ * the resource files' {@code fit.source} and line by line in {@link NcclHopperConstants}; fits replace them.
+ *
+ * <p>JSON form (snake_case keys, every key required except {@code fit}; unknown keys are errors):
+ * <pre>
+ * { "gpu": "H200", "compute_capability": 90, "kernel_launch_us": 2.0,
+ *   "protocols": { "LL": {"base_latency_us":6.6, "step_overhead_ns":200, "max_channel_bw_gbps":48,
+ *                         "hop_latency_us": {"nvlink":0.6, "pcie":1.0, "net":2.7}}, "LL128": {...}, "Simple": {...} },
+ *   "tree": { "LL": {"base_latency_us":6.8, "hop_latency_us": {...}}, "LL128": {...}, "Simple": {...} },
+ *   "reduce_bw_gbps": 120, "copy_bw_gbps": 160,
+ *   "link_efficiency": {"nvlink":0.85, "pcie":0.8, "net":0.92},
+ *   "tuner": { "ll_max_bw_gbps": {"n1":141, "n2":39, "n4":20.4}, ... },
+ *   "fit": {"source":"...", "date":"2026-11-22", "residuals": {"name": 0.05}} }
+ * </pre>
+ *
+ * @param gpu               GPU name ({@code H100}, {@code H200})
+ * @param computeCapability CUDA compute capability × 10 ({@code 90} for Hopper); drives NCCL's LL128 rules
+ * @param kernelLaunchUs    host-side launch of one collective kernel, µs; part of every protocol's
+ *                          {@code base_latency_us} (validated: not larger than any of them)
+ * @param protocols         per protocol: ring latencies, step overhead, per-channel throughput limit
+ * @param treeLatencies     per protocol: tree algorithm latencies (NCCL baseLat/hwLat of NCCL_ALGO_TREE)
+ * @param reduceBwGbps      reduction throughput of one channel (one CTA) in GB/s of input consumed
+ * @param copyBwGbps        local copy throughput of one channel (one CTA) in GB/s
+ * @param linkEfficiency    achievable fraction of raw link bandwidth for bulk data, per link class, in (0, 1]
+ * @param tuner             NCCL's bandwidth refinements (caps and factors of the cost model)
+ * @param fit               where the numbers came from, when known
+ */
+public record CalibrationProfile(String gpu, int computeCapability, double kernelLaunchUs,
+                                 Map<Protocol, ProtocolCosts> protocols, Map<Protocol, LatencyCosts> treeLatencies,
+                                 double reduceBwGbps, double copyBwGbps, Map<LinkClass, Double> linkEfficiency,
+                                 TunerConstants tuner, Optional<FitInfo> fit) {
+
+    /** Names accepted by {@link #builtin(String)}. */
+    public static final java.util.List<String> BUILTIN_NAMES = java.util.List.of("h100", "h200");
+
+    public CalibrationProfile {
+        Objects.requireNonNull(gpu, "gpu");
+        if (gpu.isBlank()) throw new IllegalArgumentException("gpu must not be blank");
+        if (computeCapability < 60 || computeCapability > 200) {
+            throw new IllegalArgumentException("computeCapability must be in 60..200 (e.g. 90 for Hopper), got "
+                    + computeCapability);
+        }
+        Profiles.requireNonNegative(kernelLaunchUs, "kernelLaunchUs");
+        protocols = completeProtocolMap(protocols, "protocols");
+        treeLatencies = completeProtocolMap(treeLatencies, "treeLatencies");
+        for (Map.Entry<Protocol, ProtocolCosts> e : protocols.entrySet()) {
+            if (kernelLaunchUs > e.getValue().baseLatencyUs()) {
+                throw new IllegalArgumentException("kernelLaunchUs (" + kernelLaunchUs
+                        + ") must not exceed protocols." + e.getKey().ncclName() + ".baseLatencyUs ("
+                        + e.getValue().baseLatencyUs() + "): the base latency includes the launch");
+            }
+        }
+        Profiles.requirePositive(reduceBwGbps, "reduceBwGbps");
+        Profiles.requirePositive(copyBwGbps, "copyBwGbps");
+        linkEfficiency = Profiles.completeLinkMap(linkEfficiency, "linkEfficiency");
+        for (Map.Entry<LinkClass, Double> e : linkEfficiency.entrySet()) {
+            Profiles.requireFraction(e.getValue(), "linkEfficiency." + e.getKey().jsonName());
+        }
+        Objects.requireNonNull(tuner, "tuner");
+        Objects.requireNonNull(fit, "fit");
+    }
+
+    private static <V> Map<Protocol, V> completeProtocolMap(Map<Protocol, V> m, String name) {
+        EnumMap<Protocol, V> copy = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            V v = m.get(p);
+            if (v == null) {
+                throw new IllegalArgumentException(name + " lacks protocol '" + p.ncclName()
+                        + "'; all of LL, LL128, Simple are required");
+            }
+            copy.put(p, v);
+        }
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /** The costs of protocol {@code p}. */
+    public ProtocolCosts protocol(Protocol p) { return protocols.get(p); }
+
+    /** Achievable fraction of raw bandwidth on {@code c}. */
+    public double linkEfficiency(LinkClass c) { return linkEfficiency.get(c); }
+
+    /**
+     * A built-in profile by name, case-insensitive: {@code h100} or {@code h200} (resources
+     * {@code io/ccsim/profiles/NAME.json}).
+     *
+     * @throws IllegalArgumentException for an unknown name, listing the valid ones
+     */
+    public static CalibrationProfile builtin(String name) {
+        String key = name.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!BUILTIN_NAMES.contains(key)) {
+            throw new IllegalArgumentException("unknown built-in profile '" + name + "'; valid: "
+                    + String.join(", ", BUILTIN_NAMES));
+        }
+        String resource = "/io/ccsim/profiles/" + key + ".json";
+        try (InputStream in = CalibrationProfile.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("built-in profile resource missing: " + resource);
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "resource " + resource);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read built-in profile " + resource + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a profile from a JSON file.
+     *
+     * @throws ProfileException naming the file, the JSON path and what is valid, for malformed content
+     * @throws IOException      if the file cannot be read
+     */
+    public static CalibrationProfile load(Path file) throws IOException {
+        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /**
+     * Parses profile JSON text; {@code sourceName} is used in error messages.
+     *
+     * @throws ProfileException naming the source, the JSON path and what is valid
+     */
+    public static CalibrationProfile parse(String json, String sourceName) {
+        return ProfileJson.read(json, sourceName);
+    }
+
+    /** This profile as pretty-printed JSON in the form {@link #parse} reads (deterministic key order). */
+    public String toJson() { return ProfileJson.write(this); }
+
+    /** Writes {@link #toJson()} to {@code file} (UTF-8). */
+    public void write(Path file) throws IOException {
+        Files.writeString(file, toJson(), StandardCharsets.UTF_8);
+    }
+
+    /** A copy with other tuner constants (for fits and what-if studies). */
+    public CalibrationProfile withTuner(TunerConstants newTuner) {
+        return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, protocols, treeLatencies,
+                reduceBwGbps, copyBwGbps, linkEfficiency, newTuner, fit);
+    }
+
+    /** A copy with other protocol costs (for fits and what-if studies). */
+    public CalibrationProfile withProtocols(Map<Protocol, ProtocolCosts> newProtocols) {
+        return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, newProtocols, treeLatencies,
+                reduceBwGbps, copyBwGbps, linkEfficiency, tuner, fit);
+    }
+}

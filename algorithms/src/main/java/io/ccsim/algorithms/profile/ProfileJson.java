@@ -1,0 +1,319 @@
+package io.ccsim.algorithms.profile;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.JsonPrimitive;
+import com.google.gson.stream.JsonWriter;
+import io.ccsim.algorithms.Protocol;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Reads and writes {@link CalibrationProfile} JSON with precise errors: every problem names the source,
+ * the JSON path and what is valid. Unknown keys are errors (a typo must not silently keep a default).
+ */
+final class ProfileJson {
+    private ProfileJson() {}
+
+    private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
+            "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "fit");
+    private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "step_overhead_ns",
+            "max_channel_bw_gbps", "hop_latency_us");
+    private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
+    private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");
+    private static final List<String> NODE_KEYS = List.of("n1", "n2", "n4");
+    private static final List<String> PROTO_NAMES = List.of("LL", "LL128", "Simple");
+    private static final List<String> TUNER_KEYS = List.of("ll_max_bw_gbps", "tree_max_channel_bw_gbps",
+            "tree_ll128_max_channel_bw_gbps", "ll128_efficiency", "tree_efficiency", "tree_ll_factor",
+            "tree_ll128_intra_efficiency", "tree_ll128_inter_efficiency", "net_overhead_us",
+            "ring_plateau_factor", "tree_correction");
+    private static final List<String> FIT_KEYS = List.of("source", "date", "residuals");
+
+    /** A cursor over the parsed tree that knows its source and path. */
+    private static final class Ctx {
+        final String source;
+
+        Ctx(String source) { this.source = source; }
+
+        ProfileException error(String path, String problem) { return new ProfileException(source, path, problem); }
+
+        JsonObject object(JsonElement e, String path, List<String> allowed, List<String> required) {
+            if (e == null || !e.isJsonObject()) throw error(path, "expected a JSON object, got " + describe(e));
+            JsonObject o = e.getAsJsonObject();
+            for (String k : o.keySet()) {
+                if (!allowed.contains(k)) {
+                    throw error(path + "." + k, "unknown key '" + k + "'; valid keys here: " + String.join(", ", allowed));
+                }
+            }
+            for (String k : required) {
+                if (!o.has(k)) throw error(path, "missing required key '" + k + "'");
+            }
+            return o;
+        }
+
+        double number(JsonObject o, String key, String path) {
+            String p = path + "." + key;
+            JsonElement e = o.get(key);
+            if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+                throw error(p, "expected a number, got " + describe(e));
+            }
+            double v = e.getAsDouble();
+            if (!Double.isFinite(v)) throw error(p, "expected a finite number, got " + v);
+            return v;
+        }
+
+        double nonNegative(JsonObject o, String key, String path) {
+            double v = number(o, key, path);
+            if (v < 0) throw error(path + "." + key, "must be >= 0, got " + v);
+            return v;
+        }
+
+        double positive(JsonObject o, String key, String path) {
+            double v = number(o, key, path);
+            if (v <= 0) throw error(path + "." + key, "must be > 0, got " + v);
+            return v;
+        }
+
+        double fraction(JsonObject o, String key, String path) {
+            double v = number(o, key, path);
+            if (!(v > 0 && v <= 1)) throw error(path + "." + key, "must be in (0, 1], got " + v);
+            return v;
+        }
+
+        String string(JsonObject o, String key, String path) {
+            JsonElement e = o.get(key);
+            if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
+                throw error(path + "." + key, "expected a string, got " + describe(e));
+            }
+            return e.getAsString();
+        }
+
+        int integer(JsonObject o, String key, String path) {
+            double v = number(o, key, path);
+            if (v != Math.rint(v) || Math.abs(v) > Integer.MAX_VALUE) {
+                throw error(path + "." + key, "expected an integer, got " + v);
+            }
+            return (int) v;
+        }
+
+        static String describe(JsonElement e) {
+            if (e == null) return "nothing";
+            if (e.isJsonNull()) return "null";
+            if (e.isJsonObject()) return "an object";
+            if (e.isJsonArray()) return "an array";
+            JsonPrimitive p = e.getAsJsonPrimitive();
+            if (p.isString()) return "the string \"" + p.getAsString() + "\"";
+            if (p.isBoolean()) return "the boolean " + p.getAsBoolean();
+            return "the number " + p.getAsString();
+        }
+    }
+
+    static CalibrationProfile read(String json, String source) {
+        Ctx c = new Ctx(source);
+        JsonElement root;
+        try {
+            root = JsonParser.parseString(json);
+        } catch (JsonParseException e) {
+            throw c.error("$", "not valid JSON: " + e.getMessage());
+        }
+        List<String> required = TOP_KEYS.subList(0, TOP_KEYS.size() - 1);
+        JsonObject o = c.object(root, "$", TOP_KEYS, required);
+        String gpu = c.string(o, "gpu", "$");
+        if (gpu.isBlank()) throw c.error("$.gpu", "must not be blank");
+        int cc = c.integer(o, "compute_capability", "$");
+        if (cc < 60 || cc > 200) throw c.error("$.compute_capability", "must be in 60..200 (90 for Hopper), got " + cc);
+        double launch = c.nonNegative(o, "kernel_launch_us", "$");
+
+        JsonObject protos = c.object(o.get("protocols"), "$.protocols", PROTO_NAMES, PROTO_NAMES);
+        EnumMap<Protocol, ProtocolCosts> protocols = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            String path = "$.protocols." + p.ncclName();
+            JsonObject po = c.object(protos.get(p.ncclName()), path, PROTOCOL_KEYS, PROTOCOL_KEYS);
+            double base = c.nonNegative(po, "base_latency_us", path);
+            if (launch > base) {
+                throw c.error(path + ".base_latency_us", "must be >= kernel_launch_us (" + launch
+                        + "), since the base latency includes the launch; got " + base);
+            }
+            protocols.put(p, new ProtocolCosts(base, c.nonNegative(po, "step_overhead_ns", path),
+                    c.positive(po, "max_channel_bw_gbps", path), links(c, po.get("hop_latency_us"),
+                            path + ".hop_latency_us", false)));
+        }
+        JsonObject tree = c.object(o.get("tree"), "$.tree", PROTO_NAMES, PROTO_NAMES);
+        EnumMap<Protocol, LatencyCosts> treeLat = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            String path = "$.tree." + p.ncclName();
+            JsonObject to = c.object(tree.get(p.ncclName()), path, LATENCY_KEYS, LATENCY_KEYS);
+            treeLat.put(p, new LatencyCosts(c.nonNegative(to, "base_latency_us", path),
+                    links(c, to.get("hop_latency_us"), path + ".hop_latency_us", false)));
+        }
+        double reduce = c.positive(o, "reduce_bw_gbps", "$");
+        double copy = c.positive(o, "copy_bw_gbps", "$");
+        Map<LinkClass, Double> eff = links(c, o.get("link_efficiency"), "$.link_efficiency", true);
+
+        JsonObject t = c.object(o.get("tuner"), "$.tuner", TUNER_KEYS, TUNER_KEYS);
+        String tp = "$.tuner";
+        JsonObject tc = c.object(t.get("tree_correction"), tp + ".tree_correction", PROTO_NAMES, PROTO_NAMES);
+        EnumMap<Protocol, List<Double>> corr = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            String path = tp + ".tree_correction." + p.ncclName();
+            JsonElement e = tc.get(p.ncclName());
+            if (!e.isJsonArray()) throw c.error(path, "expected an array of "
+                    + TunerConstants.TREE_CORRECTION_ENTRIES + " numbers, got " + Ctx.describe(e));
+            JsonArray a = e.getAsJsonArray();
+            if (a.size() != TunerConstants.TREE_CORRECTION_ENTRIES) {
+                throw c.error(path, "expected " + TunerConstants.TREE_CORRECTION_ENTRIES
+                        + " factors (sizes 64 B × 2^i), got " + a.size());
+            }
+            List<Double> l = new ArrayList<>(a.size());
+            for (int i = 0; i < a.size(); i++) {
+                JsonElement x = a.get(i);
+                if (!x.isJsonPrimitive() || !x.getAsJsonPrimitive().isNumber() || !(x.getAsDouble() > 0)
+                        || !Double.isFinite(x.getAsDouble())) {
+                    throw c.error(path + "[" + i + "]", "expected a finite number > 0, got " + Ctx.describe(x));
+                }
+                l.add(x.getAsDouble());
+            }
+            corr.put(p, l);
+        }
+        TunerConstants tuner = new TunerConstants(
+                byNodes(c, t, "ll_max_bw_gbps", tp), byNodes(c, t, "tree_max_channel_bw_gbps", tp),
+                byNodes(c, t, "tree_ll128_max_channel_bw_gbps", tp),
+                c.fraction(t, "ll128_efficiency", tp), c.fraction(t, "tree_efficiency", tp),
+                c.fraction(t, "tree_ll_factor", tp), c.fraction(t, "tree_ll128_intra_efficiency", tp),
+                c.fraction(t, "tree_ll128_inter_efficiency", tp), c.nonNegative(t, "net_overhead_us", tp),
+                c.positive(t, "ring_plateau_factor", tp), corr);
+
+        Optional<FitInfo> fit = Optional.empty();
+        if (o.has("fit")) {
+            JsonObject f = c.object(o.get("fit"), "$.fit", FIT_KEYS, List.of("source", "date"));
+            Map<String, Double> residuals = new LinkedHashMap<>();
+            if (f.has("residuals")) {
+                JsonElement re = f.get("residuals");
+                if (!re.isJsonObject()) throw c.error("$.fit.residuals", "expected an object of name: number, got "
+                        + Ctx.describe(re));
+                for (String k : re.getAsJsonObject().keySet()) {
+                    residuals.put(k, c.number(re.getAsJsonObject(), k, "$.fit.residuals"));
+                }
+            }
+            fit = Optional.of(new FitInfo(c.string(f, "source", "$.fit"), c.string(f, "date", "$.fit"), residuals));
+        }
+        try {
+            return new CalibrationProfile(gpu, cc, launch, protocols, treeLat, reduce, copy, eff, tuner, fit);
+        } catch (IllegalArgumentException e) {
+            throw c.error("$", e.getMessage());
+        }
+    }
+
+    private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
+        JsonObject o = c.object(e, path, LINK_KEYS, LINK_KEYS);
+        EnumMap<LinkClass, Double> m = new EnumMap<>(LinkClass.class);
+        for (LinkClass lc : LinkClass.values()) {
+            m.put(lc, fraction ? c.fraction(o, lc.jsonName(), path) : c.nonNegative(o, lc.jsonName(), path));
+        }
+        return m;
+    }
+
+    private static ByNodeCount byNodes(Ctx c, JsonObject parent, String key, String parentPath) {
+        String path = parentPath + "." + key;
+        JsonObject o = c.object(parent.get(key), path, NODE_KEYS, NODE_KEYS);
+        return new ByNodeCount(c.positive(o, "n1", path), c.positive(o, "n2", path), c.positive(o, "n4", path));
+    }
+
+    static String write(CalibrationProfile p) {
+        StringWriter sw = new StringWriter();
+        try (JsonWriter w = new JsonWriter(sw)) {
+            w.setIndent("  ");
+            w.beginObject();
+            w.name("gpu").value(p.gpu());
+            w.name("compute_capability").value(p.computeCapability());
+            w.name("kernel_launch_us").value(p.kernelLaunchUs());
+            w.name("protocols").beginObject();
+            for (Protocol pr : Protocol.values()) {
+                ProtocolCosts pc = p.protocol(pr);
+                w.name(pr.ncclName()).beginObject();
+                w.name("base_latency_us").value(pc.baseLatencyUs());
+                w.name("step_overhead_ns").value(pc.stepOverheadNs());
+                w.name("max_channel_bw_gbps").value(pc.maxChannelBwGbps());
+                writeLinks(w, "hop_latency_us", pc.hopLatencyUs());
+                w.endObject();
+            }
+            w.endObject();
+            w.name("tree").beginObject();
+            for (Protocol pr : Protocol.values()) {
+                LatencyCosts lc = p.treeLatencies().get(pr);
+                w.name(pr.ncclName()).beginObject();
+                w.name("base_latency_us").value(lc.baseLatencyUs());
+                writeLinks(w, "hop_latency_us", lc.hopLatencyUs());
+                w.endObject();
+            }
+            w.endObject();
+            w.name("reduce_bw_gbps").value(p.reduceBwGbps());
+            w.name("copy_bw_gbps").value(p.copyBwGbps());
+            writeLinks(w, "link_efficiency", p.linkEfficiency());
+            TunerConstants t = p.tuner();
+            w.name("tuner").beginObject();
+            writeNodes(w, "ll_max_bw_gbps", t.llMaxBwGbps());
+            writeNodes(w, "tree_max_channel_bw_gbps", t.treeMaxChannelBwGbps());
+            writeNodes(w, "tree_ll128_max_channel_bw_gbps", t.treeLl128MaxChannelBwGbps());
+            w.name("ll128_efficiency").value(t.ll128Efficiency());
+            w.name("tree_efficiency").value(t.treeEfficiency());
+            w.name("tree_ll_factor").value(t.treeLlFactor());
+            w.name("tree_ll128_intra_efficiency").value(t.treeLl128IntraEfficiency());
+            w.name("tree_ll128_inter_efficiency").value(t.treeLl128InterEfficiency());
+            w.name("net_overhead_us").value(t.netOverheadUs());
+            w.name("ring_plateau_factor").value(t.ringPlateauFactor());
+            w.name("tree_correction").beginObject();
+            for (Protocol pr : Protocol.values()) {
+                w.name(pr.ncclName()).beginArray();
+                for (double d : t.treeCorrection().get(pr)) w.value(d);
+                w.endArray();
+            }
+            w.endObject();
+            w.endObject();
+            if (p.fit().isPresent()) {
+                FitInfo f = p.fit().get();
+                w.name("fit").beginObject();
+                w.name("source").value(f.source());
+                w.name("date").value(f.date());
+                w.name("residuals").beginObject();
+                for (Map.Entry<String, Double> e : f.residuals().entrySet()) w.name(e.getKey()).value(e.getValue());
+                w.endObject();
+                w.endObject();
+            }
+            w.endObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return sw.toString() + "\n";
+    }
+
+    private static void writeLinks(JsonWriter w, String name, Map<LinkClass, Double> m) throws IOException {
+        w.name(name).beginObject();
+        for (LinkClass lc : LinkClass.values()) w.name(lc.jsonName()).value(m.get(lc));
+        w.endObject();
+    }
+
+    private static void writeNodes(JsonWriter w, String name, ByNodeCount b) throws IOException {
+        w.name(name).beginObject();
+        w.name("n1").value(b.oneNode());
+        w.name("n2").value(b.twoNodes());
+        w.name("n4").value(b.manyNodes());
+        w.endObject();
+    }
+
+    /** Keys accepted at the top level (for documentation and tests). */
+    static Set<String> topKeys() { return new TreeSet<>(TOP_KEYS); }
+}

@@ -1,0 +1,111 @@
+package io.ccsim.algorithms.sim;
+
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.sim.Simulator;
+import io.ccsim.sim.flow.FlowNetwork;
+import io.ccsim.topology.Flap;
+import io.ccsim.topology.Link;
+import io.ccsim.topology.LinkGroup;
+import io.ccsim.topology.LinkHealth;
+import io.ccsim.topology.LinkKind;
+import io.ccsim.topology.Route;
+import io.ccsim.topology.Topology;
+
+/**
+ * A topology's fabric bound to a flow network in one simulation: one flow-network link per
+ * {@link LinkGroup} (same index), with capacity = group capacity (health applied) × the profile's
+ * link efficiency for the group's link class. Link health can change mid-run
+ * ({@link #setLinkHealth}); scheduled flaps in the topology's link health are applied as events.
+ */
+public final class Fabric {
+    private final Simulator sim;
+    private final FlowNetwork net;
+    private final CalibrationProfile profile;
+    private final LinkClass[] groupClass;
+    private Topology topology;
+    private boolean p2pDisabled;
+
+    public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
+        this.sim = sim;
+        this.topology = topology;
+        this.profile = profile;
+        this.net = new FlowNetwork(sim);
+        int n = topology.fabric().size();
+        this.groupClass = new LinkClass[n];
+        for (LinkGroup g : topology.fabric()) {
+            groupClass[g.index()] = classOf(g.members().get(0).kind());
+            int idx = net.addLink(g.id(), capacity(g), g.sharing());
+            if (idx != g.index()) throw new IllegalStateException("fabric index mismatch for " + g.id());
+        }
+        for (Link l : topology.links()) {
+            for (Flap f : l.health().flaps()) scheduleFlap(l.id(), f);
+        }
+    }
+
+    /** The link class NCCL's model distinguishes for a link kind: NVLink, PCIe (and SMP, C2C), network. */
+    public static LinkClass classOf(LinkKind kind) {
+        switch (kind) {
+            case NVLINK: return LinkClass.NVLINK;
+            case INFINIBAND:
+            case ROCE: return LinkClass.NET;
+            default: return LinkClass.PCIE;
+        }
+    }
+
+    private double capacity(LinkGroup g) {
+        return g.capacityBytesPerSec() * profile.linkEfficiency(groupClass[g.index()]);
+    }
+
+    public Simulator simulator() { return sim; }
+
+    public FlowNetwork network() { return net; }
+
+    public CalibrationProfile profile() { return profile; }
+
+    /** The topology with the link health currently in force. */
+    public Topology topology() { return topology; }
+
+    /** Whether NCCL_P2P_DISABLE=1 is in force: GPUs of one host talk through PCIe/host memory, not NVLink. */
+    public boolean p2pDisabled() { return p2pDisabled; }
+
+    /** Sets NCCL_P2P_DISABLE for executions started after this call. */
+    public void setP2pDisabled(boolean disabled) { this.p2pDisabled = disabled; }
+
+    /** Link class of fabric group {@code index}. */
+    public LinkClass groupClass(int index) { return groupClass[index]; }
+
+    /**
+     * The slowest class on a route, as NCCL's model charges one hop latency per GPU-to-GPU step: any
+     * network link makes it NET, else any PCIe/SMP link makes it PCIE, else NVLINK.
+     */
+    public LinkClass routeClass(Route r) {
+        LinkClass worst = LinkClass.NVLINK;
+        for (int i = 0; i < r.length(); i++) {
+            LinkClass c = groupClass[r.groupAt(i)];
+            if (c == LinkClass.NET) return LinkClass.NET;
+            if (c == LinkClass.PCIE) worst = LinkClass.PCIE;
+        }
+        return worst;
+    }
+
+    /** Changes a link's health now: the flow network re-solves the flows crossing its group. */
+    public void setLinkHealth(String linkId, LinkHealth health) {
+        topology = topology.withLinkHealth(linkId, health);
+        LinkGroup g = topology.groupOf(linkId);
+        net.setCapacity(g.index(), capacity(g));
+    }
+
+    private void scheduleFlap(String linkId, Flap f) {
+        for (int k = 0; k < f.count(); k++) {
+            long downAt = f.startPs() + k * f.periodPs();
+            sim.scheduleAt(Math.max(downAt, sim.now()), () -> setDown(linkId, true));
+            sim.scheduleAt(Math.max(downAt + f.durationPs(), sim.now()), () -> setDown(linkId, false));
+        }
+    }
+
+    private void setDown(String linkId, boolean down) {
+        LinkHealth h = topology.link(linkId).health();
+        setLinkHealth(linkId, new LinkHealth(h.degradeFactor(), down, h.flaps(), h.bitErrorRate()));
+    }
+}

@@ -1,0 +1,19 @@
+package io.ccsim.algorithms.sim;
+
+import io.ccsim.topology.Route;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Routes between GPU nodes for connections; the ECMP key is the channel so channels spread over equal paths. */
+final class RouteCache {
+    private final NcclPaths paths;
+    private final Map<Long, Route> cache = new HashMap<>();
+
+    RouteCache(Fabric fabric, boolean p2pDisabled) { this.paths = new NcclPaths(fabric.topology(), p2pDisabled); }
+
+    Route route(int srcNode, int dstNode, int channel) {
+        if (srcNode == dstNode) return Route.local();
+        long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;
+        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, channel));
+    }
+}

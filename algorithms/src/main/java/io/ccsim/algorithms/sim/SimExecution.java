@@ -1,0 +1,421 @@
+package io.ccsim.algorithms.sim;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.ProtocolCosts;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.Primitive;
+import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.sim.Simulator;
+import io.ccsim.sim.Time;
+import io.ccsim.sim.flow.Flow;
+import io.ccsim.sim.flow.FlowListener;
+import io.ccsim.sim.flow.FlowNetwork;
+import io.ccsim.topology.Route;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One plan being executed on the simulated fabric.
+ *
+ * <h2>Model</h2>
+ * Every (rank, channel, lane) is a <em>worker</em> that walks its steps in order, one at a time, as
+ * an NCCL thread block walks its primitive calls slice by slice. Every connection (channel, from, to)
+ * has {@link Protocol#NCCL_STEPS} slots in the receiver's memory. A step may start only when
+ * <ul>
+ *   <li>its rank's kernel has started (launch + the protocol's base latency, NCCL's baseLat),</li>
+ *   <li>every connection it receives from holds {@code slots} slots of arrived data, and</li>
+ *   <li>every connection it sends on has {@code slots} free slots whose credit has come back.</li>
+ * </ul>
+ * A sending step is a flow per send connection on the connection's route: a latency phase of the
+ * protocol's per-step overhead (flag, fence), then the wire bytes (LL: 8 B per 4 B of data, LL128:
+ * 128 B per 120 B) at a max-min fair rate capped by the protocol's per-channel throughput (and by the
+ * reduction throughput for reducing steps). The sender moves on when its flows end; the data becomes
+ * visible to the receiver one hop latency later (NCCL's hwLat for the route's link class), and the
+ * credit of a consumed slot comes back to the sender one hop latency after the receiver's step ends.
+ * So latency is paid per slice but overlaps across the 8 slots in flight, as NCCL's pipelining does.
+ * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
+ * at the copy or reduction throughput.
+ *
+ * <p>A rank that never launches never sends or frees slots, so its peers stall on their connections:
+ * the simulation quiesces with the execution unfinished, which callers report as a hang
+ * ({@link #blockedWorkers()} says who waits for whom).
+ */
+public final class SimExecution {
+    /** Receives completion events, on the simulator's thread, at simulated times. */
+    public interface Listener {
+        /** Rank {@code rank} finished all its steps at {@code timePs}. */
+        default void onRankDone(int rank, long timePs) {}
+
+        /** Every rank finished at {@code timePs}. */
+        void onAllDone(long timePs);
+    }
+
+    private static final int MAXP = StepCursor.MAX_PEERS;
+
+    private final Simulator sim;
+    private final FlowNetwork net;
+    private final Plan plan;
+    private final Listener listener;
+    private final int nRanks;
+    private final int nCh;
+    private final int nLanes;
+    private final int elemBytes;
+    private final Protocol proto;
+    private final long startLatencyPs;
+    private final long stepOverheadPs;
+    private final double channelCapBps;
+    private final double reduceCapBps;
+    private final double copyBps;
+
+    // connections (struct of arrays)
+    private final ConnIndex connIndex;
+    private final int[][] connRoute;
+    private final long[] connLatencyPs;
+    private final int[] connFrom;
+    private final int[] connTo;
+    private final int[] connSender;
+    private final int[] connReceiver;
+    private final long[] slotsSent;      // slots reserved by the sender
+    private final long[] creditBack;     // slots freed by the receiver whose credit reached the sender
+    private final long[] slotsArrived;   // slots whose data reached the receiver
+    private final long[] slotsTaken;     // slots the receiver started consuming
+    private final FlowListener[] connFlowDone;
+
+    // workers (struct of arrays), w = (rank * nCh + ch) * nLanes + lane
+    private final int[] stepIdx;
+    private final int[] stepCount;
+    private final boolean[] busy;
+    private final boolean[] started;
+    private final byte[] curPrim;
+    private final int[] curNRecv;
+    private final int[] curNSend;
+    private final int[] curRecvConn;
+    private final int[] curSendConn;
+    private final long[] curBytes;
+    private final int[] curSlots;
+    private final int[] pendingFlows;
+    private final Runnable[] localDone;
+
+    private final boolean[] rankLaunched;
+    private final int[] rankWorkersLeft;
+    private int ranksLeft;
+    private final long[] rankDoneAt;
+    private long firstLaunchPs = -1;
+    private long endPs = -1;
+    private long stepsExecuted;
+    private long flowsStarted;
+    private final StepCursor cursor = new StepCursor();
+    private static final Primitive[] PRIMS = Primitive.values();
+
+    SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener) {
+        this.sim = sim;
+        this.net = fabric.network();
+        this.plan = plan;
+        this.listener = listener;
+        this.nRanks = plan.nRanks();
+        this.nCh = plan.nChannels();
+        this.nLanes = plan.nLanes();
+        if (gpuOfRank.length != nRanks) {
+            throw new IllegalArgumentException("gpuOfRank has " + gpuOfRank.length + " entries for " + nRanks + " ranks");
+        }
+        this.elemBytes = plan.call().dtype().bytes();
+        this.proto = plan.options().protocol();
+        CalibrationProfile prof = fabric.profile();
+        ProtocolCosts pc = prof.protocol(proto);
+        boolean tree = plan.options().algorithm() == Algorithm.TREE;
+        double baseUs = tree ? prof.treeLatencies().get(proto).baseLatencyUs() : pc.baseLatencyUs();
+        this.startLatencyPs = Time.us(baseUs);
+        this.stepOverheadPs = Time.ns(pc.stepOverheadNs());
+        this.channelCapBps = pc.maxChannelBwGbps() * 1e9;
+        double eff = proto.dataEfficiency();
+        this.reduceCapBps = Math.min(channelCapBps, prof.reduceBwGbps() * 1e9 / eff);
+        this.copyBps = prof.copyBwGbps() * 1e9;
+
+        // connections
+        ConnIndex ci = new ConnIndex();
+        plan.forEachConnection((ch, from, to) -> ci.add(ch, from, to));
+        this.connIndex = ci;
+        int nc = ci.size();
+        connRoute = new int[nc][];
+        connLatencyPs = new long[nc];
+        connFrom = new int[nc];
+        connTo = new int[nc];
+        connSender = new int[nc];
+        connReceiver = new int[nc];
+        Arrays.fill(connSender, -1);
+        Arrays.fill(connReceiver, -1);
+        slotsSent = new long[nc];
+        creditBack = new long[nc];
+        slotsArrived = new long[nc];
+        slotsTaken = new long[nc];
+        connFlowDone = new FlowListener[nc];
+        RouteCache routes = new RouteCache(fabric, fabric.p2pDisabled());
+        for (int k = 0; k < nc; k++) {
+            int ch = ci.channel(k), from = ci.from(k), to = ci.to(k);
+            connFrom[k] = from;
+            connTo[k] = to;
+            Route r = routes.route(gpuOfRank[from], gpuOfRank[to], ch);
+            connRoute[k] = r.hops();
+            LinkClass lc = fabric.routeClass(r);
+            double hopUs = tree ? prof.treeLatencies().get(proto).hopLatencyUs(lc) : pc.hopLatencyUs(lc);
+            connLatencyPs[k] = Time.us(hopUs);
+            final int kk = k;
+            connFlowDone[k] = f -> onFlowDone(kk);
+        }
+
+        int nw = nRanks * nCh * nLanes;
+        stepIdx = new int[nw];
+        stepCount = new int[nw];
+        busy = new boolean[nw];
+        started = new boolean[nw];
+        curPrim = new byte[nw];
+        curNRecv = new int[nw];
+        curNSend = new int[nw];
+        curRecvConn = new int[nw * MAXP];
+        curSendConn = new int[nw * MAXP];
+        curBytes = new long[nw];
+        curSlots = new int[nw];
+        pendingFlows = new int[nw];
+        localDone = new Runnable[nw];
+        rankLaunched = new boolean[nRanks];
+        rankWorkersLeft = new int[nRanks];
+        rankDoneAt = new long[nRanks];
+        Arrays.fill(rankDoneAt, -1);
+        ranksLeft = nRanks;
+        for (int r = 0; r < nRanks; r++) {
+            for (int c = 0; c < nCh; c++) {
+                for (int l = 0; l < nLanes; l++) {
+                    int w = (r * nCh + c) * nLanes + l;
+                    stepCount[w] = plan.stepCount(r, c, l);
+                    if (stepCount[w] > 0) rankWorkersLeft[r]++;
+                    final int ww = w;
+                    localDone[w] = () -> onStepDone(ww);
+                }
+            }
+        }
+    }
+
+    /** The plan being executed. */
+    public Plan plan() { return plan; }
+
+    /** Rank {@code rank}'s kernel is launched now; its workers start after the protocol's base latency. */
+    public void launch(int rank) {
+        if (rank < 0 || rank >= nRanks) throw new IllegalArgumentException("rank " + rank + " not in [0, " + nRanks + ")");
+        if (rankLaunched[rank]) throw new IllegalStateException("rank " + rank + " launched twice");
+        rankLaunched[rank] = true;
+        if (firstLaunchPs < 0) firstLaunchPs = sim.now();
+        sim.schedule(startLatencyPs, () -> startRank(rank));
+    }
+
+    /** Launches every rank now. */
+    public void launchAll() {
+        for (int r = 0; r < nRanks; r++) launch(r);
+    }
+
+    private void startRank(int rank) {
+        if (rankWorkersLeft[rank] == 0) {
+            rankFinished(rank);
+            return;
+        }
+        int base = rank * nCh * nLanes;
+        for (int i = 0; i < nCh * nLanes; i++) {
+            int w = base + i;
+            started[w] = true;
+            if (stepCount[w] > 0) {
+                load(w);
+                tryStart(w);
+            }
+        }
+    }
+
+    private void load(int w) {
+        int lane = w % nLanes;
+        int rc = w / nLanes;
+        int ch = rc % nCh;
+        int rank = rc / nCh;
+        plan.step(rank, ch, lane, stepIdx[w], cursor);
+        curPrim[w] = (byte) cursor.prim().ordinal();
+        curSlots[w] = cursor.slots();
+        curBytes[w] = (long) cursor.count() * elemBytes;
+        int nr = cursor.nRecv();
+        int ns = cursor.nSend();
+        curNRecv[w] = nr;
+        curNSend[w] = ns;
+        for (int i = 0; i < nr; i++) {
+            int k = connIndex.find(ch, cursor.recvPeer(i), rank);
+            curRecvConn[w * MAXP + i] = k;
+            connReceiver[k] = w;
+        }
+        for (int i = 0; i < ns; i++) {
+            int k = connIndex.find(ch, rank, cursor.sendPeer(i));
+            curSendConn[w * MAXP + i] = k;
+            connSender[k] = w;
+        }
+    }
+
+    private void tryStart(int w) {
+        if (busy[w] || !started[w] || stepIdx[w] >= stepCount[w]) return;
+        int s = curSlots[w];
+        int nr = curNRecv[w];
+        int ns = curNSend[w];
+        for (int i = 0; i < nr; i++) {
+            int k = curRecvConn[w * MAXP + i];
+            if (slotsArrived[k] - slotsTaken[k] < s) return;
+        }
+        for (int i = 0; i < ns; i++) {
+            int k = curSendConn[w * MAXP + i];
+            if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) return;
+        }
+        busy[w] = true;
+        stepsExecuted++;
+        for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
+        Primitive prim = PRIMS[curPrim[w]];
+        long bytes = curBytes[w];
+        if (ns > 0) {
+            long wire = proto.wireBytes(bytes);
+            double cap = reduces(prim) ? reduceCapBps : channelCapBps;
+            pendingFlows[w] = ns;
+            for (int i = 0; i < ns; i++) {
+                int k = curSendConn[w * MAXP + i];
+                slotsSent[k] += s;
+                flowsStarted++;
+                net.start(connRoute[k], wire, stepOverheadPs, cap, connFlowDone[k]);
+            }
+        } else {
+            double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
+            long t = stepOverheadPs + (bytes == 0 ? 0 : (long) Math.ceil(bytes / rate * 1e12));
+            sim.schedule(t, localDone[w]);
+        }
+    }
+
+    private static boolean reduces(Primitive p) {
+        switch (p) {
+            case RECV_REDUCE_SEND:
+            case RECV_REDUCE_COPY:
+            case RECV_REDUCE_COPY_SEND:
+            case LOCAL_REDUCE: return true;
+            default: return false;
+        }
+    }
+
+    private void onFlowDone(int k) {
+        int w = connSender[k];
+        int s = curSlots[w];
+        // the data (and its flag) become visible to the receiver one hop latency later
+        sim.schedule(connLatencyPs[k], () -> {
+            slotsArrived[k] += s;
+            int rw = connReceiver[k];
+            if (rw >= 0) tryStart(rw);
+        });
+        if (--pendingFlows[w] == 0) onStepDone(w);
+    }
+
+    private void onStepDone(int w) {
+        int s = curSlots[w];
+        int nr = curNRecv[w];
+        for (int i = 0; i < nr; i++) {
+            int k = curRecvConn[w * MAXP + i];
+            // the consumed slots' credit travels back to the sender
+            sim.schedule(connLatencyPs[k], () -> {
+                creditBack[k] += s;
+                int sw = connSender[k];
+                if (sw >= 0) tryStart(sw);
+            });
+        }
+        busy[w] = false;
+        if (++stepIdx[w] >= stepCount[w]) {
+            int rank = w / nLanes / nCh;
+            if (--rankWorkersLeft[rank] == 0) rankFinished(rank);
+            return;
+        }
+        load(w);
+        tryStart(w);
+    }
+
+    private void rankFinished(int rank) {
+        rankDoneAt[rank] = sim.now();
+        listener.onRankDone(rank, sim.now());
+        if (--ranksLeft == 0) {
+            endPs = sim.now();
+            listener.onAllDone(endPs);
+        }
+    }
+
+    /** Whether rank {@code r} has finished all its steps. */
+    public boolean isRankDone(int r) { return rankDoneAt[r] >= 0; }
+
+    /** Whether every rank has finished. */
+    public boolean isDone() { return ranksLeft == 0; }
+
+    /** Time the first rank launched, ps (−1 before). */
+    public long startTimePs() { return firstLaunchPs; }
+
+    /** Time the last rank finished, ps (−1 until done). */
+    public long endTimePs() { return endPs; }
+
+    /** When rank {@code r} finished, ps (−1 until done). */
+    public long rankDoneTimePs(int r) { return rankDoneAt[r]; }
+
+    /** Steps (slices) started so far, over all workers. */
+    public long stepsExecuted() { return stepsExecuted; }
+
+    /** Flows started so far. */
+    public long flowsStarted() { return flowsStarted; }
+
+    /** What an unfinished worker waits for. */
+    public record Blocked(int rank, int channel, int lane, int step, int stepCount, String primitive,
+                          int waitingForRank, String reason) {
+        @Override
+        public String toString() {
+            return "rank " + rank + " channel " + channel + (lane > 0 ? " lane " + lane : "") + " step " + step + "/" + stepCount
+                    + " " + primitive + ": " + reason + (waitingForRank >= 0 ? " rank " + waitingForRank : "");
+        }
+    }
+
+    /** The unfinished workers and what each waits for (for hang diagnosis). */
+    public List<Blocked> blockedWorkers() {
+        List<Blocked> out = new ArrayList<>();
+        for (int w = 0; w < stepIdx.length; w++) {
+            if (stepIdx[w] >= stepCount[w]) continue;
+            int lane = w % nLanes;
+            int ch = (w / nLanes) % nCh;
+            int rank = w / nLanes / nCh;
+            String prim = PRIMS[curPrim[w]].name();
+            if (!rankLaunched[rank]) {
+                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel never launched"));
+                continue;
+            }
+            if (!started[w]) {
+                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel starting"));
+                continue;
+            }
+            if (busy[w]) {
+                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "transfer in progress (stalled link?)"));
+                continue;
+            }
+            int s = curSlots[w];
+            String reason = "runnable";
+            int peer = -1;
+            for (int i = 0; i < curNRecv[w] && peer < 0; i++) {
+                int k = curRecvConn[w * MAXP + i];
+                if (slotsArrived[k] - slotsTaken[k] < s) {
+                    peer = connFrom[k];
+                    reason = "waiting for data from";
+                }
+            }
+            for (int i = 0; i < curNSend[w] && peer < 0; i++) {
+                int k = curSendConn[w * MAXP + i];
+                if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) {
+                    peer = connTo[k];
+                    reason = "waiting for free slots at";
+                }
+            }
+            out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, peer, reason));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,373 @@
+package io.ccsim.algorithms.tuner;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.LatencyCosts;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.TunerConstants;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * NCCL's cost model and choice of algorithm, protocol and channel count, with the constants taken from a
+ * {@link CalibrationProfile}.
+ *
+ * <h2>The model (NVIDIA/nccl @5067397c; src/graph/tuning.cc unless stated)</h2>
+ * For collective {@code c}, algorithm {@code a}, protocol {@code p} and {@code nc} channels, with
+ * {@code n} ranks on {@code N} nodes, {@code ppn = n / N}:
+ * <pre>
+ * nsteps = 2(n−1) all-reduce | n−1 all-gather, reduce-scatter | n otherwise                 (l.289)
+ * bw     = N ≤ 2 ? intraBw : interBw                     (per-channel graph bandwidth, l.306)
+ * busBw  = nc × bw                                                                           (l.324)
+ * Ring LL:     busBw = min(llMaxBw, nc × min(bw, capLL) × 0.5)                               (l.327)
+ * Ring LL128:  busBw = nc × min(bw, capLL128) × ll128Eff    [= min(busBw·0.92, nc·36.7)]      (l.328)
+ * Ring Simple: busBw = nc × min(bw, capSimple)              [ccsim: cap from the profile; NCCL has none]
+ * Tree AR:     busBw = min(busBw × treeEff, nc × perChMaxTreeBw)                            (l.330)
+ *   Tree LL:    busBw = min(busBw × treeLlFactor, llMaxBw)                                  (l.332)
+ *   Tree LL128: busBw = min(busBw × (N == 1 ? 7/9 : 120/128), nc × perChMaxTreeLL128Bw)     (l.333)
+ * bandwidth = busBw × (Ring ? n / nsteps : 0.5)                  (bus → algorithm bandwidth, l.376)
+ * latency   = baseLat[a][p] +
+ *   Ring bcast/reduce: sameChannels ? hwLat : nsteps × hwLat (Simple: tree's hwLat)          (l.395)
+ *   Ring others: (nsteps − nInter) × max(intraLat, netOverhead) + nInter × interLat,
+ *                nInter = N == 1 ? 0 : all-reduce ? 2(N−1) : N−1                              (l.404)
+ *   Tree AR:     2 × ((ppn − 1) × intraLat + log2(N) × interLat)                             (l.416)
+ *   intraLat = hwLat[intraClass][a][p]; interLat = hwLat[NET][ppn == 1 ? Tree : a][p] + latencyInter
+ *   (+ latencyInter again for Simple); netOverhead = N > 1 ? 1 µs (×3 for Simple) : 0         (l.385-410)
+ * time(nc) = latency' + nBytes / (1000 × bandwidth')  µs       (ncclTopoGetAlgoTime, l.630-655)
+ *   Tree AR: bandwidth' = bandwidth × treeCorrection[p][log2(nBytes / 64)] for log2 in [0, 23)
+ *   Ring Simple AR on N > 1 with nBytes / (nc × n) ≥ 64: latency' = latency × 1.4 (plateau)
+ * </pre>
+ * The ring latency constants (baseLat, hwLat of Ring) are the profile's {@code protocols}; Tree's are the
+ * profile's {@code tree}; caps and factors are the profile's {@code tuner}; the per-channel protocol limits
+ * {@code capP} are the profile's {@code max_channel_bw_gbps} (for LL128 the built-in value is 36.7 / 0.92,
+ * making the line-328 formula exact).
+ *
+ * <h2>Enablement</h2>
+ * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
+ * Ring; all-gather, reduce-scatter, broadcast, reduce: Ring; each with LL, LL128, Simple; send/recv and
+ * all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO disable for the function, minus
+ * LL128 where NCCL's default rule disables it (l.518-536: only when NCCL_PROTO did not set the function's
+ * protocols; LL128 needs an NVLink intra-node graph, no NCCL_P2P_DISABLE, and compute capability ≥ 70).
+ * NCCL's other algorithms (CollNet, NVLS, NVLSTree, PAT) are reported as {@link Unavailable}; if nothing is
+ * left the tuner throws {@link TunerException} naming what the collective supports — never a silent
+ * replacement (NCCL ≥ 2.24 fails the same way, env.rst "NCCL_ALGO").
+ *
+ * <h2>Choice</h2>
+ * The winner has the least cost at the communicator's channel count (NCCL computes its tables with the
+ * graph's nChannels), ties to the first in NCCL's order. Each candidate's channel count is then chosen as
+ * enqueue.cc topoGetAlgoInfo does: start from the communicator's channels and drop one while
+ * {@code nBytes < nc × nThreads × threadThreshold} (thresholds LL 8 × n for Ring, 8 otherwise; LL128 8;
+ * Simple 64 — comm.h NCCL_*_THREAD_THRESHOLD, tuning.cc l.589-593; nThreads as getNthreads gives it),
+ * but never below NCCL_MIN_NCHANNELS (NCCL goes down to 1; ccsim keeps the user's floor).
+ * One rank: NCCL runs a local copy and reports Ring/Simple with time 0 (enqueue.cc updateCollCostTable).
+ *
+ * <h2>Send/recv and all-to-all (ccsim's extension; NCCL has no cost model for them)</h2>
+ * {@code time = baseLat[p] + hwLat[class][p] + moved / (1000 × nc × min(bw, capP) × eff(p))} with class and
+ * bw those of the network on several nodes, else of the intra-node graph; {@code moved = nBytes} for
+ * send/recv and {@code nBytes × (n−1)/n} for all-to-all; eff(LL) = 0.5. The protocol follows NCCL's rule,
+ * not the cost: LL when {@code nBytes ≤ nc × 16384} (enqueue.cc, NCCL_P2P_LL_THRESHOLD), else Simple.
+ */
+public final class Tuner {
+    /** NCCL_LL_THREAD_THRESHOLD, NCCL_LL128_THREAD_THRESHOLD, NCCL_SIMPLE_THREAD_THRESHOLD (comm.h). */
+    private static final int[] THREAD_THRESHOLD = {8, 8, 64};
+    /** NCCL_LL128_MAX_NTHREADS (device.h): LL128 ignores NCCL_NTHREADS (NCCL_LL128_NTHREADS instead). */
+    private static final int LL128_MAX_NTHREADS = 640;
+    /** PCI_BW (graph/topo.h): below this total ring bandwidth Simple defaults to 256 threads. */
+    private static final double PCI_BW = 12.0;
+    /** NCCL_P2P_LL_THRESHOLD default (enqueue.cc), bytes per channel. */
+    static final long P2P_LL_THRESHOLD = 16384;
+
+    private final CalibrationProfile profile;
+    private final NcclEnv env;
+
+    public Tuner(CalibrationProfile profile, NcclEnv env) {
+        this.profile = Objects.requireNonNull(profile, "profile");
+        this.env = Objects.requireNonNull(env, "env");
+    }
+
+    public CalibrationProfile profile() { return profile; }
+
+    public NcclEnv env() { return env; }
+
+    /** The algorithms ccsim implements for {@code op}, in NCCL's order. */
+    public static List<Algorithm> implementedAlgorithms(CollectiveOp op) {
+        switch (op) {
+            case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING);
+            case ALL_GATHER: case REDUCE_SCATTER: case BROADCAST: case REDUCE: return List.of(Algorithm.RING);
+            default: return List.of(Algorithm.P2P);
+        }
+    }
+
+    /** NCCL's algorithms for {@code op} that ccsim does not implement (tuning.cc l.293-298). */
+    static List<Algorithm> unimplementedNcclAlgorithms(CollectiveOp op) {
+        switch (op) {
+            case ALL_REDUCE: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN, Algorithm.NVLS,
+                    Algorithm.NVLS_TREE);
+            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.NVLS,
+                    Algorithm.PAT);
+            default: return List.of();
+        }
+    }
+
+    /**
+     * Predicts every allowed (algorithm, protocol, channel count) for {@code in} and picks the winner.
+     *
+     * @throws TunerException if the NCCL environment leaves nothing that the collective supports
+     */
+    public TuneResult tune(TuneInput in) {
+        Objects.requireNonNull(in, "in");
+        int lo = env.minChannels().orElse(1);
+        int hi = Math.min(in.maxChannels(), env.maxChannels().orElse(NcclEnv.MAX_CHANNELS));
+        hi = Math.max(hi, lo); // NCCL_MIN_NCHANNELS raises the communicator's channels (connect.cc)
+        Optional<NcclFunc> func = NcclFunc.of(in.op());
+        if (func.isEmpty()) return tuneP2p(in, lo, hi);
+        NcclFunc f = func.get();
+
+        List<Unavailable> unavailable = new ArrayList<>();
+        List<Candidate> candidates = new ArrayList<>();
+        boolean ll128Platform = ll128PlatformAllowed(in);
+        for (Algorithm a : implementedAlgorithms(in.op())) {
+            if (!env.algoEnabled(f, a)) {
+                unavailable.add(new Unavailable(a, Optional.empty(), "disabled by NCCL_ALGO=\""
+                        + env.algo().orElse("") + "\" for " + f.ncclName()));
+                continue;
+            }
+            for (Protocol p : Protocol.values()) {
+                if (!env.protoEnabled(f, p)) {
+                    unavailable.add(new Unavailable(a, Optional.of(p), "disabled by NCCL_PROTO=\""
+                            + env.proto().orElse("") + "\" for " + f.ncclName()));
+                    continue;
+                }
+                if (p == Protocol.LL128 && !env.protoExplicit(f) && !ll128Platform) {
+                    unavailable.add(new Unavailable(a, Optional.of(p), "LL128 is off by default here (NCCL enables it"
+                            + " only over NVLink intra-node graphs with P2P, compute capability >= 70; set"
+                            + " NCCL_PROTO to force it)"));
+                    continue;
+                }
+                if (in.nRanks() == 1 && !(a == Algorithm.RING && p == Protocol.SIMPLE)) {
+                    unavailable.add(new Unavailable(a, Optional.of(p),
+                            "one rank: NCCL runs a local copy as Ring/Simple"));
+                    continue;
+                }
+                candidates.add(candidate(in, a, p, lo, hi));
+            }
+        }
+        for (Algorithm a : unimplementedNcclAlgorithms(in.op())) {
+            String reason;
+            if (!env.algoEnabled(f, a)) {
+                reason = "disabled by NCCL_ALGO=\"" + env.algo().orElse("") + "\" for " + f.ncclName();
+            } else if ((a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && env.nvlsEnable() == 0) {
+                reason = "disabled by NCCL_NVLS_ENABLE=0";
+            } else if ((a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) && env.nvlsEnable() == 1) {
+                reason = "requested by NCCL_NVLS_ENABLE=1 but not implemented by ccsim";
+            } else {
+                reason = env.algo().isPresent() ? "requested by NCCL_ALGO=\"" + env.algo().get()
+                        + "\" but not implemented by ccsim" : "not implemented by ccsim";
+            }
+            unavailable.add(new Unavailable(a, Optional.empty(), reason));
+        }
+        if (candidates.isEmpty()) throw nothingLeft(in, f, unavailable);
+
+        Candidate winner = candidates.get(0);
+        for (Candidate c : candidates) if (c.costUs() < winner.costUs()) winner = c; // strict <: NCCL order wins ties
+        return new TuneResult(in, candidates, winner, unavailable);
+    }
+
+    private TunerException nothingLeft(TuneInput in, NcclFunc f, List<Unavailable> unavailable) {
+        StringBuilder sb = new StringBuilder("no algorithm/protocol left for ").append(f.ncclName());
+        if (env.algo().isPresent()) sb.append(" with NCCL_ALGO=\"").append(env.algo().get()).append('"');
+        if (env.proto().isPresent()) sb.append(" with NCCL_PROTO=\"").append(env.proto().get()).append('"');
+        sb.append(": ").append(f.ncclName()).append(" supports ");
+        List<String> algos = new ArrayList<>();
+        for (Algorithm a : implementedAlgorithms(in.op())) algos.add(a.ncclName());
+        sb.append(String.join(", ", algos)).append(" with LL, LL128, Simple");
+        List<Algorithm> others = unimplementedNcclAlgorithms(in.op());
+        if (!others.isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (Algorithm a : others) names.add(NcclEnv.ncclAlgoName(a));
+            sb.append(" (NCCL also has ").append(String.join(", ", names)).append(", not implemented by ccsim)");
+        }
+        sb.append("; excluded:");
+        for (Unavailable u : unavailable) sb.append(' ').append(u.label()).append(" (").append(u.reason()).append(");");
+        return new TunerException(sb.toString());
+    }
+
+    /** tuning.cc l.518-536 with ccsim's inputs: LL128 on by default only on NVLink graphs, with P2P. */
+    private boolean ll128PlatformAllowed(TuneInput in) {
+        return in.intraClass() == LinkClass.NVLINK && !env.p2pDisable() && profile.computeCapability() >= 70;
+    }
+
+    private LinkClass intraClass(TuneInput in) {
+        return env.p2pDisable() ? LinkClass.PCIE : in.intraClass();
+    }
+
+    private Candidate candidate(TuneInput in, Algorithm a, Protocol p, int lo, int hi) {
+        if (in.nRanks() == 1) { // enqueue.cc updateCollCostTable: table[RING][SIMPLE] = 0
+            double[] zeros = new double[hi - lo + 1];
+            return new Candidate(a, p, lo, zeros, lo, 0.0, 0.0, Double.POSITIVE_INFINITY);
+        }
+        double latency = latencyUs(in, a, p);
+        double[] times = new double[hi - lo + 1];
+        for (int nc = lo; nc <= hi; nc++) times[nc - lo] = timeUs(in, a, p, nc, latency);
+        double bw = bandwidthGBs(in, a, p, hi);
+        return new Candidate(a, p, lo, times, chooseChannels(in, a, p, lo, hi), times[hi - lo], latency, bw);
+    }
+
+    /** ncclTopoGetAlgoTime (l.630-655) with the bandwidth of {@code nc} channels, µs. */
+    double timeUs(TuneInput in, Algorithm a, Protocol p, int nc, double latency) {
+        TunerConstants t = profile.tuner();
+        double bw = bandwidthGBs(in, a, p, nc);
+        long nBytes = in.bytes();
+        int logSize = 63 - Long.numberOfLeadingZeros(nBytes >> 6); // log2i(nBytes >> 6); -1 for 0
+        if (a == Algorithm.TREE && in.op() == CollectiveOp.ALL_REDUCE && logSize >= 0 && logSize < 23) {
+            bw *= t.treeCorrection(p, logSize);
+        }
+        double lat = latency;
+        if (a == Algorithm.RING && p == Protocol.SIMPLE && in.nNodes() > 1 && in.op() == CollectiveOp.ALL_REDUCE
+                && nBytes / ((long) nc * in.nRanks()) >= 64) {
+            lat *= profile.computeCapability() < 80 ? 1.9 : t.ringPlateauFactor();
+        }
+        return lat + nBytes / (1000.0 * bw);
+    }
+
+    private static int nsteps(CollectiveOp op, int n) {
+        switch (op) {
+            case ALL_REDUCE: return 2 * (n - 1);
+            case REDUCE_SCATTER: case ALL_GATHER: return n - 1;
+            default: return n;
+        }
+    }
+
+    /** {@code comm->bandwidths[coll][a][p]} for {@code nc} channels (l.306-383), GB/s. */
+    double bandwidthGBs(TuneInput in, Algorithm a, Protocol p, int nc) {
+        TunerConstants t = profile.tuner();
+        int n = in.nRanks();
+        int nNodes = in.nNodes();
+        double bw = nNodes <= 2 ? in.intraBwGBs() : in.interBwGBs();
+        double llMaxBw = t.llMaxBwGbps().forNodes(nNodes);
+        double busBw;
+        if (a == Algorithm.RING) {
+            double perCh = Math.min(bw, profile.protocol(p).maxChannelBwGbps());
+            busBw = nc * perCh;
+            if (p == Protocol.LL) busBw = Math.min(llMaxBw, busBw * 0.5);
+            if (p == Protocol.LL128) busBw = busBw * t.ll128Efficiency();
+            busBw *= (double) n / nsteps(in.op(), n);
+        } else if (a == Algorithm.TREE) {
+            busBw = nc * bw;
+            if (in.op() == CollectiveOp.ALL_REDUCE) {
+                busBw = Math.min(busBw * t.treeEfficiency(), nc * t.treeMaxChannelBwGbps().forNodes(nNodes));
+            }
+            if (p == Protocol.LL) busBw = Math.min(busBw * t.treeLlFactor(), llMaxBw);
+            if (p == Protocol.LL128) {
+                busBw = Math.min(busBw * (nNodes == 1 ? t.treeLl128IntraEfficiency() : t.treeLl128InterEfficiency()),
+                        nc * t.treeLl128MaxChannelBwGbps().forNodes(nNodes));
+            }
+            busBw *= 0.5;
+        } else {
+            throw new IllegalStateException("no NCCL bandwidth model for " + a);
+        }
+        return busBw;
+    }
+
+    /** {@code comm->latencies[coll][a][p]} (l.384-417), µs. */
+    double latencyUs(TuneInput in, Algorithm a, Protocol p) {
+        int n = in.nRanks();
+        int nNodes = in.nNodes();
+        double ppn = (double) n / nNodes;
+        LatencyCosts ring = profile.protocol(p).latencies();
+        LatencyCosts tree = profile.treeLatencies().get(p);
+        LatencyCosts own = a == Algorithm.RING ? ring : tree;
+        LinkClass intra = intraClass(in);
+        double lat = own.baseLatencyUs();
+        double intraLat = own.hopLatencyUs(intra);
+        double interLat = (ppn == 1 ? tree : own).hopLatencyUs(LinkClass.NET) + in.interLatencyUs();
+        if (p == Protocol.SIMPLE) interLat += in.interLatencyUs(); // flush
+        int nsteps = nsteps(in.op(), n);
+        if (a == Algorithm.RING) {
+            LinkClass hw = nNodes == 1 ? intra : LinkClass.NET;
+            double hop = ring.hopLatencyUs(hw);
+            if (in.op() == CollectiveOp.REDUCE || in.op() == CollectiveOp.BROADCAST) {
+                if (in.ringSameChannels()) {
+                    lat += hop;
+                } else {
+                    if (p == Protocol.SIMPLE) hop = tree.hopLatencyUs(hw);
+                    lat += nsteps * hop;
+                }
+            } else {
+                double netOverhead = 0;
+                if (nNodes > 1) {
+                    netOverhead = profile.tuner().netOverheadUs();
+                    if (p == Protocol.SIMPLE) netOverhead *= 3;
+                }
+                intraLat = Math.max(intraLat, netOverhead);
+                int nInter = nNodes == 1 ? 0 : in.op() == CollectiveOp.ALL_REDUCE ? 2 * (nNodes - 1) : nNodes - 1;
+                lat += (nsteps - nInter) * intraLat + nInter * interLat;
+            }
+        } else if (a == Algorithm.TREE) {
+            if (in.op() == CollectiveOp.ALL_REDUCE) {
+                int log2Nodes = 31 - Integer.numberOfLeadingZeros(nNodes);
+                lat += 2 * ((n / nNodes - 1) * intraLat + log2Nodes * interLat);
+            }
+        }
+        return lat;
+    }
+
+    /** Threads per block NCCL uses for (a, p) (tuning.cc l.244-257 getNthreads). */
+    int maxThreads(TuneInput in, Algorithm a, Protocol p, int commChannels) {
+        if (p == Protocol.LL128) return LL128_MAX_NTHREADS;
+        if (env.nThreads().isPresent()) return env.nThreads().getAsInt();
+        if (a == Algorithm.RING && p == Protocol.SIMPLE) {
+            return in.intraBwGBs() * commChannels <= PCI_BW ? 256 : NcclEnv.MAX_NTHREADS;
+        }
+        return NcclEnv.MAX_NTHREADS;
+    }
+
+    /** enqueue.cc topoGetAlgoInfo l.2091-2097, bounded below by NCCL_MIN_NCHANNELS. */
+    int chooseChannels(TuneInput in, Algorithm a, Protocol p, int lo, int hi) {
+        long nt = maxThreads(in, a, p, hi);
+        long threshold = THREAD_THRESHOLD[p.ordinal()];
+        if (a == Algorithm.RING && p == Protocol.LL) threshold *= in.nRanks();
+        int nc = hi;
+        while (in.bytes() < nc * nt * threshold && nc > lo) nc--;
+        return nc;
+    }
+
+    private TuneResult tuneP2p(TuneInput in, int lo, int hi) {
+        List<Candidate> candidates = new ArrayList<>();
+        for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
+            double[] times = new double[hi - lo + 1];
+            double latency = p2pLatencyUs(in, p);
+            for (int nc = lo; nc <= hi; nc++) times[nc - lo] = latency + p2pMovedBytes(in) / (1000.0 * p2pBw(in, p, nc));
+            candidates.add(new Candidate(Algorithm.P2P, p, lo, times, hi, times[hi - lo], latency, p2pBw(in, p, hi)));
+        }
+        boolean ll = in.nRanks() > 1 && in.bytes() <= hi * P2P_LL_THRESHOLD;
+        Candidate winner = candidates.get(ll ? 0 : 1);
+        List<Unavailable> unavailable = List.of(new Unavailable(Algorithm.P2P, Optional.of(Protocol.LL128),
+                "NCCL's point-to-point path uses LL or Simple only"));
+        return new TuneResult(in, candidates, winner, unavailable);
+    }
+
+    private double p2pMovedBytes(TuneInput in) {
+        if (in.op() == CollectiveOp.ALL_TO_ALL) return (double) in.bytes() * (in.nRanks() - 1) / in.nRanks();
+        return in.bytes();
+    }
+
+    private double p2pLatencyUs(TuneInput in, Protocol p) {
+        LinkClass c = in.nRanks() == 1 ? null : in.nNodes() > 1 ? LinkClass.NET : intraClass(in);
+        double lat = profile.protocol(p).baseLatencyUs();
+        return c == null ? lat : lat + profile.protocol(p).hopLatencyUs(c);
+    }
+
+    private double p2pBw(TuneInput in, Protocol p, int nc) {
+        double bw;
+        if (in.nRanks() == 1) bw = profile.copyBwGbps(); // a send to oneself is a local copy
+        else bw = in.nNodes() > 1 ? in.interBwGBs() : in.intraBwGBs();
+        double perCh = Math.min(bw, profile.protocol(p).maxChannelBwGbps()) * p.dataEfficiency();
+        return nc * perCh;
+    }
+}

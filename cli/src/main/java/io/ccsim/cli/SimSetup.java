@@ -1,0 +1,72 @@
+package io.ccsim.cli;
+
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.ProfileException;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.NcclEnvException;
+import io.ccsim.topology.Node;
+import io.ccsim.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/** Options shared by the commands that simulate: topology, ranks, profile, NCCL environment. */
+final class SimSetup {
+    private SimSetup() {}
+
+    /** The profile in {@code file}, or the built-in one of the topology's GPU model. */
+    static CalibrationProfile profile(Path file, Topology topo) {
+        if (file != null) {
+            try {
+                return CalibrationProfile.load(file);
+            } catch (IOException e) {
+                throw new UserException("cannot read profile " + file + ": " + e.getMessage(), e);
+            } catch (ProfileException e) {
+                throw new UserException(e.getMessage(), e);
+            }
+        }
+        if (topo.gpus().isEmpty()) throw new UserException("topology " + topo.name() + " has no GPU");
+        Node g = topo.gpus().get(0);
+        String model = g.attr("model");
+        String key = model == null ? "" : model.toLowerCase(Locale.ROOT);
+        if (!CalibrationProfile.BUILTIN_NAMES.contains(key)) {
+            throw new UserException("no built-in calibration profile for GPU model '" + model + "' of topology " + topo.name()
+                    + "; built-in: " + String.join(", ", CalibrationProfile.BUILTIN_NAMES) + "; pass --profile FILE");
+        }
+        return CalibrationProfile.builtin(key);
+    }
+
+    /** The NCCL_* variables of {@code env}, parsed with NCCL's grammar. */
+    static NcclEnv ncclEnv(Map<String, String> env) {
+        try {
+            return NcclEnv.parse(env);
+        } catch (NcclEnvException e) {
+            throw new UserException(e.getMessage(), e);
+        }
+    }
+
+    /** nccl-tests' sizes from -b, -e and -f (factor) or -i (increment). */
+    static long[] sizes(long min, long max, Long factor, Long step) {
+        if (min < 0 || max < min) throw new UserException("-b/-e: need 0 <= minBytes <= maxBytes, got -b " + min + " -e " + max);
+        if (factor != null && step != null) throw new UserException("-f and -i are exclusive: give a step factor or a step increment");
+        java.util.List<Long> out = new java.util.ArrayList<>();
+        if (step != null) {
+            if (step <= 0) throw new UserException("-i: the step increment must be > 0, got " + step);
+            for (long s = min; s <= max; s += step) {
+                out.add(s);
+                if (out.size() > 100_000) throw new UserException("-i " + step + " gives more than 100000 sizes");
+            }
+        } else {
+            long f = factor == null ? 2 : factor;
+            if (f < 2) throw new UserException("-f: the step factor must be >= 2, got " + f);
+            long s = Math.max(min, 1);
+            if (min == 0) out.add(0L);
+            for (; s <= max; s = s > Long.MAX_VALUE / f ? Long.MAX_VALUE : s * f) {
+                out.add(s);
+                if (s == Long.MAX_VALUE) break;
+            }
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
+    }
+}

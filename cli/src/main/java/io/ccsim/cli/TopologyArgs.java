@@ -1,0 +1,53 @@
+package io.ccsim.cli;
+
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import io.ccsim.topology.json.TopologyFormatException;
+import io.ccsim.topology.json.TopologyJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Resolves a topology given by catalog name or JSON file, as every command takes it. */
+final class TopologyArgs {
+    private TopologyArgs() {}
+
+    /**
+     * Builds {@code nameOrFile}: a catalog name (see {@link TopologyCatalog#names()}) or the path of a
+     * JSON topology file. {@code gpus} 0 means the builder's default; {@code nodes} 1 a single box.
+     */
+    static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed) {
+        if (TopologyCatalog.contains(nameOrFile)) {
+            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed));
+        }
+        Path p = Path.of(nameOrFile);
+        if (Files.isRegularFile(p)) {
+            if (gpus != 0 || nodes != 1) {
+                throw new UserException("--gpus/--nodes apply to catalog topologies, not to the file " + nameOrFile);
+            }
+            return readFile(p);
+        }
+        throw new UserException("unknown topology '" + nameOrFile + "': neither a file nor a catalog name; valid names: "
+                + String.join(", ", TopologyCatalog.names()));
+    }
+
+    static Topology readFile(Path p) {
+        try {
+            return TopologyJson.read(Files.readString(p, StandardCharsets.UTF_8), p.toString());
+        } catch (IOException e) {
+            throw new UserException("cannot read topology file " + p + ": " + e.getMessage(), e);
+        } catch (TopologyFormatException e) {
+            throw new UserException(e.getMessage(), e);
+        }
+    }
+
+    static String readText(Path p, String what) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UserException("cannot read " + what + " " + p + ": " + e.getMessage(), e);
+        }
+    }
+}

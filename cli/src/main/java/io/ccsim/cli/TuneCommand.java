@@ -1,0 +1,190 @@
+package io.ccsim.cli;
+
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.Candidate;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.TuneResult;
+import io.ccsim.algorithms.tuner.TunerException;
+import io.ccsim.algorithms.tuner.Unavailable;
+import io.ccsim.topology.Topology;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ccsim tune}: for each size, the simulated time of every allowed (algorithm, protocol) at the
+ * channel count NCCL would use for it, the fastest marked, NCCL's own pick (its cost model) beside it, and
+ * the crossover sizes where the fastest changes — the table to set NCCL_ALGO/NCCL_PROTO or write a tuner
+ * plugin from.
+ */
+@Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Crossover tuning: simulated time of every allowed algorithm/protocol per size, the winner,",
+                "NCCL's default pick, and the sizes where the winner changes. NCCL_* variables restrict the candidates."})
+final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
+    enum Format { text, json }
+
+    @Spec CommandSpec spec;
+    private Map<String, String> env = Map.of();
+
+    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
+    @Option(names = "--gpus", paramLabel = "N") int gpus;
+    @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
+    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0") double oversubscription;
+    @Option(names = "--profile", paramLabel = "FILE") Path profile;
+    @Option(names = "--op", required = true, paramLabel = "OP") String op;
+    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE") String maxBytes;
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F") Long factor;
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
+    @Option(names = "--format", defaultValue = "text") Format format;
+    @Option(names = "--seed", defaultValue = "0") long seed;
+
+    @Override
+    public void setEnv(Map<String, String> env) { this.env = env; }
+
+    record Cell(String label, int channels, double timeUs) { }
+
+    record Line(long bytes, List<Cell> cells, String best, String nccl) { }
+
+    @Override
+    public Integer call() {
+        CollectiveOp cop;
+        DataType dt;
+        try {
+            cop = CollectiveOp.parse(op);
+            dt = DataType.parse(dtype);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
+        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed);
+        CalibrationProfile prof = SimSetup.profile(profile, topo);
+        NcclEnv nccl = SimSetup.ncclEnv(env);
+        PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
+        List<Line> lines = new ArrayList<>();
+        Set<String> labels = new LinkedHashSet<>();
+        List<Unavailable> unavailable = List.of();
+        for (long s : sizes) {
+            long count = runner.countFor(cop, s, dt);
+            if (count == 0 && s != 0) continue;
+            long size = runner.sizeFor(cop, count, dt);
+            TuneResult tr;
+            try {
+                tr = runner.tune(cop, size);
+            } catch (TunerException e) {
+                throw new UserException(e.getMessage(), e);
+            }
+            unavailable = tr.unavailable();
+            List<Cell> cells = new ArrayList<>();
+            Cell best = null;
+            for (Candidate c : tr.candidates()) {
+                PerfRow r = runner.simulate(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+                Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
+                cells.add(cell);
+                labels.add(c.label());
+                if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+            }
+            lines.add(new Line(size, cells, best.label(), tr.winner().label()));
+        }
+        List<String[]> crossovers = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            Line a = lines.get(i - 1);
+            Line b = lines.get(i);
+            if (!a.best().equals(b.best())) crossovers.add(new String[] {a.best(), b.best(), Long.toString(a.bytes()), Long.toString(b.bytes())});
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
+        else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
+        out.flush();
+        return 0;
+    }
+
+    private static void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
+                                  List<String> labels, List<String[]> crossovers, List<Unavailable> unavailable) {
+        out.printf(Locale.ROOT, "# ccsim tune: %s on %s (%d ranks, %d node(s)); simulated time in us at NCCL's channel count per candidate%n",
+                cop.cliName(), topo.name(), runner.graph().nRanks(), runner.graph().nNodes());
+        out.println("# '*' marks the fastest; 'nccl' is what NCCL's cost model (the tuner) picks by default");
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "#%11s", "size"));
+        for (String l : labels) h.append(String.format(Locale.ROOT, "  %14s", l));
+        h.append(String.format(Locale.ROOT, "  %-12s  %-12s  %s", "fastest", "nccl", "nccl/fastest"));
+        out.println(h);
+        for (Line line : lines) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%12d", line.bytes()));
+            double bestT = Double.MAX_VALUE;
+            double ncclT = Double.NaN;
+            for (Cell c : line.cells()) {
+                bestT = Math.min(bestT, c.timeUs());
+                if (c.label().equals(line.nccl())) ncclT = c.timeUs();
+            }
+            for (String l : labels) {
+                Cell c = line.cells().stream().filter(x -> x.label().equals(l)).findFirst().orElse(null);
+                if (c == null) sb.append(String.format(Locale.ROOT, "  %14s", "-"));
+                else sb.append(String.format(Locale.ROOT, "  %9.2f%s(%2d)", c.timeUs(), c.label().equals(line.best()) ? "*" : " ", c.channels()));
+            }
+            sb.append(String.format(Locale.ROOT, "  %-12s  %-12s  %.2fx", line.best(), line.nccl(), ncclT / bestT));
+            out.println(sb);
+        }
+        out.println("# crossovers (fastest changes):");
+        if (crossovers.isEmpty()) out.println("#   none in this range");
+        for (String[] c : crossovers) out.printf(Locale.ROOT, "#   %s -> %s between %s and %s bytes%n", c[0], c[1], c[2], c[3]);
+        if (!unavailable.isEmpty()) {
+            out.println("# not candidates:");
+            for (Unavailable u : unavailable) out.println("#   " + u.label() + ": " + u.reason());
+        }
+    }
+
+    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<Line> lines, List<String[]> crossovers) {
+        JsonObject root = new JsonObject();
+        root.addProperty("op", cop.cliName());
+        root.addProperty("topology", topo.name());
+        JsonArray rows = new JsonArray();
+        for (Line l : lines) {
+            JsonObject o = new JsonObject();
+            o.addProperty("bytes", l.bytes());
+            JsonArray cand = new JsonArray();
+            for (Cell c : l.cells()) {
+                JsonObject co = new JsonObject();
+                String[] ap = c.label().split("/");
+                co.addProperty("algo", ap[0]);
+                co.addProperty("proto", ap[1]);
+                co.addProperty("channels", c.channels());
+                co.addProperty("time_us", PerfCommand.round(c.timeUs(), 3));
+                cand.add(co);
+            }
+            o.add("candidates", cand);
+            o.addProperty("fastest", l.best());
+            o.addProperty("nccl_default", l.nccl());
+            rows.add(o);
+        }
+        root.add("sizes", rows);
+        JsonArray xs = new JsonArray();
+        for (String[] c : crossovers) {
+            JsonObject o = new JsonObject();
+            o.addProperty("from", c[0]);
+            o.addProperty("to", c[1]);
+            o.addProperty("last_bytes_of_from", Long.parseLong(c[2]));
+            o.addProperty("first_bytes_of_to", Long.parseLong(c[3]));
+            xs.add(o);
+        }
+        root.add("crossovers", xs);
+        out.println(new GsonBuilder().setPrettyPrinting().create().toJson(root));
+    }
+}

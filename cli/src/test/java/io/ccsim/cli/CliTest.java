@@ -1,0 +1,173 @@
+package io.ccsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+    record Result(int code, String out, String err) { }
+
+    static Result run(Map<String, String> env, String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true), env);
+        return new Result(code, o.toString(), e.toString());
+    }
+
+    static Result run(String... args) { return run(Map.of(), args); }
+
+    @Test
+    void topologySummaryOfAnHgxSubset() {
+        Result r = run("topology", "hgx-h200", "--gpus", "4");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("gpu=4").contains("nvswitch=4");
+        // 18 NVLink4 links x 26.562 GB/s per direction
+        assertThat(r.out()).contains(String.format(java.util.Locale.ROOT, "%.3f GB/s", 18 * 26.562));
+    }
+
+    @Test
+    void topologyJsonRoundTripsThroughAFile(@TempDir Path dir) throws Exception {
+        Result r = run("topology", "hgx-h100", "--nodes", "2", "--format", "json");
+        assertThat(r.code()).isZero();
+        Path f = dir.resolve("t.json");
+        Files.writeString(f, r.out());
+        Result again = run("topology", f.toString(), "--format", "json");
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out()).isEqualTo(r.out());
+    }
+
+    @Test
+    void badArgumentsAreOneLineAndNonZero() {
+        Result unknown = run("topology", "no-such-board");
+        assertThat(unknown.code()).isEqualTo(1);
+        assertThat(unknown.err().strip().lines().count()).isEqualTo(1);
+        assertThat(unknown.err()).contains("valid names").contains("hgx-h200").doesNotContain("Exception");
+
+        Result badOpt = run("topology", "hgx-h200", "--gpus", "many");
+        assertThat(badOpt.code()).isEqualTo(2);
+        assertThat(badOpt.err()).contains("--gpus").doesNotContain("\tat ");
+
+        Result badGpus = run("topology", "hgx-h200", "--gpus", "9");
+        assertThat(badGpus.code()).isEqualTo(1);
+        assertThat(badGpus.err()).doesNotContain("\tat ");
+
+        Result badOp = run("perf", "--topology", "hgx-h200", "--op", "allreduce_typo");
+        assertThat(badOp.code()).isEqualTo(2);
+        assertThat(badOp.err()).contains("all_reduce");
+
+        Result badSize = run("perf", "--topology", "hgx-h200", "--op", "all_reduce", "-b", "8X");
+        assertThat(badSize.code()).isEqualTo(1);
+        assertThat(badSize.err()).contains("-b").contains("K, M, G");
+    }
+
+    @Test
+    void perfJsonHasExactlyTheContractKeys() {
+        Result r = run("perf", "--topology", "hgx-h200", "--gpus", "8", "--op", "all_reduce", "-b", "8", "-e", "64M", "-f", "8",
+                "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonArray a = JsonParser.parseString(r.out()).getAsJsonArray();
+        assertThat(a).hasSize(8); // 2^(3+3k) <= 2^26 (64M) for k = 0..7
+        Set<String> keys = Set.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels", "time_us",
+                "algbw_gbps", "busbw_gbps");
+        double prev = 0;
+        for (var e : a) {
+            JsonObject o = e.getAsJsonObject();
+            assertThat(o.keySet()).isEqualTo(keys);
+            long bytes = o.get("bytes").getAsLong();
+            double t = o.get("time_us").getAsDouble();
+            // nccl-tests: algbw = bytes / time; busbw = algbw * 2(n-1)/n for all-reduce
+            assertThat(o.get("algbw_gbps").getAsDouble()).isCloseTo(bytes / (t * 1e3), Offset.offset(0.002));
+            assertThat(o.get("busbw_gbps").getAsDouble()).isCloseTo(o.get("algbw_gbps").getAsDouble() * 2 * 7 / 8.0, Offset.offset(0.003));
+            assertThat(o.get("count").getAsLong()).isEqualTo(bytes / 4);
+            assertThat(t).isGreaterThanOrEqualTo(prev);
+            prev = t;
+        }
+    }
+
+    @Test
+    void perfTextMimicsNcclTests() {
+        Result r = run("perf", "--topology", "hgx-h200", "--gpus", "4", "--op", "all_gather", "-b", "1K", "-e", "1M", "-f", "4");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("#       size         count      type   redop    root     time   algbw   busbw");
+        assertThat(r.out()).contains("# Avg bus bandwidth    : ");
+        List<String> rows = r.out().lines().filter(l -> !l.startsWith("#")).collect(Collectors.toList());
+        assertThat(rows).hasSize(6);
+        String[] first = rows.get(0).trim().split("\\s+");
+        // all_gather: size is the gathered output, count is per rank: 1024 B / 4 B / 4 ranks = 64
+        assertThat(first[0]).isEqualTo("1024");
+        assertThat(first[1]).isEqualTo("64");
+        assertThat(first[3]).isEqualTo("none");
+        assertThat(first[4]).isEqualTo("-1");
+    }
+
+    @Test
+    void perfCsvAndNcclEnvironment() {
+        Result r = run(Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "Simple"), "perf", "--topology", "hgx-h200", "--gpus", "8",
+                "--op", "all_reduce", "-b", "1M", "-e", "4M", "--format", "csv");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String> lines = r.out().lines().collect(Collectors.toList());
+        assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps");
+        assertThat(lines).hasSize(4);
+        for (String l : lines.subList(1, 4)) assertThat(l).contains(",Tree,Simple,");
+    }
+
+    @Test
+    void unsupportedForcedAlgorithmIsReportedNotReplaced() {
+        Result r = run(Map.of("NCCL_ALGO", "Tree"), "perf", "--topology", "hgx-h200", "--op", "all_gather", "-b", "1M", "-e", "1M");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("AllGather").contains("Ring");
+        Result bad = run(Map.of("NCCL_PROTO", "LL256"), "perf", "--topology", "hgx-h200", "--op", "all_reduce", "-b", "1M", "-e", "1M");
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.err()).contains("NCCL_PROTO").contains("LL128").contains("Simple");
+    }
+
+    @Test
+    void tuneListsCandidatesAndCrossovers() {
+        Result r = run("tune", "--topology", "hgx-h200", "--gpus", "8", "--op", "all_reduce", "-b", "1K", "-e", "1G", "-f", "16",
+                "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonObject o = JsonParser.parseString(r.out()).getAsJsonObject();
+        JsonArray sizes = o.getAsJsonArray("sizes");
+        assertThat(sizes).hasSize(6);
+        for (var s : sizes) {
+            JsonObject row = s.getAsJsonObject();
+            assertThat(row.getAsJsonArray("candidates")).hasSize(6); // {Tree, Ring} x {LL, LL128, Simple}
+            double best = Double.MAX_VALUE;
+            String bestLabel = null;
+            for (var c : row.getAsJsonArray("candidates")) {
+                JsonObject co = c.getAsJsonObject();
+                if (co.get("time_us").getAsDouble() < best) {
+                    best = co.get("time_us").getAsDouble();
+                    bestLabel = co.get("algo").getAsString() + "/" + co.get("proto").getAsString();
+                }
+            }
+            assertThat(row.get("fastest").getAsString()).isEqualTo(bestLabel);
+        }
+        // small sizes are latency-bound (LL), large ones bandwidth-bound (Simple): at least one crossover
+        assertThat(o.getAsJsonArray("crossovers")).isNotEmpty();
+        assertThat(sizes.get(0).getAsJsonObject().get("fastest").getAsString()).endsWith("/LL");
+        assertThat(sizes.get(5).getAsJsonObject().get("fastest").getAsString()).endsWith("/Simple");
+    }
+
+    @Test
+    void sameSeedSameOutput() {
+        String[] args = {"perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "64K", "-e", "4M", "-f", "4", "--format", "json"};
+        Result a = run(args);
+        Result b = run(args);
+        assertThat(a.code()).as(a.err()).isZero();
+        assertThat(a.out()).isEqualTo(b.out());
+    }
+}
