@@ -49,11 +49,16 @@ final class Fabric {
         return Long.parseLong(m);
     }
 
+    private int nicsPerHost = -1;
+
     /** NICs per host (0 for a board without NICs). */
     int nicsPerHost() {
-        int n = 0;
-        for (Node node : topo.nodes()) if (node.kind() == NodeKind.NIC && node.host() == 0) n++;
-        return n;
+        if (nicsPerHost < 0) {
+            int n = 0;
+            for (Node node : topo.nodes()) if (node.kind() == NodeKind.NIC && node.host() == 0) n++;
+            nicsPerHost = n;
+        }
+        return nicsPerHost;
     }
 
     /** Checks a link id, with the topology's error naming valid ids. */

@@ -14,8 +14,15 @@ public sealed interface Fault {
     /** A link flapping: {@code count} times down for {@code downPs} then up for {@code upPs}, from {@code atPs}. */
     record LinkFlap(String link, long atPs, long downPs, long upPs, int count) implements Fault {}
 
-    /** A rank's process dies at {@code atPs} (or when it starts iteration {@code atIteration} if >= 0). */
-    record RankCrash(int rank, long atPs, int atIteration) implements Fault {}
+    /** A rank's process dies at {@code atPs}. */
+    record RankCrash(int rank, long atPs) implements Fault {}
+
+    /**
+     * A fault triggered by an event instead of a time: when rank {@code rank} starts training
+     * iteration {@code iteration} of the first launch, {@code fault} happens at once (its own time
+     * is ignored).
+     */
+    record OnIteration(int rank, int iteration, Fault fault) implements Fault {}
 
     /** A rank whose process is never launched (a Slurm/launcher failure). */
     record NeverStarts(int rank) implements Fault {}

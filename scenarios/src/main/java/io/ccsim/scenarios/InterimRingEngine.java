@@ -330,9 +330,12 @@ final class InterimRingEngine implements CollectiveEngine {
                     int from = (r - 1 + n) % n;
                     hopLinks.add(fabric.memberLinks(hops.get(chan * n + from).groups));
                 }
-                long[][] data = runData(flips);
-                in = data[0];
-                out = data[1];
+                if (spec.op() == CollectiveOp.ALL_REDUCE) {
+                    // checksums are modelled for all-reduce (the sum of outputs is the sum of inputs)
+                    long[][] data = runData(flips);
+                    in = data[0];
+                    out = data[1];
+                }
             }
             return new CollectiveStats(spec.seqLabel(), spec.op().cliName(), spec.bytes(), global.clone(), startPs, now,
                     hops == null ? 0 : healthyPs, bottleneck, health, senders, receivers, in, out, hopLinks);
@@ -349,7 +352,6 @@ final class InterimRingEngine implements CollectiveEngine {
                     inSum[r] += x;
                 }
             }
-            boolean allReduce = spec.op() == CollectiveOp.ALL_REDUCE;
             int steps = 2 * (n - 1);
             long[] sent = new long[n];
             for (int s = 0; s < steps; s++) {
@@ -370,10 +372,6 @@ final class InterimRingEngine implements CollectiveEngine {
             }
             long[] outSum = new long[n];
             for (int r = 0; r < n; r++) for (int c = 0; c < n; c++) outSum[r] += v[r][c];
-            if (!allReduce) {
-                // other collectives: the checksum is of the received data; the model keeps the all-reduce data path
-                return new long[][] {inSum, outSum};
-            }
             return new long[][] {inSum, outSum};
         }
     }

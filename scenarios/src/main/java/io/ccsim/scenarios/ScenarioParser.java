@@ -387,7 +387,17 @@ public final class ScenarioParser {
         if (e == null || !e.isJsonObject()) throw err(p, "expected a fault object with a \"type\" of " + FAULT_TYPES);
         JsonObject raw = e.getAsJsonObject();
         String type = str(req(raw, "type", p), p + ".type", String.join(", ", FAULT_TYPES));
-        long at;
+        if (raw.has("at_iteration")) {
+            // an event trigger: the fault happens when its rank (rank 0 for link and store faults) starts that iteration
+            if (type.equals("never_starts")) throw err(p + ".at_iteration", "never_starts has no time; remove at_iteration");
+            if (raw.has("at")) throw err(p, "give at most one of \"at\" (a time) or \"at_iteration\" (an event)");
+            int iteration = (int) integer(raw.get("at_iteration"), p + ".at_iteration", 0, Integer.MAX_VALUE);
+            JsonObject copy = raw.deepCopy();
+            copy.remove("at_iteration");
+            Fault inner = fault(copy, p);
+            int trigger = copy.has("rank") ? (int) copy.get("rank").getAsLong() : 0;
+            return new Fault.OnIteration(trigger, iteration, inner);
+        }
         switch (type) {
             case "link_degrade": {
                 JsonObject o = obj(e, p, List.of("type", "link", "factor", "at"));
@@ -403,11 +413,8 @@ public final class ScenarioParser {
                         duration(req(o, "up_for", p), p + ".up_for"), (int) integer(req(o, "count", p), p + ".count", 1, 10_000));
             }
             case "rank_crash": {
-                JsonObject o = obj(e, p, List.of("type", "rank", "at", "at_iteration"));
-                if (o.has("at") == o.has("at_iteration")) throw err(p, "give exactly one of \"at\" (a time) or \"at_iteration\"");
-                int r = rank(req(o, "rank", p), p + ".rank");
-                return o.has("at") ? new Fault.RankCrash(r, at(o, p), -1)
-                        : new Fault.RankCrash(r, 0, (int) integer(o.get("at_iteration"), p + ".at_iteration", 0, Integer.MAX_VALUE));
+                JsonObject o = obj(e, p, List.of("type", "rank", "at"));
+                return new Fault.RankCrash(rank(req(o, "rank", p), p + ".rank"), at(o, p));
             }
             case "never_starts": {
                 JsonObject o = obj(e, p, List.of("type", "rank"));

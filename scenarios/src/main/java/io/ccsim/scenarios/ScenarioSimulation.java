@@ -79,7 +79,36 @@ final class ScenarioSimulation {
 
     private void note(String s) { trace.faults.add(Units.formatDuration(host.now()) + ": " + s); }
 
-    private void at(long t, Runnable r) { host.after(Math.max(0, t - host.now()), r); }
+    /** True while an event trigger applies its fault: effects then happen inline, before the rank goes on. */
+    private boolean inline;
+
+    private void at(long t, Runnable r) {
+        if (inline) r.run();
+        else host.after(Math.max(0, t - host.now()), r);
+    }
+
+    /** Applies a fault now (an event trigger fired): its own time is replaced by the current time. */
+    private void applyNow(Fault f) {
+        long now = host.now();
+        Fault g;
+        if (f instanceof Fault.LinkDegrade d) g = new Fault.LinkDegrade(d.link(), d.factor(), now);
+        else if (f instanceof Fault.LinkDown d) g = new Fault.LinkDown(d.link(), now, d.durationPs());
+        else if (f instanceof Fault.LinkFlap d) g = new Fault.LinkFlap(d.link(), now, d.downPs(), d.upPs(), d.count());
+        else if (f instanceof Fault.RankCrash d) g = new Fault.RankCrash(d.rank(), now);
+        else if (f instanceof Fault.SlowGpu d) g = new Fault.SlowGpu(d.rank(), d.factor(), now);
+        else if (f instanceof Fault.GpuHang d) g = new Fault.GpuHang(d.rank(), now);
+        else if (f instanceof Fault.MemoryPressure d) g = new Fault.MemoryPressure(d.rank(), d.bytes(), now);
+        else if (f instanceof Fault.BitFlipLink d) g = new Fault.BitFlipLink(d.link(), now);
+        else if (f instanceof Fault.BitFlipGpuMemory d) g = new Fault.BitFlipGpuMemory(d.rank(), now);
+        else if (f instanceof Fault.StoreKeyCollision d) g = new Fault.StoreKeyCollision(d.key(), d.value(), now);
+        else throw new IllegalStateException("cannot trigger " + f);
+        inline = true;
+        try {
+            schedule(g);
+        } finally {
+            inline = false;
+        }
+    }
 
     private void schedule(Fault f) {
         if (f instanceof Fault.LinkDegrade d) {
@@ -96,16 +125,21 @@ final class ScenarioSimulation {
         } else if (f instanceof Fault.LinkFlap fl) {
             fabric.requireLink(fl.link());
             for (int i = 0; i < fl.count(); i++) {
-                long t = fl.atPs() + i * (fl.downPs() + fl.upPs());
-                at(t, () -> linkDown(fl.link(), fl.downPs()));
+                long offset = i * (fl.downPs() + fl.upPs());
+                if (inline && i > 0) host.after(offset, () -> linkDown(fl.link(), fl.downPs()));
+                else at(fl.atPs() + offset, () -> linkDown(fl.link(), fl.downPs()));
+            }
+        } else if (f instanceof Fault.OnIteration oi) {
+            requireRank(oi.rank());
+            // validated now, applied when the trigger rank starts the iteration (see onIteration)
+            if (oi.fault() instanceof Fault.OnIteration || oi.fault() instanceof Fault.NeverStarts) {
+                throw new IllegalArgumentException("an iteration trigger cannot wrap " + oi.fault());
             }
         } else if (f instanceof Fault.RankCrash c) {
             requireRank(c.rank());
-            if (c.atIteration() < 0) {
-                at(c.atPs(), () -> {
-                    if (current.attempt == 0) current.ranks[c.rank()].crash("killed by a fault at " + Units.formatDuration(host.now()));
-                });
-            }
+            at(c.atPs(), () -> {
+                if (current.attempt == 0) current.ranks[c.rank()].crash("killed by a fault at " + Units.formatDuration(host.now()));
+            });
         } else if (f instanceof Fault.NeverStarts n) {
             requireRank(n.rank());
             neverStarts.add(n.rank());
@@ -176,12 +210,15 @@ final class ScenarioSimulation {
     boolean onIteration(JobRun run, RankProcess p, int iteration) {
         if (run.attempt != 0) return true;
         for (Fault f : scenario.faults()) {
-            if (f instanceof Fault.RankCrash c && c.rank() == p.rank && c.atIteration() == iteration) {
-                p.crash("process died at the start of iteration " + iteration);
-                return false;
+            if (f instanceof Fault.OnIteration oi && oi.rank() == p.rank && oi.iteration() == iteration) {
+                if (oi.fault() instanceof Fault.RankCrash) {
+                    p.crash("process died at the start of iteration " + iteration);
+                    return false;
+                }
+                applyNow(oi.fault());
             }
         }
-        return true;
+        return p.alive();
     }
 
     /** The agent sees a failed worker: stop the rest, then restart or give up. */

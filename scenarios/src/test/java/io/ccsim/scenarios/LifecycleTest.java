@@ -92,6 +92,22 @@ class LifecycleTest {
     }
 
     @Test
+    void faultsCanBeTriggeredByAnIterationInsteadOfATime() {
+        String program = "[{\"repeat\": {\"times\": 6, \"steps\": [{\"compute\": \"100ms\"},"
+                + " {\"collective\": {\"op\": \"all_reduce\", \"bytes\": \"8MiB\"}}]}}]";
+        ScenarioResult r = run(program, "[{\"type\": \"slow_gpu\", \"rank\": 4, \"factor\": 3, \"at_iteration\": 3}]", "");
+        assertThat(r.outcome()).isEqualTo(Outcome.DEGRADED);
+        // iterations 3, 4, 5 at 300 ms instead of 100 ms: mean step (3 x 100 + 3 x 300) / 6 = 200 ms = 2x the median
+        assertThat(r.diagnosis(Category.SLOW_RANK)).singleElement().satisfies(d -> {
+            assertThat(d.ranks()).containsExactly(4);
+            assertThat(d.summary()).contains("2.00x slower");
+        });
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(program,
+                "[{\"type\": \"never_starts\", \"rank\": 4, \"at_iteration\": 3}]", ""))
+                .hasMessageContaining("$.faults[0].at_iteration");
+    }
+
+    @Test
     void memoryPressureMakesALazyInitStall() {
         ScenarioResult r = run("[{\"compute\": \"10ms\"}, {\"barrier\": \"world\"}]",
                 "[{\"type\": \"memory_pressure\", \"rank\": 2, \"bytes\": \"79.5GiB\", \"at\": \"1ms\"}]", "");
