@@ -25,6 +25,7 @@ public final class ScenarioResult {
     private final List<String> faults;
     private final List<RankEvent> events;
     private final int attempts;
+    private final Map<Integer, List<FrEntry>> flight;
 
     /**
      * One rank at the end of the run.
@@ -44,7 +45,7 @@ public final class ScenarioResult {
 
     ScenarioResult(String scenario, long seed, Outcome outcome, long simTimePs, boolean horizonReached,
                    List<Diagnosis> diagnosis, List<RankSummary> ranks, List<String> faults, List<RankEvent> events,
-                   int attempts) {
+                   int attempts, Map<Integer, List<FrEntry>> flight) {
         this.scenario = scenario;
         this.seed = seed;
         this.outcome = outcome;
@@ -55,7 +56,13 @@ public final class ScenarioResult {
         this.faults = List.copyOf(faults);
         this.events = List.copyOf(events);
         this.attempts = attempts;
+        Map<Integer, List<FrEntry>> f = new LinkedHashMap<>();
+        for (Map.Entry<Integer, List<FrEntry>> e : flight.entrySet()) f.put(e.getKey(), List.copyOf(e.getValue()));
+        this.flight = java.util.Collections.unmodifiableMap(f);
     }
+
+    /** Each rank's flight-recorder dump (every launch, in order). */
+    public Map<Integer, List<FrEntry>> flightRecords() { return flight; }
 
     public String scenario() { return scenario; }
 

@@ -21,6 +21,18 @@ public final class ScenarioRunner {
         return run(ScenarioParser.parse(text, file.toString()), seed);
     }
 
+    /**
+     * Runs {@code nameOrPath}: an existing file, else a catalog scenario of that name.
+     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither
+     */
+    public static ScenarioResult runNamed(String nameOrPath, long seed) throws IOException {
+        Path p = Path.of(nameOrPath);
+        if (Files.isRegularFile(p)) return run(p, seed);
+        if (ScenarioCatalog.names().contains(nameOrPath)) return runCatalog(nameOrPath, seed);
+        throw new IllegalArgumentException("'" + nameOrPath + "' is neither a scenario file nor a catalog scenario; catalog: "
+                + ScenarioCatalog.names());
+    }
+
     /** Runs a catalog scenario by name ({@link ScenarioCatalog#names()}). */
     public static ScenarioResult runCatalog(String name, long seed) {
         return run(ScenarioCatalog.load(name), seed);
@@ -42,7 +54,7 @@ public final class ScenarioRunner {
                     st.iteration(), Units.toSeconds(busy[0]), Units.toSeconds(busy[1]), done));
         }
         return new ScenarioResult(scenario.name(), seed, outcome, t.endPs, t.horizonReached, ds, ranks, t.faults, t.events,
-                t.restarts.size() + 1);
+                t.restarts.size() + 1, t.flight);
     }
 
     /**
