@@ -417,7 +417,8 @@ final class Analyzer {
                 for (RankEvent k : t.events) {
                     if (k.rank() == e.rank() && k.kind().equals("ERROR") && k.text().contains("Heartbeat monitor timed out")) {
                         killed = "; " + s(k.timePs() - e.timePs()) + " later the heartbeat monitor (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC="
-                                + Units.toMillis(t.settings.heartbeatTimeoutPs()) / 1000 + ") killed the process: " + k.text();
+                                + Units.toMillis(t.settings.heartbeatTimeoutPs()) / 1000 + ", checked once per period) killed the process: "
+                                + k.text();
                         break;
                     }
                 }

@@ -352,8 +352,15 @@ final class RankProcess {
             if (pending.match.execution != null) pending.match.execution.abort();
         }
         final int works = inFlight;
-        host.after(job.settings.heartbeatTimeoutPs(), guard(() -> processError("[Rank " + rank + "] Heartbeat monitor timed out!"
-                + " Process will be terminated after dumping debug info. workMetaList_.size()=" + works + ".")));
+        // HeartbeatMonitor::runLoop compares the watchdog's heartbeat counter every heartbeat timeout
+        // (from process start); it fires at the first check whose whole previous interval saw no beat
+        long hb = job.settings.heartbeatTimeoutPs();
+        long since = host.now() - watchdog.startPs();
+        long detect = watchdog.startPs() + (since / hb + 2) * hb;
+        host.after(detect - host.now(), guard(() -> processError("[Rank " + rank + "] Heartbeat monitor timed out!"
+                + " Process will be terminated after dumping debug info. workMetaList_.size()=" + works
+                + " ProcessGroupNCCL's watchdog got stuck for " + Units.toMillis(hb) / 1000
+                + " seconds without making progress in monitoring enqueued collectives.")));
     }
 
     private void finish() {

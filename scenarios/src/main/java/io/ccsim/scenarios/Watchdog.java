@@ -24,6 +24,9 @@ final class Watchdog {
         this.processStartPs = processStartPs;
     }
 
+    /** When the process (and its watchdog and heartbeat monitor) started, ps. */
+    long startPs() { return processStartPs; }
+
     /** The first watchdog wake-up strictly after {@code t}. */
     long nextPollAfter(long t) {
         long since = t - processStartPs;
