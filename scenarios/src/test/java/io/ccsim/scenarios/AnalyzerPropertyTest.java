@@ -121,4 +121,45 @@ class AnalyzerPropertyTest {
         assertThat(r.diagnosis(Category.ELASTIC_RESTART)).singleElement().satisfies(d -> assertThat(d.summary())
                 .contains("resuming at iteration " + resume).contains((iteration - resume + 1) + " iteration(s)"));
     }
+
+    @ParameterizedTest
+    @ValueSource(longs = {61, 62, 63, 64, 65})
+    void staleScalableInitKeyIsTracedToTheLateRoot(long seed) {
+        int late = 1 + new SplittableRandom(seed).nextInt(3);
+        String program = "[{\"collective\": {\"op\": \"all_reduce\", \"count\": 1, \"comm\": \"a\"}},"
+                + " {\"sleep\": \"3s\", \"ranks\": [" + late + "]},"
+                + " {\"collective\": {\"op\": \"all_reduce\", \"count\": 1, \"comm\": \"b\"}}]";
+        String json = "{\"name\": \"p\", \"topology\": {\"name\": \"hgx-h100\", \"gpus_per_node\": 4},"
+                + " \"settings\": {\"ranks_per_root\": 1, \"scalable_init_keys\": \"unscoped\"},"
+                + " \"job\": {\"world_size\": 4, \"program\": " + program + "}}";
+        ScenarioResult r = run(json, seed);
+        assertThat(r.outcome()).as(r.toText()).isEqualTo(Outcome.ERROR);
+        java.util.List<Integer> early = new java.util.ArrayList<>(java.util.List.of(0, 1, 2, 3));
+        early.remove(Integer.valueOf(late));
+        assertThat(r.diagnosis(Category.STALE_STORE_KEY)).as(r.toText()).singleElement().satisfies(d -> {
+            assertThat(d.ranks()).containsAll(early).contains(late);
+            assertThat(d.summary()).contains("UniqueNCCLID:" + late).contains("communicator init #1");
+        });
+        // the root after the late one reaches it through the stale id: its connects are refused
+        assertThat(r.diagnosis(Category.BOOTSTRAP_STALL)).as(r.toText())
+                .anySatisfy(d -> assertThat(d.ranks()).containsExactly((late + 1) % 4));
+        // with the keys scoped per round the same skew is harmless
+        ScenarioResult fixed = run(json.replace("\"unscoped\"", "\"scoped\""), seed);
+        assertThat(fixed.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(fixed.diagnosis()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {71, 72, 73})
+    void lazyInitOutOfMemoryNamesTheRank(long seed) {
+        int culprit = new SplittableRandom(seed).nextInt(8);
+        String program = "[{\"new_group\": {\"name\": \"g\", \"block\": 8}}, {\"compute\": \"10ms\"}, {\"barrier\": \"g\"}]";
+        String json = "{\"name\": \"p\", \"topology\": {\"name\": \"hgx-h200\"},"
+                + " \"job\": {\"world_size\": 8, \"eager_init\": true, \"program\": " + program + "},"
+                + " \"faults\": [{\"type\": \"memory_pressure\", \"rank\": " + culprit + ", \"bytes\": \"140.2GiB\", \"at\": \"5ms\"}]}";
+        ScenarioResult r = run(json, seed);
+        assertThat(r.outcome()).isEqualTo(Outcome.HANG);
+        assertThat(r.diagnosis(Category.INIT_OUT_OF_MEMORY)).as(r.toText()).singleElement()
+                .satisfies(d -> assertThat(d.ranks()).containsExactly(culprit));
+    }
 }
