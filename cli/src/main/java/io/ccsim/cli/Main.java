@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
-        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
