@@ -49,24 +49,32 @@ final class ValidationChart {
 
     static Summary write(Path png, List<ValidateCommand.Compared> rows) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        Map<String, Map<String, List<ValidateCommand.Compared>>> panels = new LinkedHashMap<>();
-        rows.stream()
+        // panels per (op, n, channels) where a channel count was swept over sizes (timing files); rows whose
+        // channels change with the size (perf output: the tuner's choice) go to one (op, n) panel per series
+        List<ValidateCommand.Compared> sorted = rows.stream()
                 .sorted(java.util.Comparator.comparing((ValidateCommand.Compared c) -> c.m().op()).thenComparingInt(ValidateCommand.Compared::n)
                         .thenComparingInt(c -> c.m().channels()).thenComparing(ValidateCommand.Compared::algoLabel)
                         .thenComparing(ValidateCommand.Compared::protoLabel).thenComparingLong(c -> c.m().bytes()))
-                .forEach(c -> panels.computeIfAbsent(c.m().op().cliName() + ", n = " + c.n() + ", "
-                                + (c.m().channels() > 0 ? c.m().channels() + " channels" : "NCCL's choice"), k -> new LinkedHashMap<>())
-                        .computeIfAbsent(c.algoLabel() + " " + c.protoLabel(), k -> new ArrayList<>()).add(c));
+                .collect(java.util.stream.Collectors.toList());
+        Map<String, java.util.Set<Long>> sizesPerSweep = new java.util.HashMap<>();
+        for (ValidateCommand.Compared c : sorted) sizesPerSweep.computeIfAbsent(sweepKey(c), k -> new java.util.HashSet<>()).add(c.m().bytes());
+        Map<String, Map<String, List<ValidateCommand.Compared>>> panels = new LinkedHashMap<>();
+        for (ValidateCommand.Compared c : sorted) {
+            boolean swept = c.m().channels() > 0 && sizesPerSweep.get(sweepKey(c)).size() > 1;
+            String title = c.m().op().cliName() + ", n = " + c.n() + ", "
+                    + (swept ? c.m().channels() + " channels" : c.m().channels() > 0 ? "channels as measured" : "NCCL's choice");
+            panels.computeIfAbsent(title, k -> new LinkedHashMap<>()).computeIfAbsent(c.algoLabel() + " " + c.protoLabel(),
+                    k -> new ArrayList<>()).add(c);
+        }
         int leftOut = 0;
         List<JFreeChart> charts = new ArrayList<>();
+        List<JFreeChart> single = new ArrayList<>();
         for (Map.Entry<String, Map<String, List<ValidateCommand.Compared>>> p : panels.entrySet()) {
             boolean anyLine = p.getValue().values().stream().anyMatch(s -> s.stream().mapToLong(c -> c.m().bytes()).distinct().count() > 1);
-            if (!anyLine && panels.size() > 1) {
-                leftOut++;
-                continue;
-            }
-            charts.add(panel(p.getKey(), p.getValue()));
+            (anyLine ? charts : single).add(panel(p.getKey(), p.getValue()));
         }
+        if (charts.isEmpty()) charts = single;   // nothing but single sizes: draw those rather than nothing
+        else leftOut = single.size();
         int cols = Math.min(4, charts.size());
         int rowsN = (charts.size() + cols - 1) / cols;
         int w = cols * PANEL_W;
@@ -90,6 +98,10 @@ final class ValidationChart {
         if (parent != null) Files.createDirectories(parent);
         if (!ImageIO.write(img, "png", png.toFile())) throw new IOException("no PNG writer in this Java runtime");
         return new Summary(w, h, charts.size(), leftOut);
+    }
+
+    private static String sweepKey(ValidateCommand.Compared c) {
+        return c.m().op() + "|" + c.n() + "|" + c.m().channels() + "|" + c.algoLabel() + "|" + c.protoLabel();
     }
 
     private static JFreeChart panel(String title, Map<String, List<ValidateCommand.Compared>> series) {
