@@ -133,6 +133,9 @@ final class ValidationChart {
         x.setTickUnit(new NumberTickUnit(2));
         x.setNumberFormatOverride(new SizeFormat());
         x.setSmallestValue(1);
+        long lo = series.values().stream().flatMap(List::stream).mapToLong(c -> c.m().bytes()).min().orElse(1);
+        long hi = series.values().stream().flatMap(List::stream).mapToLong(c -> c.m().bytes()).max().orElse(1);
+        x.setRange(lo / 1.4, hi * 1.4);   // explicit: a single size would be an empty range
         NumberAxis y = new NumberAxis("busbw (GB/s)");
         y.setAutoRangeIncludesZero(true);
         XYPlot plot = new XYPlot(data, x, y, r);
