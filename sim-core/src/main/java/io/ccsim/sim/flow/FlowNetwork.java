@@ -268,23 +268,41 @@ public final class FlowNetwork {
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
                       FlowListener onComplete) {
+        return start(path(route, multiplicity), bytes, latencyPs, rateCapBytesPerSec, onComplete);
+    }
+
+    /**
+     * A route resolved once into this network's constraints, for starting many flows on it without
+     * re-validating and re-resolving the route each time (executors keep one per connection).
+     */
+    public static final class Path {
+        final int[] route;
+        final Constraint[] cons;
+        final int[] weights;
+        final int multiplicity;
+
+        private Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
+            this.route = route;
+            this.cons = cons;
+            this.weights = weights;
+            this.multiplicity = multiplicity;
+        }
+
+        /** @return identical flows each flow on this path stands for */
+        public int multiplicity() {
+            return multiplicity;
+        }
+    }
+
+    /**
+     * Resolves {@code route} for flows that each stand for {@code multiplicity} identical flows.
+     *
+     * @throws IllegalArgumentException for a hop naming no link, or a multiplicity below 1
+     */
+    public Path path(int[] route, int multiplicity) {
         Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
         if (multiplicity < 1) {
             throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
-        }
-        if (bytes < 0) {
-            throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
-        }
-        if (latencyPs < 0) {
-            throw new IllegalArgumentException("start: latency must be >= 0 ps, was " + latencyPs);
-        }
-        if (Double.isNaN(rateCapBytesPerSec)) {
-            throw new IllegalArgumentException("start: rate cap is NaN; valid is a number of bytes/s, "
-                    + "or <= 0 / +Infinity for none");
-        }
-        if (latencyPs > Long.MAX_VALUE - sim.now()) {
-            throw new IllegalArgumentException("start: latency " + latencyPs + " ps overflows the clock at now="
-                    + sim.now() + " ps");
         }
         int[] r = route.clone();
         // distinct constraints with multiplicity
@@ -315,9 +333,29 @@ public final class FlowNetwork {
             cs = Arrays.copyOf(cs, n);
             ws = Arrays.copyOf(ws, n);
         }
+        return new Path(r, cs, ws, multiplicity);
+    }
+
+    /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
+    public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        Objects.requireNonNull(path, "start: path must not be null");
+        if (bytes < 0) {
+            throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
+        }
+        if (latencyPs < 0) {
+            throw new IllegalArgumentException("start: latency must be >= 0 ps, was " + latencyPs);
+        }
+        if (Double.isNaN(rateCapBytesPerSec)) {
+            throw new IllegalArgumentException("start: rate cap is NaN; valid is a number of bytes/s, "
+                    + "or <= 0 / +Infinity for none");
+        }
+        if (latencyPs > Long.MAX_VALUE - sim.now()) {
+            throw new IllegalArgumentException("start: latency " + latencyPs + " ps overflows the clock at now="
+                    + sim.now() + " ps");
+        }
         double cap = rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
-        Flow f = new Flow(this, nextFlowId++, r, bytes, cap, onComplete, sim.now(), cs, ws);
-        f.multiplicity = multiplicity;
+        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+        f.multiplicity = path.multiplicity;
         flowsStarted++;
         activeFlows++;
         if (bytes == 0) {
@@ -578,6 +616,9 @@ public final class FlowNetwork {
 
     /** Progressive filling over compFlows/compCons; result in Flow.newRate. */
     private void fill() {
+        if (uniformFastPath && fillUniform()) {
+            return;
+        }
         lhSize = 0;
         for (int i = 0; i < nCompCons; i++) {
             Constraint c = compCons[i];
@@ -640,6 +681,59 @@ public final class FlowNetwork {
                 f.newRate = Double.POSITIVE_INFINITY;
             }
         }
+    }
+
+    /** Test hook: false forces the general progressive filling on every component. */
+    boolean uniformFastPath = true;
+
+    /**
+     * The common case of a component whose flows all cross the same constraints the same number of
+     * times (per replica) with the same cap — e.g. all channels of a ring hop between two GPUs: max-min
+     * gives every flow the same rate, min(cap, non-shared capacities, capacity / total weight of each
+     * shared constraint), so no saturation heap is needed. Returns false (and does nothing) otherwise.
+     */
+    private boolean fillUniform() {
+        if (nCompFlows == 0) {
+            return false;
+        }
+        Flow f0 = compFlows[0];
+        Constraint[] c0 = f0.cons;
+        int[] w0 = f0.weights;
+        int m0 = f0.multiplicity;
+        double cap0 = f0.rateCap;
+        long replicas = m0;
+        for (int i = 1; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            Constraint[] cs = f.cons;
+            if (f.rateCap != cap0 || cs.length != c0.length) {
+                return false;
+            }
+            int[] ws = f.weights;
+            int m = f.multiplicity;
+            for (int k = 0; k < cs.length; k++) {
+                if (cs[k] != c0[k] || (long) ws[k] * m0 != (long) w0[k] * m) {
+                    return false;
+                }
+            }
+            replicas += m;
+        }
+        double r = cap0;
+        for (int k = 0; k < c0.length; k++) {
+            Constraint c = c0[k];
+            double level = c.shared ? c.capacity / ((double) w0[k] / m0 * replicas) : c.capacity;
+            if (level < r) {
+                r = level;
+            }
+        }
+        if (r < 0) {
+            r = 0;
+        }
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            f.frozen = true;
+            f.newRate = r;
+        }
+        return true;
     }
 
     private void freeze(Flow f, double r) {

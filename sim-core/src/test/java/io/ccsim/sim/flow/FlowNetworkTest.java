@@ -39,6 +39,41 @@ class FlowNetworkTest {
     }
 
     @Test
+    void uniformComponentsGetTheSameRatesAsTheGeneralSolver() {
+        // many flows over the same two constraints (a ring hop: sender's port, receiver's port), mixed
+        // multiplicities, a cap that binds for small counts and not for large ones, and a capacity change
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+        for (int trial = 0; trial < 50; trial++) {
+            long[] ends = new long[2];
+            double downCap = 4.78e11 * (0.5 + rnd.nextDouble());
+            for (int mode = 0; mode < 2; mode++) {
+                Simulator s = new Simulator(1);
+                FlowNetwork n = new FlowNetwork(s);
+                n.uniformFastPath = mode == 0;
+                int up = n.addLink("up", 4.78e11, Sharing.FULL_DUPLEX);
+                int down = n.addLink("down", downCap, Sharing.FULL_DUPLEX);
+                FlowNetwork.Path p1 = n.path(new int[] {hop(up, false), hop(down, true)}, 1);
+                FlowNetwork.Path p3 = n.path(new int[] {hop(up, false), hop(down, true)}, 3);
+                java.util.SplittableRandom r = new java.util.SplittableRandom(trial);
+                int flows = 1 + r.nextInt(12);
+                List<Flow> fs = new ArrayList<>();
+                for (int i = 0; i < flows; i++) {
+                    long at = r.nextLong(2_000_000);
+                    long bytes = 1 + r.nextLong(50_000_000);
+                    boolean rep = r.nextBoolean();
+                    s.scheduleAt(at, () -> fs.add(n.start(rep ? p3 : p1, bytes, 0, 5.2e10, null)));
+                }
+                s.scheduleAt(1_000_000, () -> n.setCapacity(up, 2.0e11));
+                s.run();
+                long last = 0;
+                for (Flow f : fs) last = Math.max(last, f.endTime());
+                ends[mode] = last;
+            }
+            assertThat(ends[0]).as("trial " + trial).isEqualTo(ends[1]);
+        }
+    }
+
+    @Test
     void aFlowWithMultiplicityCountsAsThatManyFlows() {
         int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
         // one flow standing for 3 replicas + 1 plain flow: max-min gives each of the 4 flows C/4
