@@ -332,47 +332,13 @@ final class InterimRingEngine implements CollectiveEngine {
                 }
                 if (spec.op() == CollectiveOp.ALL_REDUCE) {
                     // checksums are modelled for all-reduce (the sum of outputs is the sum of inputs)
-                    long[][] data = runData(flips);
+                    long[][] data = RingData.checksums(global, spec.dataSeed(), flips);
                     in = data[0];
                     out = data[1];
                 }
             }
             return new CollectiveStats(spec.seqLabel(), spec.op().cliName(), spec.bytes(), global.clone(), startPs, now,
                     hops == null ? 0 : healthyPs, bottleneck, health, senders, receivers, in, out, hopLinks);
-        }
-
-        /** Ring reduce-scatter + all-gather over n chunks of one value per rank; returns input/output checksums. */
-        private long[][] runData(List<long[]> flipsAt) {
-            long[][] v = new long[n][n];
-            long[] inSum = new long[n];
-            for (int r = 0; r < n; r++) {
-                for (int c = 0; c < n; c++) {
-                    long x = mix(spec.dataSeed() ^ ((long) global[r] << 32) ^ c);
-                    v[r][c] = x;
-                    inSum[r] += x;
-                }
-            }
-            int steps = 2 * (n - 1);
-            long[] sent = new long[n];
-            for (int s = 0; s < steps; s++) {
-                boolean reducePhase = s < n - 1;
-                for (int r = 0; r < n; r++) {
-                    int c = reducePhase ? Math.floorMod(r - s, n) : Math.floorMod(r + 1 - (s - (n - 1)), n);
-                    long x = v[r][c];
-                    for (long[] f : flipsAt) {
-                        if (f[0] == s && f[1] == r) x ^= 1L << (mix(spec.dataSeed() + s) & 63);
-                    }
-                    sent[r] = x;
-                }
-                for (int r = 0; r < n; r++) {
-                    int from = (r - 1 + n) % n;
-                    int c = reducePhase ? Math.floorMod(from - s, n) : Math.floorMod(from + 1 - (s - (n - 1)), n);
-                    v[r][c] = reducePhase ? v[r][c] + sent[from] : sent[from];
-                }
-            }
-            long[] outSum = new long[n];
-            for (int r = 0; r < n; r++) for (int c = 0; c < n; c++) outSum[r] += v[r][c];
-            return new long[][] {inSum, outSum};
         }
     }
 
