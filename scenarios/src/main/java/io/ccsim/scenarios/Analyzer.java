@@ -464,9 +464,19 @@ final class Analyzer {
         for (Map.Entry<String, Double> d : t.degradedLinks.entrySet()) {
             if (d.getValue() == 0.0 && !failedLinks.contains(d.getKey())) {
                 long outages = t.faults.stream().filter(f -> f.contains("link " + d.getKey() + " down")).count();
+                long lost = 0;
+                int hit = 0;
+                for (CollectiveStats c : t.collectives) {
+                    if (c.healthyPs() > 0 && c.durationPs() > 1.2 * c.healthyPs()) {
+                        lost += c.durationPs() - c.healthyPs();
+                        hit++;
+                    }
+                }
                 add(Category.LINK_FAILURE, List.of(), List.of(d.getKey()), "link " + d.getKey() + " went down " + outages
                         + " time(s), each shorter than the IB give-up time (" + s(t.settings.ibGiveUpPs()) + "): the transport"
-                        + " retransmitted and recovered; collectives crossing it stalled while it was down");
+                        + " retransmitted and recovered, but traffic resumes only at the next retransmission (every "
+                        + s(t.settings.ibAckTimeoutPs()) + ", NCCL_IB_TIMEOUT=" + t.settings.ibTimeout() + "); " + hit
+                        + " collective(s) crossing it lost " + s(lost) + " in all");
             }
         }
     }

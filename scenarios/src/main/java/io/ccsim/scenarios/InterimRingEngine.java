@@ -34,12 +34,18 @@ import java.util.Map;
 final class InterimRingEngine implements CollectiveEngine {
     private final SimHost host;
     private final Fabric fabric;
+    private final long ibAckTimeoutPs;
     private final long ibGiveUpPs;
     private final List<Exec> running = new ArrayList<>();
 
-    InterimRingEngine(SimHost host, Fabric fabric, long ibGiveUpPs) {
+    /**
+     * @param ibAckTimeoutPs the transport's retransmission timeout (4.096 us x 2^NCCL_IB_TIMEOUT), ps
+     * @param ibGiveUpPs     how long a stalled transfer retries before failing, ps
+     */
+    InterimRingEngine(SimHost host, Fabric fabric, long ibAckTimeoutPs, long ibGiveUpPs) {
         this.host = host;
         this.fabric = fabric;
+        this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
     }
 
@@ -77,6 +83,7 @@ final class InterimRingEngine implements CollectiveEngine {
         double ratePerPs;         // fraction per ps at current health (0 = stalled)
         long lastPs;
         long endHandle = -1, giveUpHandle = -1;
+        long stallStartPs = -1;
         long healthyPs;
         final List<long[]> flips = new ArrayList<>(); // {step, fromRank, channel}
 
@@ -135,9 +142,27 @@ final class InterimRingEngine implements CollectiveEngine {
             cancelTimers();
             long d = duration(false);
             if (d == Long.MAX_VALUE) {
+                // a link on a ring is down: the transfer stalls; the sender's queue pair retransmits every
+                // ACK timeout and gives up after NCCL_IB_RETRY_CNT retries
                 ratePerPs = 0;
-                giveUpHandle = host.after(ibGiveUpPs, this::giveUp);
+                if (stallStartPs < 0) stallStartPs = now;
+                giveUpHandle = host.after(Math.max(0, stallStartPs + ibGiveUpPs - now), this::giveUp);
                 return;
+            }
+            if (stallStartPs >= 0) {
+                // the link is back, but traffic resumes only at the next retransmission
+                long periods = (now - stallStartPs + ibAckTimeoutPs - 1) / ibAckTimeoutPs;
+                long resume = stallStartPs + Math.max(1, periods) * ibAckTimeoutPs;
+                if (resume > now) {
+                    ratePerPs = 0;
+                    endHandle = host.after(resume - now, () -> {
+                        endHandle = -1;
+                        stallStartPs = -1;
+                        resolve();
+                    });
+                    return;
+                }
+                stallStartPs = -1;
             }
             ratePerPs = 1.0 / d;
             long remaining = (long) Math.ceil((1.0 - fraction) * d);
