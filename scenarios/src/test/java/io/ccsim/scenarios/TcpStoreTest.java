@@ -93,7 +93,7 @@ class TcpStoreTest {
         nested.set(0, "0", "id", () -> store.get(1, "default_pg/sub/0", 0, Store.Callback.of(got::add)));
         sim.run();
         assertThat(got).containsExactly("id");
-        assertThat(nested.fullKey("0")).isEqualTo("sub/0");
+        assertThat(nested.fullKey("0")).isEqualTo("default_pg/sub/0");
     }
 
     @Test
