@@ -375,7 +375,9 @@ final class Analyzer {
                 if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
                 else alive.add(r);
             }
-            List<Integer> named = alive.isEmpty() ? dead : alive;
+            // every rank that lacks the entry did not join; the blocked (alive) ones first, since they explain the rest
+            List<Integer> named = new ArrayList<>(alive);
+            named.addAll(dead);
             FrEntry e = byRank.get(have.get(0)).get(seq);
             StringBuilder sb = new StringBuilder();
             sb.append("rank ").append(ranges(named)).append(" did not join collective #").append(seq).append(" (").append(sig(e))
