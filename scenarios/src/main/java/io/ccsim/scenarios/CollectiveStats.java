@@ -21,11 +21,11 @@ import java.util.List;
  * @param ringHopLinks     per communicator rank r: links of the data path r-1 -> r on the channel
  *                         that carried a corruption, or on channel 0 (for locating corruption)
  */
-public record CollectiveStats(String label, String op, long bytes, int[] ranks, long startPs, long endPs,
+record CollectiveStats(String label, String op, long bytes, int[] ranks, long startPs, long endPs,
                               long healthyPs, String bottleneckLink, double bottleneckHealth,
                               List<Integer> bottleneckSenders, List<Integer> bottleneckReceivers,
                               long[] inputChecksums, long[] outputChecksums, List<List<String>> ringHopLinks) {
 
     /** Actual duration, ps. */
-    public long durationPs() { return endPs - startPs; }
+    long durationPs() { return endPs - startPs; }
 }

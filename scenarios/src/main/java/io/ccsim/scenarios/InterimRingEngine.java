@@ -34,12 +34,18 @@ import java.util.Map;
 final class InterimRingEngine implements CollectiveEngine {
     private final SimHost host;
     private final Fabric fabric;
+    private final long ibAckTimeoutPs;
     private final long ibGiveUpPs;
     private final List<Exec> running = new ArrayList<>();
 
-    InterimRingEngine(SimHost host, Fabric fabric, long ibGiveUpPs) {
+    /**
+     * @param ibAckTimeoutPs the transport's retransmission timeout (4.096 us x 2^NCCL_IB_TIMEOUT), ps
+     * @param ibGiveUpPs     how long a stalled transfer retries before failing, ps
+     */
+    InterimRingEngine(SimHost host, Fabric fabric, long ibAckTimeoutPs, long ibGiveUpPs) {
         this.host = host;
         this.fabric = fabric;
+        this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
     }
 
@@ -77,6 +83,7 @@ final class InterimRingEngine implements CollectiveEngine {
         double ratePerPs;         // fraction per ps at current health (0 = stalled)
         long lastPs;
         long endHandle = -1, giveUpHandle = -1;
+        long stallStartPs = -1;
         long healthyPs;
         final List<long[]> flips = new ArrayList<>(); // {step, fromRank, channel}
 
@@ -135,9 +142,27 @@ final class InterimRingEngine implements CollectiveEngine {
             cancelTimers();
             long d = duration(false);
             if (d == Long.MAX_VALUE) {
+                // a link on a ring is down: the transfer stalls; the sender's queue pair retransmits every
+                // ACK timeout and gives up after NCCL_IB_RETRY_CNT retries
                 ratePerPs = 0;
-                giveUpHandle = host.after(ibGiveUpPs, this::giveUp);
+                if (stallStartPs < 0) stallStartPs = now;
+                giveUpHandle = host.after(Math.max(0, stallStartPs + ibGiveUpPs - now), this::giveUp);
                 return;
+            }
+            if (stallStartPs >= 0) {
+                // the link is back, but traffic resumes only at the next retransmission
+                long periods = (now - stallStartPs + ibAckTimeoutPs - 1) / ibAckTimeoutPs;
+                long resume = stallStartPs + Math.max(1, periods) * ibAckTimeoutPs;
+                if (resume > now) {
+                    ratePerPs = 0;
+                    endHandle = host.after(resume - now, () -> {
+                        endHandle = -1;
+                        stallStartPs = -1;
+                        resolve();
+                    });
+                    return;
+                }
+                stallStartPs = -1;
             }
             ratePerPs = 1.0 / d;
             long remaining = (long) Math.ceil((1.0 - fraction) * d);
@@ -332,47 +357,13 @@ final class InterimRingEngine implements CollectiveEngine {
                 }
                 if (spec.op() == CollectiveOp.ALL_REDUCE) {
                     // checksums are modelled for all-reduce (the sum of outputs is the sum of inputs)
-                    long[][] data = runData(flips);
+                    long[][] data = RingData.checksums(global, spec.dataSeed(), flips);
                     in = data[0];
                     out = data[1];
                 }
             }
             return new CollectiveStats(spec.seqLabel(), spec.op().cliName(), spec.bytes(), global.clone(), startPs, now,
                     hops == null ? 0 : healthyPs, bottleneck, health, senders, receivers, in, out, hopLinks);
-        }
-
-        /** Ring reduce-scatter + all-gather over n chunks of one value per rank; returns input/output checksums. */
-        private long[][] runData(List<long[]> flipsAt) {
-            long[][] v = new long[n][n];
-            long[] inSum = new long[n];
-            for (int r = 0; r < n; r++) {
-                for (int c = 0; c < n; c++) {
-                    long x = mix(spec.dataSeed() ^ ((long) global[r] << 32) ^ c);
-                    v[r][c] = x;
-                    inSum[r] += x;
-                }
-            }
-            int steps = 2 * (n - 1);
-            long[] sent = new long[n];
-            for (int s = 0; s < steps; s++) {
-                boolean reducePhase = s < n - 1;
-                for (int r = 0; r < n; r++) {
-                    int c = reducePhase ? Math.floorMod(r - s, n) : Math.floorMod(r + 1 - (s - (n - 1)), n);
-                    long x = v[r][c];
-                    for (long[] f : flipsAt) {
-                        if (f[0] == s && f[1] == r) x ^= 1L << (mix(spec.dataSeed() + s) & 63);
-                    }
-                    sent[r] = x;
-                }
-                for (int r = 0; r < n; r++) {
-                    int from = (r - 1 + n) % n;
-                    int c = reducePhase ? Math.floorMod(from - s, n) : Math.floorMod(from + 1 - (s - (n - 1)), n);
-                    v[r][c] = reducePhase ? v[r][c] + sent[from] : sent[from];
-                }
-            }
-            long[] outSum = new long[n];
-            for (int r = 0; r < n; r++) for (int c = 0; c < n; c++) outSum[r] += v[r][c];
-            return new long[][] {inSum, outSum};
         }
     }
 

@@ -44,7 +44,7 @@ final class JobRun {
         // loopback through the same server thread), is one store latency away
         this.store = new TcpStore(host, 0, r -> settings.storeLatencyPs());
         this.bootstrap = new Bootstrap(host, settings, trace, attempt);
-        this.engine = new InterimRingEngine(host, fabric, settings.ibGiveUpPs());
+        this.engine = new InterimRingEngine(host, fabric, settings.ibAckTimeoutPs(), settings.ibGiveUpPs());
         this.ranks = new RankProcess[spec.worldSize()];
         for (int r = 0; r < ranks.length; r++) {
             long mem = spec.gpuMemoryBytes() > 0 ? spec.gpuMemoryBytes() : fabric.gpuMemoryBytes(gpuOf(r));

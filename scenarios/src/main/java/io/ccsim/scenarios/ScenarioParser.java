@@ -29,20 +29,32 @@ public final class ScenarioParser {
     private static final List<String> CMPS = List.of("gt", "ge", "lt", "le", "eq", "ne");
 
     private final String source;
+    private final java.nio.file.Path baseDir;
     private int worldSize;
     private Set<String> valueNames = Set.of();
 
-    private ScenarioParser(String source) { this.source = source; }
+    private ScenarioParser(String source, java.nio.file.Path baseDir) {
+        this.source = source;
+        this.baseDir = baseDir;
+    }
 
-    /** Parses scenario JSON; {@code source} names the file in error messages. */
+    /**
+     * Parses scenario JSON; {@code source} names the file in error messages. A topology file is
+     * resolved against the current directory.
+     */
     public static Scenario parse(String json, String source) {
+        return parse(json, source, null);
+    }
+
+    /** Parses scenario JSON whose topology file, if any, is resolved against {@code baseDir} (null: current directory). */
+    public static Scenario parse(String json, String source, java.nio.file.Path baseDir) {
         JsonElement root;
         try {
             root = JsonParser.parseString(json);
         } catch (JsonParseException e) {
             throw new ScenarioFormatException(source, "$", "not valid JSON: " + e.getMessage());
         }
-        return new ScenarioParser(source).scenario(root);
+        return new ScenarioParser(source, baseDir).scenario(root);
     }
 
     private ScenarioFormatException err(String path, String msg) { return new ScenarioFormatException(source, path, msg); }
@@ -127,10 +139,25 @@ public final class ScenarioParser {
         JsonObject o = obj(rootEl, "$", TOP);
         String name = str(req(o, "name", "$"), "$.name", "a short name");
         String description = o.has("description") ? str(o.get("description"), "$.description", "a text") : "";
-        JsonObject topo = obj(req(o, "topology", "$"), "$.topology", List.of("name", "nodes", "gpus_per_node"));
-        String topoName = str(req(topo, "name", "$.topology"), "$.topology.name", "a topology catalog name (hgx-h100, hgx-h200, ...)");
-        if (!io.ccsim.topology.TopologyCatalog.contains(topoName)) {
-            throw err("$.topology.name", "unknown topology '" + topoName + "'; valid: " + io.ccsim.topology.TopologyCatalog.names());
+        JsonObject topo = obj(req(o, "topology", "$"), "$.topology", List.of("name", "file", "nodes", "gpus_per_node"));
+        if (topo.has("name") == topo.has("file")) {
+            throw err("$.topology", "give exactly one of \"name\" (a topology catalog name: " + io.ccsim.topology.TopologyCatalog.names()
+                    + ") or \"file\" (a topology JSON file)");
+        }
+        String topoName = null;
+        java.nio.file.Path topoFile = null;
+        if (topo.has("name")) {
+            topoName = str(topo.get("name"), "$.topology.name", "a topology catalog name (hgx-h100, hgx-h200, ...)");
+            if (!io.ccsim.topology.TopologyCatalog.contains(topoName)) {
+                throw err("$.topology.name", "unknown topology '" + topoName + "'; valid: " + io.ccsim.topology.TopologyCatalog.names());
+            }
+        } else {
+            String f = str(topo.get("file"), "$.topology.file", "a path to a topology JSON file, relative to the scenario file");
+            topoFile = baseDir == null ? java.nio.file.Path.of(f) : baseDir.resolve(f);
+            if (!java.nio.file.Files.isRegularFile(topoFile)) throw err("$.topology.file", "no such file: " + topoFile);
+            if (topo.has("nodes") || topo.has("gpus_per_node")) {
+                throw err("$.topology", "nodes and gpus_per_node apply to a catalog topology, not to a topology file");
+            }
         }
         int nodes = topo.has("nodes") ? (int) integer(topo.get("nodes"), "$.topology.nodes", 1, 4096) : 1;
         int gpn = topo.has("gpus_per_node") ? (int) integer(topo.get("gpus_per_node"), "$.topology.gpus_per_node", 0, 72) : 0;
@@ -144,7 +171,7 @@ public final class ScenarioParser {
             for (int i = 0; i < fa.size(); i++) faults.add(fault(fa.get(i), "$.faults[" + i + "]"));
         }
         Scenario.Expectation expect = o.has("expect") ? expect(o.get("expect")) : null;
-        return new Scenario(name, description, topoName, nodes, gpn, job.spec, faults, settings, expect);
+        return new Scenario(name, description, topoName, topoFile, nodes, gpn, job.spec, faults, settings, expect);
     }
 
     private Settings settings(JsonElement e) {

@@ -31,8 +31,17 @@ final class ScenarioSimulation {
     ScenarioSimulation(Scenario scenario, long seed) {
         this.scenario = scenario;
         this.seed = seed;
-        Topology topo = TopologyCatalog.build(scenario.topology(),
-                new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+        Topology topo;
+        if (scenario.topologyFile() != null) {
+            try {
+                topo = io.ccsim.topology.json.TopologyJson.read(
+                        java.nio.file.Files.readString(scenario.topologyFile()), scenario.topologyFile().toString());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read topology file " + scenario.topologyFile(), e);
+            }
+        } else {
+            topo = TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+        }
         this.fabric = new Fabric(topo);
         if (scenario.job().worldSize() > fabric.gpuCount()) {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()

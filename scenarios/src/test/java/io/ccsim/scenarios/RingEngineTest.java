@@ -16,7 +16,7 @@ class RingEngineTest {
     private final Simulator sim = new Simulator(3);
     private final SimHost host = new SimHost(sim);
     private final Fabric fabric = new Fabric(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 1)));
-    private final InterimRingEngine engine = new InterimRingEngine(host, fabric, Settings.defaults().ibGiveUpPs());
+    private final InterimRingEngine engine = new InterimRingEngine(host, fabric, Settings.defaults().ibAckTimeoutPs(), Settings.defaults().ibGiveUpPs());
 
     private CollectiveStats run(long bytes, int channels, int n) {
         int[] gpus = new int[n];
@@ -57,7 +57,7 @@ class RingEngineTest {
 
         Simulator sim2 = new Simulator(3);
         SimHost host2 = new SimHost(sim2);
-        InterimRingEngine e2 = new InterimRingEngine(host2, fabric, Settings.defaults().ibGiveUpPs());
+        InterimRingEngine e2 = new InterimRingEngine(host2, fabric, Settings.defaults().ibAckTimeoutPs(), Settings.defaults().ibGiveUpPs());
         int[] gpus = {0, 1, 2, 3, 4, 5, 6, 7};
         List<CollectiveStats> out = new ArrayList<>();
         CollectiveEngine.Execution x = e2.start(new CollectiveEngine.Spec(CollectiveOp.ALL_REDUCE, 32L << 20,
@@ -88,5 +88,38 @@ class RingEngineTest {
         assertThat(s.bottleneckLink()).isEqualTo("n0.gpu4~n0.nvs0");
         assertThat(s.bottleneckHealth()).isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(s.bottleneckSenders()).containsExactlyInAnyOrder(3, 4);
+    }
+
+    @Test
+    void anIbOutageStallsTheRingUntilTheNextRetransmissionOrFailsAfterTheRetries() {
+        Fabric two = new Fabric(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2)));
+        Settings st = Settings.defaults();
+        int[] gpus = new int[16];
+        for (int i = 0; i < 16; i++) gpus[i] = i;
+        long[] result = new long[3];
+        for (long outage : new long[] {0, Units.s(2), Units.s(40)}) {
+            Simulator s2 = new Simulator(1);
+            SimHost h2 = new SimHost(s2);
+            InterimRingEngine e = new InterimRingEngine(h2, two, st.ibAckTimeoutPs(), st.ibGiveUpPs());
+            List<Object> out = new ArrayList<>();
+            CollectiveEngine.Execution x = e.start(new CollectiveEngine.Spec(CollectiveOp.ALL_REDUCE, 1L << 29, DataType.BFLOAT16,
+                    "t#1", 1, 16), gpus, gpus, new CollectiveEngine.Listener() {
+                        @Override public void onRankDone(int r, long t) {}
+                        @Override public void onAllDone(CollectiveStats cs) { out.add(cs); }
+                        @Override public void onNetworkError(int sender, String d) { out.add(h2.now()); }
+                    });
+            for (int r = 0; r < 16; r++) x.launch(r);
+            if (outage > 0) {
+                h2.after(Units.ms(1), () -> { two.setDown("n1.nic2~leaf.r2.0", true); e.healthChanged(); });
+                h2.after(Units.ms(1) + outage, () -> { two.setDown("n1.nic2~leaf.r2.0", false); e.healthChanged(); });
+            }
+            s2.run();
+            Object o = out.get(0);
+            result[outage == 0 ? 0 : outage == Units.s(2) ? 1 : 2] = o instanceof CollectiveStats cs ? cs.durationPs() : -(Long) o;
+        }
+        // a 2 s outage: the ring stands still from 1 ms until the first retransmission, one ACK timeout later
+        assertThat((double) result[1]).isCloseTo(result[0] + st.ibAckTimeoutPs(), org.assertj.core.data.Offset.offset(1e3));
+        // a 40 s outage outlasts 1 + NCCL_IB_RETRY_CNT timeouts: the sender's transport fails then
+        assertThat(-result[2]).isEqualTo(Units.ms(1) + st.ibGiveUpPs());
     }
 }

@@ -78,6 +78,23 @@ class ScenarioParserTest {
     }
 
     @Test
+    void topologyFromAFileNextToTheScenario(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String topo = io.ccsim.topology.json.TopologyJson.write(
+                io.ccsim.topology.TopologyCatalog.build("hgx-h100", io.ccsim.topology.BuildOptions.of(4, 1)));
+        java.nio.file.Files.writeString(dir.resolve("box.json"), topo);
+        String scenario = "{\"name\": \"f\", \"topology\": {\"file\": \"box.json\"},"
+                + " \"job\": {\"world_size\": 4, \"program\": [{\"barrier\": \"world\"}]}}";
+        java.nio.file.Path file = dir.resolve("s.json");
+        java.nio.file.Files.writeString(file, scenario);
+        ScenarioResult r = ScenarioRunner.run(file, 1);
+        assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(r.ranks()).extracting(ScenarioResult.RankSummary::gpu).containsExactly("n0.gpu0", "n0.gpu1", "n0.gpu2", "n0.gpu3");
+        fails(scenario.replace("\"file\": \"box.json\"", "\"file\": \"nope.json\""), "$.topology.file", "no such file");
+        fails(scenario.replace("{\"file\": \"box.json\"}", "{\"file\": \"box.json\", \"name\": \"hgx-h100\"}"), "$.topology",
+                "exactly one of");
+    }
+
+    @Test
     void sameSeedSameResultByteForByte() {
         String a = ScenarioRunner.runCatalog("01-stale-bootstrap-keys", 42).toJson();
         String b = ScenarioRunner.runCatalog("01-stale-bootstrap-keys", 42).toJson();
