@@ -13,6 +13,13 @@ import java.util.List;
 final class RingData {
     private RingData() {}
 
+    /** SplitMix64 finalizer: a well-mixed deterministic value. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+
     /**
      * @param global   global rank of each ring position (ring order)
      * @param dataSeed seed of the synthetic values
@@ -25,7 +32,7 @@ final class RingData {
         long[] inSum = new long[n];
         for (int r = 0; r < n; r++) {
             for (int c = 0; c < n; c++) {
-                long x = InterimRingEngine.mix(dataSeed ^ ((long) global[r] << 32) ^ c);
+                long x = RingData.mix(dataSeed ^ ((long) global[r] << 32) ^ c);
                 v[r][c] = x;
                 inSum[r] += x;
             }
@@ -38,7 +45,7 @@ final class RingData {
                 int c = reducePhase ? Math.floorMod(r - s, n) : Math.floorMod(r + 1 - (s - (n - 1)), n);
                 long x = v[r][c];
                 for (long[] f : flips) {
-                    if (f[0] == s && f[1] == r) x ^= 1L << (InterimRingEngine.mix(dataSeed + s) & 63);
+                    if (f[0] == s && f[1] == r) x ^= 1L << (RingData.mix(dataSeed + s) & 63);
                 }
                 sent[r] = x;
             }

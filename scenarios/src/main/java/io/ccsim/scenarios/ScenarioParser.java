@@ -179,7 +179,7 @@ public final class ScenarioParser {
         if (e == null) return d;
         List<String> fields = List.of("collective_timeout", "store_timeout", "heartbeat_timeout", "blocking_wait", "async_error_handling",
                 "ranks_per_root", "scalable_init_keys", "retry_count", "store_latency", "bootstrap_latency", "channels", "ib_timeout",
-                "ib_retry_count", "max_restarts", "restart_delay", "horizon");
+                "ib_retry_count", "max_restarts", "restart_delay", "horizon", "nccl_env");
         JsonObject o = obj(e, "$.settings", fields);
         String p = "$.settings.";
         boolean scoped = d.scopedScalableKeys();
@@ -207,12 +207,24 @@ public final class ScenarioParser {
                     o.has("ib_retry_count") ? (int) integer(o.get("ib_retry_count"), p + "ib_retry_count", 0, 7) : d.ibRetryCount(),
                     o.has("max_restarts") ? (int) integer(o.get("max_restarts"), p + "max_restarts", 0, 100) : d.maxRestarts(),
                     o.has("restart_delay") ? duration(o.get("restart_delay"), p + "restart_delay") : d.restartDelayPs(),
-                    o.has("horizon") ? duration(o.get("horizon"), p + "horizon") : d.horizonPs());
+                    o.has("horizon") ? duration(o.get("horizon"), p + "horizon") : d.horizonPs(),
+                    o.has("nccl_env") ? ncclEnv(o.get("nccl_env"), p + "nccl_env") : d.ncclEnv());
         } catch (ScenarioFormatException ex) {
             throw ex;
         } catch (IllegalArgumentException ex) {
             throw err("$.settings", ex.getMessage());
         }
+    }
+
+    /** {"NCCL_ALGO": "Ring", ...}: names must start with NCCL_, values are strings (checked by NcclEnv). */
+    private Map<String, String> ncclEnv(JsonElement e, String path) {
+        if (!e.isJsonObject()) throw err(path, "expected an object of NCCL_* variables, e.g. {\"NCCL_ALGO\": \"Ring\"}");
+        Map<String, String> m = new java.util.TreeMap<>();
+        for (Map.Entry<String, JsonElement> v : e.getAsJsonObject().entrySet()) {
+            if (!v.getKey().startsWith("NCCL_")) throw err(path + "." + v.getKey(), "not an NCCL variable; valid: names starting with NCCL_");
+            m.put(v.getKey(), str(v.getValue(), path + "." + v.getKey(), "a string"));
+        }
+        return m;
     }
 
     private record JsonSpec(JobSpec spec) {}
