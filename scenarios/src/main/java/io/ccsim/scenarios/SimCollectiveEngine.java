@@ -226,7 +226,10 @@ final class SimCollectiveEngine implements CollectiveEngine {
     /** One connection of the plan: the data of channel {@code ch} from comm rank {@code from} to {@code to}. */
     private record Conn(int ch, int from, int to, int[] groups) {}
 
-    private final class Exec implements Execution, SimExecution.Listener {
+    /** The flow network the executions run on (tests read its link counters). */
+    io.ccsim.sim.flow.FlowNetwork network() { return net.network(); }
+
+    final class Exec implements Execution, SimExecution.Listener {
         final Spec spec;
         final int[] gpu;
         final int[] global;
@@ -243,9 +246,12 @@ final class SimCollectiveEngine implements CollectiveEngine {
         Plan plan;
         SimExecution x;
         int[][] rings;                 // per channel: comm ranks in ring order
+        int[] routeChannel;            // per channel: the channel whose routes its data takes
         final List<Conn> conns = new ArrayList<>();
         final Map<Long, Conn> connOf = new HashMap<>();
         final BitSet crossed = new BitSet();
+        final BitSet crossedForward = new BitSet();   // group index of hops crossed in their forward direction
+        final BitSet crossedReverse = new BitSet();
         final List<long[]> flips = new ArrayList<>(); // {step, sender ring position, channel}
 
         Exec(Spec spec, int[] gpu, int[] global, Listener listener) {
@@ -278,15 +284,31 @@ final class SimCollectiveEngine implements CollectiveEngine {
                 }
                 rings[ch] = o;
             }
+            x = executor.start(plan, nodes, this);
+            // a replica channel is simulated by its representative, whose flows (and routes) stand for it
+            int[] routeChannel = new int[rings.length];
+            for (int ch = 0; ch < rings.length; ch++) {
+                routeChannel[ch] = ch;
+                if (x.channelMultiplicity(ch) > 0) continue;
+                for (int r = 0; r < ch; r++) {
+                    if (x.channelMultiplicity(r) > 0 && Arrays.equals(rings[r], rings[ch])) {
+                        routeChannel[ch] = r;
+                        break;
+                    }
+                }
+            }
+            this.routeChannel = routeChannel;
             plan.forEachConnection((ch, from, to) -> {
-                Route rt = routes.route(nodes[from], nodes[to], ch);
+                Route rt = routes.route(nodes[from], nodes[to], routeChannel[ch]);
                 int[] groups = NcclRoutes.groups(rt);
                 Conn k = new Conn(ch, from, to, groups);
                 conns.add(k);
                 connOf.put(key(ch, from, to), k);
-                for (int g : groups) crossed.set(g);
+                for (int i = 0; i < rt.length(); i++) {
+                    crossed.set(rt.groupAt(i));
+                    (rt.reverseAt(i) ? crossedReverse : crossedForward).set(rt.groupAt(i));
+                }
             });
-            x = executor.start(plan, nodes, this);
         }
 
         private long key(int ch, int from, int to) { return ((long) ch << 42) | ((long) from << 21) | to; }
@@ -454,7 +476,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
                 int[] ring = rings[chan];
                 for (int p = 0; p < n; p++) order[p] = global[ring[p]];
                 for (int p = 0; p < n; p++) {
-                    Route rt = routes.route(nodesOf()[ring[(p - 1 + n) % n]], nodesOf()[ring[p]], chan);
+                    Route rt = routes.route(nodesOf()[ring[(p - 1 + n) % n]], nodesOf()[ring[p]], routeChannel[chan]);
                     hopLinks.add(NcclRoutes.memberLinks(fabric.topology(), NcclRoutes.groups(rt)));
                 }
                 if (spec.op() == CollectiveOp.ALL_REDUCE) {
