@@ -46,6 +46,19 @@ class ScenarioParserTest {
     }
 
     @Test
+    void ncclEnvIsReadWithNcclsGrammarAndCapsTheChannelsBySettings() {
+        String withEnv = OK.replace("\"topology\": {\"name\": \"hgx-h100\"},",
+                "\"topology\": {\"name\": \"hgx-h100\"}, \"settings\": {\"channels\": 8, \"nccl_env\": {\"NCCL_ALGO\": \"Ring\"}},");
+        Settings st = ScenarioParser.parse(withEnv, "f.json").settings();
+        assertThat(st.ncclEnv()).containsExactly(java.util.Map.entry("NCCL_ALGO", "Ring"));
+        assertThat(st.nccl().maxChannels()).hasValue(8);
+        assertThat(Settings.defaults().nccl().maxChannels()).hasValue(16);
+        fails(withEnv.replace("\"Ring\"", "\"Ringo\""), "$.settings", "nccl_env", "Ringo");
+        fails(withEnv.replace("\"NCCL_ALGO\"", "\"ALGO\""), "$.settings.nccl_env.ALGO", "valid: names starting with NCCL_");
+        fails(withEnv.replace("\"Ring\"", "3"), "$.settings.nccl_env.NCCL_ALGO", "a string");
+    }
+
+    @Test
     void errorsNameThePathAndTheValidValues() {
         fails("{", "$", "not valid JSON");
         fails(OK.replace("\"name\": \"x\",", "\"name\": \"x\", \"colour\": 1,"), "$.colour", "unknown field 'colour'", "valid fields");
