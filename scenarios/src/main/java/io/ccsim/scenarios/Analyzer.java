@@ -375,7 +375,9 @@ final class Analyzer {
                 if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
                 else alive.add(r);
             }
-            List<Integer> named = alive.isEmpty() ? dead : alive;
+            // every rank that lacks the entry did not join; the blocked (alive) ones first, since they explain the rest
+            List<Integer> named = new ArrayList<>(alive);
+            named.addAll(dead);
             FrEntry e = byRank.get(have.get(0)).get(seq);
             StringBuilder sb = new StringBuilder();
             sb.append("rank ").append(ranges(named)).append(" did not join collective #").append(seq).append(" (").append(sig(e))
@@ -464,9 +466,19 @@ final class Analyzer {
         for (Map.Entry<String, Double> d : t.degradedLinks.entrySet()) {
             if (d.getValue() == 0.0 && !failedLinks.contains(d.getKey())) {
                 long outages = t.faults.stream().filter(f -> f.contains("link " + d.getKey() + " down")).count();
+                long lost = 0;
+                int hit = 0;
+                for (CollectiveStats c : t.collectives) {
+                    if (c.healthyPs() > 0 && c.durationPs() > 1.2 * c.healthyPs()) {
+                        lost += c.durationPs() - c.healthyPs();
+                        hit++;
+                    }
+                }
                 add(Category.LINK_FAILURE, List.of(), List.of(d.getKey()), "link " + d.getKey() + " went down " + outages
                         + " time(s), each shorter than the IB give-up time (" + s(t.settings.ibGiveUpPs()) + "): the transport"
-                        + " retransmitted and recovered; collectives crossing it stalled while it was down");
+                        + " retransmitted and recovered, but traffic resumes only at the next retransmission (every "
+                        + s(t.settings.ibAckTimeoutPs()) + ", NCCL_IB_TIMEOUT=" + t.settings.ibTimeout() + "); " + hit
+                        + " collective(s) crossing it lost " + s(lost) + " in all");
             }
         }
     }

@@ -4,10 +4,10 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 
 /**
- * What the scenarios layer needs from a collective executor. It mirrors the API of
- * {@code io.ccsim.algorithms.sim.SimExecutor} (start a plan, launch ranks one by one, rank-done and
- * all-done callbacks) so that swapping {@link InterimRingEngine} for an adapter over SimExecutor
- * changes one class. A rank that is never launched stalls its peers: a hang, not an error.
+ * What the scenarios layer needs from a collective executor, in the shape of
+ * {@code io.ccsim.algorithms.sim.SimExecutor}'s API (start a plan, launch ranks one by one, rank-done and
+ * all-done callbacks); {@link SimCollectiveEngine} implements it over the SimExecutor. A rank that is
+ * never launched stalls its peers: a hang, not an error.
  */
 interface CollectiveEngine {
 

@@ -70,6 +70,12 @@ final class Fabric {
 
     boolean isDown(String linkId) { return down[topo.linkIndex(linkId)]; }
 
+    /** Degrade factor of link index {@code i} now (1 = nominal). */
+    double factorOf(int i) { return factor[i]; }
+
+    /** Whether link index {@code i} is down now. */
+    boolean downOf(int i) { return down[i]; }
+
     /** Bytes/s per direction of a link now. */
     double linkRate(Link l) {
         int i = topo.linkIndex(l.id());

@@ -19,5 +19,5 @@ import java.util.List;
  * @param endPs     when it ended (-1 if it never did)
  * @param result    "ok", "stalled", "error: ...", or "pending"
  */
-public record InitRecord(int attempt, int rank, String group, String commKey, int initSeq, boolean scalable,
+record InitRecord(int attempt, int rank, String group, String commKey, int initSeq, boolean scalable,
                          List<String> keys, List<String> ids, long commId, long startPs, long endPs, String result) {}

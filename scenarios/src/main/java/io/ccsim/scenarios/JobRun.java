@@ -44,7 +44,7 @@ final class JobRun {
         // loopback through the same server thread), is one store latency away
         this.store = new TcpStore(host, 0, r -> settings.storeLatencyPs());
         this.bootstrap = new Bootstrap(host, settings, trace, attempt);
-        this.engine = new InterimRingEngine(host, fabric, settings.ibGiveUpPs());
+        this.engine = owner.engine;
         this.ranks = new RankProcess[spec.worldSize()];
         for (int r = 0; r < ranks.length; r++) {
             long mem = spec.gpuMemoryBytes() > 0 ? spec.gpuMemoryBytes() : fabric.gpuMemoryBytes(gpuOf(r));
@@ -110,7 +110,7 @@ final class JobRun {
     }
 
     long dataSeed(String group, long seq) {
-        return InterimRingEngine.mix(seed ^ ((long) group.hashCode() << 20) ^ seq ^ ((long) attempt << 50));
+        return RingData.mix(seed ^ ((long) group.hashCode() << 20) ^ seq ^ ((long) attempt << 50));
     }
 
     CollectiveEngine.Listener listenerFor(Communicator comm, Communicator.Match m) {
@@ -119,9 +119,10 @@ final class JobRun {
 
             @Override public void onAllDone(CollectiveStats stats) {
                 trace.collectives.add(stats);
-                for (int i = 0; i < comm.size(); i++) {
+                // the stats' arrays are in the order of stats.ranks() (the data ring's)
+                for (int i = 0; i < stats.ranks().length; i++) {
                     Long cs = stats.outputChecksums() == null ? null : stats.outputChecksums()[i];
-                    ranks[comm.globalRank(i)].collectiveDone(stats.endPs(), cs);
+                    ranks[stats.ranks()[i]].collectiveDone(stats.endPs(), cs);
                 }
             }
 

@@ -114,7 +114,7 @@ final class NcclInit {
 
     private long commId() {
         long h = 0x9E3779B97F4A7C15L;
-        for (String id : ids) h = InterimRingEngine.mix(h ^ id.hashCode());
+        for (String id : ids) h = RingData.mix(h ^ id.hashCode());
         return h;
     }
 

@@ -20,20 +20,25 @@ public final class PrefixStore implements Store {
         this.inner = Objects.requireNonNull(inner);
     }
 
-    /** The full key the wrapped store sees. */
-    public String fullKey(String key) { return prefix + "/" + key; }
+    /** The key as the wrapped store sees it. */
+    private String inner(String key) { return prefix + "/" + key; }
 
-    private List<String> full(List<String> keys) {
+    /** The full key as the underlying server stores it (through every nested prefix). */
+    public String fullKey(String key) {
+        return inner instanceof PrefixStore ? ((PrefixStore) inner).fullKey(inner(key)) : inner(key);
+    }
+
+    private List<String> inner(List<String> keys) {
         List<String> out = new ArrayList<>(keys.size());
-        for (String k : keys) out.add(fullKey(k));
+        for (String k : keys) out.add(inner(k));
         return out;
     }
 
-    @Override public void set(int c, String key, String value, Runnable done) { inner.set(c, fullKey(key), value, done); }
-    @Override public void get(int c, String key, long t, Callback<String> cb) { inner.get(c, fullKey(key), t, cb); }
-    @Override public void multiGet(int c, List<String> keys, long t, Callback<List<String>> cb) { inner.multiGet(c, full(keys), t, cb); }
-    @Override public void await(int c, List<String> keys, long t, Callback<Boolean> cb) { inner.await(c, full(keys), t, cb); }
-    @Override public void add(int c, String key, long d, Callback<Long> cb) { inner.add(c, fullKey(key), d, cb); }
-    @Override public void compareSet(int c, String key, String e, String d, Callback<String> cb) { inner.compareSet(c, fullKey(key), e, d, cb); }
-    @Override public void delete(int c, String key, Callback<Boolean> cb) { inner.delete(c, fullKey(key), cb); }
+    @Override public void set(int c, String key, String value, Runnable done) { inner.set(c, inner(key), value, done); }
+    @Override public void get(int c, String key, long t, Callback<String> cb) { inner.get(c, inner(key), t, cb); }
+    @Override public void multiGet(int c, List<String> keys, long t, Callback<List<String>> cb) { inner.multiGet(c, inner(keys), t, cb); }
+    @Override public void await(int c, List<String> keys, long t, Callback<Boolean> cb) { inner.await(c, inner(keys), t, cb); }
+    @Override public void add(int c, String key, long d, Callback<Long> cb) { inner.add(c, inner(key), d, cb); }
+    @Override public void compareSet(int c, String key, String e, String d, Callback<String> cb) { inner.compareSet(c, inner(key), e, d, cb); }
+    @Override public void delete(int c, String key, Callback<Boolean> cb) { inner.delete(c, inner(key), cb); }
 }

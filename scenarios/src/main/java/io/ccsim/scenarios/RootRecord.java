@@ -17,5 +17,5 @@ import java.util.List;
  * @param createdPs creation time
  * @param closedPs  when it stopped listening (-1: still open at the end)
  */
-public record RootRecord(int attempt, String address, String uniqueId, int hostRank, String group, int initSeq,
+record RootRecord(int attempt, String address, String uniqueId, int hostRank, String group, int initSeq,
                          int rootIndex, List<Integer> expected, List<Integer> arrived, long createdPs, long closedPs) {}

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param name        short name (the file name without .json in the catalog)
  * @param description one paragraph: the incident and its source
- * @param topology    a {@code TopologyCatalog} name
+ * @param topology    a {@code TopologyCatalog} name, or null when {@code topologyFile} is given
+ * @param topologyFile a topology JSON file (the topology module's format), or null
  * @param nodes       hosts (1 = one board)
  * @param gpusPerNode GPUs per board (0 = all of the board's)
  * @param job         the training job
@@ -16,7 +17,8 @@ import java.util.List;
  * @param settings    PyTorch/NCCL settings
  * @param expect      expected outcome and diagnosis, or null
  */
-public record Scenario(String name, String description, String topology, int nodes, int gpusPerNode, JobSpec job,
+public record Scenario(String name, String description, String topology, java.nio.file.Path topologyFile, int nodes,
+                       int gpusPerNode, JobSpec job,
                        List<Fault> faults, Settings settings, Expectation expect) {
     public Scenario {
         faults = List.copyOf(faults);

@@ -29,20 +29,32 @@ public final class ScenarioParser {
     private static final List<String> CMPS = List.of("gt", "ge", "lt", "le", "eq", "ne");
 
     private final String source;
+    private final java.nio.file.Path baseDir;
     private int worldSize;
     private Set<String> valueNames = Set.of();
 
-    private ScenarioParser(String source) { this.source = source; }
+    private ScenarioParser(String source, java.nio.file.Path baseDir) {
+        this.source = source;
+        this.baseDir = baseDir;
+    }
 
-    /** Parses scenario JSON; {@code source} names the file in error messages. */
+    /**
+     * Parses scenario JSON; {@code source} names the file in error messages. A topology file is
+     * resolved against the current directory.
+     */
     public static Scenario parse(String json, String source) {
+        return parse(json, source, null);
+    }
+
+    /** Parses scenario JSON whose topology file, if any, is resolved against {@code baseDir} (null: current directory). */
+    public static Scenario parse(String json, String source, java.nio.file.Path baseDir) {
         JsonElement root;
         try {
             root = JsonParser.parseString(json);
         } catch (JsonParseException e) {
             throw new ScenarioFormatException(source, "$", "not valid JSON: " + e.getMessage());
         }
-        return new ScenarioParser(source).scenario(root);
+        return new ScenarioParser(source, baseDir).scenario(root);
     }
 
     private ScenarioFormatException err(String path, String msg) { return new ScenarioFormatException(source, path, msg); }
@@ -127,10 +139,25 @@ public final class ScenarioParser {
         JsonObject o = obj(rootEl, "$", TOP);
         String name = str(req(o, "name", "$"), "$.name", "a short name");
         String description = o.has("description") ? str(o.get("description"), "$.description", "a text") : "";
-        JsonObject topo = obj(req(o, "topology", "$"), "$.topology", List.of("name", "nodes", "gpus_per_node"));
-        String topoName = str(req(topo, "name", "$.topology"), "$.topology.name", "a topology catalog name (hgx-h100, hgx-h200, ...)");
-        if (!io.ccsim.topology.TopologyCatalog.contains(topoName)) {
-            throw err("$.topology.name", "unknown topology '" + topoName + "'; valid: " + io.ccsim.topology.TopologyCatalog.names());
+        JsonObject topo = obj(req(o, "topology", "$"), "$.topology", List.of("name", "file", "nodes", "gpus_per_node"));
+        if (topo.has("name") == topo.has("file")) {
+            throw err("$.topology", "give exactly one of \"name\" (a topology catalog name: " + io.ccsim.topology.TopologyCatalog.names()
+                    + ") or \"file\" (a topology JSON file)");
+        }
+        String topoName = null;
+        java.nio.file.Path topoFile = null;
+        if (topo.has("name")) {
+            topoName = str(topo.get("name"), "$.topology.name", "a topology catalog name (hgx-h100, hgx-h200, ...)");
+            if (!io.ccsim.topology.TopologyCatalog.contains(topoName)) {
+                throw err("$.topology.name", "unknown topology '" + topoName + "'; valid: " + io.ccsim.topology.TopologyCatalog.names());
+            }
+        } else {
+            String f = str(topo.get("file"), "$.topology.file", "a path to a topology JSON file, relative to the scenario file");
+            topoFile = baseDir == null ? java.nio.file.Path.of(f) : baseDir.resolve(f);
+            if (!java.nio.file.Files.isRegularFile(topoFile)) throw err("$.topology.file", "no such file: " + topoFile);
+            if (topo.has("nodes") || topo.has("gpus_per_node")) {
+                throw err("$.topology", "nodes and gpus_per_node apply to a catalog topology, not to a topology file");
+            }
         }
         int nodes = topo.has("nodes") ? (int) integer(topo.get("nodes"), "$.topology.nodes", 1, 4096) : 1;
         int gpn = topo.has("gpus_per_node") ? (int) integer(topo.get("gpus_per_node"), "$.topology.gpus_per_node", 0, 72) : 0;
@@ -144,7 +171,7 @@ public final class ScenarioParser {
             for (int i = 0; i < fa.size(); i++) faults.add(fault(fa.get(i), "$.faults[" + i + "]"));
         }
         Scenario.Expectation expect = o.has("expect") ? expect(o.get("expect")) : null;
-        return new Scenario(name, description, topoName, nodes, gpn, job.spec, faults, settings, expect);
+        return new Scenario(name, description, topoName, topoFile, nodes, gpn, job.spec, faults, settings, expect);
     }
 
     private Settings settings(JsonElement e) {
@@ -152,7 +179,7 @@ public final class ScenarioParser {
         if (e == null) return d;
         List<String> fields = List.of("collective_timeout", "store_timeout", "heartbeat_timeout", "blocking_wait", "async_error_handling",
                 "ranks_per_root", "scalable_init_keys", "retry_count", "store_latency", "bootstrap_latency", "channels", "ib_timeout",
-                "ib_retry_count", "max_restarts", "restart_delay", "horizon");
+                "ib_retry_count", "max_restarts", "restart_delay", "horizon", "nccl_env");
         JsonObject o = obj(e, "$.settings", fields);
         String p = "$.settings.";
         boolean scoped = d.scopedScalableKeys();
@@ -180,12 +207,24 @@ public final class ScenarioParser {
                     o.has("ib_retry_count") ? (int) integer(o.get("ib_retry_count"), p + "ib_retry_count", 0, 7) : d.ibRetryCount(),
                     o.has("max_restarts") ? (int) integer(o.get("max_restarts"), p + "max_restarts", 0, 100) : d.maxRestarts(),
                     o.has("restart_delay") ? duration(o.get("restart_delay"), p + "restart_delay") : d.restartDelayPs(),
-                    o.has("horizon") ? duration(o.get("horizon"), p + "horizon") : d.horizonPs());
+                    o.has("horizon") ? duration(o.get("horizon"), p + "horizon") : d.horizonPs(),
+                    o.has("nccl_env") ? ncclEnv(o.get("nccl_env"), p + "nccl_env") : d.ncclEnv());
         } catch (ScenarioFormatException ex) {
             throw ex;
         } catch (IllegalArgumentException ex) {
             throw err("$.settings", ex.getMessage());
         }
+    }
+
+    /** {"NCCL_ALGO": "Ring", ...}: names must start with NCCL_, values are strings (checked by NcclEnv). */
+    private Map<String, String> ncclEnv(JsonElement e, String path) {
+        if (!e.isJsonObject()) throw err(path, "expected an object of NCCL_* variables, e.g. {\"NCCL_ALGO\": \"Ring\"}");
+        Map<String, String> m = new java.util.TreeMap<>();
+        for (Map.Entry<String, JsonElement> v : e.getAsJsonObject().entrySet()) {
+            if (!v.getKey().startsWith("NCCL_")) throw err(path + "." + v.getKey(), "not an NCCL variable; valid: names starting with NCCL_");
+            m.put(v.getKey(), str(v.getValue(), path + "." + v.getKey(), "a string"));
+        }
+        return m;
     }
 
     private record JsonSpec(JobSpec spec) {}

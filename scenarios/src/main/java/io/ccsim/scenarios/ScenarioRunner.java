@@ -18,7 +18,7 @@ public final class ScenarioRunner {
     /** Parses and runs a scenario file. @throws ScenarioFormatException for a malformed file */
     public static ScenarioResult run(Path file, long seed) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
-        return run(ScenarioParser.parse(text, file.toString()), seed);
+        return run(ScenarioParser.parse(text, file.toString(), file.toAbsolutePath().getParent()), seed);
     }
 
     /**

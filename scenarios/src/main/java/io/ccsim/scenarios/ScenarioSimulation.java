@@ -23,6 +23,8 @@ final class ScenarioSimulation {
     final SimHost host;
     final Fabric fabric;
     final Trace trace;
+    /** The collectives of every attempt run on one engine: one flow network on this run's simulator. */
+    final CollectiveEngine engine;
     private final Set<Integer> neverStarts = new LinkedHashSet<>();
     private JobRun current;
     private int restartsUsed;
@@ -31,8 +33,17 @@ final class ScenarioSimulation {
     ScenarioSimulation(Scenario scenario, long seed) {
         this.scenario = scenario;
         this.seed = seed;
-        Topology topo = TopologyCatalog.build(scenario.topology(),
-                new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+        Topology topo;
+        if (scenario.topologyFile() != null) {
+            try {
+                topo = io.ccsim.topology.json.TopologyJson.read(
+                        java.nio.file.Files.readString(scenario.topologyFile()), scenario.topologyFile().toString());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot read topology file " + scenario.topologyFile(), e);
+            }
+        } else {
+            topo = TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+        }
         this.fabric = new Fabric(topo);
         if (scenario.job().worldSize() > fabric.gpuCount()) {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
@@ -41,6 +52,12 @@ final class ScenarioSimulation {
         this.sim = new Simulator(seed);
         this.host = new SimHost(sim);
         this.trace = new Trace(scenario.job().worldSize());
+        try {
+            this.engine = new SimCollectiveEngine(host, fabric, SimCollectiveEngine.profileFor(topo), scenario.settings().nccl(),
+                    scenario.settings().ibAckTimeoutPs(), scenario.settings().ibGiveUpPs(), seed);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioFormatException(scenario.name(), "$.topology", e.getMessage());
+        }
         trace.settings = scenario.settings();
         for (int r = 0; r < scenario.job().worldSize(); r++) trace.gpuIds.put(r, fabric.gpuId(r));
     }

@@ -19,12 +19,15 @@ package io.ccsim.scenarios;
  * @param maxRestarts          torchrun --max-restarts (0 = no elastic restart)
  * @param restartDelayPs       time for the elastic agent to stop and relaunch workers, ps
  * @param horizonPs            the run stops here at the latest, ps
+ * @param ncclEnv              NCCL_* environment variables of the job (NCCL_ALGO, NCCL_PROTO, ...), read with
+ *                             NCCL's grammar by the tuner; empty by default
  */
 public record Settings(long collectiveTimeoutPs, long storeTimeoutPs, long heartbeatTimeoutPs,
                        boolean blockingWait, int asyncErrorHandling, int ranksPerRoot,
                        boolean scopedScalableKeys, int retryCount, long storeLatencyPs,
                        long bootstrapLatencyPs, int channels, int ibTimeout, int ibRetryCount,
-                       int maxRestarts, long restartDelayPs, long horizonPs) {
+                       int maxRestarts, long restartDelayPs, long horizonPs,
+                       java.util.Map<String, String> ncclEnv) {
 
     /**
      * Defaults: op timeout 10 min (ProcessGroupNCCL's kProcessGroupNCCLDefaultTimeout); store timeout
@@ -36,7 +39,7 @@ public record Settings(long collectiveTimeoutPs, long storeTimeoutPs, long heart
      */
     public static Settings defaults() {
         return new Settings(Units.s(600), Units.s(600), Units.s(480), false, 3, 128, false, 34,
-                Units.PS_PER_US * 30, Units.PS_PER_US * 20, 16, 20, 7, 0, Units.s(30), Units.s(7200));
+                Units.PS_PER_US * 30, Units.PS_PER_US * 20, 16, 20, 7, 0, Units.s(30), Units.s(7200), java.util.Map.of());
     }
 
     /** Rejects values outside their domains, naming the field and the valid range. */
@@ -56,6 +59,26 @@ public record Settings(long collectiveTimeoutPs, long storeTimeoutPs, long heart
         if (maxRestarts < 0) throw new IllegalArgumentException("max_restarts must be >= 0, got " + maxRestarts);
         if (restartDelayPs < 0) throw new IllegalArgumentException("restart_delay must be >= 0");
         positive("horizon", horizonPs);
+        ncclEnv = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(ncclEnv));
+        nccl(ncclEnv, channels); // validates the variables with NCCL's grammar
+    }
+
+    /**
+     * The NCCL environment the collectives run with: {@link #ncclEnv()}, with NCCL_MAX_NCHANNELS = {@link #channels()}
+     * unless the job sets it.
+     *
+     * @throws IllegalArgumentException naming the variable and its valid values (NCCL's grammar)
+     */
+    public io.ccsim.algorithms.tuner.NcclEnv nccl() { return nccl(ncclEnv, channels); }
+
+    private static io.ccsim.algorithms.tuner.NcclEnv nccl(java.util.Map<String, String> ncclEnv, int channels) {
+        java.util.Map<String, String> m = new java.util.TreeMap<>(ncclEnv);
+        m.putIfAbsent("NCCL_MAX_NCHANNELS", Integer.toString(channels));
+        try {
+            return io.ccsim.algorithms.tuner.NcclEnv.parse(m);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("nccl_env: " + e.getMessage(), e);
+        }
     }
 
     private static void positive(String name, long v) {

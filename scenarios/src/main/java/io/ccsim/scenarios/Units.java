@@ -4,12 +4,15 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Time and size units of the scenarios layer: simulated time is a {@code long} in picoseconds. */
+/**
+ * Time and size units of the scenarios layer (parsing and printing of scenario files): simulated
+ * time is a {@code long} in picoseconds, as sim-core's {@link io.ccsim.sim.Time}.
+ */
 public final class Units {
-    public static final long PS_PER_NS = 1_000L;
-    public static final long PS_PER_US = 1_000_000L;
-    public static final long PS_PER_MS = 1_000_000_000L;
-    public static final long PS_PER_S = 1_000_000_000_000L;
+    public static final long PS_PER_NS = io.ccsim.sim.Time.PS_PER_NS;
+    public static final long PS_PER_US = io.ccsim.sim.Time.PS_PER_US;
+    public static final long PS_PER_MS = io.ccsim.sim.Time.PS_PER_MS;
+    public static final long PS_PER_S = io.ccsim.sim.Time.PS_PER_S;
     public static final long KIB = 1024L, MIB = KIB * 1024, GIB = MIB * 1024;
 
     private static final Pattern DURATION = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(ps|ns|us|ms|s|min|h)\\s*");

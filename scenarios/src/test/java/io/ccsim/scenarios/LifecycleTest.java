@@ -108,6 +108,16 @@ class LifecycleTest {
     }
 
     @Test
+    void everyRunEndsAtTheHorizonAtTheLatest() {
+        ScenarioResult r = run("[{\"repeat\": {\"times\": 1000, \"steps\": [{\"compute\": \"1s\"}, {\"barrier\": \"world\"}]}}]",
+                "[]", "\"horizon\": \"30s\"");
+        assertThat(r.horizonReached()).isTrue();
+        assertThat(r.simTimePs()).isEqualTo(Units.s(30));
+        assertThat(r.outcome()).isEqualTo(Outcome.HANG);
+        assertThat(r.toText()).contains("(horizon reached)");
+    }
+
+    @Test
     void memoryPressureMakesALazyInitStall() {
         ScenarioResult r = run("[{\"compute\": \"10ms\"}, {\"barrier\": \"world\"}]",
                 "[{\"type\": \"memory_pressure\", \"rank\": 2, \"bytes\": \"79.5GiB\", \"at\": \"1ms\"}]", "");

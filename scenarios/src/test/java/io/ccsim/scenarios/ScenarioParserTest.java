@@ -46,6 +46,19 @@ class ScenarioParserTest {
     }
 
     @Test
+    void ncclEnvIsReadWithNcclsGrammarAndCapsTheChannelsBySettings() {
+        String withEnv = OK.replace("\"topology\": {\"name\": \"hgx-h100\"},",
+                "\"topology\": {\"name\": \"hgx-h100\"}, \"settings\": {\"channels\": 8, \"nccl_env\": {\"NCCL_ALGO\": \"Ring\"}},");
+        Settings st = ScenarioParser.parse(withEnv, "f.json").settings();
+        assertThat(st.ncclEnv()).containsExactly(java.util.Map.entry("NCCL_ALGO", "Ring"));
+        assertThat(st.nccl().maxChannels()).hasValue(8);
+        assertThat(Settings.defaults().nccl().maxChannels()).hasValue(16);
+        fails(withEnv.replace("\"Ring\"", "\"Ringo\""), "$.settings", "nccl_env", "Ringo");
+        fails(withEnv.replace("\"NCCL_ALGO\"", "\"ALGO\""), "$.settings.nccl_env.ALGO", "valid: names starting with NCCL_");
+        fails(withEnv.replace("\"Ring\"", "3"), "$.settings.nccl_env.NCCL_ALGO", "a string");
+    }
+
+    @Test
     void errorsNameThePathAndTheValidValues() {
         fails("{", "$", "not valid JSON");
         fails(OK.replace("\"name\": \"x\",", "\"name\": \"x\", \"colour\": 1,"), "$.colour", "unknown field 'colour'", "valid fields");
@@ -75,6 +88,23 @@ class ScenarioParserTest {
                 .replace("\"block\": 4", "\"block\": 3").replace("{\"3\": 5}", "{}"), "f.json");
         assertThatThrownBy(() -> ScenarioRunner.run(big, 1)).hasMessageContaining("$.job.world_size")
                 .hasMessageContaining("valid: 1..8");
+    }
+
+    @Test
+    void topologyFromAFileNextToTheScenario(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String topo = io.ccsim.topology.json.TopologyJson.write(
+                io.ccsim.topology.TopologyCatalog.build("hgx-h100", io.ccsim.topology.BuildOptions.of(4, 1)));
+        java.nio.file.Files.writeString(dir.resolve("box.json"), topo);
+        String scenario = "{\"name\": \"f\", \"topology\": {\"file\": \"box.json\"},"
+                + " \"job\": {\"world_size\": 4, \"program\": [{\"barrier\": \"world\"}]}}";
+        java.nio.file.Path file = dir.resolve("s.json");
+        java.nio.file.Files.writeString(file, scenario);
+        ScenarioResult r = ScenarioRunner.run(file, 1);
+        assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(r.ranks()).extracting(ScenarioResult.RankSummary::gpu).containsExactly("n0.gpu0", "n0.gpu1", "n0.gpu2", "n0.gpu3");
+        fails(scenario.replace("\"file\": \"box.json\"", "\"file\": \"nope.json\""), "$.topology.file", "no such file");
+        fails(scenario.replace("{\"file\": \"box.json\"}", "{\"file\": \"box.json\", \"name\": \"hgx-h100\"}"), "$.topology",
+                "exactly one of");
     }
 
     @Test

@@ -93,7 +93,7 @@ class TcpStoreTest {
         nested.set(0, "0", "id", () -> store.get(1, "default_pg/sub/0", 0, Store.Callback.of(got::add)));
         sim.run();
         assertThat(got).containsExactly("id");
-        assertThat(nested.fullKey("0")).isEqualTo("sub/0");
+        assertThat(nested.fullKey("0")).isEqualTo("default_pg/sub/0");
     }
 
     @Test
@@ -104,5 +104,18 @@ class TcpStoreTest {
         host.after(Units.ms(2), () -> store.set(1, "b", "2", () -> {}));
         sim.run();
         assertThat(got).containsExactly(List.of("1", "2"), Units.ms(2) + 2 * LAT);
+    }
+
+    @Test
+    void awaitWaitsForEveryKeyAndCompareSetCreatesAnAbsentKeyOnlyFromEmpty() {
+        List<Object> out = new ArrayList<>();
+        store.await(0, List.of("x", "y"), Units.s(1), Store.Callback.of(b -> out.add(host.now())));
+        host.after(Units.ms(5), () -> store.set(1, "x", "1", () -> {}));
+        host.after(Units.ms(9), () -> store.set(1, "y", "2", () -> {}));
+        store.compareSet(2, "absent", "nope", "v", Store.Callback.of(out::add));
+        host.after(Units.ms(1), () -> store.compareSet(2, "absent", "", "v", Store.Callback.of(out::add)));
+        sim.run();
+        // a mismatched compare on an absent key leaves it absent and answers the expected value
+        assertThat(out).containsExactly("nope", "v", Units.ms(9) + 2 * LAT);
     }
 }
