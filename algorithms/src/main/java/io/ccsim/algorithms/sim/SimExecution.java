@@ -74,6 +74,7 @@ public final class SimExecution {
     // connections (struct of arrays)
     private final ConnIndex connIndex;
     private final int[][] connRoute;
+    private final FlowNetwork.Path[] connPath;
     private final long[] connLatencyPs;
     private final int[] connFrom;
     private final int[] connTo;
@@ -152,6 +153,7 @@ public final class SimExecution {
         this.connIndex = ci;
         int nc = ci.size();
         connRoute = new int[nc][];
+        connPath = new FlowNetwork.Path[nc];
         connLatencyPs = new long[nc];
         connFrom = new int[nc];
         connTo = new int[nc];
@@ -266,6 +268,7 @@ public final class SimExecution {
         if (connRoute[k] != null) return;
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         connRoute[k] = r.hops();
+        connPath[k] = net.path(r.hops(), multiplicity[connIndex.channel(k)]);
         connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
         connFlowDone[k] = f -> onFlowDone(k);
     }
@@ -360,7 +363,7 @@ public final class SimExecution {
                 int k = curSendConn[w * MAXP + i];
                 slotsSent[k] += s;
                 flowsStarted++;
-                net.start(connRoute[k], wire, stepOverheadPs, cap, mult, connFlowDone[k]);
+                net.start(connPath[k], wire, stepOverheadPs, cap, connFlowDone[k]);
             }
         } else {
             double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
