@@ -36,15 +36,16 @@ import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
  * <p>
  * To keep it fast, the parameters are fitted in blocks that touch disjoint rows (block coordinate
  * descent): per protocol, the ring parameters on the forced Ring/P rows and the default rows NCCL ran
- * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; then the shared parameters
+ * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; the point-to-point latencies
+ * on the send/recv and all-to-all rows; then the shared parameters
  * (reduce/copy throughput, NVLink efficiency) on all rows; repeated for a few rounds. During the search
  * only the sizes 8·4^k (and 1 GiB) are simulated, and LL rows above 128 MiB are skipped (LL runs in its
  * bandwidth regime long before, and those rows cost most of the simulation time); the final errors are
  * computed on every row.
  * <p>
- * The tuner reads some of these parameters too (base and hop latencies, per-channel bandwidth), so a
- * fit can move NCCL's default choices; the fixture test checks that the default choices still agree
- * with NCCL's log.
+ * Only the simulator's parameters are free (the profile's {@code sim} section, reduce/copy throughput,
+ * link efficiency); the Tuner reads none of them, so a fit cannot move NCCL's default choices, which the
+ * fixture test checks against NCCL's log.
  */
 public final class ProfileFitter {
     /** Scale of the soft-L1 loss on log ratios (≈ 10 %). */
@@ -99,6 +100,9 @@ public final class ProfileFitter {
             b.add(new Block("tree " + p.ncclName(), FitParameter.tree(p), r -> r.forced()
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
         }
+        List<FitParameter> p2p = new ArrayList<>();
+        for (Protocol p : Protocol.values()) p2p.addAll(FitParameter.p2p(p));
+        b.add(new Block("p2p", p2p, r -> !r.forced() && r.ncclAlgo().isEmpty()));
         b.add(new Block("shared", FitParameter.shared(), r -> true));
         return b;
     }
@@ -177,9 +181,7 @@ public final class ProfileFitter {
         for (ErrorTable.Group g : errors.groups()) {
             res.put("median_rel_err " + g.key(), Math.round(g.medianError() * 10000) / 10000.0);
         }
-        return new CalibrationProfile(profile.gpu(), profile.computeCapability(), profile.kernelLaunchUs(), profile.protocols(),
-                profile.treeLatencies(), profile.reduceBwGbps(), profile.copyBwGbps(), profile.linkEfficiency(), profile.tuner(),
-                Optional.of(new FitInfo(source, date, res)));
+        return profile.withFit(Optional.of(new FitInfo(source, date, res)));
     }
 
     /**
@@ -224,7 +226,7 @@ public final class ProfileFitter {
         src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
         List<String> names = new ArrayList<>();
         for (FitParameter f : parameters()) names.add(f.name());
-        src.append(String.join(", ", names)).append(". Ring base/hop latencies and tuner constants kept from NCCL so that the tuner chooses as NCCL does; tree latencies fitted (NCCL never chose Tree on one node) (");
+        src.append(String.join(", ", names)).append(". Only the simulator's numbers (sim section, reduce/copy throughput, link efficiency) are fitted; protocols, tree and tuner stay NCCL's constants so that the Tuner chooses as NCCL does (");
         src.append(start.fit().map(FitInfo::source).orElse("base profile")).append(")");
         if (!note.isEmpty()) src.append(". ").append(note);
         r.profile().write(out);
