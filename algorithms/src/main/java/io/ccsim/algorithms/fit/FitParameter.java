@@ -57,9 +57,12 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
         return l;
     }
 
-    /** The forwarding unit of protocol {@code p}, bytes (rounded to a whole byte), in [1 KiB, 4 MiB]. */
+    /**
+     * The forwarding unit of protocol {@code p}, bytes (rounded to a whole byte), in [4 KiB, 1 MiB]: below
+     * 4 KiB a 1 GiB collective would cost hundreds of thousands of sub-transfers per rank.
+     */
     public static FitParameter pipelineBytes(Protocol p) {
-        return new FitParameter("sim." + p.ncclName() + ".pipeline_bytes", 1024.0, 4194304.0, q -> sp(q, p).pipelineBytes(),
+        return new FitParameter("sim." + p.ncclName() + ".pipeline_bytes", 4096.0, 1048576.0, q -> sp(q, p).pipelineBytes(),
                 (q, v) -> withSim(q, p, sp(q, p).withPipelineBytes(Math.round(v))));
     }
 

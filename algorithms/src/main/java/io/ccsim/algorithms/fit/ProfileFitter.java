@@ -39,9 +39,8 @@ import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
  * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; the point-to-point latencies
  * on the send/recv and all-to-all rows; then the shared parameters
  * (reduce/copy throughput, NVLink efficiency) on all rows; repeated for a few rounds. During the search
- * only the sizes 8·4^k (and 1 GiB) are simulated, and LL rows above 128 MiB are skipped (LL runs in its
- * bandwidth regime long before, and those rows cost most of the simulation time); the final errors are
- * computed on every row.
+ * only the sizes 8·4^k up to 128 MiB are simulated (every protocol runs in its bandwidth regime long
+ * before, and the larger rows cost most of the simulation time); the final errors are computed on every row.
  * <p>
  * Only the simulator's parameters are free (the profile's {@code sim} section, reduce/copy throughput,
  * link efficiency); the Tuner reads none of them, so a fit cannot move NCCL's default choices, which the
@@ -82,9 +81,7 @@ public final class ProfileFitter {
     static boolean inSearch(FixtureRow r) {
         long b = r.bytes();
         boolean pow4 = Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 3) % 2 == 0;
-        boolean ll = r.forcedProto().orElse(r.ncclProto().orElse(Protocol.SIMPLE)) == Protocol.LL;
-        if (ll && b > 128L << 20) return false;
-        return pow4 || b == 1L << 30;
+        return pow4 && b <= 128L << 20;
     }
 
     private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
