@@ -2,8 +2,8 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
-import io.ccsim.algorithms.profile.LatencyCosts;
 import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -37,57 +37,33 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     }
 
     /**
-     * The simulator parameters of protocol {@code p} ({@code sim.P.*}): launch latency, NVLink hop latency,
-     * step overhead, per-channel limit and forwarding unit. They live in the profile's {@code sim} section,
-     * which the Tuner never reads, so fitting them cannot move NCCL's choices (NCCL's own constants in
-     * {@code protocols}/{@code tree}/{@code tuner} stay as NCCL documents them).
+     * The simulator parameters of protocol {@code p} in family {@code f} ({@code sim.F.P.*}): launch latency,
+     * NVLink hop latency, step overhead, per-channel limit and forwarding unit. They live in the profile's
+     * {@code sim} section, which the Tuner never reads, so fitting them cannot move NCCL's choices (NCCL's
+     * own constants in {@code protocols}/{@code tree}/{@code tuner} stay as NCCL documents them).
      */
-    public static List<FitParameter> ring(Protocol p) {
-        String k = "sim." + p.ncclName() + ".";
+    public static List<FitParameter> sim(SimCosts.Family f, Protocol p) {
+        String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";
         List<FitParameter> l = new ArrayList<>();
-        l.add(new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> sp(q, p).launchLatencyUs(),
-                (q, v) -> withSim(q, p, sp(q, p).withLatencies(v, sp(q, p).hopLatencyUs()))));
-        l.add(new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> sp(q, p).hopLatencyUs(LinkClass.NVLINK),
-                (q, v) -> withSim(q, p, sp(q, p).withLatencies(sp(q, p).launchLatencyUs(), withNvlink(sp(q, p).hopLatencyUs(), v)))));
-        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> sp(q, p).stepOverheadNs(),
-                (q, v) -> withSim(q, p, sp(q, p).withStepOverheadNs(v))));
-        l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, p).maxChannelBwGbps(),
-                (q, v) -> withSim(q, p, sp(q, p).withMaxChannelBwGbps(v))));
-        l.add(pipelineBytes(p));
+        l.add(new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> sp(q, f, p).launchLatencyUs(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(v, sp(q, f, p).hopLatencyUs()))));
+        l.add(new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> sp(q, f, p).hopLatencyUs(LinkClass.NVLINK),
+                (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(sp(q, f, p).launchLatencyUs(), withNvlink(sp(q, f, p).hopLatencyUs(), v)))));
+        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> sp(q, f, p).stepOverheadNs(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withStepOverheadNs(v))));
+        l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));
+        // bounds [4 KiB, 1 MiB]: below 4 KiB a 1 GiB collective would cost hundreds of thousands of
+        // sub-transfers per rank
+        l.add(new FitParameter(k + "pipeline_bytes", 4096.0, 1048576.0, q -> sp(q, f, p).pipelineBytes(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withPipelineBytes(Math.round(v)))));
         return l;
     }
 
-    /**
-     * The forwarding unit of protocol {@code p}, bytes (rounded to a whole byte), in [4 KiB, 1 MiB]: below
-     * 4 KiB a 1 GiB collective would cost hundreds of thousands of sub-transfers per rank.
-     */
-    public static FitParameter pipelineBytes(Protocol p) {
-        return new FitParameter("sim." + p.ncclName() + ".pipeline_bytes", 4096.0, 1048576.0, q -> sp(q, p).pipelineBytes(),
-                (q, v) -> withSim(q, p, sp(q, p).withPipelineBytes(Math.round(v))));
-    }
+    private static SimProtocolCosts sp(CalibrationProfile q, SimCosts.Family f, Protocol p) { return q.sim().get(f, p); }
 
-    private static SimProtocolCosts sp(CalibrationProfile q, Protocol p) { return q.sim().protocol(p); }
-
-    /** The simulator's tree latencies of protocol {@code p} ({@code sim.tree.P.*}): launch and NVLink hop. */
-    public static List<FitParameter> tree(Protocol p) {
-        String k = "sim.tree." + p.ncclName() + ".";
-        return List.of(
-                new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> q.sim().tree().get(p).baseLatencyUs(),
-                        (q, v) -> q.withSim(q.sim().withTree(p, new LatencyCosts(v, q.sim().tree().get(p).hopLatencyUs())))),
-                new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> q.sim().tree().get(p).hopLatencyUs(LinkClass.NVLINK),
-                        (q, v) -> q.withSim(q.sim().withTree(p, new LatencyCosts(q.sim().tree().get(p).baseLatencyUs(),
-                                withNvlink(q.sim().tree().get(p).hopLatencyUs(), v))))));
-    }
-
-    /** The simulator's point-to-point latencies of protocol {@code p} ({@code sim.p2p.P.*}): launch and NVLink hop. */
-    public static List<FitParameter> p2p(Protocol p) {
-        String k = "sim.p2p." + p.ncclName() + ".";
-        return List.of(
-                new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> q.sim().p2p().get(p).baseLatencyUs(),
-                        (q, v) -> q.withSim(q.sim().withP2p(p, new LatencyCosts(v, q.sim().p2p().get(p).hopLatencyUs())))),
-                new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> q.sim().p2p().get(p).hopLatencyUs(LinkClass.NVLINK),
-                        (q, v) -> q.withSim(q.sim().withP2p(p, new LatencyCosts(q.sim().p2p().get(p).baseLatencyUs(),
-                                withNvlink(q.sim().p2p().get(p).hopLatencyUs(), v))))));
+    private static CalibrationProfile with(CalibrationProfile q, SimCosts.Family f, Protocol p, SimProtocolCosts c) {
+        return q.withSim(q.sim().with(f, p, c));
     }
 
     /** Parameters shared by every algorithm and protocol: reduce and copy throughput, NVLink efficiency. */
@@ -105,10 +81,6 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
         EnumMap<LinkClass, Double> c = new EnumMap<>(m);
         c.put(LinkClass.NVLINK, v);
         return c;
-    }
-
-    private static CalibrationProfile withSim(CalibrationProfile q, Protocol p, SimProtocolCosts c) {
-        return q.withSim(q.sim().withProtocol(p, c));
     }
 
     /** {@code p} with {@code values[i]} set for {@code params.get(i)}, each clamped to its bounds. */

@@ -4,6 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.FitInfo;
+import io.ccsim.algorithms.profile.SimCosts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -84,22 +85,26 @@ public final class ProfileFitter {
         return pow4 && b <= 128L << 20;
     }
 
+    /** Protocols the Tuner picks for send/recv and all-to-all on the fixtures (see the fit report). */
+    static final List<Protocol> P2P_PROTOCOLS = List.of(Protocol.LL, Protocol.SIMPLE);
+
     private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
 
     private static List<Block> blocks() {
         List<Block> b = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("ring " + p.ncclName(), FitParameter.ring(p), r -> r.forced()
+            b.add(new Block("ring " + p.ncclName(), FitParameter.sim(SimCosts.Family.RING, p), r -> r.forced()
                     ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
                     : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p));
         }
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("tree " + p.ncclName(), FitParameter.tree(p), r -> r.forced()
+            b.add(new Block("tree " + p.ncclName(), FitParameter.sim(SimCosts.Family.TREE, p), r -> r.forced()
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
         }
-        List<FitParameter> p2p = new ArrayList<>();
-        for (Protocol p : Protocol.values()) p2p.addAll(FitParameter.p2p(p));
-        b.add(new Block("p2p", p2p, r -> !r.forced() && r.ncclAlgo().isEmpty()));
+        // p2p rows carry no NCCL log of the protocol; the Tuner's choice decides which protocol's costs apply
+        for (Protocol p : P2P_PROTOCOLS) {
+            b.add(new Block("p2p " + p.ncclName(), FitParameter.sim(SimCosts.Family.P2P, p), r -> !r.forced() && r.ncclAlgo().isEmpty()));
+        }
         b.add(new Block("shared", FitParameter.shared(), r -> true));
         return b;
     }

@@ -33,10 +33,9 @@ import java.util.Optional;
  *   "reduce_bw_gbps": 120, "copy_bw_gbps": 160,
  *   "link_efficiency": {"nvlink":0.85, "pcie":0.8, "net":0.92},
  *   "tuner": { "ll_max_bw_gbps": {"n1":141, "n2":39, "n4":20.4}, ... },
- *   "sim": { "LL": {"launch_latency_us":4.5, "step_overhead_ns":300, "hop_latency_us": {...},
- *                   "max_channel_bw_gbps":60, "pipeline_bytes":16384}, "LL128": {...}, "Simple": {...},
- *            "tree": { "LL": {"launch_latency_us":5, "hop_latency_us": {...}}, "LL128": {...}, "Simple": {...} },
- *            "p2p":  { "LL": {"launch_latency_us":5, "hop_latency_us": {...}}, "LL128": {...}, "Simple": {...} } },
+ *   "sim": { "ring": { "LL": {"launch_latency_us":4.5, "step_overhead_ns":300, "hop_latency_us": {...},
+ *                             "max_channel_bw_gbps":60, "pipeline_bytes":16384}, "LL128": {...}, "Simple": {...} },
+ *            "tree": { same shape }, "p2p": { same shape } },
  *   "fit": {"source":"...", "date":"2026-11-22", "residuals": {"name": 0.05}} }
  * </pre>
  *

@@ -31,10 +31,9 @@ final class ProfileJson {
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
-    private static final List<String> SIM_KEYS = List.of("LL", "LL128", "Simple", "tree", "p2p");
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
-    private static final List<String> SIM_LATENCY_KEYS = List.of("launch_latency_us", "hop_latency_us");
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
     private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");
     private static final List<String> NODE_KEYS = List.of("n1", "n2", "n4");
@@ -223,43 +222,25 @@ final class ProfileJson {
 
     private static SimCosts readSim(Ctx c, JsonElement e) {
         JsonObject so = c.object(e, "$.sim", SIM_KEYS, SIM_KEYS);
-        EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
-        for (Protocol p : Protocol.values()) {
-            String path = "$.sim." + p.ncclName();
-            JsonObject po = c.object(so.get(p.ncclName()), path, SIM_PROTOCOL_KEYS, SIM_PROTOCOL_KEYS);
-            double pb = c.number(po, "pipeline_bytes", path);
-            if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
-                throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
+        EnumMap<SimCosts.Family, Map<Protocol, SimProtocolCosts>> fams = new EnumMap<>(SimCosts.Family.class);
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            String fpath = "$.sim." + f.jsonName();
+            JsonObject fo = c.object(so.get(f.jsonName()), fpath, PROTO_NAMES, PROTO_NAMES);
+            EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
+            for (Protocol p : Protocol.values()) {
+                String path = fpath + "." + p.ncclName();
+                JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_KEYS, SIM_PROTOCOL_KEYS);
+                double pb = c.number(po, "pipeline_bytes", path);
+                if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
+                    throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
+                }
+                protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
+                        c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
+                        c.positive(po, "max_channel_bw_gbps", path), (long) pb));
             }
-            protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
-                    c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
-                    c.positive(po, "max_channel_bw_gbps", path), (long) pb));
+            fams.put(f, protos);
         }
-        return new SimCosts(protos, simLatencies(c, so.get("tree"), "$.sim.tree"), simLatencies(c, so.get("p2p"), "$.sim.p2p"));
-    }
-
-    private static Map<Protocol, LatencyCosts> simLatencies(Ctx c, JsonElement e, String path0) {
-        JsonObject o = c.object(e, path0, PROTO_NAMES, PROTO_NAMES);
-        EnumMap<Protocol, LatencyCosts> m = new EnumMap<>(Protocol.class);
-        for (Protocol p : Protocol.values()) {
-            String path = path0 + "." + p.ncclName();
-            JsonObject lo = c.object(o.get(p.ncclName()), path, SIM_LATENCY_KEYS, SIM_LATENCY_KEYS);
-            m.put(p, new LatencyCosts(c.nonNegative(lo, "launch_latency_us", path),
-                    links(c, lo.get("hop_latency_us"), path + ".hop_latency_us", false)));
-        }
-        return m;
-    }
-
-    private static void writeSimLatencies(JsonWriter w, String name, Map<Protocol, LatencyCosts> m) throws IOException {
-        w.name(name).beginObject();
-        for (Protocol pr : Protocol.values()) {
-            LatencyCosts lc = m.get(pr);
-            w.name(pr.ncclName()).beginObject();
-            w.name("launch_latency_us").value(lc.baseLatencyUs());
-            writeLinks(w, "hop_latency_us", lc.hopLatencyUs());
-            w.endObject();
-        }
-        w.endObject();
+        return new SimCosts(fams.get(SimCosts.Family.RING), fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P));
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
@@ -329,18 +310,20 @@ final class ProfileJson {
             w.endObject();
             SimCosts sim = p.sim();
             w.name("sim").beginObject();
-            for (Protocol pr : Protocol.values()) {
-                SimProtocolCosts sc = sim.protocol(pr);
-                w.name(pr.ncclName()).beginObject();
-                w.name("launch_latency_us").value(sc.launchLatencyUs());
-                w.name("step_overhead_ns").value(sc.stepOverheadNs());
-                writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
-                w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
-                w.name("pipeline_bytes").value(sc.pipelineBytes());
+            for (SimCosts.Family f : SimCosts.Family.values()) {
+                w.name(f.jsonName()).beginObject();
+                for (Protocol pr : Protocol.values()) {
+                    SimProtocolCosts sc = sim.get(f, pr);
+                    w.name(pr.ncclName()).beginObject();
+                    w.name("launch_latency_us").value(sc.launchLatencyUs());
+                    w.name("step_overhead_ns").value(sc.stepOverheadNs());
+                    writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
+                    w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
+                    w.name("pipeline_bytes").value(sc.pipelineBytes());
+                    w.endObject();
+                }
                 w.endObject();
             }
-            writeSimLatencies(w, "tree", sim.tree());
-            writeSimLatencies(w, "p2p", sim.p2p());
             w.endObject();
             if (p.fit().isPresent()) {
                 FitInfo f = p.fit().get();

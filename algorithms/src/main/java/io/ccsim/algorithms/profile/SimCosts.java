@@ -10,28 +10,41 @@ import java.util.Objects;
  * The simulator's own timing parameters (JSON section {@code sim}), separate from NCCL's tuner constants
  * so that fitting the simulator to measurements cannot move the Tuner's NCCL-faithful choices.
  *
- * <p>The latencies of the tree and point-to-point algorithms override the ring ones of the same
- * protocol ({@link LatencyCosts#baseLatencyUs()} is read as the launch latency, µs); step overhead,
- * per-channel limit and forwarding unit are the protocol's for every algorithm.
+ * <p>One {@link SimProtocolCosts} per (algorithm family, protocol): the ring algorithm, NCCL's tree
+ * (whose chain pipelining and per-channel throughput differ from the ring's, as NCCL's own tuner has
+ * separate tree caps: perChMaxTreeBws in src/graph/tuning.cc), and point-to-point (send/recv,
+ * all-to-all), whose kernels NCCL launches and schedules differently (src/enqueue.cc p2p path).
  *
- * @param protocols per protocol: ring latencies, step overhead, per-channel limit, forwarding unit
- * @param tree      per protocol: launch and hop latencies of the tree algorithm
- * @param p2p       per protocol: launch and hop latencies of send/recv and all-to-all
+ * @param ring per protocol: costs of ring collectives
+ * @param tree per protocol: costs of the tree all-reduce
+ * @param p2p  per protocol: costs of send/recv and all-to-all
  */
-public record SimCosts(Map<Protocol, SimProtocolCosts> protocols, Map<Protocol, LatencyCosts> tree,
-                       Map<Protocol, LatencyCosts> p2p) {
+public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                       Map<Protocol, SimProtocolCosts> p2p) {
+
+    /** The algorithm families with their own costs, named as in the JSON. */
+    public enum Family {
+        RING("ring"), TREE("tree"), P2P("p2p");
+
+        private final String jsonName;
+
+        Family(String jsonName) { this.jsonName = jsonName; }
+
+        /** The JSON key of this family's section. */
+        public String jsonName() { return jsonName; }
+    }
 
     public SimCosts {
-        protocols = complete(protocols, "sim protocols");
+        ring = complete(ring, "sim.ring");
         tree = complete(tree, "sim.tree");
         p2p = complete(p2p, "sim.p2p");
     }
 
-    private static <V> Map<Protocol, V> complete(Map<Protocol, V> m, String name) {
+    private static Map<Protocol, SimProtocolCosts> complete(Map<Protocol, SimProtocolCosts> m, String name) {
         Objects.requireNonNull(m, name);
-        EnumMap<Protocol, V> copy = new EnumMap<>(Protocol.class);
+        EnumMap<Protocol, SimProtocolCosts> copy = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
-            V v = m.get(p);
+            SimProtocolCosts v = m.get(p);
             if (v == null) {
                 throw new IllegalArgumentException(name + " lacks protocol '" + p.ncclName() + "'; all of LL, LL128, Simple are required");
             }
@@ -40,27 +53,22 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> protocols, Map<Protocol, 
         return Collections.unmodifiableMap(copy);
     }
 
-    /** The costs of protocol {@code p}. */
-    public SimProtocolCosts protocol(Protocol p) { return protocols.get(p); }
-
-    /** A copy with protocol {@code p}'s costs replaced. */
-    public SimCosts withProtocol(Protocol p, SimProtocolCosts c) {
-        EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(protocols);
-        m.put(p, c);
-        return new SimCosts(m, tree, p2p);
+    /** The section of family {@code f}. */
+    public Map<Protocol, SimProtocolCosts> family(Family f) {
+        switch (f) {
+            case TREE: return tree;
+            case P2P: return p2p;
+            default: return ring;
+        }
     }
 
-    /** A copy with the tree latencies of {@code p} replaced. */
-    public SimCosts withTree(Protocol p, LatencyCosts c) {
-        EnumMap<Protocol, LatencyCosts> m = new EnumMap<>(tree);
-        m.put(p, c);
-        return new SimCosts(protocols, m, p2p);
-    }
+    /** The costs of protocol {@code p} in family {@code f}. */
+    public SimProtocolCosts get(Family f, Protocol p) { return family(f).get(p); }
 
-    /** A copy with the point-to-point latencies of {@code p} replaced. */
-    public SimCosts withP2p(Protocol p, LatencyCosts c) {
-        EnumMap<Protocol, LatencyCosts> m = new EnumMap<>(p2p);
+    /** A copy with the costs of ({@code f}, {@code p}) replaced. */
+    public SimCosts with(Family f, Protocol p, SimProtocolCosts c) {
+        EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
-        return new SimCosts(protocols, tree, m);
+        return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p);
     }
 }

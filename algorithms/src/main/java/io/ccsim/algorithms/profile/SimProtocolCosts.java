@@ -3,8 +3,8 @@ package io.ccsim.algorithms.profile;
 import java.util.Map;
 
 /**
- * What the SimExecutor charges for one protocol (LL, LL128, Simple) of the ring algorithm, and the
- * per-step costs every algorithm of that protocol shares. These are ccsim's own model parameters,
+ * What the SimExecutor charges for one protocol (LL, LL128, Simple) of one algorithm family (ring, tree,
+ * point-to-point; see {@link SimCosts}). These are ccsim's own model parameters,
  * fitted to measurements; the Tuner never reads them (it keeps NCCL's constants in
  * {@link CalibrationProfile#protocols()}).
  *

@@ -3,8 +3,8 @@ package io.ccsim.algorithms.sim;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
-import io.ccsim.algorithms.profile.LatencyCosts;
 import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Primitive;
@@ -53,8 +53,8 @@ import java.util.List;
  * A connection's sending and receiving steps correspond one to one with equal byte counts (every
  * planner produces them so), hence equal k on both ends.
  *
- * <p>All costs come from the profile's {@code sim} section ({@link io.ccsim.algorithms.profile.SimCosts}):
- * launch latency (tree and p2p have their own), step overhead, hop latency per link class, per-channel
+ * <p>All costs come from the profile's {@code sim} section ({@link SimCosts}), per algorithm family
+ * (ring, tree, p2p) and protocol: launch latency, step overhead, hop latency per link class, per-channel
  * limit, forwarding unit; plus the shared reduce/copy throughput and link efficiencies. The Tuner's
  * NCCL constants are never read here.
  * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
@@ -150,11 +150,11 @@ public final class SimExecution {
         this.elemBytes = plan.call().dtype().bytes();
         this.proto = plan.options().protocol();
         CalibrationProfile prof = fabric.profile();
-        SimProtocolCosts pc = prof.sim().protocol(proto);
         Algorithm algo = plan.options().algorithm();
-        LatencyCosts lat = algo == Algorithm.TREE ? prof.sim().tree().get(proto)
-                : algo == Algorithm.P2P ? prof.sim().p2p().get(proto) : pc.latencies();
-        this.startLatencyPs = Time.us(lat.baseLatencyUs());
+        SimCosts.Family family = algo == Algorithm.TREE ? SimCosts.Family.TREE
+                : algo == Algorithm.P2P ? SimCosts.Family.P2P : SimCosts.Family.RING;
+        SimProtocolCosts pc = prof.sim().get(family, proto);
+        this.startLatencyPs = Time.us(pc.launchLatencyUs());
         this.stepOverheadPs = Time.ns(pc.stepOverheadNs());
         this.channelCapBps = pc.maxChannelBwGbps() * 1e9;
         this.pipelineBytes = pc.pipelineBytes();
@@ -190,7 +190,7 @@ public final class SimExecution {
             Route r = routes.route(gpuOfRank[from], gpuOfRank[to], ch);
             connRoute[k] = r.hops();
             LinkClass lc = fabric.routeClass(r);
-            connLatencyPs[k] = Time.us(lat.hopLatencyUs(lc));
+            connLatencyPs[k] = Time.us(pc.hopLatencyUs(lc));
             final int kk = k;
             connFlowDone[k] = f -> onFlowDone(kk);
         }

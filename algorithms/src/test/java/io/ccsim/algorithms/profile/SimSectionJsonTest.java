@@ -42,12 +42,12 @@ class SimSectionJsonTest {
     @Test
     void pipelineBytesMustBeAWholePositiveNumber() {
         String good = CalibrationProfile.builtin("h200").toJson();
-        long pb = CalibrationProfile.builtin("h200").sim().protocol(Protocol.LL).pipelineBytes();
+        long pb = CalibrationProfile.builtin("h200").sim().get(SimCosts.Family.RING, Protocol.LL).pipelineBytes();
         String bad = good.replaceFirst("\"pipeline_bytes\": " + pb, "\"pipeline_bytes\": 0.5");
         assertThat(bad).isNotEqualTo(good);
         assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
                 .isInstanceOf(ProfileException.class)
-                .hasMessageContaining("$.sim.LL.pipeline_bytes").hasMessageContaining("whole number of bytes");
+                .hasMessageContaining("$.sim.ring.LL.pipeline_bytes").hasMessageContaining("whole number of bytes");
     }
 
     @Test
@@ -55,7 +55,15 @@ class SimSectionJsonTest {
         String bad = CalibrationProfile.builtin("h200").toJson().replaceFirst("\"launch_latency_us\"", "\"launch_us\"");
         assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
                 .isInstanceOf(ProfileException.class)
-                .hasMessageContaining("$.sim.LL.launch_us").hasMessageContaining("launch_latency_us, step_overhead_ns");
+                .hasMessageContaining("$.sim.ring.LL.launch_us").hasMessageContaining("launch_latency_us, step_overhead_ns");
+    }
+
+    @Test
+    void simFamiliesAreRequired() {
+        String bad = CalibrationProfile.builtin("h200").toJson().replaceFirst("\"p2p\"", "\"pp\"");
+        assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.pp").hasMessageContaining("ring, tree, p2p");
     }
 
     @Test

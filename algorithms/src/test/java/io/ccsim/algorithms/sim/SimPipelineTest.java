@@ -10,6 +10,7 @@ import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.topology.BuildOptions;
@@ -26,8 +27,8 @@ class SimPipelineTest {
 
     static CalibrationProfile withPipeline(long pipelineBytes) {
         CalibrationProfile p = CalibrationProfile.builtin("h200");
-        SimProtocolCosts s = p.sim().protocol(Protocol.SIMPLE).withPipelineBytes(pipelineBytes);
-        return p.withSim(p.sim().withProtocol(Protocol.SIMPLE, s));
+        SimProtocolCosts s = p.sim().get(SimCosts.Family.RING, Protocol.SIMPLE).withPipelineBytes(pipelineBytes);
+        return p.withSim(p.sim().with(SimCosts.Family.RING, Protocol.SIMPLE, s));
     }
 
     static double broadcastUs(CalibrationProfile p, int n, long bytes) {
@@ -41,7 +42,7 @@ class SimPipelineTest {
         long unit = 32L << 10;
         CalibrationProfile saf = withPipeline(NO_SPLIT);
         CalibrationProfile cut = withPipeline(unit);
-        SimProtocolCosts c = cut.sim().protocol(Protocol.SIMPLE);
+        SimProtocolCosts c = cut.sim().get(SimCosts.Family.RING, Protocol.SIMPLE);
         double capBps = c.maxChannelBwGbps() * 1e9;
         double hopUs = c.hopLatencyUs(LinkClass.NVLINK);
         double stepUs = STEP_BYTES / capBps * 1e6;
@@ -70,6 +71,6 @@ class SimPipelineTest {
         double a = broadcastUs(p, 4, 8L << 20);
         assertThat(broadcastUs(p, 4, 8L << 20)).isEqualTo(a);
         // the bytes still all move: at least the data over the per-channel cap
-        assertThat(a).isGreaterThan((8L << 20) / (p.sim().protocol(Protocol.SIMPLE).maxChannelBwGbps() * 1e9) * 1e6);
+        assertThat(a).isGreaterThan((8L << 20) / (p.sim().get(SimCosts.Family.RING, Protocol.SIMPLE).maxChannelBwGbps() * 1e9) * 1e6);
     }
 }
