@@ -2,9 +2,9 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
-import io.ccsim.algorithms.profile.LatencyCosts;
 import io.ccsim.algorithms.profile.LinkClass;
-import io.ccsim.algorithms.profile.ProtocolCosts;
+import io.ccsim.algorithms.profile.SimCosts;
+import io.ccsim.algorithms.profile.SimProtocolCosts;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -37,73 +37,50 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     }
 
     /**
-     * The ring parameters of protocol {@code p} that are ccsim's own (step overhead, per-channel
-     * bandwidth). The ring base and hop latencies are NCCL's tuner constants (tuning.cc baseLat/hwLat)
-     * and the Tuner reads them to choose (algorithm, protocol): fitting them to the simulator's timing
-     * moved NCCL's default choices (agreement with NCCL's log fell from 98 % to 90 % when they were
-     * free), so they stay NCCL's; see {@link #ringLatencies(Protocol)} for a fit that frees them.
+     * The simulator parameters of protocol {@code p} in family {@code f} ({@code sim.F.P.*}): launch latency,
+     * NVLink hop latency, step overhead, per-channel limit and forwarding unit. They live in the profile's
+     * {@code sim} section, which the Tuner never reads, so fitting them cannot move NCCL's choices (NCCL's
+     * own constants in {@code protocols}/{@code tree}/{@code tuner} stay as NCCL documents them).
      */
-    public static List<FitParameter> ring(Protocol p) {
-        String k = "protocols." + p.ncclName() + ".";
+    public static List<FitParameter> sim(SimCosts.Family f, Protocol p) {
+        String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";
         List<FitParameter> l = new ArrayList<>();
-        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> q.protocol(p).stepOverheadNs(),
-                (q, v) -> withProtocol(q, p, pc -> new ProtocolCosts(pc.baseLatencyUs(), v, pc.maxChannelBwGbps(), pc.hopLatencyUs()))));
-        l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 200.0, q -> q.protocol(p).maxChannelBwGbps(),
-                (q, v) -> withProtocol(q, p, pc -> new ProtocolCosts(pc.baseLatencyUs(), pc.stepOverheadNs(), v, pc.hopLatencyUs()))));
+        l.add(new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> sp(q, f, p).launchLatencyUs(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(v, sp(q, f, p).hopLatencyUs()))));
+        l.add(new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> sp(q, f, p).hopLatencyUs(LinkClass.NVLINK),
+                (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(sp(q, f, p).launchLatencyUs(), withNvlink(sp(q, f, p).hopLatencyUs(), v)))));
+        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> sp(q, f, p).stepOverheadNs(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withStepOverheadNs(v))));
+        l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));
+        // bounds [4 KiB, 1 MiB]: below 4 KiB a 1 GiB collective would cost hundreds of thousands of
+        // sub-transfers per rank
+        l.add(new FitParameter(k + "pipeline_bytes", 4096.0, 1048576.0, q -> sp(q, f, p).pipelineBytes(),
+                (q, v) -> with(q, f, p, sp(q, f, p).withPipelineBytes(Math.round(v)))));
         return l;
     }
 
-    /** The ring base latency and NVLink hop latency of protocol {@code p} (NCCL tuner constants; see {@link #ring}). */
-    public static List<FitParameter> ringLatencies(Protocol p) {
-        String k = "protocols." + p.ncclName() + ".";
-        return List.of(
-                new FitParameter(k + "base_latency_us", 3.0, 30.0, q -> q.protocol(p).baseLatencyUs(),
-                        (q, v) -> withProtocol(q, p, pc -> new ProtocolCosts(Math.max(v, q.kernelLaunchUs()), pc.stepOverheadNs(), pc.maxChannelBwGbps(), pc.hopLatencyUs()))),
-                new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> q.protocol(p).hopLatencyUs(LinkClass.NVLINK),
-                        (q, v) -> withProtocol(q, p, pc -> new ProtocolCosts(pc.baseLatencyUs(), pc.stepOverheadNs(), pc.maxChannelBwGbps(), withNvlink(pc.hopLatencyUs(), v)))));
-    }
+    private static SimProtocolCosts sp(CalibrationProfile q, SimCosts.Family f, Protocol p) { return q.sim().get(f, p); }
 
-    /** The tree parameters of protocol {@code p}: base latency and NVLink hop latency. */
-    public static List<FitParameter> tree(Protocol p) {
-        String k = "tree." + p.ncclName() + ".";
-        return List.of(
-                new FitParameter(k + "base_latency_us", 3.0, 30.0, q -> q.treeLatencies().get(p).baseLatencyUs(),
-                        (q, v) -> withTree(q, p, new LatencyCosts(v, q.treeLatencies().get(p).hopLatencyUs()))),
-                new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> q.treeLatencies().get(p).hopLatencyUs(LinkClass.NVLINK),
-                        (q, v) -> withTree(q, p, new LatencyCosts(q.treeLatencies().get(p).baseLatencyUs(), withNvlink(q.treeLatencies().get(p).hopLatencyUs(), v)))));
+    private static CalibrationProfile with(CalibrationProfile q, SimCosts.Family f, Protocol p, SimProtocolCosts c) {
+        return q.withSim(q.sim().with(f, p, c));
     }
 
     /** Parameters shared by every algorithm and protocol: reduce and copy throughput, NVLink efficiency. */
     public static List<FitParameter> shared() {
         return List.of(
                 new FitParameter("reduce_bw_gbps", 10.0, 1000.0, CalibrationProfile::reduceBwGbps,
-                        (q, v) -> new CalibrationProfile(q.gpu(), q.computeCapability(), q.kernelLaunchUs(), q.protocols(), q.treeLatencies(),
-                                v, q.copyBwGbps(), q.linkEfficiency(), q.tuner(), q.fit())),
+                        (q, v) -> q.withThroughputs(v, q.copyBwGbps(), q.linkEfficiency())),
                 new FitParameter("copy_bw_gbps", 10.0, 1000.0, CalibrationProfile::copyBwGbps,
-                        (q, v) -> new CalibrationProfile(q.gpu(), q.computeCapability(), q.kernelLaunchUs(), q.protocols(), q.treeLatencies(),
-                                q.reduceBwGbps(), v, q.linkEfficiency(), q.tuner(), q.fit())),
+                        (q, v) -> q.withThroughputs(q.reduceBwGbps(), v, q.linkEfficiency())),
                 new FitParameter("link_efficiency.nvlink", 0.3, 1.0, q -> q.linkEfficiency(LinkClass.NVLINK),
-                        (q, v) -> new CalibrationProfile(q.gpu(), q.computeCapability(), q.kernelLaunchUs(), q.protocols(), q.treeLatencies(),
-                                q.reduceBwGbps(), q.copyBwGbps(), withNvlink(q.linkEfficiency(), v), q.tuner(), q.fit())));
+                        (q, v) -> q.withThroughputs(q.reduceBwGbps(), q.copyBwGbps(), withNvlink(q.linkEfficiency(), v))));
     }
 
     private static Map<LinkClass, Double> withNvlink(Map<LinkClass, Double> m, double v) {
         EnumMap<LinkClass, Double> c = new EnumMap<>(m);
         c.put(LinkClass.NVLINK, v);
         return c;
-    }
-
-    private static CalibrationProfile withProtocol(CalibrationProfile q, Protocol p, java.util.function.UnaryOperator<ProtocolCosts> f) {
-        EnumMap<Protocol, ProtocolCosts> m = new EnumMap<>(q.protocols());
-        m.put(p, f.apply(m.get(p)));
-        return q.withProtocols(m);
-    }
-
-    private static CalibrationProfile withTree(CalibrationProfile q, Protocol p, LatencyCosts lc) {
-        EnumMap<Protocol, LatencyCosts> m = new EnumMap<>(q.treeLatencies());
-        m.put(p, lc);
-        return new CalibrationProfile(q.gpu(), q.computeCapability(), q.kernelLaunchUs(), q.protocols(), m,
-                q.reduceBwGbps(), q.copyBwGbps(), q.linkEfficiency(), q.tuner(), q.fit());
     }
 
     /** {@code p} with {@code values[i]} set for {@code params.get(i)}, each clamped to its bounds. */

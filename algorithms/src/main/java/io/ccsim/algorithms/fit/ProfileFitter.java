@@ -4,6 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.FitInfo;
+import io.ccsim.algorithms.profile.SimCosts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -36,15 +37,15 @@ import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
  * <p>
  * To keep it fast, the parameters are fitted in blocks that touch disjoint rows (block coordinate
  * descent): per protocol, the ring parameters on the forced Ring/P rows and the default rows NCCL ran
- * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; then the shared parameters
+ * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; the point-to-point latencies
+ * on the send/recv and all-to-all rows; then the shared parameters
  * (reduce/copy throughput, NVLink efficiency) on all rows; repeated for a few rounds. During the search
- * only the sizes 8·4^k (and 1 GiB) are simulated, and LL rows above 128 MiB are skipped (LL runs in its
- * bandwidth regime long before, and those rows cost most of the simulation time); the final errors are
- * computed on every row.
+ * only the sizes 8·4^k up to 128 MiB are simulated (every protocol runs in its bandwidth regime long
+ * before, and the larger rows cost most of the simulation time); the final errors are computed on every row.
  * <p>
- * The tuner reads some of these parameters too (base and hop latencies, per-channel bandwidth), so a
- * fit can move NCCL's default choices; the fixture test checks that the default choices still agree
- * with NCCL's log.
+ * Only the simulator's parameters are free (the profile's {@code sim} section, reduce/copy throughput,
+ * link efficiency); the Tuner reads none of them, so a fit cannot move NCCL's default choices, which the
+ * fixture test checks against NCCL's log.
  */
 public final class ProfileFitter {
     /** Scale of the soft-L1 loss on log ratios (≈ 10 %). */
@@ -81,23 +82,28 @@ public final class ProfileFitter {
     static boolean inSearch(FixtureRow r) {
         long b = r.bytes();
         boolean pow4 = Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 3) % 2 == 0;
-        boolean ll = r.forcedProto().orElse(r.ncclProto().orElse(Protocol.SIMPLE)) == Protocol.LL;
-        if (ll && b > 128L << 20) return false;
-        return pow4 || b == 1L << 30;
+        return pow4 && b <= 128L << 20;
     }
+
+    /** Protocols the Tuner picks for send/recv and all-to-all on the fixtures (see the fit report). */
+    static final List<Protocol> P2P_PROTOCOLS = List.of(Protocol.LL, Protocol.SIMPLE);
 
     private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
 
     private static List<Block> blocks() {
         List<Block> b = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("ring " + p.ncclName(), FitParameter.ring(p), r -> r.forced()
+            b.add(new Block("ring " + p.ncclName(), FitParameter.sim(SimCosts.Family.RING, p), r -> r.forced()
                     ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
                     : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p));
         }
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("tree " + p.ncclName(), FitParameter.tree(p), r -> r.forced()
+            b.add(new Block("tree " + p.ncclName(), FitParameter.sim(SimCosts.Family.TREE, p), r -> r.forced()
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
+        }
+        // p2p rows carry no NCCL log of the protocol; the Tuner's choice decides which protocol's costs apply
+        for (Protocol p : P2P_PROTOCOLS) {
+            b.add(new Block("p2p " + p.ncclName(), FitParameter.sim(SimCosts.Family.P2P, p), r -> !r.forced() && r.ncclAlgo().isEmpty()));
         }
         b.add(new Block("shared", FitParameter.shared(), r -> true));
         return b;
@@ -177,9 +183,7 @@ public final class ProfileFitter {
         for (ErrorTable.Group g : errors.groups()) {
             res.put("median_rel_err " + g.key(), Math.round(g.medianError() * 10000) / 10000.0);
         }
-        return new CalibrationProfile(profile.gpu(), profile.computeCapability(), profile.kernelLaunchUs(), profile.protocols(),
-                profile.treeLatencies(), profile.reduceBwGbps(), profile.copyBwGbps(), profile.linkEfficiency(), profile.tuner(),
-                Optional.of(new FitInfo(source, date, res)));
+        return profile.withFit(Optional.of(new FitInfo(source, date, res)));
     }
 
     /**
@@ -224,7 +228,7 @@ public final class ProfileFitter {
         src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
         List<String> names = new ArrayList<>();
         for (FitParameter f : parameters()) names.add(f.name());
-        src.append(String.join(", ", names)).append(". Ring base/hop latencies and tuner constants kept from NCCL so that the tuner chooses as NCCL does; tree latencies fitted (NCCL never chose Tree on one node) (");
+        src.append(String.join(", ", names)).append(". Only the simulator's numbers (sim section, reduce/copy throughput, link efficiency) are fitted; protocols, tree and tuner stay NCCL's constants so that the Tuner chooses as NCCL does (");
         src.append(start.fit().map(FitInfo::source).orElse("base profile")).append(")");
         if (!note.isEmpty()) src.append(". ").append(note);
         r.profile().write(out);

@@ -14,7 +14,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The numbers the simulator (SimExecutor) and the {@code Tuner} read for one GPU generation. Units are in
+ * The numbers the simulator (SimExecutor) and the {@code Tuner} read for one GPU generation. The Tuner
+ * reads NCCL's constants ({@code protocols}, {@code tree}, {@code tuner}: never fitted, so that it chooses as
+ * NCCL does); the SimExecutor reads only {@code sim}, {@code reduce_bw_gbps}, {@code copy_bw_gbps} and
+ * {@code link_efficiency}, which are fitted to measurements. Units are in
  * the names: µs, ns, GB/s with 1 GB = 1e9 B.
  *
  * <p>Built-in defaults ({@link #builtin(String)}: {@code h100}, {@code h200}) start from NCCL's own constants
@@ -24,12 +27,15 @@ import java.util.Optional;
  * <p>JSON form (snake_case keys, every key required except {@code fit}; unknown keys are errors):
  * <pre>
  * { "gpu": "H200", "compute_capability": 90, "kernel_launch_us": 2.0,
- *   "protocols": { "LL": {"base_latency_us":6.6, "step_overhead_ns":200, "max_channel_bw_gbps":48,
+ *   "protocols": { "LL": {"base_latency_us":6.6, "max_channel_bw_gbps":48,
  *                         "hop_latency_us": {"nvlink":0.6, "pcie":1.0, "net":2.7}}, "LL128": {...}, "Simple": {...} },
  *   "tree": { "LL": {"base_latency_us":6.8, "hop_latency_us": {...}}, "LL128": {...}, "Simple": {...} },
  *   "reduce_bw_gbps": 120, "copy_bw_gbps": 160,
  *   "link_efficiency": {"nvlink":0.85, "pcie":0.8, "net":0.92},
  *   "tuner": { "ll_max_bw_gbps": {"n1":141, "n2":39, "n4":20.4}, ... },
+ *   "sim": { "ring": { "LL": {"launch_latency_us":4.5, "step_overhead_ns":300, "hop_latency_us": {...},
+ *                             "max_channel_bw_gbps":60, "pipeline_bytes":16384}, "LL128": {...}, "Simple": {...} },
+ *            "tree": { same shape }, "p2p": { same shape } },
  *   "fit": {"source":"...", "date":"2026-11-22", "residuals": {"name": 0.05}} }
  * </pre>
  *
@@ -37,18 +43,19 @@ import java.util.Optional;
  * @param computeCapability CUDA compute capability × 10 ({@code 90} for Hopper); drives NCCL's LL128 rules
  * @param kernelLaunchUs    host-side launch of one collective kernel, µs; part of every protocol's
  *                          {@code base_latency_us} (validated: not larger than any of them)
- * @param protocols         per protocol: ring latencies, step overhead, per-channel throughput limit
- * @param treeLatencies     per protocol: tree algorithm latencies (NCCL baseLat/hwLat of NCCL_ALGO_TREE)
+ * @param protocols         per protocol: NCCL's ring latencies and the tuner's per-channel throughput limit
+ * @param treeLatencies     per protocol: NCCL's tree algorithm latencies (baseLat/hwLat of NCCL_ALGO_TREE)
  * @param reduceBwGbps      reduction throughput of one channel (one CTA) in GB/s of input consumed
  * @param copyBwGbps        local copy throughput of one channel (one CTA) in GB/s
  * @param linkEfficiency    achievable fraction of raw link bandwidth for bulk data, per link class, in (0, 1]
  * @param tuner             NCCL's bandwidth refinements (caps and factors of the cost model)
+ * @param sim               the simulator's own timing parameters (fitted; the Tuner never reads them)
  * @param fit               where the numbers came from, when known
  */
 public record CalibrationProfile(String gpu, int computeCapability, double kernelLaunchUs,
                                  Map<Protocol, ProtocolCosts> protocols, Map<Protocol, LatencyCosts> treeLatencies,
                                  double reduceBwGbps, double copyBwGbps, Map<LinkClass, Double> linkEfficiency,
-                                 TunerConstants tuner, Optional<FitInfo> fit) {
+                                 TunerConstants tuner, SimCosts sim, Optional<FitInfo> fit) {
 
     /** Names accepted by {@link #builtin(String)}. */
     public static final java.util.List<String> BUILTIN_NAMES = java.util.List.of("h100", "h200");
@@ -77,6 +84,7 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
             Profiles.requireFraction(e.getValue(), "linkEfficiency." + e.getKey().jsonName());
         }
         Objects.requireNonNull(tuner, "tuner");
+        Objects.requireNonNull(sim, "sim");
         Objects.requireNonNull(fit, "fit");
     }
 
@@ -150,12 +158,30 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
     /** A copy with other tuner constants (for fits and what-if studies). */
     public CalibrationProfile withTuner(TunerConstants newTuner) {
         return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, protocols, treeLatencies,
-                reduceBwGbps, copyBwGbps, linkEfficiency, newTuner, fit);
+                reduceBwGbps, copyBwGbps, linkEfficiency, newTuner, sim, fit);
     }
 
     /** A copy with other protocol costs (for fits and what-if studies). */
     public CalibrationProfile withProtocols(Map<Protocol, ProtocolCosts> newProtocols) {
         return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, newProtocols, treeLatencies,
-                reduceBwGbps, copyBwGbps, linkEfficiency, tuner, fit);
+                reduceBwGbps, copyBwGbps, linkEfficiency, tuner, sim, fit);
+    }
+
+    /** A copy with other simulator costs (for fits and what-if studies). */
+    public CalibrationProfile withSim(SimCosts newSim) {
+        return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, protocols, treeLatencies,
+                reduceBwGbps, copyBwGbps, linkEfficiency, tuner, newSim, fit);
+    }
+
+    /** A copy with other shared simulator throughputs and NVLink/PCIe/network efficiencies. */
+    public CalibrationProfile withThroughputs(double newReduceBwGbps, double newCopyBwGbps, Map<LinkClass, Double> newLinkEfficiency) {
+        return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, protocols, treeLatencies,
+                newReduceBwGbps, newCopyBwGbps, newLinkEfficiency, tuner, sim, fit);
+    }
+
+    /** A copy with another {@code fit} section. */
+    public CalibrationProfile withFit(Optional<FitInfo> newFit) {
+        return new CalibrationProfile(gpu, computeCapability, kernelLaunchUs, protocols, treeLatencies,
+                reduceBwGbps, copyBwGbps, linkEfficiency, tuner, sim, newFit);
     }
 }

@@ -97,16 +97,15 @@ public final class NcclHopperConstants {
      * tabulate. The LL128 per-channel limit is NCCL's ring LL128 cap expressed before the 0.92 factor:
      * {@code 36.7 / 0.92} GB/s, so that {@code min(bw, cap) × 0.92 = min(bw × 0.92, 36.7)} as on line 329.
      *
-     * @param stepOverheadNs       per-protocol step overhead (ccsim estimate), ns, indexed by protocol ordinal
      * @param llSimpleMaxChannelBw per-channel limit of LL and Simple (ccsim estimate), GB/s, by ordinal
      *                             (the LL128 entry is ignored)
      */
-    public static Map<Protocol, ProtocolCosts> ringProtocols(double[] stepOverheadNs, double[] llSimpleMaxChannelBw) {
+    public static Map<Protocol, ProtocolCosts> ringProtocols(double[] llSimpleMaxChannelBw) {
         EnumMap<Protocol, ProtocolCosts> m = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
             int i = p.ordinal();
             double cap = p == Protocol.LL128 ? RING_LL128_PER_CH_MAX_BW / LL128_EFFICIENCY : llSimpleMaxChannelBw[i];
-            m.put(p, new ProtocolCosts(RING_BASE_LAT_US[i], stepOverheadNs[i], cap,
+            m.put(p, new ProtocolCosts(RING_BASE_LAT_US[i], cap,
                     Profiles.linkMap(RING_NVLINK_LAT_US[i], RING_PCI_LAT_US[i], RING_NET_LAT_US[i])));
         }
         return m;

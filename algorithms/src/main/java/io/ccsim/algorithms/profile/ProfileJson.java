@@ -29,9 +29,11 @@ final class ProfileJson {
     private ProfileJson() {}
 
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
-            "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "fit");
-    private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "step_overhead_ns",
-            "max_channel_bw_gbps", "hop_latency_us");
+            "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
+    private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p");
+    private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
+            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
     private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");
     private static final List<String> NODE_KEYS = List.of("n1", "n2", "n4");
@@ -147,8 +149,7 @@ final class ProfileJson {
                 throw c.error(path + ".base_latency_us", "must be >= kernel_launch_us (" + launch
                         + "), since the base latency includes the launch; got " + base);
             }
-            protocols.put(p, new ProtocolCosts(base, c.nonNegative(po, "step_overhead_ns", path),
-                    c.positive(po, "max_channel_bw_gbps", path), links(c, po.get("hop_latency_us"),
+            protocols.put(p, new ProtocolCosts(base, c.positive(po, "max_channel_bw_gbps", path), links(c, po.get("hop_latency_us"),
                             path + ".hop_latency_us", false)));
         }
         JsonObject tree = c.object(o.get("tree"), "$.tree", PROTO_NAMES, PROTO_NAMES);
@@ -196,6 +197,8 @@ final class ProfileJson {
                 c.fraction(t, "tree_ll128_inter_efficiency", tp), c.nonNegative(t, "net_overhead_us", tp),
                 c.positive(t, "ring_plateau_factor", tp), corr);
 
+        SimCosts sim = readSim(c, o.get("sim"));
+
         Optional<FitInfo> fit = Optional.empty();
         if (o.has("fit")) {
             JsonObject f = c.object(o.get("fit"), "$.fit", FIT_KEYS, List.of("source", "date"));
@@ -211,10 +214,33 @@ final class ProfileJson {
             fit = Optional.of(new FitInfo(c.string(f, "source", "$.fit"), c.string(f, "date", "$.fit"), residuals));
         }
         try {
-            return new CalibrationProfile(gpu, cc, launch, protocols, treeLat, reduce, copy, eff, tuner, fit);
+            return new CalibrationProfile(gpu, cc, launch, protocols, treeLat, reduce, copy, eff, tuner, sim, fit);
         } catch (IllegalArgumentException e) {
             throw c.error("$", e.getMessage());
         }
+    }
+
+    private static SimCosts readSim(Ctx c, JsonElement e) {
+        JsonObject so = c.object(e, "$.sim", SIM_KEYS, SIM_KEYS);
+        EnumMap<SimCosts.Family, Map<Protocol, SimProtocolCosts>> fams = new EnumMap<>(SimCosts.Family.class);
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            String fpath = "$.sim." + f.jsonName();
+            JsonObject fo = c.object(so.get(f.jsonName()), fpath, PROTO_NAMES, PROTO_NAMES);
+            EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
+            for (Protocol p : Protocol.values()) {
+                String path = fpath + "." + p.ncclName();
+                JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_KEYS, SIM_PROTOCOL_KEYS);
+                double pb = c.number(po, "pipeline_bytes", path);
+                if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
+                    throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
+                }
+                protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
+                        c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
+                        c.positive(po, "max_channel_bw_gbps", path), (long) pb));
+            }
+            fams.put(f, protos);
+        }
+        return new SimCosts(fams.get(SimCosts.Family.RING), fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P));
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
@@ -245,7 +271,6 @@ final class ProfileJson {
                 ProtocolCosts pc = p.protocol(pr);
                 w.name(pr.ncclName()).beginObject();
                 w.name("base_latency_us").value(pc.baseLatencyUs());
-                w.name("step_overhead_ns").value(pc.stepOverheadNs());
                 w.name("max_channel_bw_gbps").value(pc.maxChannelBwGbps());
                 writeLinks(w, "hop_latency_us", pc.hopLatencyUs());
                 w.endObject();
@@ -282,6 +307,23 @@ final class ProfileJson {
                 w.endArray();
             }
             w.endObject();
+            w.endObject();
+            SimCosts sim = p.sim();
+            w.name("sim").beginObject();
+            for (SimCosts.Family f : SimCosts.Family.values()) {
+                w.name(f.jsonName()).beginObject();
+                for (Protocol pr : Protocol.values()) {
+                    SimProtocolCosts sc = sim.get(f, pr);
+                    w.name(pr.ncclName()).beginObject();
+                    w.name("launch_latency_us").value(sc.launchLatencyUs());
+                    w.name("step_overhead_ns").value(sc.stepOverheadNs());
+                    writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
+                    w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
+                    w.name("pipeline_bytes").value(sc.pipelineBytes());
+                    w.endObject();
+                }
+                w.endObject();
+            }
             w.endObject();
             if (p.fit().isPresent()) {
                 FitInfo f = p.fit().get();

@@ -4,7 +4,8 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LinkClass;
-import io.ccsim.algorithms.profile.ProtocolCosts;
+import io.ccsim.algorithms.profile.SimCosts;
+import io.ccsim.algorithms.profile.SimProtocolCosts;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Primitive;
 import io.ccsim.algorithms.plan.StepCursor;
@@ -37,6 +38,25 @@ import java.util.List;
  * visible to the receiver one hop latency later (NCCL's hwLat for the route's link class), and the
  * credit of a consumed slot comes back to the sender one hop latency after the receiver's step ends.
  * So latency is paid per slice but overlaps across the 8 slots in flight, as NCCL's pipelining does.
+ *
+ * <h2>Forwarding unit (cut-through)</h2>
+ * NCCL does not forward a slice store-and-forward: the next rank polls the flags of the data as it
+ * lands and forwards it in much smaller pieces (LL/LL128 per line, Simple per sub-slice of the
+ * step). Measured, a ring broadcast of 16 MiB Ring/Simple on H200 costs 63.3 µs at n = 2 and 70.1 µs at
+ * n = 4 (calibration/nccl-h200): about 3 µs per extra hop, where store-and-forward of 512 KiB slices
+ * would add ~60 µs. So a step of B bytes moves as k = ceil(B / pipelineBytes) sub-transfers (the
+ * protocol's {@code sim.*.pipeline_bytes}), one after another, and a receiving step may work on its
+ * sub-transfer j once sub-transfer j has arrived on every connection it receives from. Slot credits
+ * stay per step: reserved when the step's first sub-transfer starts, freed after its last; the step
+ * overhead is paid once per step (latency phase of the first sub-transfer). With B ≤ pipelineBytes,
+ * k = 1 and the step is one transfer as before (large-scale runs with small slices pay nothing).
+ * A connection's sending and receiving steps correspond one to one with equal byte counts (every
+ * planner produces them so), hence equal k on both ends.
+ *
+ * <p>All costs come from the profile's {@code sim} section ({@link SimCosts}), per algorithm family
+ * (ring, tree, p2p) and protocol: launch latency, step overhead, hop latency per link class, per-channel
+ * limit, forwarding unit; plus the shared reduce/copy throughput and link efficiencies. The Tuner's
+ * NCCL constants are never read here.
  * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
  * at the copy or reduction throughput.
  *
@@ -70,6 +90,7 @@ public final class SimExecution {
     private final double channelCapBps;
     private final double reduceCapBps;
     private final double copyBps;
+    private final long pipelineBytes;
 
     // connections (struct of arrays)
     private final ConnIndex connIndex;
@@ -84,6 +105,8 @@ public final class SimExecution {
     private final long[] creditBack;     // slots freed by the receiver whose credit reached the sender
     private final long[] slotsArrived;   // slots whose data reached the receiver
     private final long[] slotsTaken;     // slots the receiver started consuming
+    private final long[] unitsArrived;   // sub-transfers whose data reached the receiver
+    private final long[] unitsBase;      // sub-transfers of the receiver's finished steps
     private final FlowListener[] connFlowDone;
 
     // workers (struct of arrays), w = (rank * nCh + ch) * nLanes + lane
@@ -98,6 +121,8 @@ public final class SimExecution {
     private final int[] curSendConn;
     private final long[] curBytes;
     private final int[] curSlots;
+    private final int[] curSub;          // index of the sub-transfer in progress or next
+    private final int[] curUnits;        // sub-transfers of the current step (k)
     private final int[] pendingFlows;
     private final Runnable[] localDone;
 
@@ -137,12 +162,14 @@ public final class SimExecution {
         this.elemBytes = plan.call().dtype().bytes();
         this.proto = plan.options().protocol();
         CalibrationProfile prof = fabric.profile();
-        ProtocolCosts pc = prof.protocol(proto);
-        boolean tree = plan.options().algorithm() == Algorithm.TREE;
-        double baseUs = tree ? prof.treeLatencies().get(proto).baseLatencyUs() : pc.baseLatencyUs();
-        this.startLatencyPs = Time.us(baseUs);
+        Algorithm algo = plan.options().algorithm();
+        SimCosts.Family family = algo == Algorithm.TREE ? SimCosts.Family.TREE
+                : algo == Algorithm.P2P ? SimCosts.Family.P2P : SimCosts.Family.RING;
+        SimProtocolCosts pc = prof.sim().get(family, proto);
+        this.startLatencyPs = Time.us(pc.launchLatencyUs());
         this.stepOverheadPs = Time.ns(pc.stepOverheadNs());
         this.channelCapBps = pc.maxChannelBwGbps() * 1e9;
+        this.pipelineBytes = pc.pipelineBytes();
         double eff = proto.dataEfficiency();
         this.reduceCapBps = Math.min(channelCapBps, prof.reduceBwGbps() * 1e9 / eff);
         this.copyBps = prof.copyBwGbps() * 1e9;
@@ -165,13 +192,15 @@ public final class SimExecution {
         creditBack = new long[nc];
         slotsArrived = new long[nc];
         slotsTaken = new long[nc];
+        unitsArrived = new long[nc];
+        unitsBase = new long[nc];
         connFlowDone = new FlowListener[nc];
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.fabric = fabric;
         this.gpuOfRank = gpuOfRank.clone();
         this.hopLatencyUs = new double[LinkClass.values().length];
         for (LinkClass lc : LinkClass.values()) {
-            hopLatencyUs[lc.ordinal()] = tree ? prof.treeLatencies().get(proto).hopLatencyUs(lc) : pc.hopLatencyUs(lc);
+            hopLatencyUs[lc.ordinal()] = pc.hopLatencyUs(lc);
         }
         for (int k = 0; k < nc; k++) {
             connFrom[k] = ci.from(k);
@@ -193,6 +222,8 @@ public final class SimExecution {
         curSendConn = new int[nw * MAXP];
         curBytes = new long[nw];
         curSlots = new int[nw];
+        curSub = new int[nw];
+        curUnits = new int[nw];
         pendingFlows = new int[nw];
         localDone = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
@@ -317,7 +348,10 @@ public final class SimExecution {
         plan.step(rank, ch, lane, stepIdx[w], cursor);
         curPrim[w] = (byte) cursor.prim().ordinal();
         curSlots[w] = cursor.slots();
-        curBytes[w] = (long) cursor.count() * elemBytes;
+        long bytes = (long) cursor.count() * elemBytes;
+        curBytes[w] = bytes;
+        curSub[w] = 0;
+        curUnits[w] = bytes <= pipelineBytes ? 1 : (int) Math.min(Integer.MAX_VALUE, (bytes + pipelineBytes - 1) / pipelineBytes);
         int nr = cursor.nRecv();
         int ns = cursor.nSend();
         curNRecv[w] = nr;
@@ -341,35 +375,50 @@ public final class SimExecution {
         int s = curSlots[w];
         int nr = curNRecv[w];
         int ns = curNSend[w];
+        int j = curSub[w];
         for (int i = 0; i < nr; i++) {
-            int k = curRecvConn[w * MAXP + i];
-            if (slotsArrived[k] - slotsTaken[k] < s) return;
+            if (!recvReady(w, curRecvConn[w * MAXP + i])) return;
         }
-        for (int i = 0; i < ns; i++) {
-            int k = curSendConn[w * MAXP + i];
-            if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) return;
+        if (j == 0) {
+            for (int i = 0; i < ns; i++) {
+                int k = curSendConn[w * MAXP + i];
+                if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) return;
+            }
         }
         busy[w] = true;
-        int mult = multiplicity[(w / nLanes) % nCh];
-        stepsExecuted += mult;
-        for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
+        if (j == 0) {
+            stepsExecuted += multiplicity[(w / nLanes) % nCh];
+            for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
+            for (int i = 0; i < ns; i++) slotsSent[curSendConn[w * MAXP + i]] += s;
+        }
         Primitive prim = PRIMS[curPrim[w]];
         long bytes = curBytes[w];
+        // sub-transfer j of k: pipelineBytes each, the last one takes the rest
+        long sub = curUnits[w] == 1 ? bytes : j < curUnits[w] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
+        long overhead = j == 0 ? stepOverheadPs : 0;
         if (ns > 0) {
-            long wire = proto.wireBytes(bytes);
+            long wire = proto.wireBytes(sub);
             double cap = reduces(prim) ? reduceCapBps : channelCapBps;
             pendingFlows[w] = ns;
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
-                slotsSent[k] += s;
                 flowsStarted++;
-                net.start(connPath[k], wire, stepOverheadPs, cap, connFlowDone[k]);
+                net.start(connPath[k], wire, overhead, cap, connFlowDone[k]);
             }
         } else {
             double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
-            long t = stepOverheadPs + (bytes == 0 ? 0 : (long) Math.ceil(bytes / rate * 1e12));
+            long t = overhead + (sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12));
             sim.schedule(t, localDone[w]);
         }
+    }
+
+    /**
+     * Whether worker {@code w}'s current sub-transfer may read connection {@code k}: a step of one
+     * transfer needs its slots arrived; sub-transfer j of a split step needs sub-transfer j arrived.
+     */
+    private boolean recvReady(int w, int k) {
+        if (curUnits[w] == 1) return slotsArrived[k] - slotsTaken[k] >= curSlots[w];
+        return unitsArrived[k] - unitsBase[k] > curSub[w];
     }
 
     private static boolean reduces(Primitive p) {
@@ -384,9 +433,11 @@ public final class SimExecution {
 
     private void onFlowDone(int k) {
         int w = connSender[k];
-        int s = curSlots[w];
-        // the data (and its flag) become visible to the receiver one hop latency later
+        int s = curSub[w] == curUnits[w] - 1 ? curSlots[w] : 0;
+        // the data (and its flag) become visible to the receiver one hop latency later; the step's
+        // slots count as arrived with its last sub-transfer
         sim.schedule(connLatencyPs[k], () -> {
+            unitsArrived[k]++;
             slotsArrived[k] += s;
             int rw = connReceiver[k];
             if (rw >= 0) tryStart(rw);
@@ -394,11 +445,18 @@ public final class SimExecution {
         if (--pendingFlows[w] == 0) onStepDone(w);
     }
 
+    /** Worker {@code w}'s current sub-transfer is done; after the last one, its step is. */
     private void onStepDone(int w) {
+        if (++curSub[w] < curUnits[w]) {
+            busy[w] = false;
+            tryStart(w);
+            return;
+        }
         int s = curSlots[w];
         int nr = curNRecv[w];
         for (int i = 0; i < nr; i++) {
             int k = curRecvConn[w * MAXP + i];
+            unitsBase[k] += curUnits[w];
             // the consumed slots' credit travels back to the sender
             sim.schedule(connLatencyPs[k], () -> {
                 creditBack[k] += s;
@@ -482,12 +540,12 @@ public final class SimExecution {
             int peer = -1;
             for (int i = 0; i < curNRecv[w] && peer < 0; i++) {
                 int k = curRecvConn[w * MAXP + i];
-                if (slotsArrived[k] - slotsTaken[k] < s) {
+                if (!recvReady(w, k)) {
                     peer = connFrom[k];
                     reason = "waiting for data from";
                 }
             }
-            for (int i = 0; i < curNSend[w] && peer < 0; i++) {
+            for (int i = 0; i < curNSend[w] && peer < 0 && curSub[w] == 0; i++) {
                 int k = curSendConn[w * MAXP + i];
                 if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) {
                     peer = connTo[k];

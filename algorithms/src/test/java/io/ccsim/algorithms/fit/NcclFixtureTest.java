@@ -25,56 +25,55 @@ class NcclFixtureTest {
     static final double SMALL_BOUND = 0.25;
 
     /**
-     * Groups over the issue's bound with the built-in profile, with the cap they are held to. Filled from
-     * the fitted profile's errors; see the fit report in the commit for why each one misses.
+     * Groups over the issue's bound with the built-in profile, with the cap they are held to (the fitted
+     * error rounded up, plus one point). 19 of 122 groups; 40 before the profile got its own {@code sim}
+     * section and cut-through forwarding. Why each misses (signed per-row errors in the fit report):
+     * <ul>
+     *   <li><b>Ring all_gather / reduce_scatter / all_reduce, LL, LL128, Simple, n = 2 and 4 (and the
+     *   default-mode groups that run them):</b> the error changes sign along the size axis: the simulator
+     *   is 10-17 % fast from 64 KiB to 16 MiB and 10-38 % slow at 256 MiB-1 GiB. Measured, a link carrying
+     *   ring traffic in both directions delivers less per direction than one carrying a broadcast (n = 2,
+     *   Simple: all_gather moves 512 MiB in 2004 µs = 268 GB/s per direction, broadcast 256 MiB in 743 µs =
+     *   361 GB/s); the flow network's full-duplex links give both the same, so one per-protocol
+     *   parameter set shared by the five ops cannot meet the bandwidth plateaus of both kinds at once.</li>
+     *   <li><b>reduce Ring/LL ≥ 64 KiB:</b> the same plateau conflict, the other way round: for LL the
+     *   simulator is 10-16 % slow on the one-directional chain (reduce, broadcast) from 4 MiB up and
+     *   10-14 % fast on the bidirectional all_gather n = 2.</li>
+     *   <li><b>reduce Ring/Simple n = 4 &lt; 64 KiB:</b> measured, an extra hop costs ~0.7 µs in the
+     *   broadcast/reduce chain (8 B: n = 2 13.4 µs, n = 4 14.9 µs) but 2.5-3 µs in all_gather/all_reduce
+     *   (all_gather 19.3 → 25.4 µs) with the same number of dependent hops; one hop latency + step overhead
+     *   per protocol splits the difference.</li>
+     *   <li><b>Tree/LL and Tree/LL128 at n = 2 (and Tree/LL at n = 4):</b> at n = 2 NCCL's tree is one
+     *   parent-child pair that is 18-26 % slower per byte from 2 MiB up than the simulator, which shares the
+     *   sim.tree parameters with the n = 4 chain (there the simulator is within ±15 %, sign changing at
+     *   ~4 MiB).</li>
+     *   <li><b>sendrecv ≥ 64 KiB:</b> the measurement is not monotonic in bandwidth (n = 4: 128 MiB in 827 µs,
+     *   256 MiB in 882 µs; 16-128 MiB about 2× slower than both neighbours), which no throughput model
+     *   reproduces. <b>all_to_all n = 2 ≥ 64 KiB:</b> NCCL overlaps the local (self) part with the peer
+     *   transfer (1 GiB in 1615 µs, faster than sendrecv's 1 GiB in 2972 µs), the simulator runs it at the
+     *   fitted copy throughput on the same channels.</li>
+     * </ul>
      */
-    // Why they miss (fit of 2026-11-22, see the fit report): ring broadcast/reduce at n=4 pay a full
-    // store-and-forward hop per chunk in the SimExecutor while NCCL's chain pipelines within a chunk
-    // (measured n=4 ≈ n=2 + 1-2 µs at small sizes, and 2× faster than simulated at 1-16 MiB); LL/Tree
-    // and p2p groups carry a bandwidth-curve shape (ramp between 256 KiB and 64 MiB) that one
-    // per-channel cap and one step overhead per protocol cannot follow for every op at once; the
-    // default-mode groups inherit the forced ones' errors (and a few differing tuner choices).
     static final Map<String, Double> KNOWN = Map.ofEntries(
-            Map.entry("all_gather Ring/Simple n=2 >=64KiB", 0.25),
-            Map.entry("all_gather Ring/Simple n=4 >=64KiB", 0.12),
-            Map.entry("all_gather default:Ring/LL n=2 >=64KiB", 0.22),
-            Map.entry("all_gather default:Ring/LL n=4 >=64KiB", 0.12),
+            Map.entry("all_gather Ring/LL n=2 >=64KiB", 0.14),
+            Map.entry("all_gather Ring/Simple n=2 >=64KiB", 0.17),
+            Map.entry("all_gather Ring/Simple n=4 >=64KiB", 0.13),
+            Map.entry("all_gather default:Ring/LL n=4 >=64KiB", 0.14),
             Map.entry("all_gather default:Ring/Simple n=2 >=64KiB", 0.12),
-            Map.entry("all_reduce Ring/LL n=4 >=64KiB", 0.15),
-            Map.entry("all_reduce Ring/Simple n=2 >=64KiB", 0.12),
-            Map.entry("all_reduce Tree/LL n=2 >=64KiB", 0.25),
-            Map.entry("all_reduce Tree/LL n=4 >=64KiB", 0.17),
-            Map.entry("all_reduce Tree/LL128 n=2 >=64KiB", 0.30),
-            Map.entry("all_reduce Tree/LL128 n=4 >=64KiB", 0.12),
-            Map.entry("all_reduce default:Ring/LL n=2 >=64KiB", 0.14),
-            Map.entry("all_reduce default:Ring/LL n=4 >=64KiB", 0.13),
-            Map.entry("all_to_all default:P2P n=2 >=64KiB", 0.17),
-            Map.entry("broadcast Ring/LL n=2 >=64KiB", 0.14),
-            Map.entry("broadcast Ring/LL n=4 >=64KiB", 0.16),
-            Map.entry("broadcast Ring/LL128 n=4 <64KiB", 0.32),
-            Map.entry("broadcast Ring/LL128 n=4 >=64KiB", 0.33),
-            Map.entry("broadcast Ring/Simple n=4 <64KiB", 0.56),
-            Map.entry("broadcast Ring/Simple n=4 >=64KiB", 0.52),
-            Map.entry("broadcast default:Ring/LL n=2 >=64KiB", 0.13),
-            Map.entry("broadcast default:Ring/LL n=4 >=64KiB", 0.23),
-            Map.entry("broadcast default:Ring/Simple n=4 >=64KiB", 0.51),
-            Map.entry("reduce Ring/LL n=2 >=64KiB", 0.15),
-            Map.entry("reduce Ring/LL n=4 >=64KiB", 0.20),
-            Map.entry("reduce Ring/LL128 n=4 <64KiB", 0.33),
-            Map.entry("reduce Ring/LL128 n=4 >=64KiB", 0.34),
-            Map.entry("reduce Ring/Simple n=4 <64KiB", 0.73),
-            Map.entry("reduce Ring/Simple n=4 >=64KiB", 0.66),
-            Map.entry("reduce default:Ring/LL n=2 >=64KiB", 0.15),
-            Map.entry("reduce default:Ring/LL n=4 >=64KiB", 0.32),
-            Map.entry("reduce default:Ring/Simple n=4 >=64KiB", 0.53),
-            Map.entry("reduce_scatter Ring/LL n=2 >=64KiB", 0.14),
-            Map.entry("reduce_scatter Ring/LL128 n=2 >=64KiB", 0.15),
-            Map.entry("reduce_scatter Ring/Simple n=2 >=64KiB", 0.19),
-            Map.entry("reduce_scatter default:Ring/LL n=2 >=64KiB", 0.20),
-            Map.entry("reduce_scatter default:Ring/Simple n=2 >=64KiB", 0.15),
-            Map.entry("sendrecv default:P2P n=2 <64KiB", 0.35),
-            Map.entry("sendrecv default:P2P n=2 >=64KiB", 0.19),
-            Map.entry("sendrecv default:P2P n=4 >=64KiB", 0.26));
+            Map.entry("all_reduce Ring/LL128 n=2 >=64KiB", 0.16),
+            Map.entry("all_reduce Tree/LL n=2 >=64KiB", 0.24),
+            Map.entry("all_reduce Tree/LL n=4 >=64KiB", 0.12),
+            Map.entry("all_reduce Tree/LL128 n=2 >=64KiB", 0.15),
+            Map.entry("all_reduce default:Ring/LL128 n=4 >=64KiB", 0.18),
+            Map.entry("all_to_all default:P2P n=2 >=64KiB", 0.19),
+            Map.entry("reduce Ring/LL n=2 >=64KiB", 0.13),
+            Map.entry("reduce Ring/LL n=4 >=64KiB", 0.13),
+            Map.entry("reduce Ring/Simple n=4 <64KiB", 0.29),
+            Map.entry("reduce default:Ring/LL n=4 >=64KiB", 0.16),
+            Map.entry("reduce_scatter Ring/LL128 n=2 >=64KiB", 0.14),
+            Map.entry("reduce_scatter Ring/LL128 n=4 >=64KiB", 0.15),
+            Map.entry("sendrecv default:P2P n=2 >=64KiB", 0.14),
+            Map.entry("sendrecv default:P2P n=4 >=64KiB", 0.16));
 
     static List<FixtureRow> rows;
     static List<Prediction> preds;
@@ -140,6 +139,9 @@ class NcclFixtureTest {
         assertThat(rate).isGreaterThanOrEqualTo(AGREEMENT_FLOOR);
     }
 
-    /** The agreement floor reached (see the report); NCCL's own log is the reference. */
-    static final double AGREEMENT_FLOOR = 0.90;
+    /**
+     * The agreement floor: 272 / 278 = 97.8 % with NCCL's constants in the Tuner's sections (the simulator's
+     * fitted numbers live in {@code sim}, which the Tuner never reads); NCCL's own log is the reference.
+     */
+    static final double AGREEMENT_FLOOR = 0.97;
 }

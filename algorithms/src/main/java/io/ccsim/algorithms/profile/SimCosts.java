@@ -1,0 +1,74 @@
+package io.ccsim.algorithms.profile;
+
+import io.ccsim.algorithms.Protocol;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The simulator's own timing parameters (JSON section {@code sim}), separate from NCCL's tuner constants
+ * so that fitting the simulator to measurements cannot move the Tuner's NCCL-faithful choices.
+ *
+ * <p>One {@link SimProtocolCosts} per (algorithm family, protocol): the ring algorithm, NCCL's tree
+ * (whose chain pipelining and per-channel throughput differ from the ring's, as NCCL's own tuner has
+ * separate tree caps: perChMaxTreeBws in src/graph/tuning.cc), and point-to-point (send/recv,
+ * all-to-all), whose kernels NCCL launches and schedules differently (src/enqueue.cc p2p path).
+ *
+ * @param ring per protocol: costs of ring collectives
+ * @param tree per protocol: costs of the tree all-reduce
+ * @param p2p  per protocol: costs of send/recv and all-to-all
+ */
+public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                       Map<Protocol, SimProtocolCosts> p2p) {
+
+    /** The algorithm families with their own costs, named as in the JSON. */
+    public enum Family {
+        RING("ring"), TREE("tree"), P2P("p2p");
+
+        private final String jsonName;
+
+        Family(String jsonName) { this.jsonName = jsonName; }
+
+        /** The JSON key of this family's section. */
+        public String jsonName() { return jsonName; }
+    }
+
+    public SimCosts {
+        ring = complete(ring, "sim.ring");
+        tree = complete(tree, "sim.tree");
+        p2p = complete(p2p, "sim.p2p");
+    }
+
+    private static Map<Protocol, SimProtocolCosts> complete(Map<Protocol, SimProtocolCosts> m, String name) {
+        Objects.requireNonNull(m, name);
+        EnumMap<Protocol, SimProtocolCosts> copy = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            SimProtocolCosts v = m.get(p);
+            if (v == null) {
+                throw new IllegalArgumentException(name + " lacks protocol '" + p.ncclName() + "'; all of LL, LL128, Simple are required");
+            }
+            copy.put(p, v);
+        }
+        return Collections.unmodifiableMap(copy);
+    }
+
+    /** The section of family {@code f}. */
+    public Map<Protocol, SimProtocolCosts> family(Family f) {
+        switch (f) {
+            case TREE: return tree;
+            case P2P: return p2p;
+            default: return ring;
+        }
+    }
+
+    /** The costs of protocol {@code p} in family {@code f}. */
+    public SimProtocolCosts get(Family f, Protocol p) { return family(f).get(p); }
+
+    /** A copy with the costs of ({@code f}, {@code p}) replaced. */
+    public SimCosts with(Family f, Protocol p, SimProtocolCosts c) {
+        EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
+        m.put(p, c);
+        return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p);
+    }
+}

@@ -1,0 +1,76 @@
+package io.ccsim.algorithms.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ccsim.algorithms.Protocol;
+import org.junit.jupiter.api.Test;
+
+/** The profile's {@code sim} section: round trip, strict validation with JSON paths, separation from the Tuner's constants. */
+class SimSectionJsonTest {
+
+    @Test
+    void builtinProfilesRoundTrip() {
+        for (String name : CalibrationProfile.BUILTIN_NAMES) {
+            CalibrationProfile p = CalibrationProfile.builtin(name);
+            assertThat(CalibrationProfile.parse(p.toJson(), "round trip")).isEqualTo(p);
+        }
+    }
+
+    @Test
+    void tunerSectionsKeepNcclConstants() {
+        // NCCL src/graph/tuning.cc (compCap 90): ring baseLat {6.6, 14.0, 8.4}, NVLink hwLat {0.6, 1.9, 3.4}
+        for (String name : CalibrationProfile.BUILTIN_NAMES) {
+            CalibrationProfile p = CalibrationProfile.builtin(name);
+            assertThat(p.protocol(Protocol.LL).baseLatencyUs()).isEqualTo(6.6);
+            assertThat(p.protocol(Protocol.LL128).baseLatencyUs()).isEqualTo(14.0);
+            assertThat(p.protocol(Protocol.SIMPLE).baseLatencyUs()).isEqualTo(8.4);
+            assertThat(p.protocol(Protocol.SIMPLE).hopLatencyUs(LinkClass.NVLINK)).isEqualTo(3.4);
+            assertThat(p.treeLatencies()).isEqualTo(NcclHopperConstants.treeLatencies());
+            assertThat(p.protocol(Protocol.LL128).maxChannelBwGbps()).isEqualTo(36.7 / 0.92);
+        }
+    }
+
+    @Test
+    void simSectionIsRequired() {
+        String json = CalibrationProfile.builtin("h200").toJson().replaceFirst("\"sim\"", "\"simulator\"");
+        assertThatThrownBy(() -> CalibrationProfile.parse(json, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("x.json").hasMessageContaining("$.simulator").hasMessageContaining("sim");
+    }
+
+    @Test
+    void pipelineBytesMustBeAWholePositiveNumber() {
+        String good = CalibrationProfile.builtin("h200").toJson();
+        long pb = CalibrationProfile.builtin("h200").sim().get(SimCosts.Family.RING, Protocol.LL).pipelineBytes();
+        String bad = good.replaceFirst("\"pipeline_bytes\": " + pb, "\"pipeline_bytes\": 0.5");
+        assertThat(bad).isNotEqualTo(good);
+        assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.ring.LL.pipeline_bytes").hasMessageContaining("whole number of bytes");
+    }
+
+    @Test
+    void unknownSimKeyNamesTheValidOnes() {
+        String bad = CalibrationProfile.builtin("h200").toJson().replaceFirst("\"launch_latency_us\"", "\"launch_us\"");
+        assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.ring.LL.launch_us").hasMessageContaining("launch_latency_us, step_overhead_ns");
+    }
+
+    @Test
+    void simFamiliesAreRequired() {
+        String bad = CalibrationProfile.builtin("h200").toJson().replaceFirst("\"p2p\"", "\"pp\"");
+        assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.pp").hasMessageContaining("ring, tree, p2p");
+    }
+
+    @Test
+    void simCostsRejectBadValues() {
+        assertThatThrownBy(() -> new SimProtocolCosts(1, 1, Profiles.linkMap(1, 1, 1), 10, 0))
+                .hasMessageContaining("pipelineBytes must be >= 1");
+        assertThatThrownBy(() -> new SimProtocolCosts(-1, 1, Profiles.linkMap(1, 1, 1), 10, 1))
+                .hasMessageContaining("launchLatencyUs");
+    }
+}
