@@ -135,6 +135,12 @@ public final class SimExecution {
     private long stepsExecuted;
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
+    private static final long NO_WAKE = Long.MIN_VALUE;
+    private final TimedQueue[] arrivals;
+    private final TimedQueue[] credits;
+    private final long[] wakeAt;
+    private final boolean[] overheadPaid;
+    private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
     private final int[] gpuOfRank;
@@ -181,6 +187,8 @@ public final class SimExecution {
         int nc = ci.size();
         connRoute = new int[nc][];
         connPath = new FlowNetwork.Path[nc];
+        arrivals = new TimedQueue[nc];
+        credits = new TimedQueue[nc];
         connLatencyPs = new long[nc];
         connFrom = new int[nc];
         connTo = new int[nc];
@@ -226,6 +234,10 @@ public final class SimExecution {
         curUnits = new int[nw];
         pendingFlows = new int[nw];
         localDone = new Runnable[nw];
+        wakeAt = new long[nw];
+        Arrays.fill(wakeAt, NO_WAKE);
+        overheadPaid = new boolean[nw];
+        wake = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
         rankWorkersLeft = new int[nRanks];
         rankDoneAt = new long[nRanks];
@@ -240,6 +252,7 @@ public final class SimExecution {
                     if (stepCount[w] > 0) rankWorkersLeft[r]++;
                     final int ww = w;
                     localDone[w] = () -> onStepDone(ww);
+                    wake[w] = () -> onWake(ww);
                 }
             }
         }
@@ -300,6 +313,8 @@ public final class SimExecution {
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         connRoute[k] = r.hops();
         connPath[k] = net.path(r.hops(), multiplicity[connIndex.channel(k)]);
+        arrivals[k] = new TimedQueue();
+        credits[k] = new TimedQueue();
         connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
         connFlowDone[k] = f -> onFlowDone(k);
     }
@@ -371,20 +386,34 @@ public final class SimExecution {
     }
 
     private void tryStart(int w) {
-        if (busy[w] || !started[w] || stepIdx[w] >= stepCount[w]) return;
+        if (busy[w] || !started[w] || stepIdx[w] >= stepCount[w] || wakeAt[w] != NO_WAKE) return;
         int s = curSlots[w];
         int nr = curNRecv[w];
         int ns = curNSend[w];
         int j = curSub[w];
+        long now = sim.now();
+        long ready = now; // when every input of this (sub-)transfer is present
         for (int i = 0; i < nr; i++) {
-            if (!recvReady(w, curRecvConn[w * MAXP + i])) return;
+            long t = recvReadyAt(w, curRecvConn[w * MAXP + i], now);
+            if (t == NO_WAKE) return; // not even sent yet: the sender's completion will call again
+            if (t > ready) ready = t;
         }
         if (j == 0) {
             for (int i = 0; i < ns; i++) {
-                int k = curSendConn[w * MAXP + i];
-                if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) return;
+                long t = creditReadyAt(curSendConn[w * MAXP + i], s, now);
+                if (t == NO_WAKE) return; // the receiver's step end will call again
+                if (t > ready) ready = t;
             }
         }
+        // the step's overhead (flag, fence) runs once its inputs are there
+        long startAt = ready + (j == 0 && !overheadPaid[w] ? stepOverheadPs : 0);
+        if (startAt > now) {
+            overheadPaid[w] = j == 0;
+            wakeAt[w] = startAt;
+            sim.scheduleAt(startAt, wake[w]);
+            return;
+        }
+        overheadPaid[w] = false;
         busy[w] = true;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
@@ -395,7 +424,6 @@ public final class SimExecution {
         long bytes = curBytes[w];
         // sub-transfer j of k: pipelineBytes each, the last one takes the rest
         long sub = curUnits[w] == 1 ? bytes : j < curUnits[w] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
-        long overhead = j == 0 ? stepOverheadPs : 0;
         if (ns > 0) {
             long wire = proto.wireBytes(sub);
             double cap = reduces(prim) ? reduceCapBps : channelCapBps;
@@ -403,22 +431,70 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.start(connPath[k], wire, overhead, cap, connFlowDone[k]);
+                net.start(connPath[k], wire, 0, cap, connFlowDone[k]);
             }
         } else {
             double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
-            long t = overhead + (sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12));
+            long t = sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12);
             sim.schedule(t, localDone[w]);
         }
     }
 
     /**
-     * Whether worker {@code w}'s current sub-transfer may read connection {@code k}: a step of one
-     * transfer needs its slots arrived; sub-transfer j of a split step needs sub-transfer j arrived.
+     * When worker {@code w}'s current sub-transfer may read connection {@code k} ({@link #NO_WAKE} if
+     * what it needs was not even sent): a step of one transfer needs its slots arrived; sub-transfer j
+     * of a split step needs sub-transfer j arrived. Arrivals due by {@code now} are absorbed first.
      */
-    private boolean recvReady(int w, int k) {
-        if (curUnits[w] == 1) return slotsArrived[k] - slotsTaken[k] >= curSlots[w];
-        return unitsArrived[k] - unitsBase[k] > curSub[w];
+    private long recvReadyAt(int w, int k, long now) {
+        TimedQueue q = arrivals[k];
+        while (q.size() > 0 && q.time(0) <= now) {
+            slotsArrived[k] += q.pop();
+            unitsArrived[k]++;
+        }
+        boolean whole = curUnits[w] == 1;
+        long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
+        long need = whole ? curSlots[w] : curSub[w] + 1;
+        if (have >= need) return now;
+        for (int i = 0; i < q.size(); i++) {
+            have += whole ? q.slots(i) : 1;
+            if (have >= need) return q.time(i);
+        }
+        return NO_WAKE;
+    }
+
+    /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
+    private long creditReadyAt(int k, int s, long now) {
+        TimedQueue q = credits[k];
+        while (q.size() > 0 && q.time(0) <= now) creditBack[k] += q.pop();
+        long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
+        if (free >= s) return now;
+        for (int i = 0; i < q.size(); i++) {
+            free += q.slots(i);
+            if (free >= s) return q.time(i);
+        }
+        return NO_WAKE;
+    }
+
+    /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
+    private boolean eventuallyArrives(int w, int k) {
+        TimedQueue q = arrivals[k];
+        boolean whole = curUnits[w] == 1;
+        long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
+        for (int i = 0; i < q.size(); i++) have += whole ? q.slots(i) : 1;
+        return have >= (whole ? curSlots[w] : curSub[w] + 1);
+    }
+
+    /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
+    private boolean eventuallyFree(int k, int s) {
+        TimedQueue q = credits[k];
+        long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
+        for (int i = 0; i < q.size(); i++) free += q.slots(i);
+        return free >= s;
+    }
+
+    private void onWake(int w) {
+        wakeAt[w] = NO_WAKE;
+        tryStart(w);
     }
 
     private static boolean reduces(Primitive p) {
@@ -436,12 +512,9 @@ public final class SimExecution {
         int s = curSub[w] == curUnits[w] - 1 ? curSlots[w] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        sim.schedule(connLatencyPs[k], () -> {
-            unitsArrived[k]++;
-            slotsArrived[k] += s;
-            int rw = connReceiver[k];
-            if (rw >= 0) tryStart(rw);
-        });
+        arrivals[k].push(sim.now() + connLatencyPs[k], s);
+        int rw = connReceiver[k];
+        if (rw >= 0) tryStart(rw);
         if (--pendingFlows[w] == 0) onStepDone(w);
     }
 
@@ -458,11 +531,9 @@ public final class SimExecution {
             int k = curRecvConn[w * MAXP + i];
             unitsBase[k] += curUnits[w];
             // the consumed slots' credit travels back to the sender
-            sim.schedule(connLatencyPs[k], () -> {
-                creditBack[k] += s;
-                int sw = connSender[k];
-                if (sw >= 0) tryStart(sw);
-            });
+            credits[k].push(sim.now() + connLatencyPs[k], s);
+            int sw = connSender[k];
+            if (sw >= 0 && sw != w) tryStart(sw);
         }
         busy[w] = false;
         if (++stepIdx[w] >= stepCount[w]) {
@@ -531,6 +602,10 @@ public final class SimExecution {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel starting"));
                 continue;
             }
+            if (wakeAt[w] != NO_WAKE) {
+                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "starting its step"));
+                continue;
+            }
             if (busy[w]) {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "transfer in progress (stalled link?)"));
                 continue;
@@ -540,14 +615,14 @@ public final class SimExecution {
             int peer = -1;
             for (int i = 0; i < curNRecv[w] && peer < 0; i++) {
                 int k = curRecvConn[w * MAXP + i];
-                if (!recvReady(w, k)) {
+                if (!eventuallyArrives(w, k)) {
                     peer = connFrom[k];
                     reason = "waiting for data from";
                 }
             }
             for (int i = 0; i < curNSend[w] && peer < 0 && curSub[w] == 0; i++) {
                 int k = curSendConn[w * MAXP + i];
-                if (slotsSent[k] - creditBack[k] + s > Protocol.NCCL_STEPS) {
+                if (!eventuallyFree(k, s)) {
                     peer = connTo[k];
                     reason = "waiting for free slots at";
                 }
