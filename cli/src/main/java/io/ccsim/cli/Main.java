@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
-        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CalibrateCommand.class,
+                ValidateCommand.class, BundleCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -42,6 +43,10 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
                 err.println("ccsim: error: " + ex.getMessage());
+                return 1;
+            }
+            if (ex instanceof io.ccsim.gpu.CudaUnavailableException || ex instanceof io.ccsim.gpu.GpuException) {
+                err.println("ccsim: " + ex.getMessage());   // "no CUDA device found: ..." as the gpu-backend words it
                 return 1;
             }
             err.println("ccsim: internal error: " + ex);

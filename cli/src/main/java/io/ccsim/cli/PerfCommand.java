@@ -10,8 +10,12 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TunerException;
+import io.ccsim.gpu.Cuda;
+import io.ccsim.gpu.CudaExecutor;
+import io.ccsim.gpu.CudaPerf;
 import io.ccsim.topology.Topology;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,21 +32,36 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code ccsim perf}: an nccl-tests twin over the simulator. Sizes, counts, algbw and busbw follow
  * nccl-tests' definitions (doc/PERFORMANCE.md); NCCL_* variables come from the environment.
+ *
+ * <p>{@code --backend cuda} measures instead: for every size the {@link PerfRunner}'s tuner (the topology, the
+ * profile and the NCCL_* variables, exactly as for the simulated rows) picks algorithm, protocol and channels,
+ * and {@link CudaPerf} times that plan with ccsim's kernels on the devices of {@code --gpus} (see {@link GpuArgs}:
+ * a count N = devices 0..N−1, or a list 0,1,2,3). The topology defaults to {@code hgx-h200} with as many GPUs as
+ * devices. The rows have the same fields, keys and columns, so simulated and measured output are comparable
+ * line by line ({@code ccsim validate}). Without CUDA: "no CUDA device found: ..." and exit 1.
  */
 @Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Simulate a collective over a range of sizes, like nccl-tests' *_perf binaries.",
+        description = {"Simulate a collective over a range of sizes, like nccl-tests' *_perf binaries;",
+                "with --backend cuda, run ccsim's kernels on this host's GPUs instead (same algorithm choice, same output).",
                 "NCCL environment variables (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS,",
                 "NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE) are read from the environment with NCCL's grammar."})
 final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     enum Format { text, json, csv }
 
+    enum Backend { sim, cuda }
+
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
 
-    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE", description = "catalog name or topology JSON file")
+    @Option(names = "--backend", defaultValue = "sim", paramLabel = "sim|cuda",
+            description = "sim: simulate; cuda: run ccsim's kernels on this host's GPUs (default: ${DEFAULT-VALUE})")
+    Backend backend;
+    @Option(names = "--topology", paramLabel = "NAME|FILE",
+            description = "catalog name or topology JSON file (required for sim; cuda: default hgx-h200 with --gpus GPUs)")
     String topology;
-    @Option(names = "--gpus", paramLabel = "N", description = "GPUs of one board (default: all)")
-    int gpus;
+    @Option(names = "--gpus", paramLabel = "N|LIST",
+            description = "sim: GPUs of one board (default: all); cuda: a count N (devices 0..N-1) or a list 0,1,2,3 (default: all devices)")
+    String gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
     @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0", description = "fat-tree oversubscription (default: ${DEFAULT-VALUE})")
@@ -81,7 +100,19 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         ReduceOp ro = parse(() -> ReduceOp.parse(redop));
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor,
                 stepBytes == null ? null : Sizes.parse("-i", stepBytes));
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed);
+        if (backend == Backend.cuda) return callCuda(cop, dt, ro, sizes);
+        if (topology == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--topology=NAME|FILE'");
+        }
+        int nGpus = 0;
+        if (gpus != null) {
+            if (!gpus.trim().matches("\\d{1,6}")) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--gpus: invalid '" + gpus
+                        + "' for the simulator; valid: a GPU count N (device lists are for --backend cuda)");
+            }
+            nGpus = Integer.parseInt(gpus.trim());
+        }
+        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         int n = topo.gpus().size();
@@ -105,7 +136,66 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         switch (format) {
             case json: printJson(out, rows); break;
             case csv: printCsv(out, rows); break;
-            default: printText(out, rows, topo, runner.graph(), prof, cop, sizes, wall, events, flows);
+            default:
+                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated", "profile " + prof.gpu()
+                        + (profile == null ? " (built-in)" : " (" + profile + ")"));
+                out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
+                        events, events / wall / 1e6, flows, flows / wall / 1e6);
+                out.println("#");
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --backend cuda}: the tuner's choice per size, measured with ccsim's kernels. */
+    private Integer callCuda(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes) {
+        if (nodes != 1) throw new UserException("--nodes " + nodes + ": --backend cuda runs on the GPUs of this host only; valid: 1");
+        int[] devices = GpuArgs.devices(gpus);
+        int n = devices.length;
+        Topology topo = TopologyArgs.resolve(topology == null ? "hgx-h200" : topology, topology == null || TopologyArgs.isCatalog(topology) ? n : 0,
+                1, oversubscription, seed);
+        if (topo.gpus().size() != n) {
+            throw new UserException("topology " + topo.name() + " has " + topo.gpus().size() + " GPUs but --gpus selects " + n
+                    + " devices; give a topology of " + n + " GPUs");
+        }
+        CalibrationProfile prof = SimSetup.profile(profile, topo);
+        PerfRunner runner = new PerfRunner(topo, n, prof, SimSetup.ncclEnv(env), seed);
+        boolean hasRedop = cop == CollectiveOp.ALL_REDUCE || cop == CollectiveOp.REDUCE || cop == CollectiveOp.REDUCE_SCATTER;
+        boolean hasRoot = cop == CollectiveOp.BROADCAST || cop == CollectiveOp.REDUCE;
+        if (hasRoot && (root < 0 || root >= n)) throw new UserException("-r " + root + ": not a rank of " + n + " GPUs; valid: 0.." + (n - 1));
+        PrintWriter err = spec.commandLine().getErr();
+        List<PerfRow> rows = new ArrayList<>();
+        String device;
+        try (CudaExecutor ex = CudaExecutor.open(devices)) {
+            device = Cuda.deviceName(devices[0]);
+            for (long s : sizes) {
+                long count = runner.countFor(cop, s, dt);
+                if (count == 0) continue; // as the simulated perf: nccl-tests skips sizes below one element per rank
+                long size = runner.sizeFor(cop, count, dt);
+                Candidate c;
+                try {
+                    c = runner.tune(cop, size).winner();
+                } catch (TunerException e) {
+                    throw new UserException(e.getMessage(), e);
+                }
+                for (CudaPerf.Row m : CudaPerf.run(ex, cop, new long[] {size}, dt, hasRedop ? ro : ReduceOp.SUM, hasRoot ? root : 0,
+                        c.algorithm(), c.protocol(), c.channels(), line -> {
+                            err.println(line);
+                            err.flush();
+                        })) {
+                    rows.add(new PerfRow(cop, m.bytes(), m.count(), dt, hasRedop ? ro : null, hasRoot ? root : -1, m.algo(), m.proto(),
+                            m.channels(), m.timeUs(), m.algbwGbps(), m.busbwGbps()));
+                }
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case json: printJson(out, rows); break;
+            case csv: printCsv(out, rows); break;
+            default:
+                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "measured", "GPUs " + java.util.Arrays.toString(devices)
+                        + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
+                out.println("#");
         }
         out.flush();
         return 0;
@@ -127,9 +217,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     }
 
     private void printText(PrintWriter out, List<PerfRow> rows, Topology topo, CommGraph g, CalibrationProfile prof,
-                           CollectiveOp cop, long[] sizes, double wall, long events, long flows) {
-        out.printf(Locale.ROOT, "# ccsim perf (simulated): %s_perf on %s, nRanks %d nNodes %d, profile %s%s%n", cop.cliName(), topo.name(),
-                g.nRanks(), g.nNodes(), prof.gpu(), profile == null ? " (built-in)" : " (" + profile + ")");
+                           CollectiveOp cop, long[] sizes, String kind, String source) {
+        out.printf(Locale.ROOT, "# ccsim perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", kind, cop.cliName(), topo.name(),
+                g.nRanks(), g.nNodes(), source);
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
@@ -147,9 +237,6 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             sum += r.busbwGbps();
         }
         out.printf(Locale.ROOT, "# Avg bus bandwidth    : %g%n", rows.isEmpty() ? 0.0 : sum / rows.size());
-        out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
-                events, events / wall / 1e6, flows, flows / wall / 1e6);
-        out.println("#");
     }
 
     static JsonObject rowJson(PerfRow r) {

@@ -33,6 +33,11 @@ final class TopologyArgs {
                 + String.join(", ", TopologyCatalog.names()));
     }
 
+    /** Whether {@code nameOrFile} names a catalog topology (not a file). */
+    static boolean isCatalog(String nameOrFile) {
+        return TopologyCatalog.contains(nameOrFile);
+    }
+
     static Topology readFile(Path p) {
         try {
             return TopologyJson.read(Files.readString(p, StandardCharsets.UTF_8), p.toString());

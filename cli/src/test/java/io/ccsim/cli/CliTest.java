@@ -170,4 +170,26 @@ class CliTest {
         assertThat(a.code()).as(a.err()).isZero();
         assertThat(a.out()).isEqualTo(b.out());
     }
+
+    @Test
+    void scenarioListAndRunWithJsonContract(@TempDir Path dir) throws Exception {
+        Result list = run("scenario", "list");
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).contains("03-faulty-ib-cable").contains("04-missing-rank");
+        Result r = run("scenario", "run", "04-missing-rank", "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonObject o = JsonParser.parseString(r.out()).getAsJsonObject();
+        assertThat(o.keySet()).contains("scenario", "outcome", "sim_time_s", "diagnosis");
+        assertThat(o.get("outcome").getAsString()).isEqualTo("hang");
+        JsonObject d = o.getAsJsonArray("diagnosis").get(0).getAsJsonObject();
+        assertThat(d.keySet()).contains("category", "ranks", "links", "summary");
+        assertThat(r.out()).contains("MISSING_RANK");
+
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"name\": \"x\", \"topology\": 7}");
+        Result e = run("scenario", "run", bad.toString());
+        assertThat(e.code()).isEqualTo(1);
+        assertThat(e.err().strip().lines().count()).isEqualTo(1);
+        assertThat(e.err()).contains("$.").doesNotContain("\tat ");
+    }
 }

@@ -1,5 +1,6 @@
 package io.ccsim.sim;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -36,6 +37,10 @@ public final class Simulator {
     private long dispatched;
     private boolean stopRequested;
     private boolean running;
+    // end-of-instant actions: run once every event of the current time has run, before time advances
+    private Runnable[] eoi = new Runnable[8];
+    private int eoiSize;
+    private long eoiRuns;
     private EventTracer tracer;
     private final Map<String, RandomStream> streams = new HashMap<>();
 
@@ -186,7 +191,7 @@ public final class Simulator {
 
     /** @return true if any event is pending */
     public boolean hasPending() {
-        return live > 0;
+        return live > 0 || eoiSize > 0;
     }
 
     /** @return number of pending (not cancelled) events */
@@ -302,9 +307,46 @@ public final class Simulator {
         stopRequested = false;
     }
 
+    /**
+     * Runs {@code action} at the end of the current instant: after every event whose time is
+     * {@link #now()} (including events scheduled at {@code now} meanwhile), before the clock moves on.
+     * Actions registered for the same instant run in registration order, those registered by an
+     * end-of-instant action included; events they schedule at {@code now} run after the batch,
+     * followed by a new batch if they register more. Used to
+     * batch work that many same-time events would otherwise repeat (the flow network's re-solve),
+     * at no cost in the event heap.
+     */
+    public void atEndOfInstant(Runnable action) {
+        Objects.requireNonNull(action, "atEndOfInstant: action must not be null");
+        if (eoiSize == eoi.length) {
+            eoi = Arrays.copyOf(eoi, eoiSize * 2);
+        }
+        eoi[eoiSize++] = action;
+    }
+
+    /** @return end-of-instant actions run so far */
+    public long endOfInstantRuns() {
+        return eoiRuns;
+    }
+
+    private void runEndOfInstant() {
+        // actions may register more actions: run until none is left
+        for (int i = 0; i < eoiSize; i++) {
+            Runnable r = eoi[i];
+            eoi[i] = null;
+            eoiRuns++;
+            r.run();
+        }
+        eoiSize = 0;
+    }
+
     /** Pops and runs the earliest live event if its time is {@code <= limit}. */
     private boolean dispatchNext(long limit) {
-        while (hSize > 0) {
+        while (hSize > 0 || eoiSize > 0) {
+            if (hSize == 0) {
+                runEndOfInstant();
+                return true;
+            }
             int slot = (int) heap[1];
             Runnable action = sAction[slot];
             if (action == null) { // cancelled
@@ -314,6 +356,10 @@ public final class Simulator {
                 continue;
             }
             long time = heap[0];
+            if (eoiSize > 0 && time > now) {
+                runEndOfInstant();
+                return true;
+            }
             if (time > limit) {
                 return false;
             }

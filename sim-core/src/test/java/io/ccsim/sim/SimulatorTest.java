@@ -11,6 +11,34 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SimulatorTest {
 
     @Test
+    void endOfInstantActionsRunAfterEveryEventOfTheirTime() {
+        Simulator sim = new Simulator(1);
+        java.util.List<String> log = new java.util.ArrayList<>();
+        sim.schedule(10, () -> {
+            log.add("a@" + sim.now());
+            sim.atEndOfInstant(() -> log.add("eoi1@" + sim.now()));
+            sim.schedule(0, () -> log.add("b@" + sim.now())); // same instant: before the end-of-instant batch
+        });
+        sim.schedule(10, () -> {
+            log.add("c@" + sim.now());
+            sim.atEndOfInstant(() -> {
+                log.add("eoi2@" + sim.now());
+                sim.schedule(0, () -> log.add("d@" + sim.now())); // runs after the batch, then time moves on
+            });
+        });
+        sim.schedule(20, () -> log.add("e@" + sim.now()));
+        assertThat(sim.hasPending()).isTrue();
+        sim.run();
+        assertThat(log).containsExactly("a@10", "c@10", "b@10", "eoi1@10", "eoi2@10", "d@10", "e@20");
+        assertThat(sim.endOfInstantRuns()).isEqualTo(2);
+        // runUntil(time) also finishes the instant's batch before stopping
+        sim.schedule(5, () -> sim.atEndOfInstant(() -> log.add("f@" + sim.now())));
+        sim.runUntil(25);
+        assertThat(log).endsWith("f@25");
+        assertThat(sim.hasPending()).isFalse();
+    }
+
+    @Test
     void ordersByTimeThenInsertion() {
         Simulator sim = new Simulator(1);
         List<String> log = new ArrayList<>();

@@ -13,7 +13,6 @@ import io.ccsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * ccsim's model of what NCCL's topology search (src/graph/search.cc, ncclTopoCompute) finds for a
@@ -53,12 +52,46 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         if (nRanks < 1 || nRanks > gpus.size()) {
             throw new IllegalArgumentException("ranks must be in 1.." + gpus.size() + " for topology " + topo.name() + ", got " + nRanks);
         }
-        int[] gpuOfRank = new int[nRanks];
+        int[] nodes = new int[nRanks];
+        for (int r = 0; r < nRanks; r++) nodes[r] = topo.nodeIndex(gpus.get(r).id());
+        return of(topo, nodes);
+    }
+
+    /**
+     * The graph of a communicator whose rank r runs on GPU node {@code gpuNodeIndices[r]} (topology node
+     * indices), e.g. a sub-communicator such as an expert-data-parallel group with one GPU per host. The
+     * ranks of one host must be consecutive and every host must hold the same number of them (what the
+     * ring orders and {@link CommLayout} assume).
+     *
+     * @throws IllegalArgumentException for an empty list, a node that is not a GPU, a GPU listed twice,
+     *                                  or ranks of a host that are not consecutive or not equally many per host
+     */
+    public static CommGraph of(Topology topo, int[] gpuNodeIndices) {
+        int nRanks = gpuNodeIndices.length;
+        if (nRanks < 1) throw new IllegalArgumentException("a communicator needs at least one GPU, got none (topology " + topo.name() + ")");
+        List<Node> gpus = new ArrayList<>(nRanks);
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int r = 0; r < nRanks; r++) {
+            int idx = gpuNodeIndices[r];
+            if (idx < 0 || idx >= topo.nodes().size() || topo.nodes().get(idx).kind() != NodeKind.GPU) {
+                throw new IllegalArgumentException("rank " + r + ": node index " + idx + " is not a GPU of topology " + topo.name()
+                        + "; valid: the node indices of its " + topo.gpus().size() + " GPUs");
+            }
+            if (!seen.add(idx)) {
+                throw new IllegalArgumentException("rank " + r + ": GPU " + topo.nodes().get(idx).id() + " is already used by another rank");
+            }
+            gpus.add(topo.nodes().get(idx));
+        }
+        int[] gpuOfRank = gpuNodeIndices.clone();
         int[] hostOfRank = new int[nRanks];
-        Map<Integer, Integer> hostIds = new TreeMap<>();
+        Map<Integer, Integer> hostIds = new java.util.LinkedHashMap<>();
         for (int r = 0; r < nRanks; r++) {
             Node g = gpus.get(r);
-            gpuOfRank[r] = topo.nodeIndex(g.id());
+            Integer known = hostIds.get(g.host());
+            if (known != null && known != hostIds.size() - 1) {
+                throw new IllegalArgumentException("rank " + r + " (" + g.id() + ") returns to host " + g.host()
+                        + " after another host: the ranks of a host must be consecutive");
+            }
             hostIds.putIfAbsent(g.host(), hostIds.size());
             hostOfRank[r] = hostIds.get(g.host());
         }
@@ -67,6 +100,14 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             throw new IllegalArgumentException(nRanks + " ranks over " + nNodes + " hosts: ccsim needs the same number of ranks on every host");
         }
         int ppn = nRanks / nNodes;
+        int[] perHost = new int[nNodes];
+        for (int h : hostOfRank) perHost[h]++;
+        for (int h = 0; h < nNodes; h++) {
+            if (perHost[h] != ppn) {
+                throw new IllegalArgumentException(nRanks + " ranks over " + nNodes + " hosts but host #" + h + " of the communicator holds "
+                        + perHost[h] + ": ccsim needs the same number of ranks (" + ppn + ") on every host");
+            }
+        }
         CommLayout layout = new CommLayout(nRanks, hostOfRank);
 
         // intra-node graph: NVLink port group of rank 0's GPU if any

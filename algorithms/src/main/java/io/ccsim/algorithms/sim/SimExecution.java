@@ -134,9 +134,20 @@ public final class SimExecution {
     private long stepsExecuted;
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
+    private final RouteCache routes;
+    private final Fabric fabric;
+    private final int[] gpuOfRank;
+    private final double[] hopLatencyUs;
+    private final int[] repOf;
+    private final int[] multiplicity;
     private static final Primitive[] PRIMS = Primitive.values();
 
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener) {
+        this(sim, fabric, plan, gpuOfRank, listener, true);
+    }
+
+    /** {@code foldReplicas = false} simulates every channel (tests compare it with the folded run). */
+    SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, boolean foldReplicas) {
         this.sim = sim;
         this.net = fabric.network();
         this.plan = plan;
@@ -182,18 +193,20 @@ public final class SimExecution {
         unitsArrived = new long[nc];
         unitsBase = new long[nc];
         connFlowDone = new FlowListener[nc];
-        RouteCache routes = new RouteCache(fabric, fabric.p2pDisabled());
-        for (int k = 0; k < nc; k++) {
-            int ch = ci.channel(k), from = ci.from(k), to = ci.to(k);
-            connFrom[k] = from;
-            connTo[k] = to;
-            Route r = routes.route(gpuOfRank[from], gpuOfRank[to], ch);
-            connRoute[k] = r.hops();
-            LinkClass lc = fabric.routeClass(r);
-            connLatencyPs[k] = Time.us(pc.hopLatencyUs(lc));
-            final int kk = k;
-            connFlowDone[k] = f -> onFlowDone(kk);
+        this.routes = new RouteCache(fabric, fabric.p2pDisabled());
+        this.fabric = fabric;
+        this.gpuOfRank = gpuOfRank.clone();
+        this.hopLatencyUs = new double[LinkClass.values().length];
+        for (LinkClass lc : LinkClass.values()) {
+            hopLatencyUs[lc.ordinal()] = pc.hopLatencyUs(lc);
         }
+        for (int k = 0; k < nc; k++) {
+            connFrom[k] = ci.from(k);
+            connTo[k] = ci.to(k);
+        }
+        this.repOf = foldReplicas ? channelReplicas(plan) : identity(nCh);
+        this.multiplicity = new int[nCh];
+        for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
 
         int nw = nRanks * nCh * nLanes;
         stepIdx = new int[nw];
@@ -220,7 +233,8 @@ public final class SimExecution {
             for (int c = 0; c < nCh; c++) {
                 for (int l = 0; l < nLanes; l++) {
                     int w = (r * nCh + c) * nLanes + l;
-                    stepCount[w] = plan.stepCount(r, c, l);
+                    // a replica channel is simulated by its representative (flows with a multiplicity)
+                    stepCount[w] = repOf[c] == c ? plan.stepCount(r, c, l) : 0;
                     if (stepCount[w] > 0) rankWorkersLeft[r]++;
                     final int ww = w;
                     localDone[w] = () -> onStepDone(ww);
@@ -229,8 +243,69 @@ public final class SimExecution {
         }
     }
 
+    /**
+     * Channels that are exact replicas of an earlier one: a ring channel with the same ring order and the
+     * same step sequence (same counts and slices) as channel r behaves identically by symmetry, so only r
+     * is simulated, its flows standing for all of them ({@link FlowNetwork#start} with a multiplicity) and
+     * using r's routes. NCCL's ring channels are duplicated this way (search.cc duplicates the graph's
+     * channels), so on an NVSwitch board all channels of a ring fold into one or two.
+     */
+    private static int[] channelReplicas(Plan plan) {
+        int nCh = plan.nChannels();
+        int[] rep = new int[nCh];
+        for (int c = 0; c < nCh; c++) rep[c] = c;
+        if (plan.options().algorithm() != Algorithm.RING || plan.nLanes() != 1 || nCh == 1) return rep;
+        int last = plan.nRanks() - 1;
+        long[] sig = new long[nCh];
+        StepCursor cur = new StepCursor();
+        for (int c = 0; c < nCh; c++) sig[c] = 31 * signature(plan, 0, c, cur) + signature(plan, last, c, cur);
+        for (int c = 1; c < nCh; c++) {
+            int[] ring = plan.options().ringOrder(c);
+            for (int r = 0; r < c; r++) {
+                if (rep[r] != r || sig[r] != sig[c]) continue;
+                if (plan.stepCount(0, r, 0) != plan.stepCount(0, c, 0) || plan.stepCount(last, r, 0) != plan.stepCount(last, c, 0)) continue;
+                if (!Arrays.equals(ring, plan.options().ringOrder(r))) continue;
+                rep[c] = r;
+                break;
+            }
+        }
+        return rep;
+    }
+
+    private static int[] identity(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) r[i] = i;
+        return r;
+    }
+
+    private static long signature(Plan plan, int rank, int ch, StepCursor cur) {
+        long h = 1125899906842597L;
+        int n = plan.stepCount(rank, ch, 0);
+        for (int i = 0; i < n; i++) {
+            plan.step(rank, ch, 0, i, cur);
+            h = 31 * h + cur.prim().ordinal();
+            for (int p = 0; p < cur.nRecv(); p++) h = 31 * h + cur.recvPeer(p);
+            h = 31 * h + 7919;
+            for (int p = 0; p < cur.nSend(); p++) h = 31 * h + cur.sendPeer(p);
+            h = 31 * h + cur.count();
+            h = 31 * h + cur.slots();
+        }
+        return h;
+    }
+
+    private void ensureConn(int k) {
+        if (connRoute[k] != null) return;
+        Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
+        connRoute[k] = r.hops();
+        connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
+        connFlowDone[k] = f -> onFlowDone(k);
+    }
+
     /** The plan being executed. */
     public Plan plan() { return plan; }
+
+    /** How many channels channel {@code c} stands for (0 if it is a replica simulated by another). */
+    public int channelMultiplicity(int c) { return multiplicity[c]; }
 
     /** Rank {@code rank}'s kernel is launched now; its workers start after the protocol's base latency. */
     public void launch(int rank) {
@@ -280,11 +355,13 @@ public final class SimExecution {
         curNSend[w] = ns;
         for (int i = 0; i < nr; i++) {
             int k = connIndex.find(ch, cursor.recvPeer(i), rank);
+            ensureConn(k);
             curRecvConn[w * MAXP + i] = k;
             connReceiver[k] = w;
         }
         for (int i = 0; i < ns; i++) {
             int k = connIndex.find(ch, rank, cursor.sendPeer(i));
+            ensureConn(k);
             curSendConn[w * MAXP + i] = k;
             connSender[k] = w;
         }
@@ -306,8 +383,9 @@ public final class SimExecution {
             }
         }
         busy[w] = true;
+        int mult = multiplicity[(w / nLanes) % nCh];
         if (j == 0) {
-            stepsExecuted++;
+            stepsExecuted += mult;
             for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
             for (int i = 0; i < ns; i++) slotsSent[curSendConn[w * MAXP + i]] += s;
         }
@@ -323,7 +401,7 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.start(connRoute[k], wire, overhead, cap, connFlowDone[k]);
+                net.start(connRoute[k], wire, overhead, cap, mult, connFlowDone[k]);
             }
         } else {
             double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
@@ -418,10 +496,10 @@ public final class SimExecution {
     /** When rank {@code r} finished, ps (−1 until done). */
     public long rankDoneTimePs(int r) { return rankDoneAt[r]; }
 
-    /** Steps (slices) started so far, over all workers. */
+    /** Steps (slices) started so far, over all workers and the replica channels they stand for. */
     public long stepsExecuted() { return stepsExecuted; }
 
-    /** Flows started so far. */
+    /** Flows simulated so far (a flow of a representative channel stands for all its replicas). */
     public long flowsStarted() { return flowsStarted; }
 
     /** What an unfinished worker waits for. */
@@ -438,7 +516,7 @@ public final class SimExecution {
     public List<Blocked> blockedWorkers() {
         List<Blocked> out = new ArrayList<>();
         for (int w = 0; w < stepIdx.length; w++) {
-            if (stepIdx[w] >= stepCount[w]) continue;
+            if (stepIdx[w] >= stepCount[w]) continue; // done, or a replica channel
             int lane = w % nLanes;
             int ch = (w / nLanes) % nCh;
             int rank = w / nLanes / nCh;

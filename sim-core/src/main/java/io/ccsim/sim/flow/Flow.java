@@ -25,6 +25,8 @@ public final class Flow {
     /** distinct constraints of the route, their multiplicity and this flow's position in each */
     final Constraint[] cons;
     final int[] weights;
+    /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
+    int multiplicity = 1;
     final int[] posInCons;
 
     int phase;
@@ -62,6 +64,11 @@ public final class Flow {
     }
 
     /** @return id, unique within its network, in start order from 0 */
+    /** @return how many identical flows this flow stands for (1 unless started with a multiplicity) */
+    public int multiplicity() {
+        return multiplicity;
+    }
+
     public long id() {
         return id;
     }

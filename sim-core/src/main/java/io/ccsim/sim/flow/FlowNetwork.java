@@ -28,9 +28,10 @@ import java.util.Objects;
  * <p>Only the connected component of a change is solved: the flows and shared constraints
  * reachable from the changed flows/constraints through shared constraints (found by BFS with
  * epoch stamps, no clearing). Changes (a flow entering its bandwidth phase, completing, being
- * cancelled, a capacity change) only mark seeds dirty and schedule one zero-delay solve event
- * at the current instant, so many changes at one instant cost one solve. Because no simulated
- * time passes before that event, deferring is exact; every observer of rates
+ * cancelled, a capacity change) only mark seeds dirty and register one solve at the end of the
+ * current instant ({@link Simulator#atEndOfInstant}, no heap event), so many changes at one
+ * instant cost one solve. Because no simulated time passes before it, deferring is exact; every
+ * observer of rates
  * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
  *
  * <h2>Time</h2>
@@ -66,7 +67,6 @@ public final class FlowNetwork {
     private Constraint[] seedCons = new Constraint[16];
     private int nSeedCons;
     private boolean solvePending;
-    private long solveHandle = -1;
     private final Runnable solveAction = this::solveDeferred;
 
     // solver scratch
@@ -255,7 +255,23 @@ public final class FlowNetwork {
      * @return the flow
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        return start(route, bytes, latencyPs, rateCapBytesPerSec, 1, onComplete);
+    }
+
+    /**
+     * Starts a flow that stands for {@code multiplicity} identical flows (same route, size, latency,
+     * cap and start): in the max-min solution each of them gets the rate {@link Flow#rate()} reports, and
+     * the shared constraints and link counters carry {@code multiplicity} times that rate. This is exact
+     * for replicas (e.g. NCCL channels with identical rings and data sizes), at the cost of one flow.
+     *
+     * @param multiplicity {@code >= 1}
+     */
+    public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
+                      FlowListener onComplete) {
         Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
+        if (multiplicity < 1) {
+            throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
+        }
         if (bytes < 0) {
             throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
         }
@@ -289,10 +305,10 @@ public final class FlowNetwork {
             }
             if (j == n) {
                 cs[n] = c;
-                ws[n] = 1;
+                ws[n] = multiplicity;
                 n++;
             } else {
-                ws[j]++;
+                ws[j] += multiplicity;
             }
         }
         if (n < r.length) {
@@ -301,6 +317,7 @@ public final class FlowNetwork {
         }
         double cap = rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
         Flow f = new Flow(this, nextFlowId++, r, bytes, cap, onComplete, sim.now(), cs, ws);
+        f.multiplicity = multiplicity;
         flowsStarted++;
         activeFlows++;
         if (bytes == 0) {
@@ -368,11 +385,11 @@ public final class FlowNetwork {
         double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
         for (int h : f.route) {
             settleDir(h, now);
-            dirBytes[h] -= overshoot;
+            dirBytes[h] -= overshoot * f.multiplicity;
             if (--dirFlows[h] == 0) {
                 dirRate[h] = 0.0;
             } else {
-                double v = dirRate[h] - rate;
+                double v = dirRate[h] - rate * f.multiplicity;
                 dirRate[h] = v > 0 ? v : 0.0;
             }
         }
@@ -462,20 +479,22 @@ public final class FlowNetwork {
     private void requestSolve() {
         if (!solvePending) {
             solvePending = true;
-            solveHandle = sim.schedule(0, solveAction);
+            sim.atEndOfInstant(solveAction);
         }
     }
 
     /** Solves now if changes are pending, so that observed rates are current. */
     void flush() {
         if (solvePending) {
-            sim.cancel(solveHandle);
             solvePending = false;
             solve();
         }
     }
 
     private void solveDeferred() {
+        if (!solvePending) {
+            return; // an observer flushed already
+        }
         solvePending = false;
         solve();
     }
@@ -659,7 +678,7 @@ public final class FlowNetwork {
             if (delta != 0) {
                 for (int h : f.route) {
                     settleDir(h, now);
-                    dirRate[h] += delta;
+                    dirRate[h] += delta * f.multiplicity;
                 }
             }
             f.rate = nr;

@@ -39,6 +39,26 @@ class FlowNetworkTest {
     }
 
     @Test
+    void aFlowWithMultiplicityCountsAsThatManyFlows() {
+        int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
+        // one flow standing for 3 replicas + 1 plain flow: max-min gives each of the 4 flows C/4
+        Flow rep = net.start(new int[] {hop(l, false)}, 1_000_000_000L, 0, 0, 3, null);
+        Flow one = net.start(new int[] {hop(l, false)}, 1_000_000_000L, 0, 0, null);
+        assertThat(rep.rate()).isEqualTo(C / 4);
+        assertThat(one.rate()).isEqualTo(C / 4);
+        assertThat(net.linkRate(l, false)).isEqualTo(C);
+        assertThat(rep.multiplicity()).isEqualTo(3);
+        // both end together: 1e9 B at C/4 = 2.5e10 B/s -> 0.04 s = 40,000,000,000 ps
+        sim.run();
+        assertThat(rep.endTime()).isEqualTo(40_000_000_000L);
+        assertThat(one.endTime()).isEqualTo(40_000_000_000L);
+        // the link carried the 3 replicas and the plain flow
+        assertThat(net.linkBytes(l, false)).isCloseTo(4e9, within(1.0));
+        assertThatThrownBy(() -> net.start(new int[] {hop(l, false)}, 1, 0, 0, 0, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("multiplicity");
+    }
+
+    @Test
     void twoFlowsOnOneLinkShareHalfEach() {
         int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
         long b1 = 1_000_000_000L;

@@ -1,0 +1,209 @@
+package io.ccsim.gpu;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.spi.ToolProvider;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * {@code ccsim bundle --out DIR}: a self-contained folder that runs ccsim on a Linux x86-64 GPU host that has
+ * only an NVIDIA driver (no Java, no CUDA toolkit):
+ * <pre>
+ * DIR/ccsim             launcher script (sh)
+ * DIR/runtime/          jlinked Java runtime: java.base, java.logging (JCuda logs through it),
+ *                       jdk.unsupported (gson); --strip-debug --no-header-files --no-man-pages --compress
+ * DIR/jars/             this JVM's class path: jars copied, class directories packed as jars
+ *                       (JCuda's natives jar left out: it carries 26 MB of libraries we do not load)
+ * DIR/lib/              libJCudaDriver-*.so from the natives jar (or from a shaded jar that contains it);
+ *                       JCuda finds it on java.library.path first
+ * </pre>
+ * java.desktop is not linked (jfreechart charts need it): {@code validate --chart} does not run from a bundle.
+ * The runtime is linked from the running JDK's jmods (Java 17 here, glibc 2.17+ on the target).
+ */
+public final class Bundler {
+    /** Modules of the bundled runtime. */
+    public static final List<String> MODULES = List.of("java.base", "java.logging", "jdk.unsupported");
+    /** Size budget of a bundle, bytes. */
+    public static final long MAX_BYTES = 64L << 20;
+
+    private Bundler() { }
+
+    /** Whether this JVM can link a runtime (jlink tool and the JDK's jmods present). */
+    public static Optional<String> unavailableReason() {
+        if (ToolProvider.findFirst("jlink").isEmpty()) return Optional.of("jlink is not available in this Java runtime; run ccsim with a JDK");
+        Path jmods = Path.of(System.getProperty("java.home"), "jmods");
+        if (!Files.isDirectory(jmods)) return Optional.of("the JDK at " + System.getProperty("java.home") + " has no jmods/ to link from");
+        return Optional.empty();
+    }
+
+    /**
+     * Writes the bundle into {@code outDir} (created; must not exist or be empty) from this JVM's class path.
+     *
+     * @return the bundle's total size in bytes
+     * @throws IllegalStateException if jlink or the JCuda driver library cannot be found, or the bundle
+     *                               exceeds {@link #MAX_BYTES}
+     */
+    public static long write(Path outDir) throws IOException {
+        return write(outDir, classPath());
+    }
+
+    /** As {@link #write(Path)} with an explicit class path (jars and class directories). */
+    public static long write(Path outDir, List<Path> classPath) throws IOException {
+        Optional<String> why = unavailableReason();
+        if (why.isPresent()) throw new IllegalStateException(why.get());
+        if (Files.exists(outDir)) {
+            try (Stream<Path> s = Files.list(outDir)) {
+                if (s.findAny().isPresent()) throw new IllegalArgumentException("bundle directory " + outDir + " is not empty");
+            }
+        }
+        Files.createDirectories(outDir);
+        Path jars = Files.createDirectories(outDir.resolve("jars"));
+        Path lib = Files.createDirectories(outDir.resolve("lib"));
+        boolean haveDriverLib = false;
+        for (Path p : classPath) {
+            String name = p.getFileName().toString();
+            if (Files.isDirectory(p)) {
+                if (!hasFiles(p)) continue;
+                jarDirectory(p, jars.resolve(dirJarName(p)));
+            } else if (name.startsWith("jcuda-natives")) {
+                haveDriverLib |= extractDriverLib(p, lib);
+            } else if (name.endsWith(".jar")) {
+                Files.copy(p, jars.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                // a shaded jar (the cli's ccsim.jar) may carry JCuda's natives inside
+                haveDriverLib |= extractDriverLib(p, lib);
+            }
+        }
+        if (!haveDriverLib) {
+            throw new IllegalStateException("no jcuda-natives jar with lib/libJCudaDriver-*-linux-x86_64.so on the class path " + classPath);
+        }
+        jlink(outDir.resolve("runtime"));
+        Path launcher = outDir.resolve("ccsim");
+        Files.writeString(launcher, String.join("\n",
+                "#!/bin/sh",
+                "# ccsim bundle launcher: the jlinked runtime, the jars, JCuda's driver library. Needs only the NVIDIA driver.",
+                "here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"",
+                "exec \"$here/runtime/bin/java\" ${CCSIM_JAVA_OPTS:--Xss8m} -Djava.library.path=\"$here/lib\" \\",
+                "  -cp \"$here/jars/*\" ${CCSIM_MAIN:-io.ccsim.cli.Main} \"$@\"",
+                ""), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+        long size = sizeOf(outDir);
+        if (size > MAX_BYTES) {
+            throw new IllegalStateException("bundle in " + outDir + " is " + size + " bytes, over the " + MAX_BYTES + " byte budget");
+        }
+        return size;
+    }
+
+    /** This JVM's class path entries. */
+    static List<Path> classPath() {
+        List<Path> out = new ArrayList<>();
+        for (String s : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!s.isBlank()) out.add(Path.of(s));
+        }
+        return out;
+    }
+
+    private static String dirJarName(Path dir) {
+        // .../<module>/target/classes -> <module>.jar
+        Path parent = dir.getParent();
+        if (parent != null && parent.getFileName().toString().equals("target") && parent.getParent() != null) {
+            return parent.getParent().getFileName() + "-" + dir.getFileName() + ".jar";
+        }
+        return dir.getFileName() + ".jar";
+    }
+
+    private static boolean hasFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.anyMatch(Files::isRegularFile);
+        }
+    }
+
+    private static void jarDirectory(Path dir, Path jar) throws IOException {
+        try (OutputStream os = Files.newOutputStream(jar); ZipOutputStream zip = new ZipOutputStream(os)) {
+            List<Path> files;
+            try (Stream<Path> s = Files.walk(dir)) {
+                files = s.filter(Files::isRegularFile).sorted(Comparator.comparing(Path::toString)).toList();
+            }
+            for (Path f : files) {
+                ZipEntry e = new ZipEntry(dir.relativize(f).toString().replace('\\', '/'));
+                e.setTime(0);
+                zip.putNextEntry(e);
+                Files.copy(f, zip);
+                zip.closeEntry();
+            }
+        }
+    }
+
+    private static boolean extractDriverLib(Path nativesJar, Path lib) throws IOException {
+        boolean found = false;
+        try (ZipFile z = new ZipFile(nativesJar.toFile())) {
+            var it = z.entries();
+            while (it.hasMoreElements()) {
+                ZipEntry e = it.nextElement();
+                String n = e.getName();
+                if (n.startsWith("lib/libJCudaDriver-") && n.endsWith(".so")) {
+                    try (InputStream in = z.getInputStream(e)) {
+                        Files.copy(in, lib.resolve(n.substring(4)), StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    found = true;
+                }
+            }
+        }
+        return found;
+    }
+
+    private static void jlink(Path runtime) {
+        ToolProvider jlink = ToolProvider.findFirst("jlink").orElseThrow();
+        StringWriter out = new StringWriter();
+        PrintWriter pw = new PrintWriter(out);
+        int rc = jlink.run(pw, pw, "--add-modules", String.join(",", MODULES), "--strip-debug", "--no-header-files",
+                "--no-man-pages", "--compress=2", "--output", runtime.toString());
+        pw.flush();
+        if (rc != 0) throw new IllegalStateException("jlink failed (exit " + rc + "): " + out);
+    }
+
+    static long sizeOf(Path dir) throws IOException {
+        long[] total = {0};
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                total[0] += attrs.size();
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return total[0];
+    }
+
+    /** {@code java io.ccsim.gpu.Bundler OUTDIR}: writes a bundle from this JVM's class path. */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 1) {
+            System.err.println("usage: Bundler OUTDIR");
+            System.exit(2);
+        }
+        try {
+            long size = write(Path.of(args[0]));
+            System.out.println("bundle written to " + args[0] + ": " + size + " bytes");
+        } catch (UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
+            System.err.println("bundle: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+}

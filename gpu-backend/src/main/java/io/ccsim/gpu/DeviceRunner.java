@@ -1,0 +1,257 @@
+package io.ccsim.gpu;
+
+import com.google.gson.GsonBuilder;
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.CommLayout;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.Planners;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The GPU validation runs as one program (what the bundle runs on the device host):
+ * <ul>
+ *   <li>{@code probe OUTDIR}: devices, a few correctness checks at n = 2 and 4, one timing;</li>
+ *   <li>{@code matrix OUTDIR}: the correctness matrix (every op and algorithm, dtypes × reductions, n = 2 and
+ *       the largest power of two ≤ GPUs, every protocol) against the CPU executor;</li>
+ *   <li>{@code timing OUTDIR}: ring (Simple, LL, LL128) and tree all-reduce, 1 KiB .. 512 MiB, on all GPUs;</li>
+ *   <li>{@code calibrate OUTDIR}: {@link Calibrator#run};</li>
+ *   <li>{@code full OUTDIR}: matrix, timing and calibrate.</li>
+ * </ul>
+ * Results are small JSON files in OUTDIR. Exit status 2 without CUDA ("no CUDA device found: ...").
+ */
+public final class DeviceRunner {
+    /** Hang timeout of these runs, ms: every run here takes well under a second per call. */
+    static final long HANG_MS = 30_000;
+
+    private DeviceRunner() { }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: DeviceRunner probe|matrix|timing|calibrate|full OUTDIR");
+            System.exit(64);
+        }
+        String why = Cuda.unavailableReason();
+        if (why != null) {
+            System.err.println(why);
+            System.exit(2);
+        }
+        Path out = Files.createDirectories(Path.of(args[1]));
+        int nGpu = Cuda.deviceCount();
+        int[] all = new int[nGpu];
+        for (int i = 0; i < nGpu; i++) all[i] = i;
+        log("devices: " + nGpu + " x " + Cuda.deviceName(0));
+        switch (args[0]) {
+            case "probe": probe(out, all); break;
+            case "matrix": matrix(out, all); break;
+            case "timing": timing(out, all); break;
+            case "calibrate": Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log); break;
+            case "full":
+                matrix(out, all);
+                timing(out, all);
+                Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log);
+                break;
+            default:
+                System.err.println("unknown mode '" + args[0] + "'; valid: probe, matrix, timing, calibrate, full");
+                System.exit(64);
+        }
+    }
+
+    static void log(String s) {
+        System.out.println(s);
+        System.out.flush();
+    }
+
+    static void writeJson(Path file, Object o) throws IOException {
+        Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create().toJson(o),
+                StandardCharsets.UTF_8);
+    }
+
+    /** Small per-protocol buffers that make a modest count wrap every connection's slots many times. */
+    static long smallBuffer(Protocol p) {
+        switch (p) {
+            case LL: return 16 * 1024;
+            case LL128: return 30720;
+            default: return 32 * 1024;
+        }
+    }
+
+    static Plan plan(CollectiveOp op, long count, DataType t, ReduceOp red, int root, Algorithm a, Protocol p, int ch,
+                     int n, boolean smallBuf) {
+        CollectiveCall call = new CollectiveCall(op, count, t, red, root, CommLayout.singleHost(n));
+        PlanOptions o = PlanOptions.of(a, p, ch);
+        if (smallBuf) o = o.withBufferBytes(smallBuffer(p));
+        return Planners.standard().plan(call, o);
+    }
+
+    static void probe(Path out, int[] all) throws IOException {
+        List<Map<String, Object>> res = new ArrayList<>();
+        int[] ns = all.length >= 4 ? new int[] {2, 4} : new int[] {Math.min(2, all.length)};
+        for (int n : ns) {
+            int[] g = java.util.Arrays.copyOf(all, n);
+            try (CudaExecutor ex = CudaExecutor.open(g, HANG_MS)) {
+                for (Protocol p : Protocol.values()) {
+                    for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
+                        for (boolean small : new boolean[] {true, false}) {
+                            Plan plan = plan(CollectiveOp.ALL_REDUCE, 10_007, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 2, n, small);
+                            long t0 = System.nanoTime();
+                            CudaCheck.Result r = CudaCheck.check(ex, plan, 42 + n);
+                            res.add(row(r, n, small, (System.nanoTime() - t0) / 1e6));
+                            log(String.format(Locale.ROOT, "check n=%d %-40s small=%-5s %s %s", n, plan, small, r.ok() ? "OK" : "MISMATCH",
+                                    r.firstMismatch()));
+                        }
+                    }
+                }
+                if (n == all.length) {
+                    for (int ch : new int[] {8, 16, 32}) {
+                        CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {64L << 20}, DataType.FLOAT32, ReduceOp.SUM, 0,
+                                Algorithm.RING, Protocol.SIMPLE, ch, DeviceRunner::log);
+                    }
+                }
+            }
+        }
+        writeJson(out.resolve("probe.json"), res);
+    }
+
+    static Map<String, Object> row(CudaCheck.Result r, int n, boolean small, double ms) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("plan", r.plan());
+        m.put("n", n);
+        m.put("small_buffers", small);
+        m.put("ok", r.ok());
+        m.put("mismatches", r.mismatches());
+        m.put("elements", r.elements());
+        if (!r.ok()) m.put("first_mismatch", r.firstMismatch());
+        m.put("wall_ms", Math.round(ms * 10) / 10.0);
+        return m;
+    }
+
+    static final DataType[] MATRIX_TYPES = {DataType.FLOAT32, DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT64,
+        DataType.INT32, DataType.INT64, DataType.UINT8, DataType.FP8_E4M3};
+
+    static void matrix(Path out, int[] all) throws IOException {
+        List<Map<String, Object>> res = new ArrayList<>();
+        int pass = 0, fail = 0;
+        int big = Integer.highestOneBit(all.length);
+        int[] ns = big > 2 ? new int[] {2, big} : new int[] {big};
+        long seed = 1;
+        for (int n : ns) {
+            try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
+                for (CollectiveOp op : CollectiveOp.values()) {
+                    for (Algorithm a : Planners.standard().supported(op)) {
+                        for (Protocol p : Protocol.values()) {
+                            for (DataType t : MATRIX_TYPES) {
+                                ReduceOp[] reds = isReduction(op) ? ReduceOp.values() : new ReduceOp[] {ReduceOp.SUM};
+                                for (ReduceOp red : reds) {
+                                    long count = op == CollectiveOp.ALL_TO_ALL ? 1_001 : 5_003;
+                                    int root = n - 1;
+                                    Plan plan = plan(op, count, t, red, root, a, p, 2, n, true);
+                                    long t0 = System.nanoTime();
+                                    CudaCheck.Result r = CudaCheck.check(ex, plan, seed++);
+                                    res.add(row(r, n, true, (System.nanoTime() - t0) / 1e6));
+                                    if (r.ok()) pass++; else {
+                                        fail++;
+                                        log("MISMATCH n=" + n + " " + plan + " " + red + ": " + r.firstMismatch());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                log("matrix n=" + n + ": " + pass + " pass, " + fail + " fail so far");
+            }
+        }
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("pass", pass);
+        summary.put("fail", fail);
+        summary.put("checks", res);
+        writeJson(out.resolve("matrix.json"), summary);
+        log("matrix: " + pass + " pass, " + fail + " fail");
+    }
+
+    static boolean isReduction(CollectiveOp op) {
+        return op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE_SCATTER || op == CollectiveOp.REDUCE;
+    }
+
+    static void timing(Path out, int[] all) throws IOException {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        long[] sizes = new long[20];
+        for (int i = 0; i < sizes.length; i++) sizes[i] = 1024L << i;   // 1 KiB .. 512 MiB
+        long big = 512L << 20;
+        int bestCh = 32;
+        try (CudaExecutor ex = CudaExecutor.open(all, HANG_MS)) {
+            double bestBw = 0;
+            for (int ch : new int[] {24, 32, 40, 48, 64}) {
+                CudaPerf.Row r = CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {big}, DataType.FLOAT32,
+                        ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, ch, DeviceRunner::log).get(0);
+                add(rows, r, all.length, true, "channel_sweep");
+                if (r.busbwGbps() > bestBw) { bestBw = r.busbwGbps(); bestCh = ch; }
+            }
+            log("best ring Simple channel count at 512 MiB: " + bestCh + " (" + bestBw + " GB/s busbw)");
+            for (CudaPerf.Row r : CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, new long[] {1L << 20, 16L << 20, 128L << 20, big},
+                    DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, bestCh, false, DeviceRunner::log)) {
+                add(rows, r, all.length, false, "eager");
+            }
+            for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
+                for (Protocol p : Protocol.values()) {
+                    for (CudaPerf.Row r : CudaPerf.run(ex, CollectiveOp.ALL_REDUCE, sizes, DataType.FLOAT32, ReduceOp.SUM, 0,
+                            a, p, bestCh, DeviceRunner::log)) {
+                        add(rows, r, all.length, true, "all_reduce_sweep");
+                    }
+                }
+            }
+        }
+        // every op, algorithm and protocol on 2 and on all GPUs, for simulator fidelity checks
+        long[] few = {4096, 65536, 1L << 20, 16L << 20, 128L << 20};
+        int bigN = Integer.highestOneBit(all.length);
+        for (int n : bigN > 2 ? new int[] {2, bigN} : new int[] {bigN}) {
+            try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
+                for (CollectiveOp op : CollectiveOp.values()) {
+                    for (Algorithm a : Planners.standard().supported(op)) {
+                        for (Protocol p : Protocol.values()) {
+                            for (CudaPerf.Row r : CudaPerf.run(ex, op, few, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 16,
+                                    DeviceRunner::log)) {
+                                add(rows, r, n, true, "ops_sweep");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        writeJson(out.resolve("timing.json"), rows);
+    }
+
+    private static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("set", set);
+        m.put("op", r.op().cliName());
+        m.put("bytes", r.bytes());
+        m.put("count", r.count());
+        m.put("dtype", r.dtype().ncclTestsName());
+        m.put("redop", r.redop().ncclTestsName());
+        m.put("root", r.root());
+        m.put("algo", r.algo().ncclName());
+        m.put("proto", r.proto().ncclName());
+        m.put("channels", r.channels());
+        m.put("n", n);
+        m.put("graph", graph);
+        m.put("time_us", Math.round(r.timeUs() * 1000) / 1000.0);
+        m.put("algbw_gbps", Math.round(r.algbwGbps() * 1000) / 1000.0);
+        m.put("busbw_gbps", Math.round(r.busbwGbps() * 1000) / 1000.0);
+        rows.add(m);
+    }
+}

@@ -1,0 +1,300 @@
+package io.ccsim.gpu;
+
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The text that NVIDIA's nccl-tests print ({@code all_reduce_perf} and friends, src/common.cu in
+ * NVIDIA/nccl-tests), read back into rows so that measured clusters can be compared with the simulator.
+ *
+ * <p>Accepted format versions (all seen in real logs, see the test fixtures' SOURCES.md):
+ * <ul>
+ *   <li>2.x (2021+): {@code size count type redop root} then out-of-place {@code time algbw busbw #wrong}
+ *       and in-place the same: 13 columns; rank lines {@code #  Rank  0 Group  0 Pid ...};</li>
+ *   <li>older (NCCL 2.4–2.8 era) with {@code redop} but no {@code root}: 12 columns;</li>
+ *   <li>older still, for collectives without a reduction: {@code size count type} then the 8 timing columns:
+ *       11 columns; the last of each group is {@code error} (max. abs. error, e.g. {@code 0e+00}) instead
+ *       of {@code #wrong}.</li>
+ * </ul>
+ * Rows from {@code mpirun --tag-output} ({@code [0]} prefixes) are accepted; lines that are not rows
+ * (NCCL INFO lines, MPI help messages, {@code ...}) are skipped. A row-looking line with the wrong
+ * number of columns is an error naming the line.
+ *
+ * <p>The collective comes from the log: a command line naming a {@code *_perf} binary, or
+ * {@code # Collective test starting|concluded: NAME}. A log may hold several tests one after another:
+ * each such line starts a new section. Rows before any such line take the {@code defaultOp} given to
+ * {@link #parse(String, String, CollectiveOp)}; without one they are an error.
+ *
+ * @param source   where the text came from (file name), for messages
+ * @param sections the tests in the log, in order
+ */
+public record NcclTestsLog(String source, List<Section> sections) {
+
+    /**
+     * One row of the table.
+     *
+     * @param op            the collective
+     * @param sizeBytes     nccl-tests' size column, bytes
+     * @param count         elements
+     * @param type          nccl-tests' type name as printed ({@code float}, {@code half}, {@code bfloat16}...)
+     * @param dtype         the type, where ccsim knows it
+     * @param redop         reduction as printed ({@code sum}, {@code none}), empty for formats without the column
+     * @param root          root rank; -1 where the op has none or the format has no column
+     * @param oop           out-of-place measurement
+     * @param inPlace       in-place measurement
+     * @param line          1-based line number in the source
+     */
+    public record Row(CollectiveOp op, long sizeBytes, long count, String type, Optional<DataType> dtype, String redop,
+                      int root, Measurement oop, Measurement inPlace, int line) { }
+
+    /**
+     * Time and bandwidths of one variant (out-of-place or in-place).
+     *
+     * @param timeUs    time per iteration, µs
+     * @param algbwGBps algorithm bandwidth, GB/s (1e9 B/s)
+     * @param busbwGBps bus bandwidth, GB/s
+     * @param wrong     the {@code #wrong} column (number of wrong elements), -1 where the log has no such
+     *                  column or prints N/A
+     * @param maxError  the old {@code error} column, NaN where absent
+     */
+    public record Measurement(double timeUs, double algbwGBps, double busbwGBps, long wrong, double maxError) { }
+
+    /**
+     * One test run in the log.
+     *
+     * @param op               the collective, from the binary's name or the default
+     * @param ranks            number of {@code # Rank} lines (0 if the log has none)
+     * @param rows             table rows
+     * @param avgBusBandwidth  the {@code # Avg bus bandwidth} line, GB/s, if printed
+     * @param outOfBounds      the {@code # Out of bounds values} count, -1 if not printed
+     */
+    public record Section(CollectiveOp op, int ranks, List<Row> rows, OptionalDouble avgBusBandwidth, long outOfBounds) { }
+
+    /** Malformed nccl-tests text; the message names the source and line. */
+    public static final class FormatException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        FormatException(String message) { super(message); }
+    }
+
+    private static final Pattern BINARY = Pattern.compile("([a-z_]+?)_perf(?:_mpi)?\\b");
+    private static final Pattern COLLECTIVE_LINE = Pattern.compile("#\\s*Collective test (?:starting|concluded):\\s*([a-z_]+?)_perf");
+    private static final Pattern AVG = Pattern.compile("#\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
+    private static final Pattern OOB = Pattern.compile("#\\s*Out of bounds values\\s*:\\s*(\\d+)");
+    private static final Pattern RANK = Pattern.compile("#?\\s*Rank\\s+\\d+\\s+(?:Group\\s+\\d+\\s+)?Pid\\b");
+    private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\]");
+
+    /** All rows of all sections, in order. */
+    public List<Row> rows() {
+        List<Row> all = new ArrayList<>();
+        for (Section s : sections) all.addAll(s.rows());
+        return List.copyOf(all);
+    }
+
+    /** Parses a log that names its collective (see the class comment). */
+    public static NcclTestsLog parse(String text, String source) {
+        return parse(text, source, null);
+    }
+
+    /**
+     * Parses a log; rows before any line naming the test are taken as {@code defaultOp}
+     * (may be null: then such rows are an error).
+     *
+     * @throws FormatException naming source, line and what is valid
+     */
+    public static NcclTestsLog parse(String text, String source, CollectiveOp defaultOp) {
+        if (text == null) throw new IllegalArgumentException("nccl-tests log text must not be null");
+        String src = source == null ? "<text>" : source;
+        List<Section> sections = new ArrayList<>();
+        Builder cur = new Builder(defaultOp);
+        String[] lines = text.split("\r?\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String raw = lines[i];
+            int lineNo = i + 1;
+            String line = TAG.matcher(raw).replaceAll(" ").trim();
+            if (line.isEmpty()) continue;
+            Matcher m;
+            if ((m = COLLECTIVE_LINE.matcher(line)).find()) {
+                CollectiveOp op = opOf(m.group(1), src, lineNo);
+                if (line.contains("concluded")) {
+                    if (cur.op == null) cur.op = op;
+                    continue;
+                }
+                cur = switchSection(sections, cur, op);
+                continue;
+            }
+            if (!line.startsWith("#") && (m = BINARY.matcher(line)).find() && !looksLikeRow(line)) {
+                cur = switchSection(sections, cur, opOf(m.group(1), src, lineNo));
+                continue;
+            }
+            if ((m = AVG.matcher(line)).find()) {
+                cur.avg = OptionalDouble.of(Double.parseDouble(m.group(1)));
+                continue;
+            }
+            if ((m = OOB.matcher(line)).find()) {
+                cur.oob = Long.parseLong(m.group(1));
+                continue;
+            }
+            if (RANK.matcher(line).find()) {
+                cur.ranks++;
+                continue;
+            }
+            if (line.startsWith("#") || !looksLikeRow(line)) continue;
+            String[] t = line.split("\\s+");
+            if (t.length != 11 && t.length != 12 && t.length != 13) {
+                throw new FormatException(src + ":" + lineNo + ": a table row has " + t.length
+                        + " columns; nccl-tests rows have 11 (size count type + 2 × time algbw busbw error), 12 (with redop)"
+                        + " or 13 (with redop and root): '" + raw.trim() + "'");
+            }
+            if (cur.op == null) {
+                throw new FormatException(src + ":" + lineNo + ": table rows but the log names no test binary"
+                        + " (e.g. './build/all_reduce_perf ...' or '# Collective test starting: all_reduce_perf');"
+                        + " give the collective explicitly; valid: " + validBinaries());
+            }
+            cur.rows.add(row(t, cur.op, src, lineNo));
+        }
+        if (!cur.rows.isEmpty() || cur.avg.isPresent() || cur.ranks > 0 || cur.named) sections.add(cur.build());
+        if (sections.stream().allMatch(s -> s.rows().isEmpty())) {
+            throw new FormatException(src + ": no nccl-tests table rows found (expected lines like"
+                    + " '     1048576        262144     float     sum      -1    52.61   19.93   34.88      0 ...')");
+        }
+        return new NcclTestsLog(src, List.copyOf(sections));
+    }
+
+    private static Builder switchSection(List<Section> sections, Builder cur, CollectiveOp op) {
+        if (cur.rows.isEmpty()) {
+            cur.op = op;
+            cur.named = true;
+            return cur;
+        }
+        sections.add(cur.build());
+        Builder b = new Builder(op);
+        b.named = true;
+        return b;
+    }
+
+    private static boolean looksLikeRow(String line) {
+        String[] t = line.split("\\s+", 4);
+        return t.length >= 3 && isLong(t[0]) && isLong(t[1]) && typeName(t[2]);
+    }
+
+    private static boolean typeName(String s) {
+        if (s.equals("char") || s.equals("uchar")) return true;
+        try {
+            DataType.parse(s);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static Row row(String[] t, CollectiveOp op, String src, int lineNo) {
+        long size = parseLong(t[0], "size", src, lineNo);
+        long count = parseLong(t[1], "count", src, lineNo);
+        String type = t[2];
+        Optional<DataType> dtype = Optional.ofNullable(dtypeOf(type));
+        int i = 3;
+        String redop = "";
+        int root = -1;
+        if (t.length >= 12) redop = t[i++];
+        if (t.length == 13) root = (int) parseLong(t[i++], "root", src, lineNo);
+        Measurement oop = measurement(t, i, src, lineNo);
+        Measurement ip = measurement(t, i + 4, src, lineNo);
+        return new Row(op, size, count, type, dtype, redop, root, oop, ip, lineNo);
+    }
+
+    private static Measurement measurement(String[] t, int i, String src, int lineNo) {
+        double time = parseDouble(t[i], "time", src, lineNo);
+        double alg = parseDouble(t[i + 1], "algbw", src, lineNo);
+        double bus = parseDouble(t[i + 2], "busbw", src, lineNo);
+        String last = t[i + 3];
+        long wrong = -1;
+        double err = Double.NaN;
+        if (last.equalsIgnoreCase("N/A")) {
+            // validation disabled (-c 0)
+        } else if (isLong(last)) {
+            wrong = Long.parseLong(last);
+        } else {
+            err = parseDouble(last, "error", src, lineNo);
+        }
+        return new Measurement(time, alg, bus, wrong, err);
+    }
+
+    private static DataType dtypeOf(String type) {
+        switch (type) {
+            case "char": return DataType.INT8;
+            case "uchar": return DataType.UINT8;
+            default:
+                try {
+                    return DataType.parse(type);
+                } catch (IllegalArgumentException e) {
+                    return null;
+                }
+        }
+    }
+
+    /** Maps a binary's stem ({@code all_reduce}, {@code alltoall}...) to the collective. */
+    static CollectiveOp opOf(String stem, String src, int lineNo) {
+        switch (stem.toLowerCase(Locale.ROOT)) {
+            case "all_reduce": return CollectiveOp.ALL_REDUCE;
+            case "all_gather": return CollectiveOp.ALL_GATHER;
+            case "reduce_scatter": return CollectiveOp.REDUCE_SCATTER;
+            case "broadcast": return CollectiveOp.BROADCAST;
+            case "reduce": return CollectiveOp.REDUCE;
+            case "alltoall": return CollectiveOp.ALL_TO_ALL;
+            case "sendrecv": return CollectiveOp.SEND_RECV;
+            default:
+                throw new FormatException(src + ":" + lineNo + ": nccl-tests binary '" + stem
+                        + "_perf' is not a collective ccsim models; valid: " + validBinaries());
+        }
+    }
+
+    private static String validBinaries() {
+        return "all_reduce_perf, all_gather_perf, reduce_scatter_perf, broadcast_perf, reduce_perf, alltoall_perf, sendrecv_perf";
+    }
+
+    private static boolean isLong(String s) {
+        if (s.isEmpty()) return false;
+        int start = s.charAt(0) == '-' ? 1 : 0;
+        if (start == s.length()) return false;
+        for (int i = start; i < s.length(); i++) if (!Character.isDigit(s.charAt(i))) return false;
+        return true;
+    }
+
+    private static long parseLong(String s, String what, String src, int lineNo) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new FormatException(src + ":" + lineNo + ": column '" + what + "' must be an integer, got '" + s + "'");
+        }
+    }
+
+    private static double parseDouble(String s, String what, String src, int lineNo) {
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new FormatException(src + ":" + lineNo + ": column '" + what + "' must be a number, got '" + s + "'");
+        }
+    }
+
+    private static final class Builder {
+        CollectiveOp op;
+        boolean named;
+        int ranks;
+        final List<Row> rows = new ArrayList<>();
+        OptionalDouble avg = OptionalDouble.empty();
+        long oob = -1;
+
+        Builder(CollectiveOp op) { this.op = op; }
+
+        Section build() { return new Section(op, ranks, List.copyOf(rows), avg, oob); }
+    }
+}

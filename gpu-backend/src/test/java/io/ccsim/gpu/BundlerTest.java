@@ -1,0 +1,55 @@
+package io.ccsim.gpu;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+/** The bundle is complete and under 64 MiB (skips where this JVM cannot jlink). */
+class BundlerTest {
+
+    @Test
+    void bundleHasRuntimeJarsDriverLibraryAndLauncherUnderBudget(@TempDir Path tmp) throws Exception {
+        assumeThat(Bundler.unavailableReason()).as("jlink").isEmpty();
+        // the module's runtime class path: leave the test frameworks out
+        List<Path> cp = Bundler.classPath().stream()
+                .filter(p -> !p.toString().matches(".*(junit|assertj|opentest4j|apiguardian|byte-buddy|test-classes|surefire).*"))
+                .collect(Collectors.toList());
+        Path out = tmp.resolve("bundle");
+        long size = Bundler.write(out, cp);
+        assertThat(size).isLessThan(Bundler.MAX_BYTES).isEqualTo(Bundler.sizeOf(out));
+        assertThat(out.resolve("runtime/bin/java")).isExecutable();
+        assertThat(out.resolve("ccsim")).isExecutable();
+        assertThat(Files.readString(out.resolve("ccsim"))).contains("-Djava.library.path=\"$here/lib\"");
+        try (var s = Files.list(out.resolve("lib"))) {
+            assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("libJCudaDriver-.*-linux-x86_64\\.so"));
+        }
+        try (var s = Files.list(out.resolve("jars"))) {
+            List<String> jars = s.map(p -> p.getFileName().toString()).collect(Collectors.toList());
+            assertThat(jars).anyMatch(n -> n.startsWith("gpu-backend")).anyMatch(n -> n.startsWith("jcuda-12"))
+                    .noneMatch(n -> n.startsWith("jcuda-natives"));
+        }
+        String release = Files.readString(out.resolve("runtime/release"));
+        for (String m : Bundler.MODULES) assertThat(release).contains(m);
+        assertThat(release).doesNotContain("java.desktop");
+        // the bundled runtime runs: a GPU-less host gets the one-line CUDA message and exit status 2
+        ProcessBuilder pb = new ProcessBuilder(out.resolve("ccsim").toString(), "probe", tmp.resolve("o").toString())
+                .redirectErrorStream(true);
+        pb.environment().put("CCSIM_MAIN", "io.ccsim.gpu.DeviceRunner");
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String text = new String(p.getInputStream().readAllBytes());
+        int rc = p.waitFor();
+        if (!Cuda.available()) {
+            assertThat(rc).as(text).isEqualTo(2);
+            assertThat(text.strip()).startsWith(Cuda.NO_DEVICE).doesNotContain("\n");
+        }
+        assertThat(text).doesNotContain("UnsatisfiedLinkError");
+    }
+}

@@ -1,0 +1,81 @@
+package io.ccsim.gpu;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.plan.Plan;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** The fits and programs of the calibrator, on numbers with known answers (no GPU needed). */
+class CalibratorTest {
+
+    @Test
+    void lineFitRecoversLatencyAndBandwidthExactly() {
+        // t(µs) = 7.5 + bytes / (20 GB/s) = 7.5 + bytes × 5e-5
+        double a = 7.5, b = 1.0 / 20e3;
+        List<double[]> pts = new ArrayList<>();
+        for (long x = 4096; x <= (64L << 20); x *= 4) pts.add(new double[] {x, a + b * x});
+        double[] ab = Calibrator.fitLine(pts);
+        assertThat(ab[0]).isCloseTo(a, within(1e-9));
+        assertThat(ab[1]).isCloseTo(b, within(1e-15));
+        assertThat(Calibrator.medianRelErr(pts, ab)).isLessThan(1e-12);
+        assertThat(1e-3 / ab[1]).as("GB/s").isCloseTo(20.0, within(1e-9));
+    }
+
+    @Test
+    void relativeWeightingKeepsTheSmallSizesRight() {
+        // a 10 % outlier at the largest size must not move the intercept much: t = 5 + x/1000, last point +10 %
+        List<double[]> pts = new ArrayList<>();
+        double[] xs = {100, 1_000, 10_000, 100_000, 1_000_000};
+        for (double x : xs) pts.add(new double[] {x, 5 + x / 1000});
+        pts.get(4)[1] *= 1.10;
+        double[] ab = Calibrator.fitLine(pts);
+        assertThat(ab[0]).isCloseTo(5.0, within(0.5));
+        // median relative error of the other four points stays small; the outlier is excluded by the median
+        assertThat(Calibrator.medianRelErr(pts, ab)).isLessThan(0.05);
+    }
+
+    @Test
+    void fitNeedsTwoPositivePoints() {
+        assertThatThrownBy(() -> Calibrator.fitLine(List.of(new double[] {1, 2})))
+                .hasMessageContaining("at least 2 points");
+        assertThatThrownBy(() -> Calibrator.fitLine(List.of(new double[] {1, 2}, new double[] {2, 0})))
+                .hasMessageContaining("must be > 0");
+    }
+
+    @Test
+    void localProgramIsOneConnectionlessStep() {
+        DeviceProgram p = Calibrator.localProgram(1 << 20, true);
+        assertThat(p.nRanks()).isEqualTo(1);
+        assertThat(p.tasks()).hasSize(1);
+        long[] w = p.tasks().get(0).words();
+        assertThat(w[0]).isEqualTo(DeviceProgram.F_READ_SRC | DeviceProgram.F_WRITE_DST | DeviceProgram.F_READ_DST);
+        assertThat(w[1]).isZero();
+        assertThat(w[5]).isZero();
+        assertThat(w[11]).as("bytes, 0 slots").isEqualTo(1 << 20);
+        assertThatThrownBy(() -> Calibrator.localProgram(5L << 30, false)).hasMessageContaining("exceeds 4 GiB");
+    }
+
+    @Test
+    void perfCountsFollowNcclTestsSizes() {
+        int n = 4;
+        // all_reduce: size = count × 4 B; all_gather / reduce_scatter / alltoall: size = count × n × 4 B
+        assertThat(CudaPerf.countFor(CollectiveOp.ALL_REDUCE, 1 << 20, DataType.FLOAT32, n)).isEqualTo((1 << 20) / 4);
+        assertThat(CudaPerf.countFor(CollectiveOp.ALL_GATHER, 1 << 20, DataType.FLOAT32, n)).isEqualTo((1 << 20) / 4 / n);
+        assertThat(CudaPerf.countFor(CollectiveOp.REDUCE_SCATTER, 1 << 20, DataType.BFLOAT16, n)).isEqualTo((1 << 20) / 2 / n);
+        for (CollectiveOp op : CollectiveOp.values()) {
+            Algorithm a = op == CollectiveOp.ALL_TO_ALL || op == CollectiveOp.SEND_RECV ? Algorithm.P2P : Algorithm.RING;
+            Plan plan = CudaPerf.plan(op, 1 << 20, DataType.FLOAT32, ReduceOp.SUM, 0, a, Protocol.SIMPLE, 4, n);
+            assertThat(plan.call().sizeBytes()).as(op.cliName()).isEqualTo(1 << 20);
+        }
+    }
+}

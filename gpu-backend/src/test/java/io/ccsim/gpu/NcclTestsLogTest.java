@@ -1,0 +1,148 @@
+package io.ccsim.gpu;
+
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** The importer on real nccl-tests output of several format versions (fixtures: nccltests/SOURCES.md). */
+class NcclTestsLogTest {
+
+    static String fixture(String name) throws IOException {
+        try (InputStream in = NcclTestsLogTest.class.getResourceAsStream("/io/ccsim/gpu/nccltests/" + name)) {
+            assertThat(in).as("fixture " + name).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void v2FormatWithGroupRedopRootAndWrong() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("a100-8gpu-all_reduce-v2.txt"), "a100");
+        assertThat(log.sections()).hasSize(1);
+        NcclTestsLog.Section s = log.sections().get(0);
+        assertThat(s.op()).isEqualTo(CollectiveOp.ALL_REDUCE);
+        assertThat(s.ranks()).isEqualTo(8);
+        // 8 B .. 4 GiB by factor 2: 30 sizes
+        assertThat(s.rows()).hasSize(30);
+        assertThat(s.avgBusBandwidth()).hasValue(66.2058);
+        assertThat(s.outOfBounds()).isZero();
+        NcclTestsLog.Row last = s.rows().get(29);
+        assertThat(last.sizeBytes()).isEqualTo(4L << 30);
+        assertThat(last.count()).isEqualTo((4L << 30) / 4);
+        assertThat(last.dtype()).contains(DataType.FLOAT32);
+        assertThat(last.redop()).isEqualTo("sum");
+        assertThat(last.root()).isEqualTo(-1);
+        assertThat(last.oop().timeUs()).isEqualTo(32336.0);
+        assertThat(last.inPlace().busbwGBps()).isEqualTo(231.59);
+        assertThat(last.oop().wrong()).isZero();
+        assertThat(last.oop().maxError()).isNaN();
+        // the printed numbers obey nccl-tests' definitions: algbw = size / time, busbw = algbw * 2(n-1)/n
+        for (NcclTestsLog.Row r : s.rows()) {
+            if (r.sizeBytes() < (1 << 20)) continue; // two printed decimals lose small values
+            double algbw = r.sizeBytes() / (r.oop().timeUs() * 1e-6) / 1e9;
+            assertThat(r.oop().algbwGBps()).isCloseTo(algbw, within(0.01 * algbw + 0.01));
+            assertThat(r.oop().busbwGBps()).isCloseTo(r.oop().algbwGBps() * 2 * 7 / 8.0, within(0.02 * algbw + 0.01));
+        }
+    }
+
+    @Test
+    void mpirunNoiseBetweenRowsIsSkipped() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("a100-mpirun-interleaved-noise.txt"), "mpirun");
+        assertThat(log.rows()).hasSize(7);
+        assertThat(log.rows()).allMatch(r -> r.op() == CollectiveOp.ALL_REDUCE);
+        assertThat(log.rows().get(6).sizeBytes()).isEqualTo(4294967296L);
+        assertThat(log.sections().get(0).avgBusBandwidth()).hasValue(72.7724);
+    }
+
+    @Test
+    void oldFormatWithoutRedopRootHasErrorColumnAndTheNextCommandStartsANewSection() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("nccl340-old-error-column.txt"), "nccl340",
+                CollectiveOp.ALL_GATHER);
+        assertThat(log.sections()).hasSize(2);
+        NcclTestsLog.Section first = log.sections().get(0);
+        assertThat(first.op()).isEqualTo(CollectiveOp.ALL_GATHER);
+        assertThat(first.rows()).hasSize(12);
+        assertThat(first.avgBusBandwidth()).hasValue(6.6972);
+        NcclTestsLog.Row r = first.rows().get(6);
+        assertThat(r.sizeBytes()).isEqualTo(4194304);
+        assertThat(r.redop()).isEmpty();
+        assertThat(r.root()).isEqualTo(-1);
+        assertThat(r.oop().timeUs()).isEqualTo(120.1);
+        assertThat(r.oop().wrong()).isEqualTo(-1);
+        assertThat(r.oop().maxError()).isEqualTo(0.0);
+        assertThat(r.inPlace().algbwGBps()).isEqualTo(18.16);
+        assertThat(log.sections().get(1).op()).isEqualTo(CollectiveOp.BROADCAST);
+        assertThat(log.sections().get(1).rows()).isEmpty();
+    }
+
+    @Test
+    void oldFormatWithRedopAndRoot() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("nccl340-reduce-root-error.txt"), "nccl340-reduce",
+                CollectiveOp.REDUCE);
+        List<NcclTestsLog.Row> rows = log.rows();
+        assertThat(rows).hasSize(12);
+        assertThat(rows).allMatch(r -> r.root() == 0 && r.redop().equals("sum") && r.oop().maxError() == 0.0);
+        assertThat(rows.get(11).oop().busbwGBps()).isEqualTo(12.81);
+    }
+
+    @Test
+    void wrongElementCountsAndEllipsis() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("h100-simple-wrong-values.txt"), "nccl1184", CollectiveOp.ALL_REDUCE);
+        assertThat(log.rows()).hasSize(3);
+        NcclTestsLog.Row bad = log.rows().get(2);
+        assertThat(bad.oop().wrong()).isEqualTo(237858);
+        assertThat(bad.inPlace().wrong()).isEqualTo(238038);
+    }
+
+    @Test
+    void largeSizesAndAverage() throws IOException {
+        NcclTestsLog log = NcclTestsLog.parse(fixture("gb200-nvl72-group.txt"), "gb200", CollectiveOp.ALL_REDUCE);
+        assertThat(log.rows()).hasSize(5);
+        assertThat(log.rows().get(4).sizeBytes()).isEqualTo(8L << 30);
+        assertThat(log.rows().get(4).count()).isEqualTo(2147483648L);
+        // the printed average is the mean of the out-of-place and in-place busbw of all rows (nccl-tests common.cu)
+        double sum = 0;
+        for (NcclTestsLog.Row r : log.rows()) sum += r.oop().busbwGBps() + r.inPlace().busbwGBps();
+        assertThat(log.sections().get(0).avgBusBandwidth().getAsDouble()).isCloseTo(sum / 10, within(0.01));
+        assertThat(log.sections().get(0).ranks()).isEqualTo(1);
+    }
+
+    @Test
+    void rowsOfAnUnnamedTestNeedAnExplicitCollective() throws IOException {
+        String text = fixture("nccl340-reduce-root-error.txt");
+        assertThatThrownBy(() -> NcclTestsLog.parse(text, "x.log"))
+                .isInstanceOf(NcclTestsLog.FormatException.class)
+                .hasMessageContaining("x.log:1:")
+                .hasMessageContaining("all_reduce_perf, all_gather_perf");
+    }
+
+    @Test
+    void malformedRowNamesTheLine() {
+        String text = "./build/all_reduce_perf -b 8\n       1024           256     float     sum      -1    42.05    0.02\n";
+        assertThatThrownBy(() -> NcclTestsLog.parse(text, "bad.log"))
+                .isInstanceOf(NcclTestsLog.FormatException.class)
+                .hasMessageContaining("bad.log:2:")
+                .hasMessageContaining("7 columns");
+    }
+
+    @Test
+    void unknownBinaryIsAnError() {
+        assertThatThrownBy(() -> NcclTestsLog.parse("./build/hypercube_perf -g 8\n", "h.log"))
+                .hasMessageContaining("hypercube_perf")
+                .hasMessageContaining("valid:");
+    }
+
+    @Test
+    void textWithoutRowsIsAnError() {
+        assertThatThrownBy(() -> NcclTestsLog.parse("# nThread 1 nGpus 8\n", "empty.log"))
+                .hasMessageContaining("no nccl-tests table rows");
+    }
+}

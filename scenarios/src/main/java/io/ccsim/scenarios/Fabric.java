@@ -1,0 +1,162 @@
+package io.ccsim.scenarios;
+
+import io.ccsim.topology.Link;
+import io.ccsim.topology.LinkGroup;
+import io.ccsim.topology.Node;
+import io.ccsim.topology.NodeKind;
+import io.ccsim.topology.Route;
+import io.ccsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scenario's topology plus the time-varying health that faults give its links (degrade
+ * factor, down). Capacities are those of the topology's link groups (a striped NVLink port group
+ * is one constraint), computed with the health set here.
+ */
+final class Fabric {
+    private final Topology topo;
+    private final List<Node> gpus;
+    private final double[] factor;   // per link index
+    private final boolean[] down;    // per link index
+    private final Map<Long, Route> routes = new HashMap<>();
+
+    Fabric(Topology topo) {
+        this.topo = topo;
+        this.gpus = topo.gpus();
+        this.factor = new double[topo.links().size()];
+        java.util.Arrays.fill(factor, 1.0);
+        this.down = new boolean[topo.links().size()];
+    }
+
+    Topology topology() { return topo; }
+
+    int gpuCount() { return gpus.size(); }
+
+    /** Topology id of GPU {@code g} (rank order: host, then local index). */
+    String gpuId(int g) { return gpus.get(g).id(); }
+
+    int hostOf(int g) { return gpus.get(g).host(); }
+
+    int localOf(int g) { return gpus.get(g).localIndex(); }
+
+    /** GPU memory in bytes, from the topology's {@code memory_bytes} attribute. */
+    long gpuMemoryBytes(int g) {
+        String m = gpus.get(g).attr("memory_bytes");
+        if (m == null) throw new IllegalStateException("GPU " + gpuId(g) + " has no memory_bytes attribute");
+        return Long.parseLong(m);
+    }
+
+    private int nicsPerHost = -1;
+
+    /** NICs per host (0 for a board without NICs). */
+    int nicsPerHost() {
+        if (nicsPerHost < 0) {
+            int n = 0;
+            for (Node node : topo.nodes()) if (node.kind() == NodeKind.NIC && node.host() == 0) n++;
+            nicsPerHost = n;
+        }
+        return nicsPerHost;
+    }
+
+    /** Checks a link id, with the topology's error naming valid ids. */
+    void requireLink(String linkId) { topo.linkIndex(linkId); }
+
+    void setFactor(String linkId, double f) { factor[topo.linkIndex(linkId)] = f; }
+
+    void setDown(String linkId, boolean d) { down[topo.linkIndex(linkId)] = d; }
+
+    boolean isDown(String linkId) { return down[topo.linkIndex(linkId)]; }
+
+    /** Degrade factor of link index {@code i} now (1 = nominal). */
+    double factorOf(int i) { return factor[i]; }
+
+    /** Whether link index {@code i} is down now. */
+    boolean downOf(int i) { return down[i]; }
+
+    /** Bytes/s per direction of a link now. */
+    double linkRate(Link l) {
+        int i = topo.linkIndex(l.id());
+        return down[i] ? 0.0 : l.bandwidthBytesPerSecPerDirection() * factor[i];
+    }
+
+    /** Health factor of a link now: 0 if down, else its degrade factor. */
+    double healthOf(String linkId) {
+        int i = topo.linkIndex(linkId);
+        return down[i] ? 0.0 : factor[i];
+    }
+
+    /** Capacity of a group now, with the striping rule of {@link LinkGroup}, bytes/s per direction. */
+    double groupCapacity(int groupIndex) {
+        LinkGroup g = topo.fabric().get(groupIndex);
+        if (!g.striped()) return linkRate(g.members().get(0));
+        int lanes = 0;
+        double minPerLane = Double.POSITIVE_INFINITY;
+        for (Link l : g.members()) {
+            double r = linkRate(l);
+            if (r == 0.0) continue;
+            lanes += l.lanes();
+            minPerLane = Math.min(minPerLane, r / l.lanes());
+        }
+        return lanes == 0 ? 0.0 : lanes * minPerLane;
+    }
+
+    double groupNominal(int groupIndex) { return topo.fabric().get(groupIndex).nominalCapacityBytesPerSec(); }
+
+    /** The member of a group with the lowest health (the culprit inside a stripe), or its first member. */
+    String worstMember(int groupIndex) {
+        LinkGroup g = topo.fabric().get(groupIndex);
+        String worst = g.members().get(0).id();
+        double w = 2;
+        for (Link l : g.members()) {
+            double h = healthOf(l.id());
+            if (h < w) { w = h; worst = l.id(); }
+        }
+        return worst;
+    }
+
+    int groupIndexOfLink(String linkId) { return topo.groupOf(linkId).index(); }
+
+    /**
+     * Every link of the given groups, in order: a striped NVLink port group spreads data over all
+     * its members, so any of them may have carried a given byte.
+     */
+    List<String> memberLinks(int[] groups) {
+        List<String> out = new ArrayList<>();
+        for (int g : groups) for (Link l : topo.fabric().get(g).members()) out.add(l.id());
+        return out;
+    }
+
+    private final Map<String, Route> namedRoutes = new HashMap<>();
+
+    /** Route between two nodes by id (memoized per pair and key). */
+    Route route(String src, String dst, int key) {
+        return namedRoutes.computeIfAbsent(src + ">" + dst + "#" + key, x -> topo.route(src, dst, key));
+    }
+
+    boolean hasNode(String id) { return topo.hasNode(id); }
+
+    /** Route between two GPUs (memoized per pair and key). */
+    Route route(int srcGpu, int dstGpu, int key) {
+        long k = ((long) srcGpu << 40) ^ ((long) dstGpu << 16) ^ key;
+        return routes.computeIfAbsent(k, x -> topo.route(gpus.get(srcGpu).id(), gpus.get(dstGpu).id(), key));
+    }
+
+    /** Concatenation of routes (for a path that relays through an intermediate GPU). */
+    static Route concat(List<Route> parts) {
+        int n = 0;
+        for (Route r : parts) n += r.length();
+        int[] hops = new int[n];
+        List<String> ids = new ArrayList<>();
+        long lat = 0;
+        int i = 0;
+        for (Route r : parts) {
+            for (int h = 0; h < r.length(); h++) hops[i++] = r.hops()[h];
+            ids.addAll(r.linkIds());
+            lat += r.latencyPs();
+        }
+        return new Route(hops, lat, ids);
+    }
+}

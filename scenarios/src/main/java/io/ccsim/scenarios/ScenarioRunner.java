@@ -1,0 +1,79 @@
+package io.ccsim.scenarios;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs scenarios: from a file, from the catalog, or from a parsed {@link Scenario}. Every run
+ * terminates — when no event is left (finished, or a hang: nothing can make progress) or at the
+ * scenario's horizon — and the same scenario and seed give the same result.
+ */
+public final class ScenarioRunner {
+    private ScenarioRunner() {}
+
+    /** Parses and runs a scenario file. @throws ScenarioFormatException for a malformed file */
+    public static ScenarioResult run(Path file, long seed) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        return run(ScenarioParser.parse(text, file.toString(), file.toAbsolutePath().getParent()), seed);
+    }
+
+    /**
+     * Runs {@code nameOrPath}: an existing file, else a catalog scenario of that name.
+     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither
+     */
+    public static ScenarioResult runNamed(String nameOrPath, long seed) throws IOException {
+        Path p = Path.of(nameOrPath);
+        if (Files.isRegularFile(p)) return run(p, seed);
+        if (ScenarioCatalog.names().contains(nameOrPath)) return runCatalog(nameOrPath, seed);
+        throw new IllegalArgumentException("'" + nameOrPath + "' is neither a scenario file nor a catalog scenario; catalog: "
+                + ScenarioCatalog.names());
+    }
+
+    /** Runs a catalog scenario by name ({@link ScenarioCatalog#names()}). */
+    public static ScenarioResult runCatalog(String name, long seed) {
+        return run(ScenarioCatalog.load(name), seed);
+    }
+
+    /** Runs a parsed scenario. */
+    public static ScenarioResult run(Scenario scenario, long seed) {
+        Trace t = new ScenarioSimulation(scenario, seed).run();
+        List<Diagnosis> ds = Analyzer.analyze(t);
+        Outcome outcome = outcome(t, ds);
+        List<ScenarioResult.RankSummary> ranks = new ArrayList<>();
+        for (int r = 0; r < t.worldSize; r++) {
+            Trace.RankState st = t.finalStates.get(r);
+            long[] busy = t.busy.get(r);
+            int done = 0;
+            long since = t.restarts.isEmpty() ? -1 : t.restarts.get(t.restarts.size() - 1).failedPs();
+            for (FrEntry e : t.flight.get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
+            ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds.get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
+                    st.iteration(), Units.toSeconds(busy[0]), Units.toSeconds(busy[1]), done));
+        }
+        return new ScenarioResult(scenario.name(), seed, outcome, t.endPs, t.horizonReached, ds, ranks, t.faults, t.events,
+                t.restarts.size() + 1, t.flight);
+    }
+
+    /**
+     * Failed process in the last attempt: error. All ranks done: corrupted if results differ, degraded
+     * if a link or rank slowed the job, else completed. Otherwise: hang.
+     */
+    static Outcome outcome(Trace t, List<Diagnosis> ds) {
+        boolean allDone = true;
+        for (Trace.RankState s : t.finalStates.values()) {
+            if (s.phase() == RankPhase.ERROR || s.phase() == RankPhase.CRASHED) return Outcome.ERROR;
+            if (s.phase() != RankPhase.DONE) allDone = false;
+        }
+        if (!allDone) return Outcome.HANG;
+        for (Diagnosis d : ds) if (d.category() == Category.DATA_CORRUPTION) return Outcome.CORRUPTED;
+        for (Diagnosis d : ds) {
+            if (d.category() == Category.SLOW_LINK || d.category() == Category.SLOW_RANK || d.category() == Category.LINK_FAILURE) {
+                return Outcome.DEGRADED;
+            }
+        }
+        return Outcome.COMPLETED;
+    }
+}

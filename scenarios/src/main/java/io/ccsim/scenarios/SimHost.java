@@ -1,0 +1,43 @@
+package io.ccsim.scenarios;
+
+import io.ccsim.sim.RandomStream;
+import io.ccsim.sim.Simulator;
+
+/**
+ * The one place where the scenarios layer touches sim-core's event kernel: the clock (picoseconds),
+ * scheduling and cancelling actions, and named random streams. Everything in this module goes
+ * through it so that a change of the kernel's API changes this class only.
+ */
+final class SimHost {
+    private final Simulator sim;
+    private final RandomStream ids;
+    private long lastEventPs;
+
+    SimHost(Simulator sim) {
+        this.sim = sim;
+        this.ids = sim.random("scenarios.ids");
+    }
+
+    Simulator simulator() { return sim; }
+
+    /** Simulated time now, in picoseconds. */
+    long now() { return sim.now(); }
+
+    /** Runs {@code action} {@code delayPs} picoseconds from now; returns a handle for {@link #cancel}. */
+    long after(long delayPs, Runnable action) {
+        if (delayPs < 0) throw new IllegalArgumentException("delay must be >= 0 ps, got " + delayPs);
+        return sim.schedule(delayPs, () -> {
+            lastEventPs = sim.now();
+            action.run();
+        });
+    }
+
+    /** Time of the last action run through this host, ps (0 if none). */
+    long lastEventPs() { return lastEventPs; }
+
+    /** Cancels an action scheduled with {@link #after}; a handle of an action that already ran is ignored. */
+    void cancel(long handle) { sim.cancel(handle); }
+
+    /** A fresh random 64-bit value (ncclUniqueId magics, bootstrap ports) from a seeded named stream. */
+    long randomId() { return ids.nextLong(); }
+}
