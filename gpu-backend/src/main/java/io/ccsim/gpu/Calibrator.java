@@ -8,9 +8,10 @@ import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.FitInfo;
-import io.ccsim.algorithms.profile.LatencyCosts;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.ProtocolCosts;
+import io.ccsim.algorithms.profile.SimCosts;
+import io.ccsim.algorithms.profile.SimProtocolCosts;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 import java.io.IOException;
@@ -81,8 +82,9 @@ public final class Calibrator {
             raw.put("copy_cta_gbps", copyGbps);
         }
 
-        Map<Protocol, ProtocolCosts> protos = new EnumMap<>(Protocol.class);
-        Map<Protocol, LatencyCosts> trees = new EnumMap<>(Protocol.class);
+        // measured values go to the simulator's own section; NCCL's constants (protocols, tree, tuner)
+        // stay the base profile's so that the Tuner keeps choosing as NCCL does
+        SimCosts sim = base.sim();
         double linkEff;
         int[] pair = {gpus[0], gpus[1]};
         try (CudaExecutor two = CudaExecutor.open(pair); CudaExecutor all = CudaExecutor.open(gpus)) {
@@ -121,13 +123,17 @@ public final class Calibrator {
                 double[] tree = hopFit(two, all, Algorithm.TREE, p, say, raw, residuals);
                 double ringBase = Math.max(launchUs, ring[0]);
                 double treeBase = Math.max(launchUs, tree[0]);
-                ProtocolCosts bp = base.protocol(p);
-                Map<LinkClass, Double> hop = new EnumMap<>(bp.hopLatencyUs());
+                SimProtocolCosts br = base.sim().get(SimCosts.Family.RING, p);
+                Map<LinkClass, Double> hop = new EnumMap<>(br.hopLatencyUs());
                 hop.put(LinkClass.NVLINK, Math.max(0.05, ring[1]));
-                protos.put(p, new ProtocolCosts(ringBase, stepNs, wireGbps, hop));
-                Map<LinkClass, Double> thop = new EnumMap<>(base.treeLatencies().get(p).hopLatencyUs());
+                sim = sim.with(SimCosts.Family.RING, p, new SimProtocolCosts(ringBase, stepNs, hop, wireGbps, br.pipelineBytes()));
+                SimProtocolCosts bt = base.sim().get(SimCosts.Family.TREE, p);
+                Map<LinkClass, Double> thop = new EnumMap<>(bt.hopLatencyUs());
                 thop.put(LinkClass.NVLINK, Math.max(0.05, tree[1]));
-                trees.put(p, new LatencyCosts(treeBase, thop));
+                sim = sim.with(SimCosts.Family.TREE, p, bt.withLatencies(treeBase, thop));
+                SimProtocolCosts bq = base.sim().get(SimCosts.Family.P2P, p);
+                sim = sim.with(SimCosts.Family.P2P, p, new SimProtocolCosts(Math.max(launchUs, p2pInterceptUs), stepNs,
+                        bq.hopLatencyUs(), wireGbps, bq.pipelineBytes()));
                 say.accept(String.format(Locale.ROOT, "calibrate: %-6s p2p intercept %.2f us, channel %.1f GB/s wire, step %.0f ns,"
                         + " ring base %.2f hop %.2f us, tree base %.2f hop %.2f us", p, p2pInterceptUs, wireGbps, stepNs, ringBase, ring[1],
                         treeBase, tree[1]));
@@ -152,8 +158,11 @@ public final class Calibrator {
         FitInfo fit = new FitInfo("ccsim calibrate on " + gpus.length + " x " + Cuda.deviceName(gpus[0])
                 + " with ccsim's own kernels (io.ccsim.gpu.Calibrator); PCIe/net hop latencies and tuner constants from"
                 + " the built-in h200 profile", LocalDate.now(ZoneOffset.UTC).toString(), residuals);
-        CalibrationProfile prof = new CalibrationProfile(gpu.isEmpty() ? "GPU" : gpu, base.computeCapability(), launchUs, protos,
-                trees, reduceGbps, copyGbps, eff, base.tuner(), java.util.Optional.of(fit));
+        // kernel_launch_us is bounded by NCCL's base latencies (it is part of them); the measured launch is
+        // in every sim launch latency
+        double launchBound = Math.min(launchUs, base.protocols().values().stream().mapToDouble(ProtocolCosts::baseLatencyUs).min().orElse(launchUs));
+        CalibrationProfile prof = new CalibrationProfile(gpu.isEmpty() ? "GPU" : gpu, base.computeCapability(), launchBound,
+                base.protocols(), base.treeLatencies(), reduceGbps, copyGbps, eff, base.tuner(), sim, java.util.Optional.of(fit));
         prof.write(out);
         Path rawFile = out.resolveSibling(out.getFileName() + ".measurements.json");
         DeviceRunner.writeJson(rawFile, raw);

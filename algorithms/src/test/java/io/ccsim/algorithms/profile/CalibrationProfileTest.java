@@ -60,13 +60,10 @@ class CalibrationProfileTest {
         CalibrationProfile file = CalibrationProfile.builtin(gpu);
         return new CalibrationProfile(gpu, 90, file.kernelLaunchUs(),
                 NcclHopperConstants.ringProtocols(
-                        new double[] {file.protocol(Protocol.LL).stepOverheadNs(),
-                                file.protocol(Protocol.LL128).stepOverheadNs(),
-                                file.protocol(Protocol.SIMPLE).stepOverheadNs()},
                         new double[] {file.protocol(Protocol.LL).maxChannelBwGbps(), 0,
                                 file.protocol(Protocol.SIMPLE).maxChannelBwGbps()}),
                 NcclHopperConstants.treeLatencies(), file.reduceBwGbps(), file.copyBwGbps(), file.linkEfficiency(),
-                NcclHopperConstants.tunerConstants(), file.fit());
+                NcclHopperConstants.tunerConstants(), file.sim(), file.fit());
     }
 
     @Test
@@ -86,7 +83,9 @@ class CalibrationProfileTest {
         assertThat(back.toJson()).isEqualTo(p.toJson());
     }
 
-    private static String h200Json() { return CalibrationProfile.builtin("h200").toJson(); }
+    private static final CalibrationProfile H200 = CalibrationProfile.builtin("h200");
+
+    private static String h200Json() { return H200.toJson(); }
 
     private static ProfileException parseError(String json) {
         return catchThrowableOfType(ProfileException.class, () -> CalibrationProfile.parse(json, "test.json"));
@@ -102,25 +101,25 @@ class CalibrationProfileTest {
 
     @Test
     void unknownKeyIsAnErrorListingValidKeys() {
-        ProfileException e = parseError(h200Json().replace("\"step_overhead_ns\"", "\"step_overhead_us\""));
-        assertThat(e.jsonPath()).isEqualTo("$.protocols.LL.step_overhead_us");
-        assertThat(e).hasMessageContaining("valid keys here: base_latency_us, step_overhead_ns");
+        ProfileException e = parseError(h200Json().replace("\"max_channel_bw_gbps\"", "\"max_channel_bw_gbs\""));
+        assertThat(e.jsonPath()).isEqualTo("$.protocols.LL.max_channel_bw_gbs");
+        assertThat(e).hasMessageContaining("valid keys here: base_latency_us, max_channel_bw_gbps");
     }
 
     @Test
     void missingKeyIsNamed() {
-        ProfileException e = parseError(h200Json().replace("\"copy_bw_gbps\": 180.0,", ""));
+        ProfileException e = parseError(h200Json().replace("\"copy_bw_gbps\": " + H200.copyBwGbps() + ",", ""));
         assertThat(e.jsonPath()).isEqualTo("$");
         assertThat(e).hasMessageContaining("missing required key 'copy_bw_gbps'");
     }
 
     @Test
     void wrongTypeAndRangeAreNamedWithPath() {
-        ProfileException t = parseError(h200Json().replace("\"reduce_bw_gbps\": 130.0", "\"reduce_bw_gbps\": \"fast\""));
+        ProfileException t = parseError(h200Json().replace("\"reduce_bw_gbps\": " + H200.reduceBwGbps(), "\"reduce_bw_gbps\": \"fast\""));
         assertThat(t.jsonPath()).isEqualTo("$.reduce_bw_gbps");
         assertThat(t).hasMessageContaining("expected a number, got the string \"fast\"");
 
-        ProfileException r = parseError(h200Json().replace("\"nvlink\": 0.83", "\"nvlink\": 1.5"));
+        ProfileException r = parseError(h200Json().replace("\"nvlink\": " + H200.linkEfficiency(LinkClass.NVLINK), "\"nvlink\": 1.5"));
         assertThat(r.jsonPath()).isEqualTo("$.link_efficiency.nvlink");
         assertThat(r).hasMessageContaining("(0, 1]");
 
@@ -167,7 +166,7 @@ class CalibrationProfileTest {
 
     @Test
     void recordsValidateTheirContracts() {
-        assertThatThrownBy(() -> new ProtocolCosts(1, 1, 0, Profiles.linkMap(1, 1, 1)))
+        assertThatThrownBy(() -> new ProtocolCosts(1, 0, Profiles.linkMap(1, 1, 1)))
                 .hasMessageContaining("maxChannelBwGbps");
         assertThatThrownBy(() -> new LatencyCosts(1, java.util.Map.of(LinkClass.NVLINK, 1.0)))
                 .hasMessageContaining("pcie");

@@ -129,8 +129,9 @@ class SimExecutionTest {
         for (int i = 0; i < 3; i++) {
             long count = (4L << 20) << i;
             CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, count, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
+            // NCCL_BUFFSIZE=64K: 8 KiB slots, 32 KiB chunks, so the loops (and flows) grow with the data here
             Plan plan = Planners.standard().plan(call, PlanOptions.of(Algorithm.RING, Protocol.SIMPLE, g.nChannels())
-                    .withRingOrders(g.ringOrders(g.nChannels())));
+                    .withRingOrders(g.ringOrders(g.nChannels())).withBufferBytes(64 * 1024));
             Run r = run(t, plan, true, 0, null);
             assertThat(r.x().isDone()).isTrue();
             flows[i] = r.x().flowsStarted();
