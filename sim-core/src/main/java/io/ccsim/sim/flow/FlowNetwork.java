@@ -688,9 +688,12 @@ public final class FlowNetwork {
 
     /**
      * The common case of a component whose flows all cross the same constraints the same number of
-     * times (per replica) with the same cap — e.g. all channels of a ring hop between two GPUs: max-min
-     * gives every flow the same rate, min(cap, non-shared capacities, capacity / total weight of each
-     * shared constraint), so no saturation heap is needed. Returns false (and does nothing) otherwise.
+     * times per replica — e.g. all channels of a ring hop between two GPUs, some capped by the
+     * reduction throughput and some by the copy throughput. Every shared constraint then carries
+     * {@code crossings x sum(multiplicity x rate)}, so the tightest one, capacity / crossings, is the
+     * bottleneck of all flows, and max-min is water-filling on it: flows whose own bound (cap, or a
+     * non-shared constraint) is below the level keep their bound, the others share the rest equally
+     * per replica. No saturation heap is needed. Returns false (and does nothing) otherwise.
      */
     private boolean fillUniform() {
         if (nCompFlows == 0) {
@@ -700,12 +703,10 @@ public final class FlowNetwork {
         Constraint[] c0 = f0.cons;
         int[] w0 = f0.weights;
         int m0 = f0.multiplicity;
-        double cap0 = f0.rateCap;
-        long replicas = m0;
         for (int i = 1; i < nCompFlows; i++) {
             Flow f = compFlows[i];
             Constraint[] cs = f.cons;
-            if (f.rateCap != cap0 || cs.length != c0.length) {
+            if (cs.length != c0.length) {
                 return false;
             }
             int[] ws = f.weights;
@@ -715,23 +716,52 @@ public final class FlowNetwork {
                     return false;
                 }
             }
-            replicas += m;
         }
-        double r = cap0;
+        // the binding shared capacity per unit of sum(multiplicity x rate), and the common non-shared bound
+        double capacity = Double.POSITIVE_INFINITY;
+        double bound = Double.POSITIVE_INFINITY;
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
-            double level = c.shared ? c.capacity / ((double) w0[k] / m0 * replicas) : c.capacity;
-            if (level < r) {
-                r = level;
+            if (c.shared) {
+                capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
+            } else {
+                bound = Math.min(bound, c.capacity);
             }
         }
-        if (r < 0) {
-            r = 0;
+        double remaining = capacity;
+        long wsum = 0;
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            f.frozen = false;
+            wsum += f.multiplicity;
+        }
+        // water-filling: freeze the flows bounded below the current level, until none is
+        boolean changed = true;
+        double level = 0;
+        while (changed) {
+            changed = false;
+            level = wsum > 0 ? Math.max(0.0, remaining) / wsum : Double.POSITIVE_INFINITY;
+            for (int i = 0; i < nCompFlows; i++) {
+                Flow f = compFlows[i];
+                if (f.frozen) {
+                    continue;
+                }
+                double b = Math.min(f.rateCap, bound);
+                if (b < level) {
+                    f.frozen = true;
+                    f.newRate = b;
+                    remaining -= b * f.multiplicity;
+                    wsum -= f.multiplicity;
+                    changed = true;
+                }
+            }
         }
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
-            f.frozen = true;
-            f.newRate = r;
+            if (!f.frozen) {
+                f.frozen = true;
+                f.newRate = level;
+            }
         }
         return true;
     }

@@ -41,7 +41,7 @@ class FlowNetworkTest {
     @Test
     void uniformComponentsGetTheSameRatesAsTheGeneralSolver() {
         // many flows over the same two constraints (a ring hop: sender's port, receiver's port), mixed
-        // multiplicities, a cap that binds for small counts and not for large ones, and a capacity change
+        // multiplicities, mixed caps that bind for small counts and not for large ones, a capacity change
         java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
         for (int trial = 0; trial < 50; trial++) {
             long[] ends = new long[2];
@@ -61,7 +61,8 @@ class FlowNetworkTest {
                     long at = r.nextLong(2_000_000);
                     long bytes = 1 + r.nextLong(50_000_000);
                     boolean rep = r.nextBoolean();
-                    s.scheduleAt(at, () -> fs.add(n.start(rep ? p3 : p1, bytes, 0, 5.2e10, null)));
+                    double cap = r.nextBoolean() ? 5.2e10 : 1.3e10 + r.nextDouble() * 6e10; // mixed caps
+                    s.scheduleAt(at, () -> fs.add(n.start(rep ? p3 : p1, bytes, 0, cap, null)));
                 }
                 s.scheduleAt(1_000_000, () -> n.setCapacity(up, 2.0e11));
                 s.run();
