@@ -543,14 +543,16 @@ public final class FlowNetwork {
         }
         solveCount++;
         int ep = ++epoch;
-        nCompFlows = 0;
-        nCompCons = 0;
+        // each seed's connected component is solved on its own: the changes of one instant often touch
+        // many unrelated components (every rank of a ring finishing a step at once), and solving them
+        // apart keeps each problem small (and usually uniform, see fillUniform)
         for (int i = 0; i < nSeedFlows; i++) {
             Flow f = seedFlows[i];
             seedFlows[i] = null;
             if (f.phase == Flow.BANDWIDTH && f.epoch != ep) {
                 f.epoch = ep;
                 pushComp(f);
+                solveComponent(ep);
             }
         }
         for (int i = 0; i < nSeedCons; i++) {
@@ -559,11 +561,15 @@ public final class FlowNetwork {
             if (c.epoch != ep) {
                 c.epoch = ep;
                 pushComp(c);
+                solveComponent(ep);
             }
         }
         nSeedFlows = 0;
         nSeedCons = 0;
-        // BFS closure through shared constraints
+    }
+
+    /** Closes the pushed seed over shared constraints (BFS, epoch {@code ep}), solves it and applies the rates. */
+    private void solveComponent(int ep) {
         int fi = 0;
         int ci = 0;
         while (fi < nCompFlows || ci < nCompCons) {
@@ -597,6 +603,8 @@ public final class FlowNetwork {
         for (int i = 0; i < nCompCons; i++) {
             compCons[i] = null;
         }
+        nCompFlows = 0;
+        nCompCons = 0;
     }
 
     private void pushComp(Flow f) {
