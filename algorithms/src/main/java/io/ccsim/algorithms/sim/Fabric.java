@@ -30,7 +30,7 @@ public final class Fabric {
         this.sim = sim;
         this.topology = topology;
         this.profile = profile;
-        this.net = new FlowNetwork(sim);
+        this.net = new FlowNetwork(sim, false); // nothing here asks for nextCompletionTime()
         int n = topology.fabric().size();
         this.groupClass = new LinkClass[n];
         for (LinkGroup g : topology.fabric()) {

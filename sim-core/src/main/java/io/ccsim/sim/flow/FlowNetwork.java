@@ -82,6 +82,7 @@ public final class FlowNetwork {
     // completion heap
     private Flow[] ch = new Flow[16];
     private int chSize;
+    private final boolean trackCompletions;
 
     private long nextFlowId;
     private int activeFlows;
@@ -92,7 +93,18 @@ public final class FlowNetwork {
 
     /** @param sim the simulator whose clock and event queue this network uses */
     public FlowNetwork(Simulator sim) {
+        this(sim, true);
+    }
+
+    /**
+     * @param sim                 the simulator whose clock and event queue this network uses
+     * @param trackNextCompletion whether to keep the heap of completion times that
+     *                            {@link #nextCompletionTime()} reads; an executor that never asks saves
+     *                            its upkeep on every rate change (the completions themselves are events)
+     */
+    public FlowNetwork(Simulator sim, boolean trackNextCompletion) {
         this.sim = Objects.requireNonNull(sim, "simulator must not be null");
+        this.trackCompletions = trackNextCompletion;
     }
 
     long now() {
@@ -479,6 +491,10 @@ public final class FlowNetwork {
      * no completion time yet)
      */
     public long nextCompletionTime() {
+        if (!trackCompletions) {
+            throw new IllegalStateException("nextCompletionTime: this network was created without completion tracking"
+                    + " (new FlowNetwork(sim, true) keeps it)");
+        }
         flush();
         return chSize == 0 ? Long.MAX_VALUE : ch[0].completionTime;
     }
@@ -936,6 +952,9 @@ public final class FlowNetwork {
     }
 
     private void heapInsert(Flow f) {
+        if (!trackCompletions) {
+            return;
+        }
         if (chSize == ch.length) {
             ch = Arrays.copyOf(ch, chSize * 2);
         }
@@ -945,6 +964,9 @@ public final class FlowNetwork {
     }
 
     private void heapRemove(Flow f) {
+        if (!trackCompletions) {
+            return;
+        }
         int pos = f.heapPos;
         if (pos < 0) {
             return;
@@ -964,6 +986,9 @@ public final class FlowNetwork {
     }
 
     private void heapFix(Flow f) {
+        if (!trackCompletions) {
+            return;
+        }
         heapUp(f.heapPos);
         heapDown(f.heapPos);
     }
