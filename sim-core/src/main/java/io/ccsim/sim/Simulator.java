@@ -121,9 +121,10 @@ public final class Simulator {
         long handle = (sGen[slot] << SLOT_BITS) | slot;
         sTime[slot] = time;
         if (time < rLast) {
-            rebase(time);
+            earlyPush(slot); // before the radix base: see the comment above bucketOf
+        } else {
+            push(bucketOf(time), slot);
         }
-        push(bucketOf(time), slot);
         hSize++;
         live++;
         return handle;
@@ -392,7 +393,10 @@ public final class Simulator {
      * its minimum, which becomes rLast, and its events move to lower buckets (each event moves at
      * most 63 times in all). Equal times keep insertion order: the events that land in bucket 0 on a
      * redistribution are sorted by insertion sequence, and later ones at that time have larger
-     * sequences and are appended. Pushes and pops touch a few array ends instead of walking a tree
+     * sequences and are appended. Looking at the head may move rLast past the clock (runUntil(time)
+     * stopping before a later event, or end-of-instant actions running before it); an event then
+     * scheduled before rLast goes to a small side heap ordered by (time, sequence), and the head is
+     * the earlier of the two. Pushes and pops touch a few array ends instead of walking a tree
      * of 10^5 entries, which is what made the 4-ary heap miss the cache.
      */
 
@@ -423,6 +427,18 @@ public final class Simulator {
 
     /** The slot at the head of the queue (hSize > 0). */
     private int top() {
+        if (eSize > 0) {
+            if (hSize == eSize) {
+                return early[0];
+            }
+            if (b0Head == bSize[0]) {
+                refill();
+            }
+            int a = early[0];
+            int b = bucket[0][b0Head];
+            // early events are before rLast, except a tie broken by insertion order
+            return sTime[a] < sTime[b] || (sTime[a] == sTime[b] && sSeq[a] < sSeq[b]) ? a : b;
+        }
         if (b0Head == bSize[0]) {
             refill();
         }
@@ -430,11 +446,63 @@ public final class Simulator {
     }
 
     private void removeTop() {
+        if (eSize > 0 && top() == early[0]) {
+            earlyPop();
+            hSize--;
+            return;
+        }
         b0Head++;
         hSize--;
         if (b0Head == bSize[0]) {
             b0Head = 0;
             bSize[0] = 0;
+        }
+    }
+
+    // the side heap of events scheduled before rLast (a binary heap on (time, sequence))
+    private int[] early = new int[16];
+    private int eSize;
+
+    private boolean earlyBefore(int a, int b) {
+        return sTime[a] < sTime[b] || (sTime[a] == sTime[b] && sSeq[a] < sSeq[b]);
+    }
+
+    private void earlyPush(int slot) {
+        if (eSize == early.length) {
+            early = java.util.Arrays.copyOf(early, eSize * 2);
+        }
+        int pos = eSize++;
+        while (pos > 0) {
+            int parent = (pos - 1) >>> 1;
+            if (!earlyBefore(slot, early[parent])) {
+                break;
+            }
+            early[pos] = early[parent];
+            pos = parent;
+        }
+        early[pos] = slot;
+    }
+
+    private void earlyPop() {
+        int last = early[--eSize];
+        int pos = 0;
+        int n = eSize;
+        while (true) {
+            int c = (pos << 1) + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && earlyBefore(early[c + 1], early[c])) {
+                c++;
+            }
+            if (!earlyBefore(early[c], last)) {
+                break;
+            }
+            early[pos] = early[c];
+            pos = c;
+        }
+        if (n > 0) {
+            early[pos] = last;
         }
     }
 
@@ -480,28 +548,6 @@ public final class Simulator {
         }
     }
 
-    /**
-     * An event before rLast: possible only after a peek moved rLast past the clock (runUntil(time)
-     * saw a later event and stopped). Re-buckets everything relative to {@code time}, O(queue size).
-     */
-    private void rebase(long time) {
-        int[] all = new int[hSize];
-        int n = 0;
-        for (int b = 0; b < 64; b++) {
-            int from = b == 0 ? b0Head : 0;
-            for (int k = from; k < bSize[b]; k++) {
-                all[n++] = bucket[b][k];
-            }
-            bSize[b] = 0;
-        }
-        b0Head = 0;
-        rLast = time;
-        for (int k = 0; k < n; k++) {
-            push(bucketOf(sTime[all[k]]), all[k]);
-        }
-        sortBucket0BySeq();
-    }
-
     /** Drops cancelled entries (freeing their slots), O(queue size). */
     private void compact() {
         int total = 0;
@@ -521,7 +567,21 @@ public final class Simulator {
             total += n;
         }
         b0Head = 0;
-        hSize = total;
+        int[] keep = new int[eSize];
+        int kept = 0;
+        for (int k = 0; k < eSize; k++) {
+            int slot = early[k];
+            if (sAction[slot] != null) {
+                keep[kept++] = slot;
+            } else {
+                freeSlot(slot);
+            }
+        }
+        eSize = 0;
+        for (int k = 0; k < kept; k++) {
+            earlyPush(keep[k]);
+        }
+        hSize = total + kept;
         stale = 0;
     }
 }
