@@ -20,7 +20,7 @@ import java.util.Optional;
  * {@code link_efficiency}, which are fitted to measurements. Units are in
  * the names: µs, ns, GB/s with 1 GB = 1e9 B.
  *
- * <p>Built-in defaults ({@link #builtin(String)}: {@code h100}, {@code h200}) start from NCCL's own constants
+ * <p>Built-in defaults ({@link #builtin(String)}: {@code h100}, {@code h200}; {@code l40s} and {@code b200} are uncalibrated defaults built from the H200 fit) start from NCCL's own constants
  * (src/graph/tuning.cc, ncclTunerConstantsDefaults, compCap 90 = Hopper), cited in
  * the resource files' {@code fit.source} and line by line in {@link NcclHopperConstants}; fits replace them.
  *
@@ -58,7 +58,7 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
                                  TunerConstants tuner, SimCosts sim, Optional<FitInfo> fit) {
 
     /** Names accepted by {@link #builtin(String)}. */
-    public static final java.util.List<String> BUILTIN_NAMES = java.util.List.of("h100", "h200");
+    public static final java.util.List<String> BUILTIN_NAMES = java.util.List.of("h100", "h200", "l40s", "b200");
 
     public CalibrationProfile {
         Objects.requireNonNull(gpu, "gpu");
