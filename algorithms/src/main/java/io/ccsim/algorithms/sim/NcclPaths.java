@@ -23,14 +23,14 @@ import java.util.Set;
  * with {@code NCCL_P2P_DISABLE=1}, which forces the SHM/PCIe path) the topology's shortest path.
  * Between hosts the topology's route applies (GPU, its PCIe switch, a NIC, the network fabric).
  */
-final class NcclPaths {
+public final class NcclPaths {
     private final Topology topo;
     private final boolean p2pDisabled;
     private final Map<Integer, LinkGroup> nvlGroupOfGpu = new HashMap<>();
     private final Map<Integer, Set<String>> switchesOfGpu = new HashMap<>();
     private final Map<Integer, Integer> nicOfGpu = new HashMap<>();
 
-    NcclPaths(Topology topo, boolean p2pDisabled) {
+    public NcclPaths(Topology topo, boolean p2pDisabled) {
         this.topo = topo;
         this.p2pDisabled = p2pDisabled;
         for (LinkGroup g : topo.fabric()) {
@@ -51,7 +51,7 @@ final class NcclPaths {
     }
 
     /** The route NCCL would use from GPU node {@code src} to GPU node {@code dst}; {@code key} picks among equal paths. */
-    Route route(int src, int dst, long key) {
+    public Route route(int src, int dst, long key) {
         if (src == dst) return Route.local();
         if (!p2pDisabled) {
             LinkGroup a = nvlGroupOfGpu.get(src);
