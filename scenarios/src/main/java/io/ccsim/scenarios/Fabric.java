@@ -4,12 +4,9 @@ import io.ccsim.topology.Link;
 import io.ccsim.topology.LinkGroup;
 import io.ccsim.topology.Node;
 import io.ccsim.topology.NodeKind;
-import io.ccsim.topology.Route;
 import io.ccsim.topology.Topology;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The scenario's topology plus the time-varying health that faults give its links (degrade
@@ -21,7 +18,6 @@ final class Fabric {
     private final List<Node> gpus;
     private final double[] factor;   // per link index
     private final boolean[] down;    // per link index
-    private final Map<Long, Route> routes = new HashMap<>();
 
     Fabric(Topology topo) {
         this.topo = topo;
@@ -129,34 +125,6 @@ final class Fabric {
         return out;
     }
 
-    private final Map<String, Route> namedRoutes = new HashMap<>();
-
-    /** Route between two nodes by id (memoized per pair and key). */
-    Route route(String src, String dst, int key) {
-        return namedRoutes.computeIfAbsent(src + ">" + dst + "#" + key, x -> topo.route(src, dst, key));
-    }
-
     boolean hasNode(String id) { return topo.hasNode(id); }
 
-    /** Route between two GPUs (memoized per pair and key). */
-    Route route(int srcGpu, int dstGpu, int key) {
-        long k = ((long) srcGpu << 40) ^ ((long) dstGpu << 16) ^ key;
-        return routes.computeIfAbsent(k, x -> topo.route(gpus.get(srcGpu).id(), gpus.get(dstGpu).id(), key));
-    }
-
-    /** Concatenation of routes (for a path that relays through an intermediate GPU). */
-    static Route concat(List<Route> parts) {
-        int n = 0;
-        for (Route r : parts) n += r.length();
-        int[] hops = new int[n];
-        List<String> ids = new ArrayList<>();
-        long lat = 0;
-        int i = 0;
-        for (Route r : parts) {
-            for (int h = 0; h < r.length(); h++) hops[i++] = r.hops()[h];
-            ids.addAll(r.linkIds());
-            lat += r.latencyPs();
-        }
-        return new Route(hops, lat, ids);
-    }
 }
