@@ -27,10 +27,21 @@ public final class ErrorTable {
      * @param rows        rows in the group
      * @param medianError median of |pred − meas| / meas
      * @param maxError    largest |pred − meas| / meas
+     * @param boundary    the size class boundary, bytes
      */
-    public record Group(String op, String mode, int nRanks, boolean large, int rows, double medianError, double maxError) {
-        /** A stable key, e.g. {@code all_reduce Ring/LL n=4 >=64KiB}. */
-        public String key() { return op + " " + mode + " n=" + nRanks + (large ? " >=64KiB" : " <64KiB"); }
+    public record Group(String op, String mode, int nRanks, boolean large, int rows, double medianError, double maxError, long boundary) {
+        /** A stable key, e.g. {@code all_reduce Ring/LL n=4 >=64KiB} (or {@code >=1MiB} with issue 4's boundary). */
+        public String key() { return op + " " + mode + " n=" + nRanks + " " + sizeClass(); }
+
+        /** {@code >=64KiB} or {@code <64KiB} (the boundary in KiB or MiB). */
+        public String sizeClass() { return (large ? ">=" : "<") + sizeLabel(boundary); }
+    }
+
+    /** Issue 4's size class boundary for the CudaExecutor's timings, bytes (1 MiB). */
+    public static final long KERNEL_LARGE_BYTES = 1L << 20;
+
+    static String sizeLabel(long b) {
+        return b % (1L << 20) == 0 ? (b >> 20) + "MiB" : b % 1024 == 0 ? (b >> 10) + "KiB" : b + "B";
     }
 
     private final List<Group> groups;
@@ -38,12 +49,16 @@ public final class ErrorTable {
     private ErrorTable(List<Group> groups) { this.groups = List.copyOf(groups); }
 
     /** Groups the predictions and computes each group's median and maximum relative error. */
-    public static ErrorTable of(List<Prediction> predictions) {
+    public static ErrorTable of(List<Prediction> predictions) { return of(predictions, LARGE_BYTES); }
+
+    /** As {@link #of(List)}, with size classes split at {@code boundary} bytes (≥ 1). */
+    public static ErrorTable of(List<Prediction> predictions, long boundary) {
+        if (boundary < 1) throw new IllegalArgumentException("size class boundary must be >= 1 B, got " + boundary);
         Map<String, List<Prediction>> by = new TreeMap<>();
         for (Prediction p : predictions) {
             FixtureRow r = p.row();
             String mode = r.forced() ? r.mode() : "default:" + r.algoProto();
-            boolean large = r.bytes() >= LARGE_BYTES;
+            boolean large = r.bytes() >= boundary;
             by.computeIfAbsent(r.op().cliName() + "\u0000" + mode + "\u0000" + r.nRanks() + "\u0000" + large, k -> new ArrayList<>()).add(p);
         }
         List<Group> out = new ArrayList<>();
@@ -51,7 +66,7 @@ public final class ErrorTable {
             FixtureRow r = l.get(0).row();
             double[] e = l.stream().mapToDouble(Prediction::relativeError).toArray();
             out.add(new Group(r.op().cliName(), r.forced() ? r.mode() : "default:" + r.algoProto(), r.nRanks(),
-                    r.bytes() >= LARGE_BYTES, e.length, median(e), Arrays.stream(e).max().orElse(0)));
+                    r.bytes() >= boundary, e.length, median(e), Arrays.stream(e).max().orElse(0), boundary));
         }
         return new ErrorTable(out);
     }
@@ -74,7 +89,7 @@ public final class ErrorTable {
                 "op", "mode", "n", "sizes", "rows", "median%", "max%"));
         for (Group g : groups) {
             sb.append(String.format(Locale.ROOT, "%-15s %-20s %3d %-8s %5d %9.1f %9.1f%n", g.op(), g.mode(), g.nRanks(),
-                    g.large() ? ">=64KiB" : "<64KiB", g.rows(), 100 * g.medianError(), 100 * g.maxError()));
+                    g.sizeClass(), g.rows(), 100 * g.medianError(), 100 * g.maxError()));
         }
         return sb.toString();
     }

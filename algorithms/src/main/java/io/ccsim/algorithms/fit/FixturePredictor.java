@@ -18,7 +18,8 @@ import java.util.stream.IntStream;
  * Predicts fixture rows exactly as {@code ccsim perf} would: the {@link PerfRunner} on
  * {@code hgx-h200} with {@code n} GPUs of one board, float32 sum, root 0; forced rows run with
  * NCCL_ALGO/NCCL_PROTO set to the row's mode, default rows with an empty environment (NCCL's choice
- * by the tuner). Rows are simulated in parallel; every simulation is seeded and independent, so the
+ * by the tuner). Rows with a fixed plan ({@link FixtureRow#planChannels()}, the CudaExecutor's timings) are
+ * simulated with exactly that plan (algorithm, protocol, channels), as {@code ccsim validate} does. Rows are simulated in parallel; every simulation is seeded and independent, so the
  * result does not depend on the thread count.
  */
 public final class FixturePredictor {
@@ -44,6 +45,14 @@ public final class FixturePredictor {
 
     /** Predicts one row with {@code profile}. */
     public Prediction predict(CalibrationProfile profile, FixtureRow row) {
+        if (row.planChannels().isPresent()) {
+            PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, NcclEnv.empty(), SEED);
+            long count = runner.countFor(row.op(), row.bytes(), DataType.FLOAT32);
+            if (count == 0) throw new IllegalArgumentException(row.source() + ": " + row.bytes() + " B is less than one float per rank");
+            PerfRow r = runner.simulate(row.op(), count, DataType.FLOAT32, ReduceOp.SUM, 0, row.forcedAlgo().get(),
+                    row.forcedProto().get(), row.planChannels().getAsInt());
+            return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
+        }
         PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, envOf(row), SEED);
         PerfRow r = runner.run(row.op(), row.bytes(), DataType.FLOAT32, ReduceOp.SUM, 0);
         return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());

@@ -54,15 +54,36 @@ public final class ProfileFitter {
     private final FixturePredictor predictor = new FixturePredictor();
     private final PrintStream log;
     private final int maxEvalPerBlock;
+    private final Predicate<FixtureRow> search;
+    private final long boundary;
 
     /**
      * @param log             progress output (one line per block), or null for none
      * @param maxEvalPerBlock objective evaluations allowed per block and round (≥ 20)
      */
     public ProfileFitter(PrintStream log, int maxEvalPerBlock) {
+        this(log, maxEvalPerBlock, ProfileFitter::inSearch, ErrorTable.LARGE_BYTES);
+    }
+
+    /**
+     * @param log             progress output (one line per block), or null for none
+     * @param maxEvalPerBlock objective evaluations allowed per block and round (≥ 20)
+     * @param search          the rows simulated during the search (all rows are scored at the end)
+     * @param boundary        size class boundary of the result's error table, bytes (64 KiB for NCCL's fixtures,
+     *                        {@link ErrorTable#KERNEL_LARGE_BYTES} for issue 4's check of the CudaExecutor's timings)
+     */
+    public ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary) {
         if (maxEvalPerBlock < 20) throw new IllegalArgumentException("maxEvalPerBlock must be >= 20, got " + maxEvalPerBlock);
+        if (boundary < 1) throw new IllegalArgumentException("size class boundary must be >= 1 B, got " + boundary);
         this.log = log;
         this.maxEvalPerBlock = maxEvalPerBlock;
+        this.search = search;
+        this.boundary = boundary;
+    }
+
+    /** A fitter for the CudaExecutor's own timings ({@link KernelTimings}): every row searched, 1 MiB size classes. */
+    public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock) {
+        return new ProfileFitter(log, maxEvalPerBlock, r -> true, ErrorTable.KERNEL_LARGE_BYTES);
     }
 
     /** The result of a fit: the fitted profile and its errors on every row. */
@@ -102,8 +123,12 @@ public final class ProfileFitter {
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
         }
         // p2p rows carry no NCCL log of the protocol; the Tuner's choice decides which protocol's costs apply
-        for (Protocol p : P2P_PROTOCOLS) {
-            b.add(new Block("p2p " + p.ncclName(), FitParameter.sim(SimCosts.Family.P2P, p), r -> !r.forced() && r.ncclAlgo().isEmpty()));
+        // forced P2P rows (the CudaExecutor's timings) name their protocol
+        for (Protocol p : Protocol.values()) {
+            boolean tunerPicks = P2P_PROTOCOLS.contains(p);
+            b.add(new Block("p2p " + p.ncclName(), FitParameter.sim(SimCosts.Family.P2P, p), r -> r.forced()
+                    ? r.forcedAlgo().get() == Algorithm.P2P && r.forcedProto().get() == p
+                    : tunerPicks && r.ncclAlgo().isEmpty()));
         }
         b.add(new Block("shared", FitParameter.shared(), r -> true));
         return b;
@@ -122,13 +147,13 @@ public final class ProfileFitter {
         CalibrationProfile cur = base;
         for (int round = 1; round <= rounds; round++) {
             for (Block b : blocks()) {
-                List<FixtureRow> sel = rows.stream().filter(ProfileFitter::inSearch).filter(b.rows()).toList();
+                List<FixtureRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
                 if (sel.isEmpty()) continue;
                 cur = fitBlock(cur, b, sel, round);
             }
         }
         List<Prediction> preds = predictor.predictAll(cur, rows);
-        return new Result(cur, preds, ErrorTable.of(preds), loss(preds));
+        return new Result(cur, preds, ErrorTable.of(preds, boundary), loss(preds));
     }
 
     private CalibrationProfile fitBlock(CalibrationProfile start, Block b, List<FixtureRow> rows, int round) {

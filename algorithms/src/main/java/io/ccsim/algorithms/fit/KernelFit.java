@@ -1,0 +1,79 @@
+package io.ccsim.algorithms.fit;
+
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.FitInfo;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Fits a calibration profile's simulator numbers to the CudaExecutor's own timings (issue 4's fidelity check):
+ * {@code KernelFit --base profile.json --out profile-fitted.json [--rounds 2] [--max-eval 60] [--date D]
+ * [--fit-n N] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
+ * error table uses issue 4's size classes (below 1 MiB, from 1 MiB). With {@code --fit-n N} only the rows of
+ * n = N ranks are fitted and the other rows are reported apart as held out (out of sample).
+ */
+public final class KernelFit {
+    private KernelFit() {}
+
+    /** Runs the fit; see the class comment for the arguments. */
+    public static void main(String[] args) throws IOException {
+        Path base = null, out = null;
+        int rounds = 2, maxEval = 60, fitN = 0;
+        String date = null;
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--base": base = Path.of(value(args, ++i, a)); break;
+                case "--out": out = Path.of(value(args, ++i, a)); break;
+                case "--rounds": rounds = Integer.parseInt(value(args, ++i, a)); break;
+                case "--max-eval": maxEval = Integer.parseInt(value(args, ++i, a)); break;
+                case "--date": date = value(args, ++i, a); break;
+                case "--fit-n": fitN = Integer.parseInt(value(args, ++i, a)); break;
+                default:
+                    if (a.startsWith("--")) {
+                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --fit-n");
+                    }
+                    files.add(Path.of(a));
+            }
+        }
+        if (base == null || out == null || date == null || files.isEmpty()) {
+            throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] TIMING.json...");
+        }
+        CalibrationProfile start = CalibrationProfile.load(base);
+        List<FixtureRow> rows = new ArrayList<>();
+        for (Path f : files) rows.addAll(KernelTimings.load(f));
+        int n = fitN;
+        List<FixtureRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.nRanks() == n).toList();
+        if (fitRows.isEmpty()) throw new IllegalArgumentException("--fit-n " + n + ": no rows with n = " + n);
+        ProfileFitter.Result r = ProfileFitter.forKernelTimings(System.out, maxEval).fit(start, fitRows, rounds);
+        List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
+        ErrorTable table = ErrorTable.of(all, ErrorTable.KERNEL_LARGE_BYTES);
+        System.out.print(table.format());
+        if (n != 0) {
+            List<Prediction> held = all.stream().filter(p -> p.row().nRanks() != n).toList();
+            System.out.println("held out (not fitted), n != " + n + ":");
+            System.out.print(ErrorTable.of(held, ErrorTable.KERNEL_LARGE_BYTES).format());
+        }
+        System.out.printf(Locale.ROOT, "loss %.4f over %d rows (fitted on %d)%n", ProfileFitter.loss(all), rows.size(), fitRows.size());
+        StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.KernelFit (ProfileFitter: BOBYQA on soft-L1 of log(pred/meas), ")
+                .append(rounds).append(" rounds, ").append(maxEval).append(" evaluations per block) to the CudaExecutor's graph-replay timings"
+                        + " (ccsim's own kernels) on 4 x H200 NVSwitch: ");
+        for (int i = 0; i < files.size(); i++) src.append(i > 0 ? ", " : "").append(files.get(i));
+        src.append(n == 0 ? " (all " + rows.size() + " rows; the errors below are in-sample)" : " (rows with n = " + n + " only)");
+        src.append(". Each row predicted with the plan that ran (op, n, algorithm, protocol, channels, bytes on hgx-h200 with n GPUs)."
+                + " Fitted: the sim section (per family and protocol), reduce/copy throughput, NVLink efficiency;"
+                + " pipeline_bytes kept >= 65536. Start: ").append(base).append(" (")
+                .append(start.fit().map(FitInfo::source).orElse("no fit section")).append(")");
+        ProfileFitter.withFitInfo(r.profile(), table, src.toString(), date).write(out);
+        System.out.println("wrote " + out);
+    }
+
+    private static String value(String[] args, int i, String opt) {
+        if (i >= args.length) throw new IllegalArgumentException(opt + " needs a value");
+        return args[i];
+    }
+}
