@@ -1,5 +1,10 @@
 package io.ccsim.algorithms.fit;
 
+import static io.ccsim.algorithms.fit.JsonFields.bool;
+import static io.ccsim.algorithms.fit.JsonFields.num;
+import static io.ccsim.algorithms.fit.JsonFields.req;
+import static io.ccsim.algorithms.fit.JsonFields.str;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -94,35 +99,5 @@ public final class KernelTimings {
         String v = str(r, key, where).toLowerCase(Locale.ROOT);
         for (String ok : valid) if (ok.equals(v)) return;
         throw new IllegalArgumentException(where + "." + key + ": '" + v + "' is not predicted; valid: " + String.join(", ", valid));
-    }
-
-    private static JsonElement req(JsonObject r, String key, String where) {
-        JsonElement e = r.get(key);
-        if (e == null || e.isJsonNull()) throw new IllegalArgumentException(where + ": missing field \"" + key + "\"");
-        return e;
-    }
-
-    private static String str(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a string, got " + e);
-        }
-        return e.getAsString();
-    }
-
-    private static double num(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a number, got " + e);
-        }
-        return e.getAsDouble();
-    }
-
-    private static boolean bool(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected true or false, got " + e);
-        }
-        return e.getAsBoolean();
     }
 }

@@ -1,5 +1,10 @@
 package io.ccsim.algorithms.fit;
 
+import static io.ccsim.algorithms.fit.JsonFields.bool;
+import static io.ccsim.algorithms.fit.JsonFields.num;
+import static io.ccsim.algorithms.fit.JsonFields.req;
+import static io.ccsim.algorithms.fit.JsonFields.str;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -104,35 +109,6 @@ public final class NcclFixtures {
         return e == null || e.isJsonNull() ? null : e;
     }
 
-    private static JsonElement req(JsonObject r, String key, String where) {
-        JsonElement e = r.get(key);
-        if (e == null || e.isJsonNull()) throw new IllegalArgumentException(where + ": missing field \"" + key + "\"");
-        return e;
-    }
-
-    private static String str(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a string, got " + e);
-        }
-        return e.getAsString();
-    }
-
-    private static double num(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a number, got " + e);
-        }
-        return e.getAsDouble();
-    }
-
-    private static boolean bool(JsonObject r, String key, String where) {
-        JsonElement e = req(r, key, where);
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected true or false, got " + e);
-        }
-        return e.getAsBoolean();
-    }
 
     /** NCCL algorithm names as NCCL logs them (RING, TREE) or as NCCL_ALGO spells them (Ring, Tree). */
     static Algorithm algo(String s, String where) {
