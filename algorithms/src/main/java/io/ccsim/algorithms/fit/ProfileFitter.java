@@ -37,7 +37,8 @@ import org.apache.commons.math3.optim.nonlinear.scalar.noderiv.BOBYQAOptimizer;
  * <p>
  * To keep it fast, the parameters are fitted in blocks that touch disjoint rows (block coordinate
  * descent): per protocol, the ring parameters on the forced Ring/P rows and the default rows NCCL ran
- * with Ring/P; per protocol, the tree latencies on the forced Tree/P rows; the point-to-point latencies
+ * with Ring/P of all-gather, reduce-scatter and all-reduce; per protocol, the chain parameters on those of
+ * broadcast and reduce; per protocol, the tree latencies on the forced Tree/P rows; the point-to-point latencies
  * on the send/recv and all-to-all rows; then the shared parameters
  * (reduce/copy throughput, NVLink efficiency) on all rows; repeated for a few rounds. During the search
  * only the sizes 8·4^k up to 128 MiB are simulated (every protocol runs in its bandwidth regime long
@@ -113,10 +114,15 @@ public final class ProfileFitter {
 
     private static List<Block> blocks() {
         List<Block> b = new ArrayList<>();
-        for (Protocol p : Protocol.values()) {
-            b.add(new Block("ring " + p.ncclName(), FitParameter.sim(SimCosts.Family.RING, p), r -> r.forced()
-                    ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
-                    : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p));
+        // ring and chain: the forced Ring/P rows and the default rows NCCL ran with Ring/P, split by op
+        // (SimCosts.Family#of: broadcast and reduce are the chain)
+        for (SimCosts.Family f : List.of(SimCosts.Family.RING, SimCosts.Family.CHAIN)) {
+            for (Protocol p : Protocol.values()) {
+                b.add(new Block(f.jsonName() + " " + p.ncclName(), FitParameter.sim(f, p), r -> SimCosts.Family.of(Algorithm.RING, r.op()) == f
+                        && (r.forced()
+                        ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
+                        : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p)));
+            }
         }
         for (Protocol p : Protocol.values()) {
             b.add(new Block("tree " + p.ncclName(), FitParameter.sim(SimCosts.Family.TREE, p), r -> r.forced()

@@ -31,7 +31,9 @@ final class ProfileJson {
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
-    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p");
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain");
+    /** {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}). */
+    private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
@@ -221,10 +223,11 @@ final class ProfileJson {
     }
 
     private static SimCosts readSim(Ctx c, JsonElement e) {
-        JsonObject so = c.object(e, "$.sim", SIM_KEYS, SIM_KEYS);
+        JsonObject so = c.object(e, "$.sim", SIM_KEYS, SIM_REQUIRED);
         EnumMap<SimCosts.Family, Map<Protocol, SimProtocolCosts>> fams = new EnumMap<>(SimCosts.Family.class);
         for (SimCosts.Family f : SimCosts.Family.values()) {
             String fpath = "$.sim." + f.jsonName();
+            if (!so.has(f.jsonName())) continue; // only chain may be absent (SIM_REQUIRED)
             JsonObject fo = c.object(so.get(f.jsonName()), fpath, PROTO_NAMES, PROTO_NAMES);
             EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
             for (Protocol p : Protocol.values()) {
@@ -240,7 +243,9 @@ final class ProfileJson {
             }
             fams.put(f, protos);
         }
-        return new SimCosts(fams.get(SimCosts.Family.RING), fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P));
+        Map<Protocol, SimProtocolCosts> ring = fams.get(SimCosts.Family.RING);
+        return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring));
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {

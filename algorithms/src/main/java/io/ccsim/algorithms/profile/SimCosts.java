@@ -1,5 +1,7 @@
 package io.ccsim.algorithms.profile;
 
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -13,18 +15,25 @@ import java.util.Objects;
  * <p>One {@link SimProtocolCosts} per (algorithm family, protocol): the ring algorithm, NCCL's tree
  * (whose chain pipelining and per-channel throughput differ from the ring's, as NCCL's own tuner has
  * separate tree caps: perChMaxTreeBws in src/graph/tuning.cc), and point-to-point (send/recv,
- * all-to-all), whose kernels NCCL launches and schedules differently (src/enqueue.cc p2p path).
+ * all-to-all), whose kernels NCCL launches and schedules differently (src/enqueue.cc p2p path), and the
+ * chain: ring broadcast and reduce, a pipeline from/to the root over the ring order (NCCL's
+ * runRing in src/device/broadcast.h and reduce.h: one send or receive per rank and step, no data coming
+ * back around the ring). Measured, a hop of that chain costs far less than a step of the ring
+ * all-gather/reduce-scatter/all-reduce (calibration/nccl-h200, Ring/Simple 8 B: broadcast n = 2 → 4
+ * adds ~0.7 µs for two more hops, all_gather ~6 µs), so it has its own costs. In the JSON the
+ * {@code chain} key is optional: a profile without it takes {@code ring}'s costs for the chain.
  *
- * @param ring per protocol: costs of ring collectives
- * @param tree per protocol: costs of the tree all-reduce
- * @param p2p  per protocol: costs of send/recv and all-to-all
+ * @param ring  per protocol: costs of ring all-gather, reduce-scatter and all-reduce
+ * @param tree  per protocol: costs of the tree all-reduce
+ * @param p2p   per protocol: costs of send/recv and all-to-all
+ * @param chain per protocol: costs of ring broadcast and reduce
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
-                       Map<Protocol, SimProtocolCosts> p2p) {
+                       Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain) {
 
     /** The algorithm families with their own costs, named as in the JSON. */
     public enum Family {
-        RING("ring"), TREE("tree"), P2P("p2p");
+        RING("ring"), TREE("tree"), P2P("p2p"), CHAIN("chain");
 
         private final String jsonName;
 
@@ -32,12 +41,30 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
 
         /** The JSON key of this family's section. */
         public String jsonName() { return jsonName; }
+
+        /**
+         * The family whose costs a plan of algorithm {@code algo} for {@code op} is charged: TREE and P2P
+         * by algorithm; a Ring broadcast or reduce is the CHAIN; every other plan the RING.
+         */
+        public static Family of(Algorithm algo, CollectiveOp op) {
+            if (algo == Algorithm.TREE) return TREE;
+            if (algo == Algorithm.P2P) return P2P;
+            boolean chain = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
+            return algo == Algorithm.RING && chain ? CHAIN : RING;
+        }
     }
 
     public SimCosts {
         ring = complete(ring, "sim.ring");
         tree = complete(tree, "sim.tree");
         p2p = complete(p2p, "sim.p2p");
+        chain = complete(chain, "sim.chain");
+    }
+
+    /** Costs whose chain equals the ring (what a profile without a {@code chain} section means). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p) {
+        this(ring, tree, p2p, ring);
     }
 
     private static Map<Protocol, SimProtocolCosts> complete(Map<Protocol, SimProtocolCosts> m, String name) {
@@ -58,6 +85,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         switch (f) {
             case TREE: return tree;
             case P2P: return p2p;
+            case CHAIN: return chain;
             default: return ring;
         }
     }
@@ -69,6 +97,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts with(Family f, Protocol p, SimProtocolCosts c) {
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
-        return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p);
+        return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
+                f == Family.CHAIN ? m : chain);
     }
 }

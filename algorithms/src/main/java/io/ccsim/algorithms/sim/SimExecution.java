@@ -54,7 +54,7 @@ import java.util.List;
  * planner produces them so), hence equal k on both ends.
  *
  * <p>All costs come from the profile's {@code sim} section ({@link SimCosts}), per algorithm family
- * (ring, tree, p2p) and protocol: launch latency, step overhead, hop latency per link class, per-channel
+ * (ring, tree, p2p, and chain for ring broadcast/reduce: {@link SimCosts.Family#of}) and protocol: launch latency, step overhead, hop latency per link class, per-channel
  * limit, forwarding unit; plus the shared reduce/copy throughput and link efficiencies. The Tuner's
  * NCCL constants are never read here.
  * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
@@ -169,8 +169,7 @@ public final class SimExecution {
         this.proto = plan.options().protocol();
         CalibrationProfile prof = fabric.profile();
         Algorithm algo = plan.options().algorithm();
-        SimCosts.Family family = algo == Algorithm.TREE ? SimCosts.Family.TREE
-                : algo == Algorithm.P2P ? SimCosts.Family.P2P : SimCosts.Family.RING;
+        SimCosts.Family family = SimCosts.Family.of(algo, plan.call().op());
         SimProtocolCosts pc = prof.sim().get(family, proto);
         this.startLatencyPs = Time.us(pc.launchLatencyUs());
         this.stepOverheadPs = Time.ns(pc.stepOverheadNs());

@@ -26,32 +26,21 @@ class NcclFixtureTest {
 
     /**
      * Groups over the issue's bound with the built-in profile, with the cap they are held to (the fitted
-     * error rounded up, plus one point). 20 of 111 groups; 40 before the profile got its own {@code sim}
-     * section and cut-through forwarding (19 with a 4-8 KiB forwarding unit, which the fixtures favour
-     * but which multiplies the flows of large-scale runs, see FitParameter#sim). Why each misses (signed
-     * per-row errors in the fit report):
+     * error rounded up, plus one point). 10 of 111 groups; 20 before ring broadcast/reduce got their own
+     * {@code sim.chain} costs, 40 before the profile got its own {@code sim} section and cut-through
+     * forwarding. Why each misses (signed per-row errors in the fit report):
      * <ul>
-     *   <li><b>Ring all_gather / reduce_scatter / all_reduce, LL, LL128, Simple, n = 2 and 4 (and the
-     *   default-mode groups that run them):</b> the error changes sign along the size axis: the simulator
-     *   is 10-17 % fast from 64 KiB to 16 MiB and 10-38 % slow at 256 MiB-1 GiB. Measured, a link carrying
-     *   ring traffic in both directions delivers less per direction than one carrying a broadcast (n = 2,
-     *   Simple: all_gather moves 512 MiB in 2004 µs = 268 GB/s per direction, broadcast 256 MiB in 743 µs =
-     *   361 GB/s); the flow network's full-duplex links give both the same, so one per-protocol
-     *   parameter set shared by the five ops cannot meet the bandwidth plateaus of both kinds at once.</li>
-     *   <li><b>reduce n = 4 ≥ 64 KiB (LL, LL128, Simple, default) and broadcast default:Ring/LL n = 4:</b>
-     *   the 4-rank chain's fill time follows a forwarding unit of 4-8 KiB, below the 64 KiB floor of
-     *   sim.*.pipeline_bytes; the default-mode groups also hold rows where the Tuner picks Simple and NCCL
-     *   LL (1 MiB), timed with Simple's costs. <b>reduce Ring/LL ≥ 64 KiB</b> besides: the same
-     *   plateau conflict, the other way round: for LL the simulator is 10-16 % slow on the one-directional chain (reduce, broadcast) from 4 MiB up and
-     *   10-14 % fast on the bidirectional all_gather n = 2.</li>
-     *   <li><b>reduce Ring/Simple n = 4 &lt; 64 KiB:</b> measured, an extra hop costs ~0.7 µs in the
-     *   broadcast/reduce chain (8 B: n = 2 13.4 µs, n = 4 14.9 µs) but 2.5-3 µs in all_gather/all_reduce
-     *   (all_gather 19.3 → 25.4 µs) with the same number of dependent hops; one hop latency + step overhead
-     *   per protocol splits the difference.</li>
-     *   <li><b>Tree/LL at n = 2 and 4:</b> at n = 2 NCCL's tree is one
-     *   parent-child pair that is 18-26 % slower per byte from 2 MiB up than the simulator, which shares the
-     *   sim.tree parameters with the n = 4 chain (there the simulator is within ±15 %, sign changing at
-     *   ~4 MiB).</li>
+     *   <li><b>Ring all_gather n = 2 ≥ 64 KiB (LL, and default Simple):</b> the error changes sign along the
+     *   size axis: measured, a link carrying ring traffic in both directions delivers less per direction than
+     *   one carrying a one-directional chain (n = 2, Simple: all_gather moves 512 MiB in 2004 µs = 268 GB/s per
+     *   direction, broadcast 256 MiB in 743 µs = 361 GB/s); one per-protocol ring parameter set shared by
+     *   n = 2 and n = 4 cannot meet both plateaus.</li>
+     *   <li><b>broadcast / reduce default:Ring/LL n = 4 ≥ 64 KiB:</b> the default-mode groups hold rows where
+     *   the Tuner picks Simple and NCCL LL (1 MiB), timed with Simple's costs; the 4-rank chain's fill time
+     *   also follows a forwarding unit of 4-8 KiB, below the 64 KiB floor of sim.*.pipeline_bytes.</li>
+     *   <li><b>Tree/LL at n = 2 and 4, Tree/LL128 n = 4:</b> at n = 2 NCCL's tree is one parent-child pair that
+     *   is 18-26 % slower per byte from 2 MiB up than the simulator, which shares the sim.tree parameters with
+     *   the n = 4 chain (there the sign changes at ~4 MiB).</li>
      *   <li><b>sendrecv ≥ 64 KiB:</b> the measurement is not monotonic in bandwidth (n = 4: 128 MiB in 827 µs,
      *   256 MiB in 882 µs; 16-128 MiB about 2× slower than both neighbours), which no throughput model
      *   reproduces. <b>all_to_all n = 2 ≥ 64 KiB:</b> NCCL overlaps the local (self) part with the peer
@@ -60,25 +49,15 @@ class NcclFixtureTest {
      * </ul>
      */
     static final Map<String, Double> KNOWN = Map.ofEntries(
-            Map.entry("all_gather Ring/LL n=2 >=64KiB", 0.15),
-            Map.entry("all_gather Ring/Simple n=2 >=64KiB", 0.17),
-            Map.entry("all_gather Ring/Simple n=4 >=64KiB", 0.12),
-            Map.entry("all_gather default:Ring/LL n=4 >=64KiB", 0.13),
-            Map.entry("all_gather default:Ring/Simple n=2 >=64KiB", 0.14),
-            Map.entry("all_reduce Ring/LL128 n=2 >=64KiB", 0.14),
-            Map.entry("all_reduce Ring/Simple n=2 >=64KiB", 0.12),
+            Map.entry("all_gather Ring/LL n=2 >=64KiB", 0.13),
+            Map.entry("all_gather default:Ring/Simple n=2 >=64KiB", 0.12),
             Map.entry("all_reduce Tree/LL n=2 >=64KiB", 0.23),
             Map.entry("all_reduce Tree/LL n=4 >=64KiB", 0.15),
-            Map.entry("all_to_all default:P2P n=2 >=64KiB", 0.16),
-            Map.entry("broadcast default:Ring/LL n=4 >=64KiB", 0.23),
-            Map.entry("reduce Ring/LL n=4 >=64KiB", 0.13),
-            Map.entry("reduce Ring/LL128 n=4 >=64KiB", 0.15),
-            Map.entry("reduce Ring/Simple n=4 <64KiB", 0.30),
-            Map.entry("reduce Ring/Simple n=4 >=64KiB", 0.16),
-            Map.entry("reduce default:Ring/LL n=4 >=64KiB", 0.32),
-            Map.entry("reduce_scatter Ring/LL128 n=2 >=64KiB", 0.17),
-            Map.entry("reduce_scatter Ring/LL128 n=4 >=64KiB", 0.14),
-            Map.entry("sendrecv default:P2P n=2 >=64KiB", 0.13),
+            Map.entry("all_reduce Tree/LL128 n=4 >=64KiB", 0.12),
+            Map.entry("all_to_all default:P2P n=2 >=64KiB", 0.15),
+            Map.entry("broadcast default:Ring/LL n=4 >=64KiB", 0.13),
+            Map.entry("reduce default:Ring/LL n=4 >=64KiB", 0.20),
+            Map.entry("sendrecv default:P2P n=2 >=64KiB", 0.12),
             Map.entry("sendrecv default:P2P n=4 >=64KiB", 0.16));
 
     static List<FixtureRow> rows;

@@ -67,6 +67,35 @@ class SimSectionJsonTest {
     }
 
     @Test
+    void chainIsOptionalAndThenEqualsTheRing() {
+        CalibrationProfile h = CalibrationProfile.builtin("h200");
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(h.toJson()).getAsJsonObject();
+        assertThat(o.getAsJsonObject("sim").remove("chain")).isNotNull();
+        CalibrationProfile p = CalibrationProfile.parse(o.toString(), "no-chain.json");
+        for (Protocol pr : Protocol.values()) {
+            assertThat(p.sim().get(SimCosts.Family.CHAIN, pr)).isEqualTo(h.sim().get(SimCosts.Family.RING, pr));
+            assertThat(p.sim().get(SimCosts.Family.RING, pr)).isEqualTo(h.sim().get(SimCosts.Family.RING, pr));
+        }
+        // written back, the chain is explicit and reads back equal
+        assertThat(p.toJson()).contains("\"chain\"");
+        assertThat(CalibrationProfile.parse(p.toJson(), "round trip")).isEqualTo(p);
+    }
+
+    @Test
+    void chainSectionIsValidatedLikeTheOthers() {
+        CalibrationProfile h = CalibrationProfile.builtin("h200");
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(h.toJson()).getAsJsonObject();
+        o.getAsJsonObject("sim").getAsJsonObject("chain").remove("LL128");
+        assertThatThrownBy(() -> CalibrationProfile.parse(o.toString(), "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.chain").hasMessageContaining("LL128");
+        String bad = h.toJson().replaceFirst("\"chain\"", "\"chains\"");
+        assertThatThrownBy(() -> CalibrationProfile.parse(bad, "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.chains").hasMessageContaining("ring, tree, p2p, chain");
+    }
+
+    @Test
     void simCostsRejectBadValues() {
         assertThatThrownBy(() -> new SimProtocolCosts(1, 1, Profiles.linkMap(1, 1, 1), 10, 0))
                 .hasMessageContaining("pipelineBytes must be >= 1");

@@ -18,7 +18,7 @@ import io.ccsim.topology.TopologyCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
- * The forwarding unit ({@code sim.P.pipeline_bytes}): a ring broadcast forwards each step in sub-transfers,
+ * The forwarding unit ({@code sim.chain.P.pipeline_bytes}, a ring broadcast is charged the chain family): a ring broadcast forwards each step in sub-transfers,
  * so an extra hop costs about one sub-transfer, not one whole step (store-and-forward).
  */
 class SimPipelineTest {
@@ -27,8 +27,8 @@ class SimPipelineTest {
 
     static CalibrationProfile withPipeline(long pipelineBytes) {
         CalibrationProfile p = CalibrationProfile.builtin("h200");
-        SimProtocolCosts s = p.sim().get(SimCosts.Family.RING, Protocol.SIMPLE).withPipelineBytes(pipelineBytes);
-        return p.withSim(p.sim().with(SimCosts.Family.RING, Protocol.SIMPLE, s));
+        SimProtocolCosts s = p.sim().get(SimCosts.Family.CHAIN, Protocol.SIMPLE).withPipelineBytes(pipelineBytes);
+        return p.withSim(p.sim().with(SimCosts.Family.CHAIN, Protocol.SIMPLE, s));
     }
 
     static double broadcastUs(CalibrationProfile p, int n, long bytes) {
@@ -42,7 +42,7 @@ class SimPipelineTest {
         long unit = 32L << 10;
         CalibrationProfile saf = withPipeline(NO_SPLIT);
         CalibrationProfile cut = withPipeline(unit);
-        SimProtocolCosts c = cut.sim().get(SimCosts.Family.RING, Protocol.SIMPLE);
+        SimProtocolCosts c = cut.sim().get(SimCosts.Family.CHAIN, Protocol.SIMPLE);
         double capBps = c.maxChannelBwGbps() * 1e9;
         double hopUs = c.hopLatencyUs(LinkClass.NVLINK);
         double stepUs = STEP_BYTES / capBps * 1e6;
@@ -71,6 +71,6 @@ class SimPipelineTest {
         double a = broadcastUs(p, 4, 8L << 20);
         assertThat(broadcastUs(p, 4, 8L << 20)).isEqualTo(a);
         // the bytes still all move: at least the data over the per-channel cap
-        assertThat(a).isGreaterThan((8L << 20) / (p.sim().get(SimCosts.Family.RING, Protocol.SIMPLE).maxChannelBwGbps() * 1e9) * 1e6);
+        assertThat(a).isGreaterThan((8L << 20) / (p.sim().get(SimCosts.Family.CHAIN, Protocol.SIMPLE).maxChannelBwGbps() * 1e9) * 1e6);
     }
 }
