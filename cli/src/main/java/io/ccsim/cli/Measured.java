@@ -62,15 +62,22 @@ record Measured(String where, CollectiveOp op, long bytes, DataType dtype, Reduc
         } catch (JsonParseException e) {
             throw new UserException(src + ": not valid JSON: " + e.getMessage(), e);
         }
+        String prefix = "$";
+        if (root.isJsonObject() && root.getAsJsonObject().has("rows") && root.getAsJsonObject().get("rows").isJsonArray()) {
+            // calibration files (calibration/nccl-h200/*.json): {"source": {...}, "rows": [...]}
+            root = root.getAsJsonObject().get("rows");
+            prefix = "$.rows";
+        }
         if (!root.isJsonArray()) {
             throw new UserException(src + ": expected a JSON array of rows ($[0] = {\"op\": ..., \"bytes\": ..., \"time_us\": ...})"
-                    + " as 'ccsim perf --format json' writes; got a " + (root.isJsonObject() ? "object" : "scalar"));
+                    + " as 'ccsim perf --format json' writes, or an object with such a \"rows\" array; got a "
+                    + (root.isJsonObject() ? "object" : "scalar"));
         }
         JsonArray a = root.getAsJsonArray();
         List<Measured> rows = new ArrayList<>();
         int eager = 0;
         for (int i = 0; i < a.size(); i++) {
-            String path = src + ": $[" + i + "]";
+            String path = src + ": " + prefix + "[" + i + "]";
             if (!a.get(i).isJsonObject()) throw new UserException(path + ": a row must be a JSON object");
             JsonObject o = a.get(i).getAsJsonObject();
             if (o.has("graph") && !bool(o, "graph", path)) {
