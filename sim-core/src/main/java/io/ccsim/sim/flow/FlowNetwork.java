@@ -16,6 +16,14 @@ import java.util.Objects;
  * bounded by the link capacity). A flow's own rate cap is a per-flow bound too. A flow that
  * crosses a shared constraint k times consumes k times its rate there.
  *
+ * <p>A FULL_DUPLEX link may also have a <em>duplex efficiency</em> e in (0, 1]
+ * ({@link #setDuplexEfficiency}): one more shared constraint over both directions,
+ * {@code fwd + rev <= 2 x C x e}, besides {@code fwd <= C} and {@code rev <= C}; flows of either
+ * direction are its members. With traffic one way only a direction still gets C (for e >= 1/2); with
+ * equal demand both ways each gets {@code min(C, C x e)}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200,
+ * Simple: calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a
+ * one-way chain. e = 1 adds no constraint (it could never bind), so the default costs nothing.
+ *
  * <h2>Solver: progressive filling, per connected component</h2>
  * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
  * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
@@ -53,6 +61,11 @@ public final class FlowNetwork {
     private Sharing[] linkSharing = new Sharing[16];
     private Constraint[] fwdCons = new Constraint[16];
     private Constraint[] revCons = new Constraint[16];
+    /** joint constraint over both directions of a FULL_DUPLEX link with duplex efficiency < 1, else null */
+    private Constraint[] duplexCons = new Constraint[16];
+    private double[] duplexEff = new double[16];
+    /** whether a route over the link was resolved (its constraints are then fixed in paths and flows) */
+    private boolean[] linkResolved = new boolean[16];
     private int linkCount;
 
     // per link direction (index = hop), lazily settled accounting
@@ -133,6 +146,9 @@ public final class FlowNetwork {
             linkSharing = Arrays.copyOf(linkSharing, n);
             fwdCons = Arrays.copyOf(fwdCons, n);
             revCons = Arrays.copyOf(revCons, n);
+            duplexCons = Arrays.copyOf(duplexCons, n);
+            duplexEff = Arrays.copyOf(duplexEff, n);
+            linkResolved = Arrays.copyOf(linkResolved, n);
             dirRate = Arrays.copyOf(dirRate, 2 * n);
             dirBytes = Arrays.copyOf(dirBytes, 2 * n);
             dirLast = Arrays.copyOf(dirLast, 2 * n);
@@ -141,6 +157,7 @@ public final class FlowNetwork {
         linkName[l] = name;
         linkCap[l] = capacityBytesPerSec;
         linkSharing[l] = sharing;
+        duplexEff[l] = 1.0;
         switch (sharing) {
             case FULL_DUPLEX:
                 fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
@@ -190,6 +207,11 @@ public final class FlowNetwork {
         Constraint r = revCons[link];
         f.capacity = bytesPerSec;
         r.capacity = bytesPerSec;
+        Constraint d = duplexCons[link];
+        if (d != null) {
+            d.capacity = 2 * bytesPerSec * duplexEff[link];
+            addSeed(d);
+        }
         if (f.shared) {
             addSeed(f);
             if (r != f) {
@@ -201,6 +223,49 @@ public final class FlowNetwork {
             }
         }
         requestSolve();
+    }
+
+    /**
+     * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of one direction's capacity C that
+     * each direction gets when both carry traffic, modelled as a joint constraint
+     * {@code fwd + rev <= 2 x C x efficiency} over both directions (it follows later
+     * {@link #setCapacity} changes). 1 (the default) means independent directions.
+     *
+     * @param efficiency in (0, 1]
+     * @throws IllegalArgumentException for a link that is not FULL_DUPLEX, or an efficiency outside (0, 1]
+     * @throws IllegalStateException    when the link had efficiency 1 and a route over it was already
+     *                                  resolved ({@link #path} or {@link #start}): set it before the first flow
+     */
+    public void setDuplexEfficiency(int link, double efficiency) {
+        checkLink("setDuplexEfficiency", link);
+        String where = "setDuplexEfficiency on link " + link + " '" + linkName[link] + "'";
+        if (!(efficiency > 0 && efficiency <= 1)) {
+            throw new IllegalArgumentException(where + ": efficiency must be in (0, 1], was " + efficiency);
+        }
+        if (linkSharing[link] != Sharing.FULL_DUPLEX) {
+            throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
+                    + linkSharing[link]);
+        }
+        Constraint d = duplexCons[link];
+        if (d == null && efficiency < 1 && linkResolved[link]) {
+            throw new IllegalStateException(where + ": routes over this link were already resolved; set the duplex "
+                    + "efficiency before the first path or flow uses the link");
+        }
+        duplexEff[link] = efficiency;
+        if (d != null) {
+            // once created the constraint stays (resolved paths hold it); at efficiency 1 it never binds
+            d.capacity = 2 * linkCap[link] * efficiency;
+            addSeed(d);
+            requestSolve();
+        } else if (efficiency < 1) {
+            duplexCons[link] = new Constraint(link, true, 2 * linkCap[link] * efficiency);
+        }
+    }
+
+    /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
+    public double duplexEfficiency(int link) {
+        checkLink("duplexEfficiency", link);
+        return duplexEff[link];
     }
 
     /** @return the link's capacity, bytes/s */
@@ -318,8 +383,8 @@ public final class FlowNetwork {
         }
         int[] r = route.clone();
         // distinct constraints with multiplicity
-        Constraint[] cs = new Constraint[r.length];
-        int[] ws = new int[r.length];
+        Constraint[] cs = new Constraint[2 * r.length];
+        int[] ws = new int[2 * r.length];
         int n = 0;
         for (int i = 0; i < r.length; i++) {
             int h = r[i];
@@ -328,24 +393,31 @@ public final class FlowNetwork {
                 throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
                         + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
             }
-            Constraint c = (h & 1) == 0 ? fwdCons[link] : revCons[link];
-            int j = 0;
-            while (j < n && cs[j] != c) {
-                j++;
-            }
-            if (j == n) {
-                cs[n] = c;
-                ws[n] = multiplicity;
-                n++;
-            } else {
-                ws[j] += multiplicity;
+            linkResolved[link] = true;
+            n = addWeight(cs, ws, n, (h & 1) == 0 ? fwdCons[link] : revCons[link], multiplicity);
+            if (duplexCons[link] != null) {
+                n = addWeight(cs, ws, n, duplexCons[link], multiplicity);
             }
         }
-        if (n < r.length) {
+        if (n < cs.length) {
             cs = Arrays.copyOf(cs, n);
             ws = Arrays.copyOf(ws, n);
         }
         return new Path(r, cs, ws, multiplicity);
+    }
+
+    private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
+        int j = 0;
+        while (j < n && cs[j] != c) {
+            j++;
+        }
+        if (j == n) {
+            cs[n] = c;
+            ws[n] = w;
+            return n + 1;
+        }
+        ws[j] += w;
+        return n;
     }
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
