@@ -23,6 +23,13 @@ import java.util.Objects;
  * equal demand both ways each gets {@code min(C, C x e)}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200,
  * Simple: calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a
  * one-way chain. e = 1 adds no constraint (it could never bind), so the default costs nothing.
+ * A duplex constraint joins the two directions' flows into one component and so makes solving
+ * costlier; the solver therefore leaves it out ({@code ignored}) while the rates satisfy it without
+ * it, checks it after each solve that touched its flows (usage = the two directions' rates), and
+ * takes it in (and re-solves) only when it is violated, then out again when it stops being
+ * saturated. This is exact: the max-min fair allocation is unique and characterised by feasibility
+ * plus a bottleneck for every flow (Bertsekas &amp; Gallager 6.5.2), and an allocation fair under a
+ * subset of the constraints that satisfies the others has both.
  *
  * <h2>Solver: progressive filling, per connected component</h2>
  * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
@@ -80,6 +87,9 @@ public final class FlowNetwork {
     private Constraint[] seedCons = new Constraint[16];
     private int nSeedCons;
     private boolean solvePending;
+    // ignored duplex constraints touched by the current solve, to check once its components are applied
+    private Constraint[] checkCons = new Constraint[16];
+    private int nCheck;
     private final Runnable solveAction = this::solveDeferred;
 
     // solver scratch
@@ -210,7 +220,9 @@ public final class FlowNetwork {
         Constraint d = duplexCons[link];
         if (d != null) {
             d.capacity = 2 * bytesPerSec * duplexEff[link];
-            addSeed(d);
+            if (!d.ignored) {
+                addSeed(d); // else the re-solve of the directions below checks it
+            }
         }
         if (f.shared) {
             addSeed(f);
@@ -255,10 +267,19 @@ public final class FlowNetwork {
         if (d != null) {
             // once created the constraint stays (resolved paths hold it); at efficiency 1 it never binds
             d.capacity = 2 * linkCap[link] * efficiency;
-            addSeed(d);
+            if (d.ignored) {
+                // re-solving the directions checks it again
+                addSeed(fwdCons[link]);
+                addSeed(revCons[link]);
+            } else {
+                addSeed(d);
+            }
             requestSolve();
         } else if (efficiency < 1) {
-            duplexCons[link] = new Constraint(link, true, 2 * linkCap[link] * efficiency);
+            Constraint c = new Constraint(link, true, 2 * linkCap[link] * efficiency);
+            c.duplex = true;
+            c.ignored = true; // until the rates violate it
+            duplexCons[link] = c;
         }
     }
 
@@ -520,7 +541,7 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
-            if (c.shared && c.size > 0) {
+            if (c.shared && c.size > 0 && !c.ignored) {
                 addSeed(c);
             }
         }
@@ -629,6 +650,42 @@ public final class FlowNetwork {
         if (nSeedFlows == 0 && nSeedCons == 0) {
             return;
         }
+        while (true) {
+            solvePass();
+            if (!activateViolatedDuplex()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Takes in every checked duplex constraint that the rates now violate (seeding it for another pass).
+     * @return whether any was taken in
+     */
+    private boolean activateViolatedDuplex() {
+        boolean any = false;
+        for (int i = 0; i < nCheck; i++) {
+            Constraint c = checkCons[i];
+            checkCons[i] = null;
+            if (c.ignored && c.size > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
+                c.ignored = false;
+                addSeed(c);
+                any = true;
+            }
+        }
+        nCheck = 0;
+        return any;
+    }
+
+    /** Sum of both directions' rates of the duplex constraint's link, bytes/s. */
+    private double duplexUsage(Constraint c) {
+        return dirRate[c.link << 1] + dirRate[(c.link << 1) | 1];
+    }
+
+    private void solvePass() {
+        if (nSeedFlows == 0 && nSeedCons == 0) {
+            return;
+        }
         solveCount++;
         int ep = ++epoch;
         // each seed's connected component is solved on its own: the changes of one instant often touch
@@ -664,7 +721,12 @@ public final class FlowNetwork {
             while (fi < nCompFlows) {
                 Constraint[] cs = compFlows[fi++].cons;
                 for (Constraint c : cs) {
-                    if (c.shared && c.epoch != ep) {
+                    if (c.ignored) {
+                        if (c.checkEpoch != ep) {
+                            c.checkEpoch = ep;
+                            pushCheck(c);
+                        }
+                    } else if (c.shared && c.epoch != ep) {
                         c.epoch = ep;
                         pushComp(c);
                     }
@@ -685,6 +747,13 @@ public final class FlowNetwork {
         solverWork += nCompFlows + nCompCons;
         fill();
         apply();
+        for (int i = 0; i < nCompCons; i++) {
+            Constraint c = compCons[i];
+            // a taken-in duplex constraint that no longer binds is left out again (exact, see the class comment)
+            if (c.duplex && duplexUsage(c) < c.capacity * (1 - 1e-9)) {
+                c.ignored = true;
+            }
+        }
         for (int i = 0; i < nCompFlows; i++) {
             compFlows[i] = null;
         }
@@ -693,6 +762,13 @@ public final class FlowNetwork {
         }
         nCompFlows = 0;
         nCompCons = 0;
+    }
+
+    private void pushCheck(Constraint c) {
+        if (nCheck == checkCons.length) {
+            checkCons = Arrays.copyOf(checkCons, nCheck * 2);
+        }
+        checkCons[nCheck++] = c;
     }
 
     private void pushComp(Flow f) {
@@ -731,7 +807,9 @@ public final class FlowNetwork {
             for (int k = 0; k < cs.length; k++) {
                 Constraint c = cs[k];
                 if (c.shared) {
-                    c.wsum += ws[k];
+                    if (!c.ignored) {
+                        c.wsum += ws[k];
+                    }
                 } else if (c.capacity < bound) {
                     bound = c.capacity;
                 }
@@ -818,6 +896,9 @@ public final class FlowNetwork {
         double bound = Double.POSITIVE_INFINITY;
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
+            if (c.ignored) {
+                continue;
+            }
             if (c.shared) {
                 capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
             } else {
@@ -869,7 +950,7 @@ public final class FlowNetwork {
         int[] ws = f.weights;
         for (int k = 0; k < cs.length; k++) {
             Constraint c = cs[k];
-            if (!c.shared || c.saturated) {
+            if (!c.shared || c.saturated || c.ignored) {
                 continue;
             }
             int w = ws[k];
