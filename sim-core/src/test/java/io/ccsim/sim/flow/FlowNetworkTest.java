@@ -546,4 +546,53 @@ class FlowNetworkTest {
                 .hasMessageContaining("before the first path or flow");
         net.setDuplexEfficiency(fd, 1.0); // no change: allowed
     }
+
+    @Test
+    void theJointLimitBindsOnlyWhileBothDirectionsCarryTraffic() {
+        // e = 0.6: both ways at C e until the short flow is done, then the long one alone at C
+        double e = 0.6;
+        int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, e);
+        long shortBytes = 600_000_000L;   // 6e8 B at C e = 6e10 B/s: 0.01 s
+        long longBytes = 1_600_000_000L;  // 6e8 B in the first 0.01 s, the other 1e9 B at C: 0.01 s more
+        Flow f = start(shortBytes, hop(l, false));
+        Flow r = start(longBytes, hop(l, true));
+        sim.run();
+        long t1 = (long) (shortBytes / (C * e) * PS);
+        assertThat(f.endTime()).isEqualTo(t1).isEqualTo(10_000_000_000L);
+        assertThat(r.endTime()).isEqualTo(t1 + (long) ((longBytes - shortBytes) / C * PS)).isEqualTo(20_000_000_000L);
+        assertThat(net.linkBytes(l, false)).isCloseTo(shortBytes, within(1e-3));
+        assertThat(net.linkBytes(l, true)).isCloseTo(longBytes, within(1e-3));
+        // a later pair is limited again
+        Flow f2 = start(1L << 40, hop(l, false));
+        assertThat(f2.rate()).isCloseTo(C, within(1e-3));
+        Flow r2 = start(1L << 40, hop(l, true));
+        assertThat(f2.rate()).isCloseTo(C * e, within(1e-3));
+        assertThat(r2.rate()).isCloseTo(C * e, within(1e-3));
+        net.cancel(r2);
+        assertThat(f2.rate()).isCloseTo(C, within(1e-3));
+    }
+
+    @Test
+    void aDuplexLimitMakesMultiHopFlowsShareAcrossDirections() {
+        // ring of 3 GPUs on one switch, each GPU's port a FULL_DUPLEX link with e = 0.5: flow i goes
+        // port i forward then port i+1 reverse. Every port carries one flow each way, so the joint limit
+        // 2 C e = C is shared by two flows: C/2 each, for the general solver and the fast path alike.
+        for (boolean fast : new boolean[] {true, false}) {
+            Simulator s = new Simulator(1);
+            FlowNetwork n = new FlowNetwork(s);
+            n.uniformFastPath = fast;
+            int[] port = new int[3];
+            for (int i = 0; i < 3; i++) {
+                port[i] = n.addLink("p" + i, C, Sharing.FULL_DUPLEX);
+                n.setDuplexEfficiency(port[i], 0.5);
+            }
+            Flow[] fs = new Flow[3];
+            for (int i = 0; i < 3; i++) {
+                fs[i] = n.start(new int[] {hop(port[i], false), hop(port[(i + 1) % 3], true)}, 1L << 40, 0, 0, null);
+            }
+            for (Flow x : fs) assertThat(x.rate()).isCloseTo(2 * C * 0.5 / 2, within(1e-3));
+        }
+    }
 }
+
