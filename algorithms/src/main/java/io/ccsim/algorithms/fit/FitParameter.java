@@ -69,7 +69,7 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
         return q.withSim(q.sim().with(f, p, c));
     }
 
-    /** Parameters shared by every algorithm and protocol: reduce and copy throughput, NVLink efficiency. */
+    /** Parameters shared by every algorithm and protocol: reduce and copy throughput, NVLink efficiency and duplex efficiency. */
     public static List<FitParameter> shared() {
         return List.of(
                 new FitParameter("reduce_bw_gbps", 10.0, 1000.0, CalibrationProfile::reduceBwGbps,
@@ -77,7 +77,11 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
                 new FitParameter("copy_bw_gbps", 10.0, 1000.0, CalibrationProfile::copyBwGbps,
                         (q, v) -> q.withThroughputs(q.reduceBwGbps(), v, q.linkEfficiency())),
                 new FitParameter("link_efficiency.nvlink", 0.3, 1.0, q -> q.linkEfficiency(LinkClass.NVLINK),
-                        (q, v) -> q.withThroughputs(q.reduceBwGbps(), q.copyBwGbps(), withNvlink(q.linkEfficiency(), v))));
+                        (q, v) -> q.withThroughputs(q.reduceBwGbps(), q.copyBwGbps(), withNvlink(q.linkEfficiency(), v))),
+                // both directions of an NVLink busy vs one (sim.duplex_efficiency, SimCosts): all_gather vs
+                // broadcast at n = 2 in calibration/nccl-h200 differ by 268 vs 361 GB/s per direction
+                new FitParameter("sim.duplex_efficiency.nvlink", 0.5, 1.0, q -> q.sim().duplexEfficiency(LinkClass.NVLINK),
+                        (q, v) -> q.withSim(q.sim().withDuplexEfficiency(LinkClass.NVLINK, v))));
     }
 
     private static Map<LinkClass, Double> withNvlink(Map<LinkClass, Double> m, double v) {

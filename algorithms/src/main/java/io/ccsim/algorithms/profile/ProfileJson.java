@@ -31,8 +31,11 @@ final class ProfileJson {
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
-    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain");
-    /** {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}). */
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency");
+    /**
+     * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so is
+     * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions).
+     */
     private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
@@ -244,8 +247,10 @@ final class ProfileJson {
             fams.put(f, protos);
         }
         Map<Protocol, SimProtocolCosts> ring = fams.get(SimCosts.Family.RING);
+        Map<LinkClass, Double> duplex = so.has("duplex_efficiency")
+                ? links(c, so.get("duplex_efficiency"), "$.sim.duplex_efficiency", true) : SimCosts.INDEPENDENT_DIRECTIONS;
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
-                fams.getOrDefault(SimCosts.Family.CHAIN, ring));
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex);
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
@@ -329,6 +334,7 @@ final class ProfileJson {
                 }
                 w.endObject();
             }
+            writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
             w.endObject();
             if (p.fit().isPresent()) {
                 FitInfo f = p.fit().get();

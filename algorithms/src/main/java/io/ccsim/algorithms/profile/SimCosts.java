@@ -26,10 +26,29 @@ import java.util.Objects;
  * @param ring  per protocol: costs of ring all-gather, reduce-scatter and all-reduce
  * @param tree  per protocol: costs of the tree all-reduce
  * @param p2p   per protocol: costs of send/recv and all-to-all
- * @param chain per protocol: costs of ring broadcast and reduce
+ *
+ * <p>{@code duplex_efficiency} (optional in the JSON, default 1 per class) is, per link class, the fraction
+ * of one direction's capacity each direction of a full-duplex link delivers when both directions carry
+ * traffic: the flow network adds the joint constraint fwd + rev ≤ 2 × C × e
+ * ({@code FlowNetwork#setDuplexEfficiency}). Measured on NVLink4 (calibration/nccl-h200, NCCL 2.28.9,
+ * n = 2, Simple): all_gather, both directions busy, 268 GB/s per direction; broadcast, one direction,
+ * 361 GB/s.
+ *
+ * @param chain  per protocol: costs of ring broadcast and reduce
+ * @param duplexEfficiency per link class, in (0, 1]; every class present
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
-                       Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain) {
+                       Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                       Map<LinkClass, Double> duplexEfficiency) {
+
+    /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
+    public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
+
+    private static Map<LinkClass, Double> independentDirections() {
+        EnumMap<LinkClass, Double> m = new EnumMap<>(LinkClass.class);
+        for (LinkClass c : LinkClass.values()) m.put(c, 1.0);
+        return Collections.unmodifiableMap(m);
+    }
 
     /** The algorithm families with their own costs, named as in the JSON. */
     public enum Family {
@@ -59,6 +78,22 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         tree = complete(tree, "sim.tree");
         p2p = complete(p2p, "sim.p2p");
         chain = complete(chain, "sim.chain");
+        Objects.requireNonNull(duplexEfficiency, "sim.duplex_efficiency");
+        EnumMap<LinkClass, Double> d = new EnumMap<>(LinkClass.class);
+        for (LinkClass c : LinkClass.values()) {
+            Double v = duplexEfficiency.get(c);
+            if (v == null || !(v > 0 && v <= 1)) {
+                throw new IllegalArgumentException("sim.duplex_efficiency." + c.jsonName() + " must be in (0, 1], got " + v);
+            }
+            d.put(c, v);
+        }
+        duplexEfficiency = Collections.unmodifiableMap(d);
+    }
+
+    /** Costs with independent directions ({@link #INDEPENDENT_DIRECTIONS}). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain) {
+        this(ring, tree, p2p, chain, INDEPENDENT_DIRECTIONS);
     }
 
     /** Costs whose chain equals the ring (what a profile without a {@code chain} section means). */
@@ -98,6 +133,16 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain);
+                f == Family.CHAIN ? m : chain, duplexEfficiency);
+    }
+
+    /** The duplex efficiency of link class {@code c}, in (0, 1]. */
+    public double duplexEfficiency(LinkClass c) { return duplexEfficiency.get(c); }
+
+    /** A copy with the duplex efficiency of link class {@code c} replaced (in (0, 1]). */
+    public SimCosts withDuplexEfficiency(LinkClass c, double e) {
+        EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
+        d.put(c, e);
+        return new SimCosts(ring, tree, p2p, chain, d);
     }
 }

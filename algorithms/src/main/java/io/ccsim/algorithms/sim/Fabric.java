@@ -2,6 +2,7 @@ package io.ccsim.algorithms.sim;
 
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
 import io.ccsim.sim.flow.FlowNetwork;
 import io.ccsim.topology.Flap;
@@ -15,7 +16,9 @@ import io.ccsim.topology.Topology;
 /**
  * A topology's fabric bound to a flow network in one simulation: one flow-network link per
  * {@link LinkGroup} (same index), with capacity = group capacity (health applied) × the profile's
- * link efficiency for the group's link class. Link health can change mid-run
+ * link efficiency for the group's link class, and, for a full-duplex group, the profile's
+ * {@code sim.duplex_efficiency} of its class (joint limit on both directions,
+ * {@link FlowNetwork#setDuplexEfficiency}; groups of other sharing ignore it). Link health can change mid-run
  * ({@link #setLinkHealth}); scheduled flaps in the topology's link health are applied as events.
  */
 public final class Fabric {
@@ -37,6 +40,8 @@ public final class Fabric {
             groupClass[g.index()] = classOf(g.members().get(0).kind());
             int idx = net.addLink(g.id(), capacity(g), g.sharing());
             if (idx != g.index()) throw new IllegalStateException("fabric index mismatch for " + g.id());
+            double duplex = profile.sim().duplexEfficiency(groupClass[idx]);
+            if (duplex < 1 && g.sharing() == Sharing.FULL_DUPLEX) net.setDuplexEfficiency(idx, duplex);
         }
         for (Link l : topology.links()) {
             for (Flap f : l.health().flaps()) scheduleFlap(l.id(), f);

@@ -102,4 +102,41 @@ class SimSectionJsonTest {
         assertThatThrownBy(() -> new SimProtocolCosts(-1, 1, Profiles.linkMap(1, 1, 1), 10, 1))
                 .hasMessageContaining("launchLatencyUs");
     }
+
+    /** The built-in h200 JSON with its {@code sim.duplex_efficiency} object replaced by {@code replacement} ("" drops it). */
+    private static String withDuplex(String replacement) {
+        String json = CalibrationProfile.builtin("h200").toJson();
+        String out = json.replaceFirst(",\\s*\"duplex_efficiency\": \\{[^}]*\\}", replacement);
+        assertThat(out).isNotEqualTo(json);
+        return out;
+    }
+
+    @Test
+    void duplexEfficiencyIsOptionalAndDefaultsToIndependentDirections() {
+        CalibrationProfile p = CalibrationProfile.parse(withDuplex(""), "x.json");
+        for (LinkClass c : LinkClass.values()) assertThat(p.sim().duplexEfficiency(c)).isEqualTo(1.0);
+        assertThat(p.sim().duplexEfficiency()).isEqualTo(SimCosts.INDEPENDENT_DIRECTIONS);
+        // the built-in h200 carries the fitted NVLink value, strictly inside (0, 1)
+        double nvl = CalibrationProfile.builtin("h200").sim().duplexEfficiency(LinkClass.NVLINK);
+        assertThat(nvl).isGreaterThan(0.5).isLessThan(1.0);
+        for (String name : CalibrationProfile.BUILTIN_NAMES) {
+            assertThat(CalibrationProfile.builtin(name).sim().duplexEfficiency(LinkClass.NVLINK)).as(name).isEqualTo(nvl);
+        }
+    }
+
+    @Test
+    void duplexEfficiencyIsValidatedStrictly() {
+        assertThatThrownBy(() -> CalibrationProfile.parse(withDuplex(", \"duplex_efficiency\": {\"nvlink\": 1.2, \"pcie\": 1, \"net\": 1}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("x.json")
+                .hasMessageContaining("$.sim.duplex_efficiency.nvlink").hasMessageContaining("(0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withDuplex(", \"duplex_efficiency\": {\"nvlink\": 0.9, \"pcie\": 1}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.duplex_efficiency")
+                .hasMessageContaining("missing required key 'net'");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withDuplex(", \"duplex_efficiency\": {\"nvlnk\": 0.9, \"pcie\": 1, \"net\": 1}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.duplex_efficiency.nvlnk")
+                .hasMessageContaining("nvlink, pcie, net");
+        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withDuplexEfficiency(LinkClass.NET, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.duplex_efficiency.net must be in (0, 1]");
+    }
 }
+

@@ -145,4 +145,35 @@ class SimExecutionTest {
         assertThat(perFlow[1] / perFlow[0]).isBetween(0.9, 1.1);
         assertThat(perFlow[2] / perFlow[0]).isBetween(0.9, 1.1);
     }
+
+    @Test
+    void fabricAppliesTheProfilesDuplexEfficiencyToFullDuplexNvlinkGroups() {
+        double e = 0.6;
+        CalibrationProfile p = H200.withSim(H200.sim().withDuplexEfficiency(io.ccsim.algorithms.profile.LinkClass.NVLINK, e));
+        Fabric f = new Fabric(new Simulator(1), board4, p);
+        int nvlinkGroups = 0;
+        for (io.ccsim.topology.LinkGroup g : board4.fabric()) {
+            boolean applies = Fabric.classOf(g.members().get(0).kind()) == io.ccsim.algorithms.profile.LinkClass.NVLINK
+                    && g.sharing() == io.ccsim.sim.Sharing.FULL_DUPLEX;
+            assertThat(f.network().duplexEfficiency(g.index())).as(g.id()).isEqualTo(applies ? e : 1.0);
+            if (applies) nvlinkGroups++;
+        }
+        assertThat(nvlinkGroups).isPositive();
+        // a 2-rank ring all-reduce sends both ways over each GPU's NVLink group: with the joint limit it is
+        // slower than with independent directions
+        Plan plan = ringAllReduce(2, 64L << 20, Protocol.SIMPLE, 16, null);
+        long both = timeOf(p, plan);
+        long indep = timeOf(H200.withSim(H200.sim().withDuplexEfficiency(io.ccsim.algorithms.profile.LinkClass.NVLINK, 1.0)), plan);
+        assertThat(both).isGreaterThan(indep);
+    }
+
+    private long timeOf(CalibrationProfile p, Plan plan) {
+        Simulator sim = new Simulator(7);
+        Fabric fabric = new Fabric(sim, board4, p);
+        SimExecution x = new SimExecution(sim, fabric, plan, SimExecutor.firstGpus(board4, plan.nRanks()), tm -> { }, true);
+        for (int r = 0; r < plan.nRanks(); r++) x.launch(r);
+        sim.run();
+        return sim.now();
+    }
 }
+

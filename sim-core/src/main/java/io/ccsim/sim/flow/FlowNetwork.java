@@ -16,6 +16,21 @@ import java.util.Objects;
  * bounded by the link capacity). A flow's own rate cap is a per-flow bound too. A flow that
  * crosses a shared constraint k times consumes k times its rate there.
  *
+ * <p>A FULL_DUPLEX link may also have a <em>duplex efficiency</em> e in (0, 1]
+ * ({@link #setDuplexEfficiency}): one more shared constraint over both directions,
+ * {@code fwd + rev <= 2 x C x e}, besides {@code fwd <= C} and {@code rev <= C}; flows of either
+ * direction are its members. With traffic one way only a direction still gets C (for e >= 1/2); with
+ * equal demand both ways each gets {@code min(C, C x e)}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200,
+ * Simple: calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a
+ * one-way chain. e = 1 adds no constraint (it could never bind), so the default costs nothing.
+ * A duplex constraint joins the two directions' flows into one component and so makes solving
+ * costlier; the solver therefore leaves it out ({@code ignored}) while the rates satisfy it without
+ * it, checks it after each solve that touched its flows (usage = the two directions' rates), and
+ * takes it in (and re-solves) only when it is violated, then out again when it stops being
+ * saturated. This is exact: the max-min fair allocation is unique and characterised by feasibility
+ * plus a bottleneck for every flow (Bertsekas &amp; Gallager 6.5.2), and an allocation fair under a
+ * subset of the constraints that satisfies the others has both.
+ *
  * <h2>Solver: progressive filling, per connected component</h2>
  * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
  * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
@@ -53,6 +68,11 @@ public final class FlowNetwork {
     private Sharing[] linkSharing = new Sharing[16];
     private Constraint[] fwdCons = new Constraint[16];
     private Constraint[] revCons = new Constraint[16];
+    /** joint constraint over both directions of a FULL_DUPLEX link with duplex efficiency < 1, else null */
+    private Constraint[] duplexCons = new Constraint[16];
+    private double[] duplexEff = new double[16];
+    /** whether a route over the link was resolved (its constraints are then fixed in paths and flows) */
+    private boolean[] linkResolved = new boolean[16];
     private int linkCount;
 
     // per link direction (index = hop), lazily settled accounting
@@ -67,6 +87,9 @@ public final class FlowNetwork {
     private Constraint[] seedCons = new Constraint[16];
     private int nSeedCons;
     private boolean solvePending;
+    // ignored duplex constraints touched by the current solve, to check once its components are applied
+    private Constraint[] checkCons = new Constraint[16];
+    private int nCheck;
     private final Runnable solveAction = this::solveDeferred;
 
     // solver scratch
@@ -133,6 +156,9 @@ public final class FlowNetwork {
             linkSharing = Arrays.copyOf(linkSharing, n);
             fwdCons = Arrays.copyOf(fwdCons, n);
             revCons = Arrays.copyOf(revCons, n);
+            duplexCons = Arrays.copyOf(duplexCons, n);
+            duplexEff = Arrays.copyOf(duplexEff, n);
+            linkResolved = Arrays.copyOf(linkResolved, n);
             dirRate = Arrays.copyOf(dirRate, 2 * n);
             dirBytes = Arrays.copyOf(dirBytes, 2 * n);
             dirLast = Arrays.copyOf(dirLast, 2 * n);
@@ -141,6 +167,7 @@ public final class FlowNetwork {
         linkName[l] = name;
         linkCap[l] = capacityBytesPerSec;
         linkSharing[l] = sharing;
+        duplexEff[l] = 1.0;
         switch (sharing) {
             case FULL_DUPLEX:
                 fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
@@ -190,6 +217,13 @@ public final class FlowNetwork {
         Constraint r = revCons[link];
         f.capacity = bytesPerSec;
         r.capacity = bytesPerSec;
+        Constraint d = duplexCons[link];
+        if (d != null) {
+            d.capacity = 2 * bytesPerSec * duplexEff[link];
+            if (!d.ignored) {
+                addSeed(d); // else the re-solve of the directions below checks it
+            }
+        }
         if (f.shared) {
             addSeed(f);
             if (r != f) {
@@ -201,6 +235,58 @@ public final class FlowNetwork {
             }
         }
         requestSolve();
+    }
+
+    /**
+     * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of one direction's capacity C that
+     * each direction gets when both carry traffic, modelled as a joint constraint
+     * {@code fwd + rev <= 2 x C x efficiency} over both directions (it follows later
+     * {@link #setCapacity} changes). 1 (the default) means independent directions.
+     *
+     * @param efficiency in (0, 1]
+     * @throws IllegalArgumentException for a link that is not FULL_DUPLEX, or an efficiency outside (0, 1]
+     * @throws IllegalStateException    when the link had efficiency 1 and a route over it was already
+     *                                  resolved ({@link #path} or {@link #start}): set it before the first flow
+     */
+    public void setDuplexEfficiency(int link, double efficiency) {
+        checkLink("setDuplexEfficiency", link);
+        String where = "setDuplexEfficiency on link " + link + " '" + linkName[link] + "'";
+        if (!(efficiency > 0 && efficiency <= 1)) {
+            throw new IllegalArgumentException(where + ": efficiency must be in (0, 1], was " + efficiency);
+        }
+        if (linkSharing[link] != Sharing.FULL_DUPLEX) {
+            throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
+                    + linkSharing[link]);
+        }
+        Constraint d = duplexCons[link];
+        if (d == null && efficiency < 1 && linkResolved[link]) {
+            throw new IllegalStateException(where + ": routes over this link were already resolved; set the duplex "
+                    + "efficiency before the first path or flow uses the link");
+        }
+        duplexEff[link] = efficiency;
+        if (d != null) {
+            // once created the constraint stays (resolved paths hold it); at efficiency 1 it never binds
+            d.capacity = 2 * linkCap[link] * efficiency;
+            if (d.ignored) {
+                // re-solving the directions checks it again
+                addSeed(fwdCons[link]);
+                addSeed(revCons[link]);
+            } else {
+                addSeed(d);
+            }
+            requestSolve();
+        } else if (efficiency < 1) {
+            Constraint c = new Constraint(link, true, 2 * linkCap[link] * efficiency);
+            c.duplex = true;
+            c.ignored = true; // until the rates violate it
+            duplexCons[link] = c;
+        }
+    }
+
+    /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
+    public double duplexEfficiency(int link) {
+        checkLink("duplexEfficiency", link);
+        return duplexEff[link];
     }
 
     /** @return the link's capacity, bytes/s */
@@ -318,8 +404,8 @@ public final class FlowNetwork {
         }
         int[] r = route.clone();
         // distinct constraints with multiplicity
-        Constraint[] cs = new Constraint[r.length];
-        int[] ws = new int[r.length];
+        Constraint[] cs = new Constraint[2 * r.length];
+        int[] ws = new int[2 * r.length];
         int n = 0;
         for (int i = 0; i < r.length; i++) {
             int h = r[i];
@@ -328,24 +414,31 @@ public final class FlowNetwork {
                 throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
                         + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
             }
-            Constraint c = (h & 1) == 0 ? fwdCons[link] : revCons[link];
-            int j = 0;
-            while (j < n && cs[j] != c) {
-                j++;
-            }
-            if (j == n) {
-                cs[n] = c;
-                ws[n] = multiplicity;
-                n++;
-            } else {
-                ws[j] += multiplicity;
+            linkResolved[link] = true;
+            n = addWeight(cs, ws, n, (h & 1) == 0 ? fwdCons[link] : revCons[link], multiplicity);
+            if (duplexCons[link] != null) {
+                n = addWeight(cs, ws, n, duplexCons[link], multiplicity);
             }
         }
-        if (n < r.length) {
+        if (n < cs.length) {
             cs = Arrays.copyOf(cs, n);
             ws = Arrays.copyOf(ws, n);
         }
         return new Path(r, cs, ws, multiplicity);
+    }
+
+    private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
+        int j = 0;
+        while (j < n && cs[j] != c) {
+            j++;
+        }
+        if (j == n) {
+            cs[n] = c;
+            ws[n] = w;
+            return n + 1;
+        }
+        ws[j] += w;
+        return n;
     }
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
@@ -448,7 +541,7 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
-            if (c.shared && c.size > 0) {
+            if (c.shared && c.size > 0 && !c.ignored) {
                 addSeed(c);
             }
         }
@@ -557,6 +650,42 @@ public final class FlowNetwork {
         if (nSeedFlows == 0 && nSeedCons == 0) {
             return;
         }
+        while (true) {
+            solvePass();
+            if (!activateViolatedDuplex()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Takes in every checked duplex constraint that the rates now violate (seeding it for another pass).
+     * @return whether any was taken in
+     */
+    private boolean activateViolatedDuplex() {
+        boolean any = false;
+        for (int i = 0; i < nCheck; i++) {
+            Constraint c = checkCons[i];
+            checkCons[i] = null;
+            if (c.ignored && c.size > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
+                c.ignored = false;
+                addSeed(c);
+                any = true;
+            }
+        }
+        nCheck = 0;
+        return any;
+    }
+
+    /** Sum of both directions' rates of the duplex constraint's link, bytes/s. */
+    private double duplexUsage(Constraint c) {
+        return dirRate[c.link << 1] + dirRate[(c.link << 1) | 1];
+    }
+
+    private void solvePass() {
+        if (nSeedFlows == 0 && nSeedCons == 0) {
+            return;
+        }
         solveCount++;
         int ep = ++epoch;
         // each seed's connected component is solved on its own: the changes of one instant often touch
@@ -592,7 +721,12 @@ public final class FlowNetwork {
             while (fi < nCompFlows) {
                 Constraint[] cs = compFlows[fi++].cons;
                 for (Constraint c : cs) {
-                    if (c.shared && c.epoch != ep) {
+                    if (c.ignored) {
+                        if (c.checkEpoch != ep) {
+                            c.checkEpoch = ep;
+                            pushCheck(c);
+                        }
+                    } else if (c.shared && c.epoch != ep) {
                         c.epoch = ep;
                         pushComp(c);
                     }
@@ -613,6 +747,13 @@ public final class FlowNetwork {
         solverWork += nCompFlows + nCompCons;
         fill();
         apply();
+        for (int i = 0; i < nCompCons; i++) {
+            Constraint c = compCons[i];
+            // a taken-in duplex constraint that no longer binds is left out again (exact, see the class comment)
+            if (c.duplex && duplexUsage(c) < c.capacity * (1 - 1e-9)) {
+                c.ignored = true;
+            }
+        }
         for (int i = 0; i < nCompFlows; i++) {
             compFlows[i] = null;
         }
@@ -621,6 +762,13 @@ public final class FlowNetwork {
         }
         nCompFlows = 0;
         nCompCons = 0;
+    }
+
+    private void pushCheck(Constraint c) {
+        if (nCheck == checkCons.length) {
+            checkCons = Arrays.copyOf(checkCons, nCheck * 2);
+        }
+        checkCons[nCheck++] = c;
     }
 
     private void pushComp(Flow f) {
@@ -659,7 +807,9 @@ public final class FlowNetwork {
             for (int k = 0; k < cs.length; k++) {
                 Constraint c = cs[k];
                 if (c.shared) {
-                    c.wsum += ws[k];
+                    if (!c.ignored) {
+                        c.wsum += ws[k];
+                    }
                 } else if (c.capacity < bound) {
                     bound = c.capacity;
                 }
@@ -746,6 +896,9 @@ public final class FlowNetwork {
         double bound = Double.POSITIVE_INFINITY;
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
+            if (c.ignored) {
+                continue;
+            }
             if (c.shared) {
                 capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
             } else {
@@ -797,7 +950,7 @@ public final class FlowNetwork {
         int[] ws = f.weights;
         for (int k = 0; k < cs.length; k++) {
             Constraint c = cs[k];
-            if (!c.shared || c.saturated) {
+            if (!c.shared || c.saturated || c.ignored) {
                 continue;
             }
             int w = ws[k];

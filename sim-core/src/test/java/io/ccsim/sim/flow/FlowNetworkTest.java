@@ -462,4 +462,137 @@ class FlowNetworkTest {
         assertThat(FlowNetwork.completionDelayPs(5, 0)).isEqualTo(-1);
         assertThat(FlowNetwork.completionDelayPs(1e18, 1e-3)).isEqualTo(Long.MAX_VALUE);
     }
+
+    // ---- duplex efficiency: fwd <= C, rev <= C, fwd + rev <= 2 C e
+
+    private static double[] duplexRates(double e, boolean fast, double fwdCap, boolean withRev) {
+        Simulator s = new Simulator(1);
+        FlowNetwork n = new FlowNetwork(s);
+        n.uniformFastPath = fast;
+        int l = n.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        n.setDuplexEfficiency(l, e);
+        Flow f = n.start(new int[] {hop(l, false)}, 1L << 40, 0, fwdCap, null);
+        Flow r = withRev ? n.start(new int[] {hop(l, true)}, 1L << 40, 0, 0, null) : null;
+        return new double[] {f.rate(), r == null ? 0 : r.rate()};
+    }
+
+    @Test
+    void oneFlowEachWayGetsHalfTheJointCapacity() {
+        for (boolean fast : new boolean[] {true, false}) {
+            for (double e : new double[] {0.74, 0.4, 1.0}) {
+                double joint = 2 * C * e;
+                double[] r = duplexRates(e, fast, 0, true);
+                assertThat(r[0]).as("e=%s fwd", e).isCloseTo(Math.min(C, joint / 2), within(1e-3));
+                assertThat(r[1]).as("e=%s rev", e).isCloseTo(Math.min(C, joint / 2), within(1e-3));
+            }
+        }
+    }
+
+    @Test
+    void oneWayOnlyKeepsTheDirectionCapacityUpToTheJointOne() {
+        for (boolean fast : new boolean[] {true, false}) {
+            // e >= 1/2: the joint 2 C e >= C does not bind one direction alone
+            assertThat(duplexRates(0.74, fast, 0, false)[0]).isCloseTo(C, within(1e-3));
+            // e < 1/2: one direction alone is held to the joint capacity 2 C e
+            assertThat(duplexRates(0.4, fast, 0, false)[0]).isCloseTo(2 * C * 0.4, within(1e-3));
+        }
+    }
+
+    @Test
+    void aCappedDirectionLeavesTheJointRestToTheOther() {
+        double cap = 0.2 * C;
+        // e = 0.74: rev = min(C, 2 C e - cap) = C
+        double[] r = duplexRates(0.74, false, cap, true);
+        assertThat(r[0]).isCloseTo(cap, within(1e-3));
+        assertThat(r[1]).isCloseTo(Math.min(C, 2 * C * 0.74 - cap), within(1e-3));
+        // e = 0.5: rev = min(C, C - cap) = 0.8 C
+        r = duplexRates(0.5, false, cap, true);
+        assertThat(r[1]).isCloseTo(Math.min(C, 2 * C * 0.5 - cap), within(1e-3));
+    }
+
+    @Test
+    void duplexFlowsCompleteAtTheJointRateAndFollowCapacityChanges() {
+        double e = 0.75;
+        int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, e);
+        assertThat(net.duplexEfficiency(l)).isEqualTo(e);
+        Flow f = start(750_000_000L, hop(l, false));
+        Flow r = start(750_000_000L, hop(l, true));
+        sim.run();
+        // 7.5e8 B at C e = 7.5e10 B/s each: 0.01 s
+        assertThat(f.endTime()).isEqualTo(r.endTime()).isEqualTo((long) (7.5e8 / (C * e) * PS));
+        // half the capacity: the joint constraint follows, 2 (C/2) e
+        net.setCapacity(l, C / 2);
+        Flow f2 = start(1L << 40, hop(l, false));
+        Flow r2 = start(1L << 40, hop(l, true));
+        assertThat(f2.rate()).isCloseTo(C / 2 * e, within(1e-3));
+        assertThat(r2.rate()).isCloseTo(C / 2 * e, within(1e-3));
+        assertThat(net.linkRate(l, false) + net.linkRate(l, true)).isCloseTo(2 * (C / 2) * e, within(1e-2));
+    }
+
+    @Test
+    void duplexEfficiencyRejectsBadInput() {
+        int shared = net.addLink("pcie", C, Sharing.SHARED);
+        int fd = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        assertThatThrownBy(() -> net.setDuplexEfficiency(shared, 0.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only a FULL_DUPLEX link")
+                .hasMessageContaining("'pcie'").hasMessageContaining("SHARED");
+        assertThatThrownBy(() -> net.setDuplexEfficiency(fd, 0)).hasMessageContaining("must be in (0, 1], was 0.0");
+        assertThatThrownBy(() -> net.setDuplexEfficiency(fd, 1.5)).hasMessageContaining("must be in (0, 1], was 1.5");
+        assertThatThrownBy(() -> net.setDuplexEfficiency(fd, Double.NaN)).hasMessageContaining("must be in (0, 1]");
+        assertThatThrownBy(() -> net.setDuplexEfficiency(7, 0.5)).hasMessageContaining("link index 7 out of range");
+        net.path(new int[] {hop(fd, false)}, 1);
+        assertThatThrownBy(() -> net.setDuplexEfficiency(fd, 0.5)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("before the first path or flow");
+        net.setDuplexEfficiency(fd, 1.0); // no change: allowed
+    }
+
+    @Test
+    void theJointLimitBindsOnlyWhileBothDirectionsCarryTraffic() {
+        // e = 0.6: both ways at C e until the short flow is done, then the long one alone at C
+        double e = 0.6;
+        int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, e);
+        long shortBytes = 600_000_000L;   // 6e8 B at C e = 6e10 B/s: 0.01 s
+        long longBytes = 1_600_000_000L;  // 6e8 B in the first 0.01 s, the other 1e9 B at C: 0.01 s more
+        Flow f = start(shortBytes, hop(l, false));
+        Flow r = start(longBytes, hop(l, true));
+        sim.run();
+        long t1 = (long) (shortBytes / (C * e) * PS);
+        assertThat(f.endTime()).isEqualTo(t1).isEqualTo(10_000_000_000L);
+        assertThat(r.endTime()).isEqualTo(t1 + (long) ((longBytes - shortBytes) / C * PS)).isEqualTo(20_000_000_000L);
+        assertThat(net.linkBytes(l, false)).isCloseTo(shortBytes, within(1e-3));
+        assertThat(net.linkBytes(l, true)).isCloseTo(longBytes, within(1e-3));
+        // a later pair is limited again
+        Flow f2 = start(1L << 40, hop(l, false));
+        assertThat(f2.rate()).isCloseTo(C, within(1e-3));
+        Flow r2 = start(1L << 40, hop(l, true));
+        assertThat(f2.rate()).isCloseTo(C * e, within(1e-3));
+        assertThat(r2.rate()).isCloseTo(C * e, within(1e-3));
+        net.cancel(r2);
+        assertThat(f2.rate()).isCloseTo(C, within(1e-3));
+    }
+
+    @Test
+    void aDuplexLimitMakesMultiHopFlowsShareAcrossDirections() {
+        // ring of 3 GPUs on one switch, each GPU's port a FULL_DUPLEX link with e = 0.5: flow i goes
+        // port i forward then port i+1 reverse. Every port carries one flow each way, so the joint limit
+        // 2 C e = C is shared by two flows: C/2 each, for the general solver and the fast path alike.
+        for (boolean fast : new boolean[] {true, false}) {
+            Simulator s = new Simulator(1);
+            FlowNetwork n = new FlowNetwork(s);
+            n.uniformFastPath = fast;
+            int[] port = new int[3];
+            for (int i = 0; i < 3; i++) {
+                port[i] = n.addLink("p" + i, C, Sharing.FULL_DUPLEX);
+                n.setDuplexEfficiency(port[i], 0.5);
+            }
+            Flow[] fs = new Flow[3];
+            for (int i = 0; i < 3; i++) {
+                fs[i] = n.start(new int[] {hop(port[i], false), hop(port[(i + 1) % 3], true)}, 1L << 40, 0, 0, null);
+            }
+            for (Flow x : fs) assertThat(x.rate()).isCloseTo(2 * C * 0.5 / 2, within(1e-3));
+        }
+    }
 }
+

@@ -20,13 +20,26 @@ class MaxMinPropertyTest {
 
     @Test
     void randomNetworksAreMaxMinFair() {
+        trials(false);
+    }
+
+    @Test
+    void randomNetworksWithDuplexLimitsAreMaxMinFair() {
+        // half of the full-duplex links get a joint constraint fwd + rev <= 2 C e, e in [0.3, 1)
+        trials(true);
+    }
+
+    private static void trials(boolean duplex) {
         for (int trial = 0; trial < 200; trial++) {
             Simulator sim = new Simulator(trial);
             RandomStream r = sim.random("net");
             FlowNetwork net = new FlowNetwork(sim);
             int links = 1 + r.nextInt(8);
             for (int i = 0; i < links; i++) {
-                net.addLink("l" + i, 1e9 * (1 + r.nextInt(10)), Sharing.values()[r.nextInt(3)]);
+                int l = net.addLink("l" + i, 1e9 * (1 + r.nextInt(10)), Sharing.values()[r.nextInt(3)]);
+                if (duplex && net.sharing(l) == Sharing.FULL_DUPLEX && r.nextBoolean()) {
+                    net.setDuplexEfficiency(l, 0.3 + 0.7 * r.nextDouble() * 0.999);
+                }
             }
             int nf = 1 + r.nextInt(25);
             Flow[] flows = new Flow[nf];
