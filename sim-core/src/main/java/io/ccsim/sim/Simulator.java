@@ -50,12 +50,11 @@ public final class Simulator {
     private int b0Head;        // bucket 0 is a FIFO of the events at time rLast: [b0Head, bSize[0])
     private long rLast;        // the time every bucket is relative to: the last minimum
     private int hSize;         // queue entries (stale ones included)
-    private long[] sTime = new long[256]; // time of the slot's event
+    // per slot, interleaved for locality (one cache line): time, insertion sequence, generation
+    private long[] sMeta = new long[3 * 256];
 
     // slot table
     private Runnable[] sAction = new Runnable[256];
-    private long[] sSeq = new long[256]; // insertion sequence of the slot's event
-    private long[] sGen = new long[256];
     private int[] freeSlots = new int[256];
     private int freeTop;
     private int slotHigh; // slots [0, slotHigh) have been used
@@ -117,9 +116,9 @@ public final class Simulator {
         int slot = allocSlot();
         long seq = nextSeq++;
         sAction[slot] = action;
-        sSeq[slot] = seq;
-        long handle = (sGen[slot] << SLOT_BITS) | slot;
-        sTime[slot] = time;
+        sMeta[3 * slot + 1] = seq;
+        long handle = (sMeta[3 * slot + 2] << SLOT_BITS) | slot;
+        sMeta[3 * slot] = time;
         if (time < rLast) {
             earlyPush(slot); // before the radix base: see the comment above bucketOf
         } else {
@@ -142,20 +141,18 @@ public final class Simulator {
                 }
                 int n = Math.min(slotHigh * 2, SLOT_MASK + 1);
                 sAction = java.util.Arrays.copyOf(sAction, n);
-                sSeq = java.util.Arrays.copyOf(sSeq, n);
-                sGen = java.util.Arrays.copyOf(sGen, n);
-                sTime = java.util.Arrays.copyOf(sTime, n);
+                sMeta = java.util.Arrays.copyOf(sMeta, 3 * n);
                 freeSlots = java.util.Arrays.copyOf(freeSlots, n);
             }
             slot = slotHigh++;
         }
-        sGen[slot]++;
+        sMeta[3 * slot + 2]++;
         return slot;
     }
 
     private void freeSlot(int slot) {
         sAction[slot] = null;
-        if (sGen[slot] < MAX_GEN) { // else retired: never reused, so old handles stay unique
+        if (sMeta[3 * slot + 2] < MAX_GEN) { // else retired: never reused, so old handles stay unique
             freeSlots[freeTop++] = slot;
         }
     }
@@ -165,7 +162,7 @@ public final class Simulator {
             return -1;
         }
         int slot = (int) (handle & SLOT_MASK);
-        if (slot >= slotHigh || sGen[slot] != (handle >>> SLOT_BITS) || sAction[slot] == null) {
+        if (slot >= slotHigh || sMeta[3 * slot + 2] != (handle >>> SLOT_BITS) || sAction[slot] == null) {
             return -1;
         }
         return slot;
@@ -362,7 +359,7 @@ public final class Simulator {
                 stale--;
                 continue;
             }
-            long time = sTime[slot];
+            long time = sMeta[3 * slot];
             if (eoiSize > 0 && time > now) {
                 runEndOfInstant();
                 return true;
@@ -371,7 +368,7 @@ public final class Simulator {
                 return false;
             }
             removeTop();
-            long seq = sSeq[slot];
+            long seq = sMeta[3 * slot + 1];
             freeSlot(slot);
             live--;
             now = time;
@@ -437,7 +434,7 @@ public final class Simulator {
             int a = early[0];
             int b = bucket[0][b0Head];
             // early events are before rLast, except a tie broken by insertion order
-            return sTime[a] < sTime[b] || (sTime[a] == sTime[b] && sSeq[a] < sSeq[b]) ? a : b;
+            return sMeta[3 * a] < sMeta[3 * b] || (sMeta[3 * a] == sMeta[3 * b] && sMeta[3 * a + 1] < sMeta[3 * b + 1]) ? a : b;
         }
         if (b0Head == bSize[0]) {
             refill();
@@ -464,7 +461,7 @@ public final class Simulator {
     private int eSize;
 
     private boolean earlyBefore(int a, int b) {
-        return sTime[a] < sTime[b] || (sTime[a] == sTime[b] && sSeq[a] < sSeq[b]);
+        return sMeta[3 * a] < sMeta[3 * b] || (sMeta[3 * a] == sMeta[3 * b] && sMeta[3 * a + 1] < sMeta[3 * b + 1]);
     }
 
     private void earlyPush(int slot) {
@@ -518,7 +515,7 @@ public final class Simulator {
         int n = bSize[i];
         long min = Long.MAX_VALUE;
         for (int k = 0; k < n; k++) {
-            long t = sTime[a[k]];
+            long t = sMeta[3 * a[k]];
             if (t < min) {
                 min = t;
             }
@@ -527,7 +524,7 @@ public final class Simulator {
         bSize[i] = 0;
         for (int k = 0; k < n; k++) {
             int slot = a[k];
-            push(bucketOf(sTime[slot]), slot);
+            push(bucketOf(sMeta[3 * slot]), slot);
         }
         sortBucket0BySeq();
     }
@@ -538,9 +535,9 @@ public final class Simulator {
         int n = bSize[0];
         for (int k = b0Head + 1; k < n; k++) {
             int slot = a[k];
-            long q = sSeq[slot];
+            long q = sMeta[3 * slot + 1];
             int j = k - 1;
-            while (j >= b0Head && sSeq[a[j]] > q) {
+            while (j >= b0Head && sMeta[3 * a[j] + 1] > q) {
                 a[j + 1] = a[j];
                 j--;
             }
