@@ -55,8 +55,8 @@ public final class AllToAllPlanner extends AbstractPlanner {
                 int k = parts.chunks(ch);
                 int d = deltas[i / k + (lane == 0 ? 0 : 1)];
                 int j = i % k;
-                long inPart = parts.offset[ch] + j * parts.chunkElems[ch];
-                int cnt = (int) Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - inPart);
+                long inPart = parts.chunkStart(ch, j);
+                int cnt = (int) parts.chunkCount(ch, inPart);
                 if (lane == 0) {
                     int peer = (rank + d) % n;
                     long off = peer * count + inPart;

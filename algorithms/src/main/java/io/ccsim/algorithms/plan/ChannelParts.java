@@ -24,6 +24,16 @@ final class ChannelParts {
         }
     }
 
+    /** First element of chunk {@code chunk} of channel c. */
+    long chunkStart(int c, long chunk) {
+        return offset[c] + chunk * chunkElems[c];
+    }
+
+    /** Elements of channel c's chunk starting at element {@code start} (the last chunk may be short). */
+    long chunkCount(int c, long start) {
+        return Math.min(chunkElems[c], offset[c] + count[c] - start);
+    }
+
     /** Chunks of channel c: ⌈count(c) / chunkElems(c)⌉. */
     int chunks(int c) {
         return Math.toIntExact(Chunking.divUp(count[c], chunkElems[c]));

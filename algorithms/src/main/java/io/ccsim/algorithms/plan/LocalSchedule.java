@@ -20,8 +20,8 @@ final class LocalSchedule implements Schedule {
 
     @Override
     public void step(int rank, int ch, int lane, int i, StepCursor c) {
-        long off = parts.offset[ch] + i * parts.chunkElems[ch];
-        long cnt = Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - off);
+        long off = parts.chunkStart(ch, i);
+        long cnt = parts.chunkCount(ch, off);
         c.set(prim, off, off, (int) cnt, 0);
     }
 

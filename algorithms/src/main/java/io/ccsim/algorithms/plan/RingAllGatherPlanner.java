@@ -21,8 +21,8 @@ public final class RingAllGatherPlanner extends AbstractPlanner {
 
             @Override
             void call(int rank, int ch, int loop, int k, StepCursor c) {
-                long dataOffset = parts.offset[ch] + loop * parts.chunkElems[ch];
-                long nelem = Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - dataOffset);
+                long dataOffset = parts.chunkStart(ch, loop);
+                long nelem = parts.chunkCount(ch, dataOffset);
                 if (k == 0) {
                     ringCall(c, Primitive.COPY_SEND, rank, ch, dataOffset, dataOffset + rank * count, nelem);
                 } else if (k < n - 1) {

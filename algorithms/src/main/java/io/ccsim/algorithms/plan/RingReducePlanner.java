@@ -22,8 +22,8 @@ public final class RingReducePlanner extends AbstractPlanner {
 
             @Override
             void call(int rank, int ch, int loop, int k, StepCursor c) {
-                long off = parts.offset[ch] + loop * parts.chunkElems[ch];
-                long nelem = Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - off);
+                long off = parts.chunkStart(ch, loop);
+                long nelem = parts.chunkCount(ch, off);
                 Primitive p = rank == root ? Primitive.RECV_REDUCE_COPY
                         : prev(ch, rank) == root ? Primitive.SEND : Primitive.RECV_REDUCE_SEND;
                 ringCall(c, p, rank, ch, off, off, nelem);

@@ -25,8 +25,8 @@ public final class SendRecvPlanner extends AbstractPlanner {
 
             @Override
             public void step(int rank, int ch, int lane, int i, StepCursor c) {
-                long off = parts.offset[ch] + i * parts.chunkElems[ch];
-                int cnt = (int) Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - off);
+                long off = parts.chunkStart(ch, i);
+                int cnt = (int) parts.chunkCount(ch, off);
                 if (lane == 0) {
                     c.set(Primitive.SEND, off, off, cnt, slots);
                     c.addSend((rank + 1) % n);

@@ -138,8 +138,8 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
         @Override
         public void step(int rank, int ch, int lane, int i, StepCursor c) {
             int t = treeOfChannel(ch, nChannels);
-            long off = parts.offset[ch] + i * parts.chunkElems[ch];
-            int cnt = (int) Math.min(parts.chunkElems[ch], parts.offset[ch] + parts.count[ch] - off);
+            long off = parts.chunkStart(ch, i);
+            int cnt = (int) parts.chunkCount(ch, off);
             int parent = up[t][rank];
             int nd = nDown[t][rank];
             Primitive p;
