@@ -2,6 +2,7 @@ package io.ccsim.algorithms.fit;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.ccsim.algorithms.CollectiveOp;
 
 /** Typed reads of measurement-file fields with errors naming where ({@code file: $.rows[3]}) and what was expected. */
 final class JsonFields {
@@ -35,5 +36,14 @@ final class JsonFields {
             throw new IllegalArgumentException(where + "." + key + ": expected true or false, got " + e);
         }
         return e.getAsBoolean();
+    }
+
+    /** The row's collective ({@code op}), with the row named in the error. */
+    static CollectiveOp op(JsonObject r, String where) {
+        try {
+            return CollectiveOp.parse(str(r, "op", where));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ".op: " + e.getMessage(), e);
+        }
     }
 }

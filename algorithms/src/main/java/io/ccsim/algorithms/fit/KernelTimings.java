@@ -59,12 +59,7 @@ public final class KernelTimings {
             if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
             JsonObject r = rows.get(i).getAsJsonObject();
             if (!bool(r, "graph", where)) continue;
-            CollectiveOp op;
-            try {
-                op = CollectiveOp.parse(str(r, "op", where));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + ".op: " + e.getMessage(), e);
-            }
+            CollectiveOp op = JsonFields.op(r, where);
             int n = (int) num(r, "n", where);
             if (n < 2) throw new IllegalArgumentException(where + ".n: must be >= 2, got " + n);
             Algorithm algo = algo(str(r, "algo", where), where + ".algo");

@@ -70,12 +70,7 @@ public final class NcclFixtures {
             if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
             JsonObject r = rows.get(i).getAsJsonObject();
             if (!bool(r, "graph", where)) continue;
-            CollectiveOp op;
-            try {
-                op = CollectiveOp.parse(str(r, "op", where));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + ".op: " + e.getMessage(), e);
-            }
+            CollectiveOp op = JsonFields.op(r, where);
             int n = (int) num(r, "n", where);
             if (n < 1) throw new IllegalArgumentException(where + ".n: must be >= 1, got " + n);
             String mode = str(r, "mode", where);
