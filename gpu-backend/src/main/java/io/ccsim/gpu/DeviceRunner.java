@@ -30,6 +30,9 @@ import java.util.Map;
  *       the largest power of two ≤ GPUs, every protocol) against the CPU executor;</li>
  *   <li>{@code timing OUTDIR}: ring (Simple, LL, LL128) and tree all-reduce, 1 KiB .. 512 MiB, on all GPUs;</li>
  *   <li>{@code calibrate OUTDIR}: {@link Calibrator#run};</li>
+ *   <li>{@code fidelity OUTDIR}: the simulator-fidelity sweep of {@link FidelitySchedule} (every op, algorithm and
+ *       protocol, 4 KiB .. 512 MiB, 3 trials; an all-reduce channel sweep), rows with a {@code "trial"} field,
+ *       timing.json rewritten after every group so that an interrupted run keeps what it measured;</li>
  *   <li>{@code full OUTDIR}: matrix, timing and calibrate.</li>
  * </ul>
  * Results are small JSON files in OUTDIR. Exit status 2 without CUDA ("no CUDA device found: ...").
@@ -42,7 +45,7 @@ public final class DeviceRunner {
 
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
-            System.err.println("usage: DeviceRunner probe|matrix|timing|calibrate|full OUTDIR");
+            System.err.println("usage: DeviceRunner probe|matrix|timing|fidelity|calibrate|full OUTDIR");
             System.exit(64);
         }
         String why = Cuda.unavailableReason();
@@ -59,6 +62,7 @@ public final class DeviceRunner {
             case "probe": probe(out, all); break;
             case "matrix": matrix(out, all); break;
             case "timing": timing(out, all); break;
+            case "fidelity": fidelity(out, all); break;
             case "calibrate": Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log); break;
             case "full":
                 matrix(out, all);
@@ -66,7 +70,7 @@ public final class DeviceRunner {
                 Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log);
                 break;
             default:
-                System.err.println("unknown mode '" + args[0] + "'; valid: probe, matrix, timing, calibrate, full");
+                System.err.println("unknown mode '" + args[0] + "'; valid: probe, matrix, timing, fidelity, calibrate, full");
                 System.exit(64);
         }
     }
@@ -235,9 +239,47 @@ public final class DeviceRunner {
         writeJson(out.resolve("timing.json"), rows);
     }
 
+    /**
+     * The fidelity sweep ({@link FidelitySchedule#forHost}), graph-timed through {@link CudaPerf} as {@code ops_sweep}
+     * is; one executor per rank count. Progress lines carry the elapsed wall time and rows done of the total.
+     */
+    static void fidelity(Path out, int[] all) throws IOException {
+        List<FidelitySchedule.Item> items = FidelitySchedule.forHost(all.length);
+        int total = FidelitySchedule.rows(items);
+        log("fidelity: " + items.size() + " groups, " + total + " timed sizes on n = "
+                + java.util.Arrays.toString(FidelitySchedule.ranks(all.length)));
+        List<Map<String, Object>> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        Path file = out.resolve("timing.json");
+        int i = 0;
+        while (i < items.size()) {
+            int n = items.get(i).n();
+            try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
+                for (; i < items.size() && items.get(i).n() == n; i++) {
+                    FidelitySchedule.Item it = items.get(i);
+                    long g0 = System.nanoTime();
+                    for (CudaPerf.Row r : CudaPerf.run(ex, it.op(), it.sizes(), DataType.FLOAT32, ReduceOp.SUM, 0, it.algo(),
+                            it.proto(), it.channels(), true, DeviceRunner::log)) {
+                        add(rows, r, n, true, it.set(), it.trial());
+                    }
+                    writeJson(file, rows);
+                    log(String.format(Locale.ROOT, "[%6.1f s] %d/%d %s: %.2f s", (System.nanoTime() - t0) / 1e9, rows.size(), total,
+                            it, (System.nanoTime() - g0) / 1e9));
+                }
+            }
+        }
+        log(String.format(Locale.ROOT, "fidelity: %d rows in %.1f s", rows.size(), (System.nanoTime() - t0) / 1e9));
+    }
+
     private static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set) {
+        add(rows, r, n, graph, set, 0);
+    }
+
+    /** One row of timing.json; {@code trial} ≥ 1 adds a {@code "trial"} field (0: none, the older sets). */
+    private static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set, int trial) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("set", set);
+        if (trial > 0) m.put("trial", trial);
         m.put("op", r.op().cliName());
         m.put("bytes", r.bytes());
         m.put("count", r.count());
