@@ -34,9 +34,11 @@ for name, sel in (("< 1 MiB", lambda b: b < MiB), (">= 1 MiB", lambda b: b >= Mi
     print(f"| {name} | {len(devs) // 3} | {len(d)} | {100 * statistics.median(d):.2f} % | {100 * d[int(0.9 * len(d))]:.2f} % "
           f"| {100 * worst[0]:.1f} % | {worst[1][0]} {worst[1][1]}/{worst[1][2]} {size(worst[2])} |")
 # the same without the zero that the median trial itself contributes: (max - min) / median per point
-rng = sorted((max(ts) - min(ts)) / med[k] for k, ts in fid.items())
-print(f"\n(max - min) / median of a point's 3 trials: median {100 * statistics.median(rng):.2f} %, "
-      f"90th pct {100 * rng[int(0.9 * len(rng))]:.2f} %, max {100 * rng[-1]:.1f} %.")
+for name, sel in (("< 1 MiB", lambda b: b < MiB), (">= 1 MiB", lambda b: b >= MiB), ("all", lambda b: True)):
+    rng = sorted((max(ts) - min(ts)) / med[(g, b)] for (g, b), ts in fid.items() if sel(b))
+    print(f"\n{name}: (max - min) / median of a point's 3 trials: median {100 * statistics.median(rng):.2f} %, "
+          f"90th pct {100 * rng[int(0.9 * len(rng))]:.2f} %, max {100 * rng[-1]:.1f} %.", end="")
+print()
 drift = collections.defaultdict(list)
 for r in rows:
     if r["set"] == "fidelity":
