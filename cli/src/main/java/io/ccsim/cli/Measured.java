@@ -75,6 +75,7 @@ record Measured(String where, CollectiveOp op, long bytes, DataType dtype, Reduc
         }
         JsonArray a = root.getAsJsonArray();
         List<Measured> rows = new ArrayList<>();
+        java.util.Map<String, List<Measured>> trials = new java.util.LinkedHashMap<>();
         int eager = 0;
         for (int i = 0; i < a.size(); i++) {
             String path = src + ": " + prefix + "[" + i + "]";
@@ -84,14 +85,37 @@ record Measured(String where, CollectiveOp op, long bytes, DataType dtype, Reduc
                 eager++;
                 if (!keepEager) continue;
             }
-            rows.add(row(path, k -> {
+            Measured m = row(path, k -> {
                 JsonElement e = o.get(k);
                 return e == null || e.isJsonNull() ? null : e.isJsonPrimitive() ? e.getAsString() : e.toString();
-            }));
+            });
+            if (o.has("trial")) {
+                // repeats of one measurement (the device run's "trial" field): one row with the median time
+                String key = m.op() + "/" + m.n() + "/" + m.algo() + "/" + m.proto() + "/" + m.channels() + "/" + m.bytes() + "/" + m.dtype();
+                List<Measured> l = trials.computeIfAbsent(key, x -> new ArrayList<>());
+                if (l.isEmpty()) rows.add(null); // placeholder keeps the file order
+                l.add(m);
+            } else {
+                rows.add(m);
+            }
+        }
+        java.util.Iterator<List<Measured>> merged = trials.values().iterator();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i) == null) rows.set(i, median(merged.next()));
         }
         String skipped = eager > 0 && !keepEager ? eager + " rows with \"graph\": false (eager launches: host launch cost, which the"
                 + " simulator does not model; --include-eager keeps them)" : "";
         return new FileRows(rows, skipped);
+    }
+
+    /** The trials of one measurement as one row: the median time (mean of the middle two for an even count). */
+    static Measured median(List<Measured> l) {
+        Measured f = l.get(0);
+        if (l.size() == 1) return f;
+        double[] t = l.stream().mapToDouble(Measured::timeUs).sorted().toArray();
+        double m = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+        return new Measured(f.where() + " (median of " + l.size() + " trials)", f.op(), f.bytes(), f.dtype(), f.redop(), f.root(),
+                f.algo(), f.proto(), f.channels(), f.n(), m);
     }
 
     private static boolean bool(JsonObject o, String key, String path) {

@@ -87,9 +87,10 @@ public final class Bundler {
             } else if (name.startsWith("jcuda-natives")) {
                 haveDriverLib |= extractDriverLib(p, lib);
             } else if (name.endsWith(".jar")) {
-                Files.copy(p, jars.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-                // a shaded jar (the cli's ccsim.jar) may carry JCuda's natives inside
+                // a shaded jar (the cli's ccsim.jar) may carry JCuda's natives inside: the driver library goes to
+                // lib/, the rest (NVRTC, the runtime, the PTX compiler: ~26 MB ccsim never loads) is left out
                 haveDriverLib |= extractDriverLib(p, lib);
+                copyWithoutNatives(p, jars.resolve(name));
             }
         }
         if (!haveDriverLib) {
@@ -147,6 +148,30 @@ public final class Bundler {
                 e.setTime(0);
                 zip.putNextEntry(e);
                 Files.copy(f, zip);
+                zip.closeEntry();
+            }
+        }
+    }
+
+    /** Whether a jar entry is a native library (JCuda's natives, for every platform). */
+    static boolean isNativeLibrary(String entry) {
+        String n = entry.toLowerCase(java.util.Locale.ROOT);
+        return n.endsWith(".so") || n.endsWith(".dll") || n.endsWith(".dylib") || n.endsWith(".jnilib");
+    }
+
+    /** Copies a jar entry by entry, leaving out native libraries ({@link #isNativeLibrary}). */
+    static void copyWithoutNatives(Path from, Path to) throws IOException {
+        try (ZipFile z = new ZipFile(from.toFile()); OutputStream os = Files.newOutputStream(to); ZipOutputStream zip = new ZipOutputStream(os)) {
+            var it = z.entries();
+            while (it.hasMoreElements()) {
+                ZipEntry e = it.nextElement();
+                if (isNativeLibrary(e.getName())) continue;
+                ZipEntry c = new ZipEntry(e.getName());
+                c.setTime(e.getTime());
+                zip.putNextEntry(c);
+                try (InputStream in = z.getInputStream(e)) {
+                    in.transferTo(zip);
+                }
                 zip.closeEntry();
             }
         }

@@ -52,4 +52,27 @@ class BundlerTest {
         }
         assertThat(text).doesNotContain("UnsatisfiedLinkError");
     }
+
+    @Test
+    void aShadedJarLosesItsNativeLibrariesButKeepsItsClasses(@TempDir Path tmp) throws Exception {
+        // a shaded jar like cli/target/ccsim.jar: classes plus JCuda's natives for several platforms
+        Path jar = tmp.resolve("shaded.jar");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            for (String n : List.of("io/ccsim/X.class", "META-INF/MANIFEST.MF", "lib/libJCudaDriver-12.6.0-linux-x86_64.so",
+                    "lib/libJNvrtc-12.6.0-linux-x86_64.so", "lib/JCudaRuntime-12.6.0-windows-x86_64.dll", "lib/libJCudaDriver-apple.dylib")) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(n));
+                zip.write(n.getBytes());
+                zip.closeEntry();
+            }
+        }
+        Path copy = tmp.resolve("copy.jar");
+        Bundler.copyWithoutNatives(jar, copy);
+        try (var z = new java.util.zip.ZipFile(copy.toFile())) {
+            List<String> names = z.stream().map(java.util.zip.ZipEntry::getName).collect(Collectors.toList());
+            assertThat(names).containsExactly("io/ccsim/X.class", "META-INF/MANIFEST.MF");
+            assertThat(new String(z.getInputStream(z.getEntry("io/ccsim/X.class")).readAllBytes())).isEqualTo("io/ccsim/X.class");
+        }
+        assertThat(Bundler.isNativeLibrary("lib/libJCudaDriver-12.6.0-linux-x86_64.so")).isTrue();
+        assertThat(Bundler.isNativeLibrary("io/ccsim/gpu/ccsim_prims_f32.ptx")).isFalse();
+    }
 }

@@ -52,9 +52,14 @@ class CommittedFidelityResultsTest {
     }
 
     @Test
-    void kernelTimingsReadsEveryRowDespiteTheTrialField() throws Exception {
+    void kernelTimingsMergesTheTrialsOfEachMeasurement() throws Exception {
+        // the trials of one (op, algo, proto, channels, bytes) become one row with the median time
         List<FixtureRow> rows = KernelTimings.load(FILE);
-        assertThat(rows).hasSize(FidelitySchedule.rows(FidelitySchedule.forRanks(2)));
+        // 3 trials of the fidelity set, 1 of the channel sweep
+        long fidelity = rows.stream().filter(r -> r.planChannels().getAsInt() == 16).count();
+        assertThat(rows).hasSize(FidelitySchedule.rows(FidelitySchedule.forRanks(2)) - (int) fidelity * (FidelitySchedule.TRIALS - 1));
+        assertThat(rows).filteredOn(r -> r.planChannels().getAsInt() == 16)
+                .allMatch(r -> r.source().contains("median of " + FidelitySchedule.TRIALS + " trials"));
         assertThat(rows).allMatch(r -> r.nRanks() == 2 && r.planChannels().isPresent());
     }
 }

@@ -2,6 +2,7 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
@@ -43,6 +44,15 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * own constants in {@code protocols}/{@code tree}/{@code tuner} stay as NCCL documents them).
      */
     public static List<FitParameter> sim(SimCosts.Family f, Protocol p) {
+        return sim(f, p, 65536.0, true);
+    }
+
+    /**
+     * As {@link #sim(SimCosts.Family, Protocol)}, with the forwarding unit's lower bound {@code minPipelineBytes}
+     * and the per-channel limit free or not ({@code channelCap}; with {@code sim.cta} costs the thread block's
+     * streams set the rate and the limit stays where it is).
+     */
+    public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap) {
         String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";
         List<FitParameter> l = new ArrayList<>();
         l.add(new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> sp(q, f, p).launchLatencyUs(),
@@ -51,16 +61,46 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
                 (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(sp(q, f, p).launchLatencyUs(), withNvlink(sp(q, f, p).hopLatencyUs(), v)))));
         l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> sp(q, f, p).stepOverheadNs(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withStepOverheadNs(v))));
-        l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
-                (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));
+        if (channelCap) {
+            l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
+                    (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));
+        }
         // bounds [64 KiB, 4 MiB]: the simulation cost grows with the sub-transfers per step, and at scale
         // (a 1 GiB ring all-reduce on 1,024 GPUs moves steps of ~64 KiB) a smaller unit multiplies the
         // flows: with a 6 KiB unit the 1-channel run of that case went from 9.6 s to over 250 s. The
         // fixtures favour 6-8 KiB for Simple and LL, but 64 KiB already gives most of the cut-through
         // effect (broadcast Ring/Simple n=4 >= 64 KiB: 51 % -> 15 % error with 64 KiB before refitting).
-        l.add(new FitParameter(k + "pipeline_bytes", 65536.0, 4194304.0, q -> sp(q, f, p).pipelineBytes(),
+        l.add(new FitParameter(k + "pipeline_bytes", minPipelineBytes, 4194304.0, q -> sp(q, f, p).pipelineBytes(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withPipelineBytes(Math.round(v)))));
         return l;
+    }
+
+    /**
+     * The thread-block stream costs of protocol {@code p} ({@code sim.cta.P.*}, {@link CtaCosts}), ns per KiB in
+     * [0.5, 5000]. The profile must have them for {@code p} ({@link SimCosts#withCta}).
+     */
+    public static List<FitParameter> cta(Protocol p) {
+        List<FitParameter> l = new ArrayList<>();
+        for (int i = 0; i < CtaCosts.KEYS.size(); i++) {
+            final int s = i;
+            // l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; the stream costs in [0.5, 5000] ns/KiB
+            double lo = i == 5 ? 16e6 : i == 6 ? 1.0 : 0.5;
+            double hi = i == 5 ? 256e6 : i == 6 ? 4.0 : 5000.0;
+            l.add(new FitParameter("sim.cta." + p.ncclName() + "." + CtaCosts.KEYS.get(i), lo, hi,
+                    q -> ctaOf(q, p).toArray()[s], (q, v) -> q.withSim(q.sim().withCta(p, ctaOf(q, p).with(s, v)))));
+        }
+        return l;
+    }
+
+    private static CtaCosts ctaOf(CalibrationProfile q, Protocol p) {
+        CtaCosts c = q.sim().ctaOf(p);
+        if (c == null) throw new IllegalArgumentException("profile has no sim.cta." + p.ncclName() + " costs to fit; add them first");
+        return c;
+    }
+
+    /** NVLink efficiency and duplex efficiency: the shared parameters that matter when every protocol has cta costs. */
+    public static List<FitParameter> links() {
+        return shared().subList(2, 4);
     }
 
     private static SimProtocolCosts sp(CalibrationProfile q, SimCosts.Family f, Protocol p) { return q.sim().get(f, p); }

@@ -1,12 +1,16 @@
 package io.ccsim.algorithms.fit;
 
+import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.FitInfo;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Fits a calibration profile's simulator numbers to the CudaExecutor's own timings (issue 4's fidelity check):
@@ -43,7 +47,7 @@ public final class KernelFit {
         if (base == null || out == null || date == null || files.isEmpty()) {
             throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] TIMING.json...");
         }
-        CalibrationProfile start = CalibrationProfile.load(base);
+        CalibrationProfile start = withCtaSeeds(CalibrationProfile.load(base));
         List<FixtureRow> rows = new ArrayList<>();
         for (Path f : files) rows.addAll(KernelTimings.load(f));
         int n = fitN;
@@ -65,11 +69,36 @@ public final class KernelFit {
         for (int i = 0; i < files.size(); i++) src.append(i > 0 ? ", " : "").append(files.get(i));
         src.append(n == 0 ? " (all " + rows.size() + " rows; the errors below are in-sample)" : " (rows with n = " + n + " only)");
         src.append(". Each row predicted with the plan that ran (op, n, algorithm, protocol, channels, bytes on hgx-h200 with n GPUs)."
-                + " Fitted: the sim section (per family and protocol), reduce/copy throughput, NVLink efficiency;"
-                + " pipeline_bytes kept >= 65536. Start: ").append(base).append(" (")
+                + " Fitted: per family and protocol the launch, hop and step latencies and the forwarding unit"
+                + " (pipeline_bytes >= 4096); per protocol the thread block's stream costs (sim.cta); NVLink and duplex efficiency. Start: ").append(base).append(" (")
                 .append(start.fit().map(FitInfo::source).orElse("no fit section")).append(")");
         ProfileFitter.withFitInfo(r.profile(), table, src.toString(), date).write(out);
         System.out.println("wrote " + out);
+    }
+
+    /**
+     * Starting thread-block stream costs (ns/KiB: recv, src, dst, send, reduce) for a profile that has none: a
+     * least-squares fit of the steady-state work per channel of the ring and chain collectives at 16 MiB, 16
+     * channels, n = 2 and 4 (gpu-backend/results/h200x4/timing.json), ignoring latencies and links.
+     */
+    static final Map<Protocol, CtaCosts> CTA_SEEDS = Map.of(
+            Protocol.LL, new CtaCosts(57, 84, 64, 81, 27, CtaCosts.DEFAULT_L2_BYTES, 1.3),
+            Protocol.LL128, new CtaCosts(29, 54, 41, 37, 17, CtaCosts.DEFAULT_L2_BYTES, 1.3),
+            Protocol.SIMPLE, new CtaCosts(32, 15, 5.5, 46, 14, CtaCosts.DEFAULT_L2_BYTES, 1.3));
+
+    /**
+     * {@code p} with {@link #CTA_SEEDS} for each protocol that has no {@code sim.cta} costs; the per-channel
+     * limits of such a protocol are lifted to 400 GB/s so that the block's streams and the links set the rate.
+     */
+    static CalibrationProfile withCtaSeeds(CalibrationProfile p) {
+        CalibrationProfile q = p;
+        for (Protocol pr : Protocol.values()) {
+            if (q.sim().ctaOf(pr) != null) continue;
+            SimCosts s = q.sim().withCta(pr, CTA_SEEDS.get(pr));
+            for (SimCosts.Family f : SimCosts.Family.values()) s = s.with(f, pr, s.get(f, pr).withMaxChannelBwGbps(400));
+            q = q.withSim(s);
+        }
+        return q;
     }
 
     private static String value(String[] args, int i, String opt) {

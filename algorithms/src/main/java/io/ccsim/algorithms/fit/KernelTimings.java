@@ -18,7 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -54,6 +57,8 @@ public final class KernelTimings {
         }
         JsonArray rows = rootEl.getAsJsonArray();
         List<FixtureRow> out = new ArrayList<>();
+        // rows with a "trial" field are repeats of one measurement: merged into one row with the median time
+        Map<String, List<FixtureRow>> trials = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++) {
             String where = sourceName + " [" + i + "]";
             if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
@@ -75,10 +80,34 @@ public final class KernelTimings {
             if (r.has("root") && num(r, "root", where) != 0) {
                 throw new IllegalArgumentException(where + ".root: only root 0 is predicted, got " + r.get("root"));
             }
-            out.add(new FixtureRow(where, op, n, Optional.of(algo), Optional.of(proto), bytes, t, Optional.empty(), Optional.empty(),
-                    OptionalInt.empty(), OptionalInt.of(ch)));
+            FixtureRow row = new FixtureRow(where, op, n, Optional.of(algo), Optional.of(proto), bytes, t, Optional.empty(), Optional.empty(),
+                    OptionalInt.empty(), OptionalInt.of(ch));
+            if (r.has("trial")) {
+                num(r, "trial", where);
+                String key = op + "/" + n + "/" + algo + "/" + proto + "/" + ch + "/" + bytes;
+                List<FixtureRow> l = trials.computeIfAbsent(key, k -> new ArrayList<>());
+                if (l.isEmpty()) out.add(null); // placeholder keeps the file order
+                l.add(row);
+            } else {
+                out.add(row);
+            }
+        }
+        Iterator<List<FixtureRow>> merged = trials.values().iterator();
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i) == null) out.set(i, median(merged.next()));
         }
         return List.copyOf(out);
+    }
+
+    /** One row for the trials of a measurement: the median time (the mean of the middle two for an even count). */
+    static FixtureRow median(List<FixtureRow> l) {
+        FixtureRow first = l.get(0);
+        if (l.size() == 1) return first;
+        double[] t = l.stream().mapToDouble(FixtureRow::timeUs).sorted().toArray();
+        double m = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+        String src = first.source() + " (median of " + l.size() + " trials)";
+        return new FixtureRow(src, first.op(), first.nRanks(), first.forcedAlgo(), first.forcedProto(), first.bytes(), m,
+                first.ncclAlgo(), first.ncclProto(), first.ncclChannels(), first.planChannels());
     }
 
     /** Ring, Tree or P2P, as the CudaExecutor's rows spell them (case-insensitive). */

@@ -74,6 +74,13 @@ public final class ProfileFitter {
      *                        {@link ErrorTable#KERNEL_LARGE_BYTES} for issue 4's check of the CudaExecutor's timings)
      */
     public ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary) {
+        this(log, maxEvalPerBlock, search, boundary, false);
+    }
+
+    private final boolean kernel;
+
+    private ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary, boolean kernel) {
+        this.kernel = kernel;
         if (maxEvalPerBlock < 20) throw new IllegalArgumentException("maxEvalPerBlock must be >= 20, got " + maxEvalPerBlock);
         if (boundary < 1) throw new IllegalArgumentException("size class boundary must be >= 1 B, got " + boundary);
         this.log = log;
@@ -84,7 +91,36 @@ public final class ProfileFitter {
 
     /** A fitter for the CudaExecutor's own timings ({@link KernelTimings}): every row searched, 1 MiB size classes. */
     public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock) {
-        return new ProfileFitter(log, maxEvalPerBlock, r -> true, ErrorTable.KERNEL_LARGE_BYTES);
+        return new ProfileFitter(log, maxEvalPerBlock, r -> true, ErrorTable.KERNEL_LARGE_BYTES, true);
+    }
+
+    /**
+     * Smallest forwarding unit a kernel fit may choose, bytes. ccsim's kernels forward LL/LL128 per line, and
+     * unsynchronised channels pipeline a Simple chain across channels on a shared link (one channel's hop 2
+     * overlaps another's hop 1), which the folded, synchronised channels of the simulation only show with a
+     * unit below the step size. The NCCL fit keeps 64 KiB (its profile runs the 1,024-GPU scale case).
+     */
+    static final double KERNEL_MIN_PIPELINE_BYTES = 4096.0;
+
+    /**
+     * The blocks of a fit of ccsim's own kernels, whose profile has {@code sim.cta} costs for every protocol:
+     * per family and protocol the latencies and the forwarding unit; per protocol the thread block's stream
+     * costs on every row of that protocol (one kernel runs every family); then NVLink and duplex efficiency.
+     */
+    private static List<Block> kernelBlocks() {
+        List<Block> b = new ArrayList<>();
+        // the streams first: they set every large row, which the latencies barely move
+        for (Protocol p : Protocol.values()) {
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p), r -> r.forced() && r.forcedProto().get() == p));
+        }
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            for (Protocol p : Protocol.values()) {
+                b.add(new Block(f.jsonName() + " " + p.ncclName(), FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false),
+                        r -> r.forced() && r.forcedProto().get() == p && SimCosts.Family.of(r.forcedAlgo().get(), r.op()) == f));
+            }
+        }
+        b.add(new Block("links", FitParameter.links(), r -> true));
+        return b;
     }
 
     /** The result of a fit: the fitted profile and its errors on every row. */
@@ -152,7 +188,7 @@ public final class ProfileFitter {
         if (rows.isEmpty()) throw new IllegalArgumentException("no fixture rows to fit");
         CalibrationProfile cur = base;
         for (int round = 1; round <= rounds; round++) {
-            for (Block b : blocks()) {
+            for (Block b : kernel ? kernelBlocks() : blocks()) {
                 List<FixtureRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
                 if (sel.isEmpty()) continue;
                 cur = fitBlock(cur, b, sel, round);

@@ -31,7 +31,7 @@ final class ProfileJson {
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
-    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency");
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta");
     /**
      * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so is
      * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions).
@@ -249,8 +249,27 @@ final class ProfileJson {
         Map<Protocol, SimProtocolCosts> ring = fams.get(SimCosts.Family.RING);
         Map<LinkClass, Double> duplex = so.has("duplex_efficiency")
                 ? links(c, so.get("duplex_efficiency"), "$.sim.duplex_efficiency", true) : SimCosts.INDEPENDENT_DIRECTIONS;
+        EnumMap<Protocol, CtaCosts> cta = new EnumMap<>(Protocol.class);
+        if (so.has("cta")) {
+            // any subset of the protocols; each lists all five streams
+            JsonObject co = c.object(so.get("cta"), "$.sim.cta", PROTO_NAMES, List.of());
+            for (Protocol p : Protocol.values()) {
+                if (!co.has(p.ncclName())) continue;
+                String path = "$.sim.cta." + p.ncclName();
+                JsonObject po = c.object(co.get(p.ncclName()), path, CtaCosts.KEYS, CtaCosts.STREAM_KEYS);
+                double[] v = new double[CtaCosts.STREAM_KEYS.size()];
+                for (int i = 0; i < v.length; i++) v[i] = c.nonNegative(po, CtaCosts.STREAM_KEYS.get(i), path);
+                if (v[0] + v[1] + v[2] + v[3] + v[4] <= 0) {
+                    throw c.error(path, "all five costs are 0: a thread block would move data in no time; at least one must be > 0");
+                }
+                double l2 = po.has("l2_bytes") ? c.positive(po, "l2_bytes", path) : CtaCosts.DEFAULT_L2_BYTES;
+                double miss = po.has("l2_miss_factor") ? c.number(po, "l2_miss_factor", path) : 1.0;
+                if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
+                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss));
+            }
+        }
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
-                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex);
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta);
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
@@ -335,6 +354,18 @@ final class ProfileJson {
                 w.endObject();
             }
             writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
+            if (!sim.cta().isEmpty()) {
+                w.name("cta").beginObject();
+                for (Protocol pr : Protocol.values()) {
+                    CtaCosts cc = sim.ctaOf(pr);
+                    if (cc == null) continue;
+                    w.name(pr.ncclName()).beginObject();
+                    double[] v = cc.toArray();
+                    for (int i = 0; i < v.length; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
+                    w.endObject();
+                }
+                w.endObject();
+            }
             w.endObject();
             if (p.fit().isPresent()) {
                 FitInfo f = p.fit().get();

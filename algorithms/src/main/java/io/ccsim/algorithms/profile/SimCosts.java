@@ -34,12 +34,19 @@ import java.util.Objects;
  * n = 2, Simple): all_gather, both directions busy, 268 GB/s per direction; broadcast, one direction,
  * 361 GB/s.
  *
+ * <p>{@code cta} (optional in the JSON, per protocol) replaces, for the protocols it lists, the per-channel
+ * limit and the shared reduce/copy throughput by a per-stream cost of the thread block ({@link CtaCosts}): a
+ * step's rate then depends on what its primitive reads and writes. It is shared by every family, as one
+ * kernel runs every algorithm's steps (ccsim's own kernels: gpu-backend's ccsim_prims.cu). A protocol it does
+ * not list keeps the older model; the built-in NCCL-fitted profiles have none.
+ *
  * @param chain  per protocol: costs of ring broadcast and reduce
  * @param duplexEfficiency per link class, in (0, 1]; every class present
+ * @param cta    per protocol, possibly none: the thread block's per-stream costs
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
-                       Map<LinkClass, Double> duplexEfficiency) {
+                       Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta) {
 
     /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
     public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
@@ -88,6 +95,17 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
             d.put(c, v);
         }
         duplexEfficiency = Collections.unmodifiableMap(d);
+        Objects.requireNonNull(cta, "sim.cta");
+        EnumMap<Protocol, CtaCosts> cc = new EnumMap<>(Protocol.class);
+        for (Map.Entry<Protocol, CtaCosts> e : cta.entrySet()) cc.put(e.getKey(), Objects.requireNonNull(e.getValue(), "sim.cta"));
+        cta = Collections.unmodifiableMap(cc);
+    }
+
+    /** Costs without per-stream thread-block costs (every protocol on the per-channel limit model). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                    Map<LinkClass, Double> duplexEfficiency) {
+        this(ring, tree, p2p, chain, duplexEfficiency, Map.of());
     }
 
     /** Costs with independent directions ({@link #INDEPENDENT_DIRECTIONS}). */
@@ -133,7 +151,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain, duplexEfficiency);
+                f == Family.CHAIN ? m : chain, duplexEfficiency, cta);
     }
 
     /** The duplex efficiency of link class {@code c}, in (0, 1]. */
@@ -143,6 +161,17 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withDuplexEfficiency(LinkClass c, double e) {
         EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
         d.put(c, e);
-        return new SimCosts(ring, tree, p2p, chain, d);
+        return new SimCosts(ring, tree, p2p, chain, d, cta);
+    }
+
+    /** The thread-block stream costs of protocol {@code p}, or null when {@code p} uses the per-channel limit model. */
+    public CtaCosts ctaOf(Protocol p) { return cta.get(p); }
+
+    /** A copy with protocol {@code p}'s thread-block stream costs set ({@code c} non-null) or removed (null). */
+    public SimCosts withCta(Protocol p, CtaCosts c) {
+        EnumMap<Protocol, CtaCosts> m = new EnumMap<>(Protocol.class);
+        m.putAll(cta);
+        if (c == null) m.remove(p); else m.put(p, c);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m);
     }
 }

@@ -3,6 +3,7 @@ package io.ccsim.algorithms.sim;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
@@ -91,6 +92,10 @@ public final class SimExecution {
     private final double reduceCapBps;
     private final double copyBps;
     private final long pipelineBytes;
+    /** Thread-block stream costs of this protocol ({@code sim.cta}), or null: per-channel limit model. */
+    private final CtaCosts cta;
+    /** The cta model's src/dst multiplier for this call's working set per GPU (L2 fit or not). */
+    private final double bufferFactor;
 
     // connections (struct of arrays)
     private final ConnIndex connIndex;
@@ -123,6 +128,7 @@ public final class SimExecution {
     private final int[] curSlots;
     private final int[] curSub;          // index of the sub-transfer in progress or next
     private final int[] curUnits;        // sub-transfers of the current step (k)
+    private final double[] curPsPerByte; // thread-block cost of the current step, ps per data byte (cta model)
     private final int[] pendingFlows;
     private final Runnable[] localDone;
 
@@ -178,6 +184,9 @@ public final class SimExecution {
         double eff = proto.dataEfficiency();
         this.reduceCapBps = Math.min(channelCapBps, prof.reduceBwGbps() * 1e9 / eff);
         this.copyBps = prof.copyBwGbps() * 1e9;
+        this.cta = prof.sim().ctaOf(proto);
+        long workingSet = (plan.call().inputCount() + plan.call().outputCount()) * (long) elemBytes;
+        this.bufferFactor = cta == null ? 1.0 : cta.bufferFactor(workingSet);
 
         // connections
         ConnIndex ci = new ConnIndex();
@@ -231,6 +240,7 @@ public final class SimExecution {
         curSlots = new int[nw];
         curSub = new int[nw];
         curUnits = new int[nw];
+        curPsPerByte = new double[nw];
         pendingFlows = new int[nw];
         localDone = new Runnable[nw];
         wakeAt = new long[nw];
@@ -370,6 +380,10 @@ public final class SimExecution {
         int ns = cursor.nSend();
         curNRecv[w] = nr;
         curNSend[w] = ns;
+        if (cta != null) {
+            Primitive prim = cursor.prim();
+            curPsPerByte[w] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor);
+        }
         for (int i = 0; i < nr; i++) {
             int k = connIndex.find(ch, cursor.recvPeer(i), rank);
             ensureConn(k);
@@ -425,7 +439,9 @@ public final class SimExecution {
         long sub = curUnits[w] == 1 ? bytes : j < curUnits[w] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
         if (ns > 0) {
             long wire = proto.wireBytes(sub);
-            double cap = reduces(prim) ? reduceCapBps : channelCapBps;
+            // cta model: the block's data rate 1/psPerByte, as wire bytes; else the family's per-channel limit
+            double cap = cta != null ? Math.min(channelCapBps, 1e12 / curPsPerByte[w] / proto.dataEfficiency())
+                    : reduces(prim) ? reduceCapBps : channelCapBps;
             pendingFlows[w] = ns;
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
@@ -433,8 +449,13 @@ public final class SimExecution {
                 net.start(connPath[k], wire, 0, cap, connFlowDone[k]);
             }
         } else {
-            double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
-            long t = sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12);
+            long t;
+            if (cta != null) {
+                t = (long) Math.ceil(sub * curPsPerByte[w]);
+            } else {
+                double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
+                t = sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12);
+            }
             sim.schedule(t, localDone[w]);
         }
     }

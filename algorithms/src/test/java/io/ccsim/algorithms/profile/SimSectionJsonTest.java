@@ -138,5 +138,56 @@ class SimSectionJsonTest {
         assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withDuplexEfficiency(LinkClass.NET, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.duplex_efficiency.net must be in (0, 1]");
     }
-}
 
+    /** The built-in h200 JSON with {@code sim.cta} set to {@code cta} (a JSON object text). */
+    private static String withCta(String cta) {
+        String json = CalibrationProfile.builtin("h200").toJson();
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(json).getAsJsonObject();
+        o.getAsJsonObject("sim").add("cta", com.google.gson.JsonParser.parseString(cta));
+        return o.toString();
+    }
+
+    private static final String LL = "\"LL\": {\"recv_ns_per_kib\": 30, \"src_ns_per_kib\": 60, \"dst_ns_per_kib\": 40,"
+            + " \"send_ns_per_kib\": 70, \"reduce_ns_per_kib\": 20";
+
+    @Test
+    void ctaIsOptionalPerProtocolAndRoundTrips() {
+        CalibrationProfile p = CalibrationProfile.parse(withCta("{" + LL + ", \"l2_bytes\": 5e7, \"l2_miss_factor\": 1.4}}"), "x.json");
+        assertThat(p.sim().ctaOf(Protocol.LL)).isEqualTo(new CtaCosts(30, 60, 40, 70, 20, 5e7, 1.4));
+        assertThat(p.sim().ctaOf(Protocol.SIMPLE)).isNull();
+        assertThat(CalibrationProfile.parse(p.toJson(), "round trip")).isEqualTo(p);
+        // l2 keys are optional: no cache effect
+        CalibrationProfile q = CalibrationProfile.parse(withCta("{" + LL + "}}"), "x.json");
+        assertThat(q.sim().ctaOf(Protocol.LL).l2MissFactor()).isEqualTo(1.0);
+        assertThat(q.sim().ctaOf(Protocol.LL).bufferFactor(1e12)).isEqualTo(1.0);
+        // the built-in NCCL-fitted profiles have none
+        for (String name : CalibrationProfile.BUILTIN_NAMES) assertThat(CalibrationProfile.builtin(name).sim().cta()).as(name).isEmpty();
+    }
+
+    @Test
+    void ctaIsValidatedStrictly() {
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{\"LL64\": {}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL64").hasMessageContaining("LL, LL128, Simple");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{\"LL\": {\"recv_ns_per_kib\": 1}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("missing required key 'src_ns_per_kib'");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_miss_factor\": 0.5}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.l2_miss_factor").hasMessageContaining(">= 1");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_bytes\": 0}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.l2_bytes");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL.replaceAll("\\d+", "0") + "}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("all five costs are 0");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l1_bytes\": 1}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.l1_bytes").hasMessageContaining("l2_miss_factor");
+    }
+
+    @Test
+    void bufferFactorIsASmoothStepAtL2() {
+        CtaCosts c = new CtaCosts(1, 1, 1, 1, 1, 1e6, 3.0);
+        // 1 + (m - 1)(1 - h), h = 1 / (1 + (W / l2)^8)
+        assertThat(c.bufferFactor(1e6)).isCloseTo(1 + 2.0 * 0.5, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.bufferFactor(0.5e6)).isCloseTo(1 + 2.0 * (1 - 1 / (1 + Math.pow(0.5, 8))), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.bufferFactor(1e9)).isCloseTo(3.0, org.assertj.core.api.Assertions.within(1e-9));
+        // ps per byte = ns/KiB * 1000 / 1024, src and dst scaled
+        assertThat(c.psPerByte(1, true, true, 2, true, 2.0)).isCloseTo((1 + 2 + 2 + 2 + 1) * 1000.0 / 1024, org.assertj.core.api.Assertions.within(1e-12));
+    }
+}

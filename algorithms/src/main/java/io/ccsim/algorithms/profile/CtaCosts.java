@@ -1,0 +1,107 @@
+package io.ccsim.algorithms.profile;
+
+/**
+ * What one thread block (one channel's worker) spends per byte of data on each memory stream a step
+ * touches, for one protocol (JSON {@code sim.cta.<protocol>}, optional; see {@link SimCosts#cta()}).
+ *
+ * <p>A step's primitive decides its streams: it reads a receive slot per receive peer ({@code recv}),
+ * reads the rank's input ({@code src}), writes the rank's output ({@code dst}), writes the slot of each
+ * send peer ({@code send}, over the link), and combines values when it reduces ({@code reduce}). The
+ * block's time per byte is the sum of the costs of its streams, so its data rate is
+ * {@code 1 / (recv·nRecv + src·[reads input] + dst·[writes output] + send·nSend + reduce·[reduces])}.
+ * This is how a latency-bound copy loop behaves: each stream adds its loads or stores to every
+ * iteration. Measured on ccsim's own kernels (4 × H200, LL, 16 channels, 16 MiB): fitted by least squares
+ * on the ring and chain collectives of n = 2 and 4 (gpu-backend/results/h200x4/timing.json), these five
+ * numbers predict all ten (op, n) groups' steady-state times within 9 % — a single per-channel limit cannot,
+ * because all-gather (copy-send + recv) and reduce-scatter (reduce-send + reduce-copy) touch different
+ * streams and a 2-rank ring spends half its steps receiving where a 4-rank ring spends a quarter.
+ *
+ * <p>The costs are per byte of data (before the protocol's wire efficiency), in ns per KiB (1 KiB = 1024 B):
+ * 100 ns/KiB ≈ 10.24 GB/s.
+ *
+ * @param recvNsPerKiB   reading one receive slot
+ * @param srcNsPerKiB    reading the rank's input buffer
+ * @param dstNsPerKiB    writing the rank's output buffer
+ * @param sendNsPerKiB   writing one send peer's slot
+ * <p>The rank's own buffers are cheaper to read and write while they fit in the GPU's L2 cache (CUDA-graph
+ * replays of one call touch the same buffers again): measured on 2 × H200 (gpu-backend/results/h200x2,
+ * LL, 16 channels), broadcast reaches 98 GB/s at 16 MiB and 74-75 GB/s from 32 MiB on, a step between a
+ * working set of 32 and 64 MiB per GPU. So the {@code src} and {@code dst} costs are multiplied by
+ * {@code 1 + (l2MissFactor - 1)(1 - h)}, with the fraction that hits {@code h = 1 / (1 + (W / l2Bytes)^8)} for a
+ * working set of W bytes per GPU (the call's input plus output buffer): about 1 below l2Bytes, 0 above
+ * (a smooth step, so that a fit can move l2Bytes).
+ *
+ * @param reduceNsPerKiB combining the inputs (once per step that reduces)
+ * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
+ * @param l2MissFactor   how much dearer src and dst bytes are when they miss L2 (&ge; 1; 1 = no cache effect)
+ */
+public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB,
+                       double reduceNsPerKiB, double l2Bytes, double l2MissFactor) {
+
+    /** Costs without a cache effect. */
+    public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB) {
+        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, DEFAULT_L2_BYTES, 1.0);
+    }
+
+    /** H200's L2 as PyTorch reports it (60 MB), bytes: the default l2Bytes. */
+    public static final double DEFAULT_L2_BYTES = 60e6;
+
+    public CtaCosts {
+        Profiles.requireNonNegative(recvNsPerKiB, "recvNsPerKiB");
+        Profiles.requireNonNegative(srcNsPerKiB, "srcNsPerKiB");
+        Profiles.requireNonNegative(dstNsPerKiB, "dstNsPerKiB");
+        Profiles.requireNonNegative(sendNsPerKiB, "sendNsPerKiB");
+        Profiles.requireNonNegative(reduceNsPerKiB, "reduceNsPerKiB");
+        if (!(l2Bytes > 0) || Double.isInfinite(l2Bytes)) throw new IllegalArgumentException("l2Bytes must be > 0, got " + l2Bytes);
+        if (!(l2MissFactor >= 1) || Double.isInfinite(l2MissFactor)) {
+            throw new IllegalArgumentException("l2MissFactor must be >= 1 (1 = no cache effect), got " + l2MissFactor);
+        }
+        if (recvNsPerKiB + srcNsPerKiB + dstNsPerKiB + sendNsPerKiB + reduceNsPerKiB <= 0) {
+            throw new IllegalArgumentException("cta costs are all zero: a thread block would move data in no time; at least one must be > 0");
+        }
+    }
+
+    /** The multiplier of the src and dst costs for a working set of {@code workingSetBytes} per GPU (1 when it fits L2). */
+    public double bufferFactor(double workingSetBytes) {
+        if (l2MissFactor == 1.0) return 1.0;
+        double x = Math.pow(workingSetBytes / l2Bytes, 8);
+        double hit = 1.0 / (1.0 + x);
+        return 1.0 + (l2MissFactor - 1.0) * (1.0 - hit);
+    }
+
+    /**
+     * Picoseconds per byte of data for a step with these streams.
+     *
+     * @param nRecv        receive peers (slots read)
+     * @param src          whether it reads the rank's input
+     * @param dst          whether it writes the rank's output
+     * @param nSend        send peers (slots written)
+     * @param reduces      whether it combines values
+     * @param bufferFactor {@link #bufferFactor} of the call's working set
+     */
+    public double psPerByte(int nRecv, boolean src, boolean dst, int nSend, boolean reduces, double bufferFactor) {
+        double ns = recvNsPerKiB * nRecv + ((src ? srcNsPerKiB : 0) + (dst ? dstNsPerKiB : 0)) * bufferFactor
+                + sendNsPerKiB * nSend + (reduces ? reduceNsPerKiB : 0);
+        return ns * 1000.0 / 1024.0;
+    }
+
+    /** A copy with value {@code i} of {@link #toArray()} set to {@code v}. */
+    public CtaCosts with(int i, double v) {
+        double[] a = toArray();
+        a[i] = v;
+        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+    }
+
+    /** The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor. */
+    public double[] toArray() {
+        return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor};
+    }
+
+    /** The five stream costs' JSON keys, in {@link #toArray()} order (all required). */
+    public static final java.util.List<String> STREAM_KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
+            "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib");
+
+    /** Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes and l2_miss_factor. */
+    public static final java.util.List<String> KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
+            "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib", "l2_bytes", "l2_miss_factor");
+}

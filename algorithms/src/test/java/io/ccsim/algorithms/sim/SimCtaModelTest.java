@@ -1,0 +1,95 @@
+package io.ccsim.algorithms.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.algorithms.profile.SimCosts;
+import io.ccsim.algorithms.profile.SimProtocolCosts;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The thread-block stream model ({@code sim.cta}): a step's rate is 1 / (sum of the costs of the streams its
+ * primitive touches), src/dst costs scaled when the working set misses L2. Latencies are zeroed and the
+ * forwarding unit is larger than the step, so that the times below are the stream costs alone, written out.
+ */
+class SimCtaModelTest {
+    // ns per KiB: recv, src, dst, send, reduce (all far slower than an NVLink, so the block sets the rate)
+    static final double RECV = 300, SRC = 200, DST = 100, SEND = 400, RED = 50;
+    static final long BYTES = 256L << 10; // one Simple step per rank at 1 channel (the slot holds 512 KiB)
+
+    static CalibrationProfile profile(CtaCosts cta) {
+        CalibrationProfile p = CalibrationProfile.builtin("h200");
+        SimCosts s = p.sim();
+        Map<LinkClass, Double> zero = new EnumMap<>(LinkClass.class);
+        for (LinkClass c : LinkClass.values()) zero.put(c, 0.0);
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            SimProtocolCosts c = s.get(f, Protocol.SIMPLE).withLatencies(0, zero).withStepOverheadNs(0)
+                    .withPipelineBytes(1L << 30).withMaxChannelBwGbps(400);
+            s = s.with(f, Protocol.SIMPLE, c);
+        }
+        return p.withSim(s.withCta(Protocol.SIMPLE, cta));
+    }
+
+    static double timeUs(CalibrationProfile p, CollectiveOp op, int n) {
+        PerfRunner r = new PerfRunner(TopologyCatalog.build("hgx-h200", BuildOptions.of(n, 1)), n, p, NcclEnv.empty(), 1);
+        long count = op == CollectiveOp.ALL_GATHER ? BYTES / 4 / n : BYTES / 4;
+        return r.simulate(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, 1).timeUs();
+    }
+
+    /** µs for {@code bytes} at {@code nsPerKiB}. */
+    static double us(double bytes, double nsPerKiB) { return bytes / 1024.0 * nsPerKiB / 1000.0; }
+
+    @Test
+    void broadcastOfTwoRanksIsTheRootsSendThenThePeersRecv() {
+        CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        // root: COPY_SEND reads src, writes its own dst (out of place) and one peer's slot; rank 1: RECV reads the
+        // slot and writes dst
+        double expect = us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST);
+        assertThat(timeUs(p, CollectiveOp.BROADCAST, 2)).isCloseTo(expect, within(1e-3));
+    }
+
+    @Test
+    void reduceOfTwoRanksPaysTheReductionOnTheRoot() {
+        CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        // rank 1: SEND (src + send); root 0: RECV_REDUCE_COPY (recv + src + dst + reduce)
+        double expect = us(BYTES, SRC + SEND) + us(BYTES, RECV + SRC + DST + RED);
+        assertThat(timeUs(p, CollectiveOp.REDUCE, 2)).isCloseTo(expect, within(1e-3));
+    }
+
+    @Test
+    void aWorkingSetBeyondL2MakesSrcAndDstDearer() {
+        double miss = 2.5;
+        // l2 of 1 kB: the broadcast's 512 KiB working set (input + output) misses all but (1/(1+(W/l2)^8)) of it
+        CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, 1e3, miss));
+        double w = 2.0 * BYTES;
+        double f = 1 + (miss - 1) * (1 - 1 / (1 + Math.pow(w / 1e3, 8)));
+        double expect = us(BYTES, (SRC + DST) * f + SEND) + us(BYTES, RECV + DST * f);
+        assertThat(timeUs(p, CollectiveOp.BROADCAST, 2)).isCloseTo(expect, within(1e-3));
+        // and with a working set far below l2 nothing changes
+        CalibrationProfile big = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, 1e12, miss));
+        assertThat(timeUs(big, CollectiveOp.BROADCAST, 2)).isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
+    }
+
+    @Test
+    void aCostOnlyTheRingsStepsTouchMovesOnlyThem() {
+        // a dearer reduction slows reduce-scatter (its steps reduce) and leaves all-gather (no step reduces) alone
+        CalibrationProfile base = profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        CalibrationProfile dear = profile(new CtaCosts(RECV, SRC, DST, SEND, RED * 10));
+        assertThat(timeUs(dear, CollectiveOp.ALL_GATHER, 4)).isEqualTo(timeUs(base, CollectiveOp.ALL_GATHER, 4));
+        assertThat(timeUs(dear, CollectiveOp.REDUCE_SCATTER, 4)).isGreaterThan(timeUs(base, CollectiveOp.REDUCE_SCATTER, 4) * 1.2);
+    }
+}
