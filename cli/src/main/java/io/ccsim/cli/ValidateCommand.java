@@ -148,12 +148,15 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
             PerfRow r;
             if (m.algo() != null && m.proto() != null) {
                 int ch = m.channels();
+                // a row with its own channel count is the CudaExecutor's (timing.json, perf --backend cuda): its time is
+                // the mean of back-to-back graph replays, which the simulation reproduces call after call
+                int iterations = ch > 0 ? PerfRunner.cudaPerfIterations(m.bytes()) : 1;
                 if (ch == 0) {
                     Candidate c = runner.tune(m.op(), m.bytes()).candidate(m.algo(), m.proto()).orElseThrow(() -> new UserException(
                             m.where() + ": the tuner has no candidate " + m.algo() + "/" + m.proto() + " for " + m.op() + "; give 'channels'"));
                     ch = c.channels();
                 }
-                r = runner.simulate(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), ch);
+                r = runner.simulate(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), ch, iterations);
             } else {
                 r = runner.run(m.op(), m.bytes(), m.dtype(), redop, root);
             }

@@ -89,6 +89,15 @@ public final class PerfRunner {
     /** Simulates one call with a given algorithm, protocol and channel count. */
     public PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                             Algorithm algo, Protocol proto, int channels) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1);
+    }
+
+    /**
+     * As {@link #simulate(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, the time being the
+     * mean per call of {@code iterations} back-to-back calls ({@link #simulateBackToBack}).
+     */
+    public PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                            Algorithm algo, Protocol proto, int channels, int iterations) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -100,7 +109,7 @@ public final class PerfRunner {
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         Plan plan = planners.plan(call, opts);
-        double us = simulate(plan);
+        double us = iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations);
         long size = sizeFor(op, count, dtype);
         double algbw = us > 0 ? size / (us * 1e3) : 0;
         double busbw = algbw * op.busBwFactor(n);
@@ -123,6 +132,73 @@ public final class PerfRunner {
         lastFlows = x.flowsStarted();
         lastSteps = x.stepsExecuted();
         return x.endTimePs() / 1e6;
+    }
+
+    /**
+     * Iterations per timed size of the CudaExecutor's graph replays (gpu-backend CudaPerf.itersFor: 10 from 256 MiB,
+     * 20 from 16 MiB, else 50): what {@link #simulateBackToBack} needs to predict its per-call times.
+     */
+    public static int cudaPerfIterations(long bytes) {
+        if (bytes >= (256L << 20)) return 10;
+        if (bytes >= (16L << 20)) return 20;
+        return 50;
+    }
+
+    /** Iterations simulated for real by {@link #simulateBackToBack}; the rest are extrapolated at the steady period. */
+    static final int SIMULATED_ITERATIONS = 3;
+
+    /**
+     * Mean time per call, µs, of {@code iterations} back-to-back calls of {@code plan}, as nccl-tests and a CUDA-graph
+     * replay time them (the total from the first launch to the last completion, divided by the count): rank r launches
+     * call i+1 the moment it finished call i, so one rank's next call overlaps the tail of its peers' current one (a
+     * broadcast's root starts the next broadcast while the last rank still receives). The first
+     * {@value #SIMULATED_ITERATIONS} calls are simulated on one fabric; beyond, calls repeat at the steady period
+     * P = (end of call 3 − end of call 1) / 2, so the mean is (end₁ + (iterations − 1)·P) / iterations. Each call has its
+     * own connections (slots and credits), so a rank's next call does not wait for slots its peer still holds — at
+     * most 8 slots of slack per connection.
+     */
+    public double simulateBackToBack(Plan plan, int iterations) {
+        if (iterations < 1) throw new IllegalArgumentException("iterations must be >= 1, got " + iterations);
+        if (iterations == 1) return simulate(plan);
+        int m = Math.min(iterations, SIMULATED_ITERATIONS);
+        Simulator sim = new Simulator(seed);
+        Fabric fabric = new Fabric(sim, topology, profile);
+        fabric.setP2pDisabled(env.p2pDisable());
+        SimExecutor ex = new SimExecutor(sim, fabric);
+        SimExecution[] calls = new SimExecution[m];
+        for (int i = m - 1; i >= 0; i--) {
+            final SimExecution next = i + 1 < m ? calls[i + 1] : null;
+            calls[i] = ex.start(plan, graph.gpuOfRank(), new SimExecution.Listener() {
+                @Override
+                public void onRankDone(int rank, long timePs) {
+                    if (next != null) next.launch(rank);
+                }
+
+                @Override
+                public void onAllDone(long timePs) { }
+            });
+        }
+        calls[0].launchAll();
+        sim.run();
+        long events = sim.dispatchedCount();
+        for (int i = 0; i < m; i++) {
+            if (!calls[i].isDone()) {
+                throw new IllegalStateException("simulation of call " + (i + 1) + " of " + plan + " stopped before completion (a link is down?): "
+                        + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((a, b) -> a + "; " + b).orElse(""));
+            }
+        }
+        lastEvents = events;
+        lastFlows = 0;
+        lastSteps = 0;
+        for (SimExecution c : calls) {
+            lastFlows += c.flowsStarted();
+            lastSteps += c.stepsExecuted();
+        }
+        double end1 = calls[0].endTimePs() / 1e6;
+        double endM = calls[m - 1].endTimePs() / 1e6;
+        if (iterations == m) return endM / m;
+        double period = (endM - end1) / (m - 1);
+        return (end1 + (iterations - 1) * period) / iterations;
     }
 
     /** Events dispatched by the last simulation. */

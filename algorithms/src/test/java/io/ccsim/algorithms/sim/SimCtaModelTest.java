@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.ccsim.algorithms.Algorithm;
@@ -91,5 +92,37 @@ class SimCtaModelTest {
         CalibrationProfile dear = profile(new CtaCosts(RECV, SRC, DST, SEND, RED * 10));
         assertThat(timeUs(dear, CollectiveOp.ALL_GATHER, 4)).isEqualTo(timeUs(base, CollectiveOp.ALL_GATHER, 4));
         assertThat(timeUs(dear, CollectiveOp.REDUCE_SCATTER, 4)).isGreaterThan(timeUs(base, CollectiveOp.REDUCE_SCATTER, 4) * 1.2);
+    }
+
+    static double backToBackUs(CalibrationProfile p, CollectiveOp op, int n, int iterations) {
+        PerfRunner r = new PerfRunner(TopologyCatalog.build("hgx-h200", BuildOptions.of(n, 1)), n, p, NcclEnv.empty(), 1);
+        long count = op == CollectiveOp.ALL_GATHER ? BYTES / 4 / n : BYTES / 4;
+        return r.simulate(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, 1, iterations).timeUs();
+    }
+
+    @Test
+    void backToBackBroadcastsOverlapTheRootsNextCallWithThePeersTail() {
+        CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        double t1 = us(BYTES, SRC + DST + SEND); // the root's COPY_SEND
+        double t2 = us(BYTES, RECV + DST);       // rank 1's RECV, shorter: rank 1 keeps up with the root
+        // call k ends on rank 1 at k·t1 + t2, so K calls take K·t1 + t2: mean t1 + t2 / K
+        for (int k : new int[] {2, 3, 10, 50}) {
+            assertThat(backToBackUs(p, CollectiveOp.BROADCAST, 2, k)).as("K = " + k).isCloseTo(t1 + t2 / k, within(1e-3));
+        }
+        assertThat(backToBackUs(p, CollectiveOp.BROADCAST, 2, 1)).isCloseTo(t1 + t2, within(1e-3));
+    }
+
+    @Test
+    void backToBackRingCallsCannotOverlap() {
+        // in a ring every rank's last step waits for data that went all the way round: no call starts early
+        CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        double one = timeUs(p, CollectiveOp.ALL_REDUCE, 4);
+        assertThat(backToBackUs(p, CollectiveOp.ALL_REDUCE, 4, 20)).isCloseTo(one, within(one * 0.02));
+        assertThatThrownBy(() -> new PerfRunner(TopologyCatalog.build("hgx-h200", BuildOptions.of(2, 1)), 2, p, NcclEnv.empty(), 1)
+                .simulate(CollectiveOp.BROADCAST, 1024, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("iterations must be >= 1");
+        assertThat(PerfRunner.cudaPerfIterations(1L << 20)).isEqualTo(50);
+        assertThat(PerfRunner.cudaPerfIterations(16L << 20)).isEqualTo(20);
+        assertThat(PerfRunner.cudaPerfIterations(256L << 20)).isEqualTo(10);
     }
 }
