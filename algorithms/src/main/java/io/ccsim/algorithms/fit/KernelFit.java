@@ -91,8 +91,13 @@ public final class KernelFit {
      * limits of such a protocol are lifted to 400 GB/s so that the block's streams and the links set the rate.
      */
     static CalibrationProfile withCtaSeeds(CalibrationProfile p) {
+        return withCtaSeeds(p, java.util.EnumSet.allOf(Protocol.class));
+    }
+
+    /** As {@link #withCtaSeeds(CalibrationProfile)}, for the protocols of {@code protocols} only. */
+    static CalibrationProfile withCtaSeeds(CalibrationProfile p, java.util.Set<Protocol> protocols) {
         CalibrationProfile q = p;
-        for (Protocol pr : Protocol.values()) {
+        for (Protocol pr : protocols) {
             if (q.sim().ctaOf(pr) != null) continue;
             SimCosts s = q.sim().withCta(pr, CTA_SEEDS.get(pr));
             for (SimCosts.Family f : SimCosts.Family.values()) s = s.with(f, pr, s.get(f, pr).withMaxChannelBwGbps(400));

@@ -78,6 +78,22 @@ public final class ProfileFitter {
     }
 
     private final boolean kernel;
+    private final Map<Protocol, Double> minPipelineBytes = new java.util.EnumMap<>(Protocol.class);
+
+    /**
+     * Lowers (or raises) the smallest forwarding unit the NCCL fit may choose for protocol {@code p}'s families,
+     * bytes (default {@value #NCCL_MIN_PIPELINE_BYTES}; at least 1,024). NCCL's LL and LL128 forward line by
+     * line, so a chain's fill time follows a small unit; Simple keeps 64 KiB for the scale case.
+     *
+     * @return this fitter
+     */
+    public ProfileFitter withMinPipelineBytes(Protocol p, double bytes) {
+        if (!(bytes >= 1024 && bytes < 4194304.0)) {
+            throw new IllegalArgumentException("min pipeline bytes of " + p.ncclName() + " must be in [1024, 4194304), got " + bytes);
+        }
+        minPipelineBytes.put(p, bytes);
+        return this;
+    }
 
     private ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary, boolean kernel) {
         this.kernel = kernel;
@@ -148,27 +164,39 @@ public final class ProfileFitter {
 
     private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
 
-    private static List<Block> blocks() {
+    /**
+     * The blocks of an NCCL fit of {@code profile}. For each protocol with {@code sim.cta} costs
+     * ({@link CtaCosts}), a "cta P" block comes first: the thread block's stream costs on every row that ran
+     * with protocol P (forced rows of P, default rows NCCL logged with P), as in {@link #kernelBlocks()}; the
+     * per-channel limits of such a protocol are then not fitted (the streams set the rate).
+     */
+    private List<Block> blocks(CalibrationProfile profile) {
         List<Block> b = new ArrayList<>();
+        for (Protocol p : Protocol.values()) {
+            if (profile.sim().ctaOf(p) == null) continue;
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p), r -> r.forced()
+                    ? r.forcedProto().get() == p
+                    : r.ncclProto().orElse(null) == p));
+        }
         // ring and chain: the forced Ring/P rows and the default rows NCCL ran with Ring/P, split by op
         // (SimCosts.Family#of: broadcast and reduce are the chain)
         for (SimCosts.Family f : List.of(SimCosts.Family.RING, SimCosts.Family.CHAIN)) {
             for (Protocol p : Protocol.values()) {
-                b.add(new Block(f.jsonName() + " " + p.ncclName(), FitParameter.sim(f, p), r -> SimCosts.Family.of(Algorithm.RING, r.op()) == f
+                b.add(new Block(f.jsonName() + " " + p.ncclName(), sim(f, p), r -> SimCosts.Family.of(Algorithm.RING, r.op()) == f
                         && (r.forced()
                         ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
                         : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p)));
             }
         }
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("tree " + p.ncclName(), FitParameter.sim(SimCosts.Family.TREE, p), r -> r.forced()
+            b.add(new Block("tree " + p.ncclName(), sim(SimCosts.Family.TREE, p), r -> r.forced()
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
         }
         // p2p rows carry no NCCL log of the protocol; the Tuner's choice decides which protocol's costs apply
         // forced P2P rows (the CudaExecutor's timings) name their protocol
         for (Protocol p : Protocol.values()) {
             boolean tunerPicks = P2P_PROTOCOLS.contains(p);
-            b.add(new Block("p2p " + p.ncclName(), FitParameter.sim(SimCosts.Family.P2P, p), r -> r.forced()
+            b.add(new Block("p2p " + p.ncclName(), sim(SimCosts.Family.P2P, p), r -> r.forced()
                     ? r.forcedAlgo().get() == Algorithm.P2P && r.forcedProto().get() == p
                     : tunerPicks && r.ncclAlgo().isEmpty()));
         }
@@ -176,19 +204,45 @@ public final class ProfileFitter {
         return b;
     }
 
-    /** Every parameter the fitter adjusts, in block order. */
-    public static List<FitParameter> parameters() {
+    /**
+     * The family parameters of an NCCL fit. The per-channel limit stays free with {@code sim.cta} costs too (a
+     * step's rate is the smaller of the limit and the block's stream rate): NCCL's tree kernels run slower per
+     * byte than the ring's streams predict, which the limit of the tree family absorbs.
+     */
+    private List<FitParameter> sim(SimCosts.Family f, Protocol p) {
+        return FitParameter.sim(f, p, minPipelineBytes.getOrDefault(p, NCCL_MIN_PIPELINE_BYTES), true);
+    }
+
+    /**
+     * Smallest forwarding unit of an NCCL fit by default, bytes: the built-in profiles run the 1,024-GPU scale
+     * case (Ring/Simple), whose simulation cost grows with the sub-transfers per step (see
+     * {@link FitParameter#sim(SimCosts.Family, Protocol)}).
+     */
+    static final double NCCL_MIN_PIPELINE_BYTES = 65536.0;
+
+    /** Every parameter the fitter adjusts on {@code profile}, in block order. */
+    public List<FitParameter> parameters(CalibrationProfile profile) {
         List<FitParameter> all = new ArrayList<>();
-        for (Block b : blocks()) all.addAll(b.params());
+        for (Block b : blocks(profile)) all.addAll(b.params());
         return all;
     }
 
     /** Fits {@code base} to {@code rows} in {@code rounds} rounds of block coordinate descent. */
     public Result fit(CalibrationProfile base, List<FixtureRow> rows, int rounds) {
+        return fit(base, rows, rounds, name -> true);
+    }
+
+    /**
+     * As {@link #fit(CalibrationProfile, List, int)}, fitting only the blocks whose name {@code blocks} accepts
+     * (block names: "cta LL", "ring Simple", "chain LL128", "tree LL", "p2p Simple", "shared"; for kernel fits
+     * also "links"); the errors are still computed on every row.
+     */
+    public Result fit(CalibrationProfile base, List<FixtureRow> rows, int rounds, Predicate<String> blocks) {
         if (rows.isEmpty()) throw new IllegalArgumentException("no fixture rows to fit");
         CalibrationProfile cur = base;
         for (int round = 1; round <= rounds; round++) {
-            for (Block b : kernel ? kernelBlocks() : blocks()) {
+            for (Block b : kernel ? kernelBlocks() : blocks(base)) {
+                if (!blocks.test(b.name())) continue;
                 List<FixtureRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
                 if (sel.isEmpty()) continue;
                 cur = fitBlock(cur, b, sel, round);
@@ -255,7 +309,12 @@ public final class ProfileFitter {
 
     /**
      * Command line: {@code ProfileFitter --base h200|FILE --out FILE [--rounds 2] [--max-eval 60]
-     * [--date YYYY-MM-DD] [--note TEXT] FIXTURE.json...}. Prints progress and the error table.
+     * [--date YYYY-MM-DD] [--note TEXT] [--cta LL,LL128,Simple] [--blocks REGEX] FIXTURE.json...}. Prints
+     * progress and the error table. {@code --cta} gives the listed protocols thread-block stream costs
+     * ({@code sim.cta}) where the base has none, seeded with {@link KernelFit#CTA_SEEDS} (their per-channel
+     * limits lifted to 400 GB/s), and fits them; {@code --blocks} fits only the blocks whose name matches the
+     * regular expression (e.g. {@code "cta LL|chain LL|tree LL"}) and leaves the others as they are;
+     * {@code --min-pipeline LL=4096} sets a protocol's smallest forwarding unit ({@link #withMinPipelineBytes}).
      */
     public static void main(String[] args) throws IOException {
         String base = "h200";
@@ -263,6 +322,9 @@ public final class ProfileFitter {
         int rounds = 2, maxEval = 60;
         String date = LocalDate.now(ZoneOffset.UTC).toString();
         String note = "";
+        java.util.Set<Protocol> cta = java.util.EnumSet.noneOf(Protocol.class);
+        java.util.regex.Pattern only = null;
+        Map<Protocol, Double> minPipe = new java.util.EnumMap<>(Protocol.class);
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -273,9 +335,21 @@ public final class ProfileFitter {
                 case "--max-eval": maxEval = Integer.parseInt(value(args, ++i, a)); break;
                 case "--date": date = value(args, ++i, a); break;
                 case "--note": note = value(args, ++i, a); break;
+                case "--cta":
+                    for (String t : value(args, ++i, a).split(",")) cta.add(protocolOf(t.trim()));
+                    break;
+                case "--blocks": only = java.util.regex.Pattern.compile(value(args, ++i, a)); break;
+                case "--min-pipeline":
+                    for (String t : value(args, ++i, a).split(",")) {
+                        String[] kv = t.split("=");
+                        if (kv.length != 2) throw new IllegalArgumentException("--min-pipeline: expected PROTO=BYTES[,PROTO=BYTES], got '" + t + "'");
+                        minPipe.put(protocolOf(kv[0].trim()), Double.parseDouble(kv[1].trim()));
+                    }
+                    break;
                 default:
                     if (a.startsWith("--")) {
-                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --note");
+                        throw new IllegalArgumentException("unknown option " + a
+                                + "; valid: --base, --out, --rounds, --max-eval, --date, --note, --cta, --blocks, --min-pipeline");
                     }
                     files.add(Path.of(a));
             }
@@ -285,22 +359,44 @@ public final class ProfileFitter {
         }
         CalibrationProfile start = CalibrationProfile.BUILTIN_NAMES.contains(base) ? CalibrationProfile.builtin(base)
                 : CalibrationProfile.load(Path.of(base));
+        start = KernelFit.withCtaSeeds(start, cta);
         List<FixtureRow> rows = NcclFixtures.loadAll(files);
-        Result r = new ProfileFitter(System.out, maxEval).fit(start, rows, rounds);
+        java.util.regex.Pattern blockPattern = only;
+        ProfileFitter fitter = new ProfileFitter(System.out, maxEval);
+        for (Map.Entry<Protocol, Double> e : minPipe.entrySet()) fitter.withMinPipelineBytes(e.getKey(), e.getValue());
+        List<String> fitted = new ArrayList<>();
+        for (Block b : fitter.blocks(start)) {
+            if (blockPattern == null || blockPattern.matcher(b.name()).matches()) {
+                for (FitParameter f : b.params()) fitted.add(f.name());
+            }
+        }
+        if (fitted.isEmpty()) throw new IllegalArgumentException("--blocks " + only + " matches no block; blocks: " + fitter.blockNames(start));
+        Result r = fitter.fit(start, rows, rounds,
+                name -> blockPattern == null || blockPattern.matcher(name).matches());
         System.out.print(r.errors().format());
         System.out.printf(Locale.ROOT, "loss %.4f over %d rows%n", r.loss(), rows.size());
         StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.ProfileFitter (BOBYQA on soft-L1 of log(pred/meas), ")
                 .append(rounds).append(" rounds) to NCCL 2.28.9 graph-replay timings on 4 x H200 NVSwitch: ");
         for (int i = 0; i < files.size(); i++) src.append(i > 0 ? ", " : "").append(files.get(i).getFileName());
         src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
-        List<String> names = new ArrayList<>();
-        for (FitParameter f : parameters()) names.add(f.name());
-        src.append(String.join(", ", names)).append(". Only the simulator's numbers (sim section, reduce/copy throughput, link efficiency) are fitted; protocols, tree and tuner stay NCCL's constants so that the Tuner chooses as NCCL does (");
+        src.append(String.join(", ", fitted)).append(". Only the simulator's numbers (sim section, reduce/copy throughput, link efficiency) are fitted; protocols, tree and tuner stay NCCL's constants so that the Tuner chooses as NCCL does (");
         src.append(start.fit().map(FitInfo::source).orElse("base profile")).append(")");
         if (!note.isEmpty()) src.append(". ").append(note);
         r.profile().write(out);
         withFitInfo(r.profile(), r.errors(), src.toString(), date).write(out);
         System.out.println("wrote " + out);
+    }
+
+    private List<String> blockNames(CalibrationProfile p) {
+        return blocks(p).stream().map(Block::name).toList();
+    }
+
+    /** The protocol named {@code t} as NCCL spells it (case-insensitive). */
+    private static Protocol protocolOf(String t) {
+        for (Protocol p : Protocol.values()) {
+            if (p.ncclName().equalsIgnoreCase(t)) return p;
+        }
+        throw new IllegalArgumentException("--cta: unknown protocol '" + t + "'; valid: LL, LL128, Simple");
     }
 
     private static String value(String[] args, int i, String opt) {

@@ -160,8 +160,11 @@ class SimSectionJsonTest {
         CalibrationProfile q = CalibrationProfile.parse(withCta("{" + LL + "}}"), "x.json");
         assertThat(q.sim().ctaOf(Protocol.LL).l2MissFactor()).isEqualTo(1.0);
         assertThat(q.sim().ctaOf(Protocol.LL).bufferFactor(1e12)).isEqualTo(1.0);
-        // the built-in NCCL-fitted profiles have none
-        for (String name : CalibrationProfile.BUILTIN_NAMES) assertThat(CalibrationProfile.builtin(name).sim().cta()).as(name).isEmpty();
+        // the built-in profiles carry the H200 NCCL fit's LL stream costs only (LL128 and Simple keep per-channel limits)
+        for (String name : CalibrationProfile.BUILTIN_NAMES) {
+            assertThat(CalibrationProfile.builtin(name).sim().cta().keySet()).as(name).containsExactly(Protocol.LL);
+            assertThat(CalibrationProfile.builtin(name).sim()).as(name).isEqualTo(CalibrationProfile.builtin("h200").sim());
+        }
     }
 
     @Test

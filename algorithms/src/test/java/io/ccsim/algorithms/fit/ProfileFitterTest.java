@@ -1,0 +1,86 @@
+package io.ccsim.algorithms.fit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.algorithms.profile.SimCosts;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** ProfileFitter's NCCL-mode options: fitting {@code sim.cta} per protocol, chosen blocks only, per-protocol forwarding-unit floors. */
+class ProfileFitterTest {
+    static final Path DIR = Path.of("..", "calibration", "nccl-h200");
+
+    /** The forced Ring/LL all-gather rows of n = 2 from 1 MiB to 16 MiB (5 rows, bandwidth-bound). */
+    static List<FixtureRow> ringLlRows() throws IOException {
+        return NcclFixtures.load(DIR.resolve("nccl-2.28.9-h200-n2.json")).stream()
+                .filter(r -> r.forced() && r.op() == CollectiveOp.ALL_GATHER && r.forcedAlgo().get() == Algorithm.RING
+                        && r.forcedProto().get() == Protocol.LL && r.bytes() >= 1 << 20 && r.bytes() <= 16 << 20)
+                .toList();
+    }
+
+    @Test
+    void ctaBlockFitsOnlyTheStreamCostsAndLowersTheLoss() throws IOException {
+        List<FixtureRow> rows = ringLlRows();
+        assertThat(rows).hasSize(5);
+        CalibrationProfile builtin = CalibrationProfile.builtin("h200");
+        CtaCosts c = builtin.sim().ctaOf(Protocol.LL);
+        // twice the fitted send cost: the rows become slower than measured, which the cta block must undo
+        CalibrationProfile start = builtin.withSim(builtin.sim().withCta(Protocol.LL, c.with(3, 2 * c.sendNsPerKiB())));
+        double before = ProfileFitter.loss(new FixturePredictor().predictAll(start, rows));
+        ProfileFitter.Result r = new ProfileFitter(null, 20, x -> true, ErrorTable.LARGE_BYTES).fit(start, rows, 1, "cta LL"::equals);
+        assertThat(r.loss()).isLessThan(before);
+        assertThat(r.profile().sim().ctaOf(Protocol.LL)).isNotEqualTo(start.sim().ctaOf(Protocol.LL));
+        // no other block ran: the ring LL family and everything outside sim.cta are as they were
+        assertThat(r.profile().sim().get(SimCosts.Family.RING, Protocol.LL)).isEqualTo(start.sim().get(SimCosts.Family.RING, Protocol.LL));
+        assertThat(r.profile().withSim(start.sim())).isEqualTo(start);
+    }
+
+    @Test
+    void ctaSeedsOnlyTheNamedProtocolsAndLiftTheirLimits() {
+        CalibrationProfile h200 = CalibrationProfile.builtin("h200");
+        CalibrationProfile none = h200.withSim(new SimCosts(h200.sim().ring(), h200.sim().tree(), h200.sim().p2p(), h200.sim().chain(),
+                h200.sim().duplexEfficiency(), java.util.Map.of()));
+        CalibrationProfile seeded = KernelFit.withCtaSeeds(none, java.util.EnumSet.of(Protocol.LL128));
+        assertThat(seeded.sim().cta().keySet()).containsExactly(Protocol.LL128);
+        assertThat(seeded.sim().ctaOf(Protocol.LL128)).isEqualTo(KernelFit.CTA_SEEDS.get(Protocol.LL128));
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            assertThat(seeded.sim().get(f, Protocol.LL128).maxChannelBwGbps()).isEqualTo(400.0);
+            assertThat(seeded.sim().get(f, Protocol.SIMPLE)).isEqualTo(none.sim().get(f, Protocol.SIMPLE));
+        }
+    }
+
+    @Test
+    void minPipelineBytesIsPerProtocolAndChecked() {
+        assertThatThrownBy(() -> new ProfileFitter(null, 20).withMinPipelineBytes(Protocol.LL, 512))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LL").hasMessageContaining("[1024, 4194304)");
+        ProfileFitter f = new ProfileFitter(null, 20).withMinPipelineBytes(Protocol.LL, 4096);
+        CalibrationProfile p = CalibrationProfile.builtin("h200");
+        List<FitParameter> ps = f.parameters(p);
+        assertThat(ps).filteredOn(x -> x.name().equals("sim.chain.LL.pipeline_bytes")).singleElement()
+                .extracting(FitParameter::lower).isEqualTo(4096.0);
+        assertThat(ps).filteredOn(x -> x.name().equals("sim.ring.Simple.pipeline_bytes")).singleElement()
+                .extracting(FitParameter::lower).isEqualTo(ProfileFitter.NCCL_MIN_PIPELINE_BYTES);
+        // the built-in has LL stream costs, so the NCCL fit has a "cta LL" block and none for LL128 or Simple
+        assertThat(ps).anyMatch(x -> x.name().equals("sim.cta.LL.send_ns_per_kib"));
+        assertThat(ps).noneMatch(x -> x.name().startsWith("sim.cta.Simple") || x.name().startsWith("sim.cta.LL128"));
+    }
+
+    @Test
+    void commandLineRejectsUnknownProtocolsAndBlocks() {
+        String fixture = DIR.resolve("nccl-2.28.9-h200-n2.json").toString();
+        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--cta", "LL64", fixture}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LL64").hasMessageContaining("LL, LL128, Simple");
+        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--blocks", "nope", fixture}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("matches no block").hasMessageContaining("cta LL");
+        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--min-pipeline", "LL:4096", fixture}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PROTO=BYTES");
+    }
+}
