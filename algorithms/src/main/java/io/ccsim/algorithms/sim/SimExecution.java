@@ -136,8 +136,8 @@ public final class SimExecution {
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
     private static final long NO_WAKE = Long.MIN_VALUE;
-    private final TimedQueue[] arrivals;
-    private final TimedQueue[] credits;
+    /** per connection k: queue 2k holds its data arrivals, queue 2k + 1 its credit returns */
+    private final TimedQueues queues;
     private final long[] wakeAt;
     private final boolean[] overheadPaid;
     private final Runnable[] wake;
@@ -186,8 +186,8 @@ public final class SimExecution {
         int nc = ci.size();
         connRoute = new int[nc][];
         connPath = new FlowNetwork.Path[nc];
-        arrivals = new TimedQueue[nc];
-        credits = new TimedQueue[nc];
+        // 8 entries per queue: a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers)
+        queues = new TimedQueues(2 * nc, Protocol.NCCL_STEPS);
         connLatencyPs = new long[nc];
         connFrom = new int[nc];
         connTo = new int[nc];
@@ -227,6 +227,9 @@ public final class SimExecution {
         curNSend = new int[nw];
         curRecvConn = new int[nw * MAXP];
         curSendConn = new int[nw * MAXP];
+        // -1: no connection looked up yet (load's reuse of the last lookup then always misses, and ensures it)
+        Arrays.fill(curRecvConn, -1);
+        Arrays.fill(curSendConn, -1);
         curBytes = new long[nw];
         curSlots = new int[nw];
         curSub = new int[nw];
@@ -312,8 +315,6 @@ public final class SimExecution {
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         connRoute[k] = r.hops();
         connPath[k] = net.path(r.hops(), multiplicity[connIndex.channel(k)]);
-        arrivals[k] = new TimedQueue();
-        credits[k] = new TimedQueue();
         connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
         connFlowDone[k] = f -> onFlowDone(k);
     }
@@ -371,14 +372,23 @@ public final class SimExecution {
         curNRecv[w] = nr;
         curNSend[w] = ns;
         for (int i = 0; i < nr; i++) {
-            int k = connIndex.find(ch, cursor.recvPeer(i), rank);
-            ensureConn(k);
+            // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
+            int k = curRecvConn[w * MAXP + i];
+            int peer = cursor.recvPeer(i);
+            if (!connIndex.is(k, ch, peer, rank)) {
+                k = connIndex.find(ch, peer, rank);
+                ensureConn(k);
+            }
             curRecvConn[w * MAXP + i] = k;
             connReceiver[k] = w;
         }
         for (int i = 0; i < ns; i++) {
-            int k = connIndex.find(ch, rank, cursor.sendPeer(i));
-            ensureConn(k);
+            int k = curSendConn[w * MAXP + i];
+            int peer = cursor.sendPeer(i);
+            if (!connIndex.is(k, ch, rank, peer)) {
+                k = connIndex.find(ch, rank, peer);
+                ensureConn(k);
+            }
             curSendConn[w * MAXP + i] = k;
             connSender[k] = w;
         }
@@ -445,49 +455,51 @@ public final class SimExecution {
      * of a split step needs sub-transfer j arrived. Arrivals due by {@code now} are absorbed first.
      */
     private long recvReadyAt(int w, int k, long now) {
-        TimedQueue q = arrivals[k];
-        while (q.size() > 0 && q.time(0) <= now) {
-            slotsArrived[k] += q.pop();
+        TimedQueues qs = queues;
+        int q = 2 * k;
+        while (qs.size(q) > 0 && qs.time(q, 0) <= now) {
+            slotsArrived[k] += qs.pop(q);
             unitsArrived[k]++;
         }
         boolean whole = curUnits[w] == 1;
         long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
         long need = whole ? curSlots[w] : curSub[w] + 1;
         if (have >= need) return now;
-        for (int i = 0; i < q.size(); i++) {
-            have += whole ? q.slots(i) : 1;
-            if (have >= need) return q.time(i);
+        for (int i = 0, n = qs.size(q); i < n; i++) {
+            have += whole ? qs.slots(q, i) : 1;
+            if (have >= need) return qs.time(q, i);
         }
         return NO_WAKE;
     }
 
     /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
     private long creditReadyAt(int k, int s, long now) {
-        TimedQueue q = credits[k];
-        while (q.size() > 0 && q.time(0) <= now) creditBack[k] += q.pop();
+        TimedQueues qs = queues;
+        int q = 2 * k + 1;
+        while (qs.size(q) > 0 && qs.time(q, 0) <= now) creditBack[k] += qs.pop(q);
         long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
         if (free >= s) return now;
-        for (int i = 0; i < q.size(); i++) {
-            free += q.slots(i);
-            if (free >= s) return q.time(i);
+        for (int i = 0, n = qs.size(q); i < n; i++) {
+            free += qs.slots(q, i);
+            if (free >= s) return qs.time(q, i);
         }
         return NO_WAKE;
     }
 
     /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
     private boolean eventuallyArrives(int w, int k) {
-        TimedQueue q = arrivals[k];
+        int q = 2 * k;
         boolean whole = curUnits[w] == 1;
         long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
-        for (int i = 0; i < q.size(); i++) have += whole ? q.slots(i) : 1;
+        for (int i = 0; i < queues.size(q); i++) have += whole ? queues.slots(q, i) : 1;
         return have >= (whole ? curSlots[w] : curSub[w] + 1);
     }
 
     /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
     private boolean eventuallyFree(int k, int s) {
-        TimedQueue q = credits[k];
+        int q = 2 * k + 1;
         long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
-        for (int i = 0; i < q.size(); i++) free += q.slots(i);
+        for (int i = 0; i < queues.size(q); i++) free += queues.slots(q, i);
         return free >= s;
     }
 
@@ -511,7 +523,7 @@ public final class SimExecution {
         int s = curSub[w] == curUnits[w] - 1 ? curSlots[w] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        arrivals[k].push(sim.now() + connLatencyPs[k], s);
+        queues.push(2 * k, sim.now() + connLatencyPs[k], s);
         int rw = connReceiver[k];
         if (rw >= 0) tryStart(rw);
         if (--pendingFlows[w] == 0) onStepDone(w);
@@ -530,7 +542,7 @@ public final class SimExecution {
             int k = curRecvConn[w * MAXP + i];
             unitsBase[k] += curUnits[w];
             // the consumed slots' credit travels back to the sender
-            credits[k].push(sim.now() + connLatencyPs[k], s);
+            queues.push(2 * k + 1, sim.now() + connLatencyPs[k], s);
             int sw = connSender[k];
             if (sw >= 0 && sw != w) tryStart(sw);
         }
