@@ -140,6 +140,8 @@ public final class SimExecution {
     private final TimedQueues queues;
     private final long[] wakeAt;
     private final boolean[] overheadPaid;
+    /** when the worker's deferred flows leave their latency phase (diagnostics: "starting its step" until then), ps */
+    private final long[] stepStartAt;
     private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
@@ -239,6 +241,7 @@ public final class SimExecution {
         wakeAt = new long[nw];
         Arrays.fill(wakeAt, NO_WAKE);
         overheadPaid = new boolean[nw];
+        stepStartAt = new long[nw];
         wake = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
         rankWorkersLeft = new int[nRanks];
@@ -416,7 +419,11 @@ public final class SimExecution {
         }
         // the step's overhead (flag, fence) runs once its inputs are there
         long startAt = ready + (j == 0 && !overheadPaid[w] ? stepOverheadPs : 0);
-        if (startAt > now) {
+        // A step that sends bytes commits now and starts its flows with a latency phase ending at startAt
+        // (no wake event, no second evaluation): waiting changes nothing, since its inputs only accumulate,
+        // and the flows' latency events take the place, in time and order, of the wake event.
+        boolean deferFlows = ns > 0 && curBytes[w] > 0;
+        if (startAt > now && !deferFlows) {
             overheadPaid[w] = j == 0;
             wakeAt[w] = startAt;
             sim.scheduleAt(startAt, wake[w]);
@@ -424,6 +431,8 @@ public final class SimExecution {
         }
         overheadPaid[w] = false;
         busy[w] = true;
+        long delay = startAt - now; // > 0 only for deferred flows
+        if (delay > 0) stepStartAt[w] = startAt;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
             for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
@@ -440,7 +449,7 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.start(connPath[k], wire, 0, cap, connFlowDone[k]);
+                net.start(connPath[k], wire, delay, cap, connFlowDone[k]);
             }
         } else {
             double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
@@ -613,7 +622,7 @@ public final class SimExecution {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel starting"));
                 continue;
             }
-            if (wakeAt[w] != NO_WAKE) {
+            if (wakeAt[w] != NO_WAKE || (busy[w] && stepStartAt[w] > sim.now())) {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "starting its step"));
                 continue;
             }
