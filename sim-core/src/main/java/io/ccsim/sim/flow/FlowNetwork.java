@@ -510,7 +510,9 @@ public final class FlowNetwork {
         f.lastUpdate = sim.now();
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f, i);
+            Constraint c = cs[i];
+            // an ignored duplex constraint keeps no members (see takeIn)
+            f.posInCons[i] = c.duplex && c.ignored ? -1 : c.add(f, i);
         }
         int[] r = f.route;
         for (int h : r) {
@@ -545,7 +547,11 @@ public final class FlowNetwork {
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
-            c.remove(f.posInCons[i]);
+            int pos = f.posInCons[i];
+            if (pos < 0) {
+                continue; // not a member: an ignored duplex constraint
+            }
+            c.remove(pos);
             if (c.shared && c.size > 0 && !c.ignored) {
                 addSeed(c);
             }
@@ -672,14 +678,62 @@ public final class FlowNetwork {
         for (int i = 0; i < nCheck; i++) {
             Constraint c = checkCons[i];
             checkCons[i] = null;
-            if (c.ignored && c.size > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
-                c.ignored = false;
+            if (c.ignored && duplexFlows(c) > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
+                takeIn(c);
                 addSeed(c);
                 any = true;
             }
         }
         nCheck = 0;
         return any;
+    }
+
+    /*
+     * An ignored duplex constraint keeps no member list: flows entering or leaving their bandwidth phase
+     * skip it (posInCons -1), since nothing reads it until the constraint binds. Taking it in builds the
+     * list from the two directions' constraints, whose members are exactly the link's flows; leaving it out
+     * clears it. Most duplex constraints never bind, and this saves their upkeep on every flow start and end.
+     */
+
+    /** Flows in their bandwidth phase on either direction of the duplex constraint's link. */
+    private int duplexFlows(Constraint c) {
+        int h = c.link << 1;
+        return (int) (dir[h * DIR_STRIDE + DIR_FLOWS] + dir[(h | 1) * DIR_STRIDE + DIR_FLOWS]);
+    }
+
+    /** Takes an ignored duplex constraint in: its members become the flows of both directions of its link. */
+    private void takeIn(Constraint c) {
+        c.ignored = false;
+        addMembers(c, fwdCons[c.link]);
+        addMembers(c, revCons[c.link]);
+    }
+
+    private static void addMembers(Constraint c, Constraint direction) {
+        Flow[] ms = direction.members;
+        for (int k = 0, n = direction.size; k < n; k++) {
+            Flow f = ms[k];
+            Constraint[] cs = f.cons;
+            for (int i = 0; i < cs.length; i++) {
+                if (cs[i] == c) {
+                    if (f.posInCons[i] < 0) { // a flow over both directions is a member once
+                        f.posInCons[i] = c.add(f, i);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Leaves a duplex constraint out (ignored) and clears its member list. */
+    private static void leaveOut(Constraint c) {
+        c.ignored = true;
+        Flow[] ms = c.members;
+        int[] slots = c.memberSlot;
+        for (int k = 0, n = c.size; k < n; k++) {
+            ms[k].posInCons[slots[k]] = -1;
+            ms[k] = null;
+        }
+        c.size = 0;
     }
 
     /** Sum of both directions' rates of the duplex constraint's link, bytes/s. */
@@ -756,7 +810,7 @@ public final class FlowNetwork {
             Constraint c = compCons[i];
             // a taken-in duplex constraint that no longer binds is left out again (exact, see the class comment)
             if (c.duplex && duplexUsage(c) < c.capacity * (1 - 1e-9)) {
-                c.ignored = true;
+                leaveOut(c);
             }
         }
         for (int i = 0; i < nCompFlows; i++) {
