@@ -7,6 +7,8 @@ final class ConnIndex {
     private int[] chan = new int[16];
     private int[] from = new int[16];
     private int[] to = new int[16];
+    /** key of each connection by index, for {@link #is} */
+    private long[] keyOf = new long[16];
     private int size;
     private long[] keys = new long[64];
     private int[] vals = new int[64];
@@ -32,7 +34,9 @@ final class ConnIndex {
             chan = Arrays.copyOf(chan, size * 2);
             from = Arrays.copyOf(from, size * 2);
             to = Arrays.copyOf(to, size * 2);
+            keyOf = Arrays.copyOf(keyOf, size * 2);
         }
+        keyOf[size] = k;
         chan[size] = ch;
         from[size] = f;
         to[size] = t;
@@ -74,6 +78,11 @@ final class ConnIndex {
         int v = lookup(key(ch, f, t));
         if (v < 0) throw new IllegalStateException("plan step uses undeclared connection ch=" + ch + " " + f + "->" + t);
         return v;
+    }
+
+    /** Whether connection {@code k} (any int; out of range is false) is (ch, f, t): one load, no hashing. */
+    boolean is(int k, int ch, int f, int t) {
+        return k >= 0 && k < size && keyOf[k] == key(ch, f, t);
     }
 
     int size() { return size; }

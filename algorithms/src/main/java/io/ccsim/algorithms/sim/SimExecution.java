@@ -142,10 +142,12 @@ public final class SimExecution {
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
     private static final long NO_WAKE = Long.MIN_VALUE;
-    private final TimedQueue[] arrivals;
-    private final TimedQueue[] credits;
+    /** per connection k: queue 2k holds its data arrivals, queue 2k + 1 its credit returns */
+    private final TimedQueues queues;
     private final long[] wakeAt;
     private final boolean[] overheadPaid;
+    /** when the worker's deferred flows leave their latency phase (diagnostics: "starting its step" until then), ps */
+    private final long[] stepStartAt;
     private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
@@ -195,8 +197,8 @@ public final class SimExecution {
         int nc = ci.size();
         connRoute = new int[nc][];
         connPath = new FlowNetwork.Path[nc];
-        arrivals = new TimedQueue[nc];
-        credits = new TimedQueue[nc];
+        // 8 entries per queue: a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers)
+        queues = new TimedQueues(2 * nc, Protocol.NCCL_STEPS);
         connLatencyPs = new long[nc];
         connFrom = new int[nc];
         connTo = new int[nc];
@@ -236,6 +238,9 @@ public final class SimExecution {
         curNSend = new int[nw];
         curRecvConn = new int[nw * MAXP];
         curSendConn = new int[nw * MAXP];
+        // -1: no connection looked up yet (load's reuse of the last lookup then always misses, and ensures it)
+        Arrays.fill(curRecvConn, -1);
+        Arrays.fill(curSendConn, -1);
         curBytes = new long[nw];
         curSlots = new int[nw];
         curSub = new int[nw];
@@ -246,6 +251,7 @@ public final class SimExecution {
         wakeAt = new long[nw];
         Arrays.fill(wakeAt, NO_WAKE);
         overheadPaid = new boolean[nw];
+        stepStartAt = new long[nw];
         wake = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
         rankWorkersLeft = new int[nRanks];
@@ -322,8 +328,6 @@ public final class SimExecution {
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         connRoute[k] = r.hops();
         connPath[k] = net.path(r.hops(), multiplicity[connIndex.channel(k)]);
-        arrivals[k] = new TimedQueue();
-        credits[k] = new TimedQueue();
         connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
         connFlowDone[k] = f -> onFlowDone(k);
     }
@@ -385,14 +389,23 @@ public final class SimExecution {
             curPsPerByte[w] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor);
         }
         for (int i = 0; i < nr; i++) {
-            int k = connIndex.find(ch, cursor.recvPeer(i), rank);
-            ensureConn(k);
+            // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
+            int k = curRecvConn[w * MAXP + i];
+            int peer = cursor.recvPeer(i);
+            if (!connIndex.is(k, ch, peer, rank)) {
+                k = connIndex.find(ch, peer, rank);
+                ensureConn(k);
+            }
             curRecvConn[w * MAXP + i] = k;
             connReceiver[k] = w;
         }
         for (int i = 0; i < ns; i++) {
-            int k = connIndex.find(ch, rank, cursor.sendPeer(i));
-            ensureConn(k);
+            int k = curSendConn[w * MAXP + i];
+            int peer = cursor.sendPeer(i);
+            if (!connIndex.is(k, ch, rank, peer)) {
+                k = connIndex.find(ch, rank, peer);
+                ensureConn(k);
+            }
             curSendConn[w * MAXP + i] = k;
             connSender[k] = w;
         }
@@ -420,7 +433,11 @@ public final class SimExecution {
         }
         // the step's overhead (flag, fence) runs once its inputs are there
         long startAt = ready + (j == 0 && !overheadPaid[w] ? stepOverheadPs : 0);
-        if (startAt > now) {
+        // A step that sends bytes commits now and starts its flows with a latency phase ending at startAt
+        // (no wake event, no second evaluation): waiting changes nothing, since its inputs only accumulate,
+        // and the flows' latency events take the place, in time and order, of the wake event.
+        boolean deferFlows = ns > 0 && curBytes[w] > 0;
+        if (startAt > now && !deferFlows) {
             overheadPaid[w] = j == 0;
             wakeAt[w] = startAt;
             sim.scheduleAt(startAt, wake[w]);
@@ -428,6 +445,8 @@ public final class SimExecution {
         }
         overheadPaid[w] = false;
         busy[w] = true;
+        long delay = startAt - now; // > 0 only for deferred flows
+        if (delay > 0) stepStartAt[w] = startAt;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
             for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
@@ -446,7 +465,7 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.start(connPath[k], wire, 0, cap, connFlowDone[k]);
+                net.start(connPath[k], wire, delay, cap, connFlowDone[k]);
             }
         } else {
             long t;
@@ -466,49 +485,51 @@ public final class SimExecution {
      * of a split step needs sub-transfer j arrived. Arrivals due by {@code now} are absorbed first.
      */
     private long recvReadyAt(int w, int k, long now) {
-        TimedQueue q = arrivals[k];
-        while (q.size() > 0 && q.time(0) <= now) {
-            slotsArrived[k] += q.pop();
+        TimedQueues qs = queues;
+        int q = 2 * k;
+        while (qs.size(q) > 0 && qs.time(q, 0) <= now) {
+            slotsArrived[k] += qs.pop(q);
             unitsArrived[k]++;
         }
         boolean whole = curUnits[w] == 1;
         long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
         long need = whole ? curSlots[w] : curSub[w] + 1;
         if (have >= need) return now;
-        for (int i = 0; i < q.size(); i++) {
-            have += whole ? q.slots(i) : 1;
-            if (have >= need) return q.time(i);
+        for (int i = 0, n = qs.size(q); i < n; i++) {
+            have += whole ? qs.slots(q, i) : 1;
+            if (have >= need) return qs.time(q, i);
         }
         return NO_WAKE;
     }
 
     /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
     private long creditReadyAt(int k, int s, long now) {
-        TimedQueue q = credits[k];
-        while (q.size() > 0 && q.time(0) <= now) creditBack[k] += q.pop();
+        TimedQueues qs = queues;
+        int q = 2 * k + 1;
+        while (qs.size(q) > 0 && qs.time(q, 0) <= now) creditBack[k] += qs.pop(q);
         long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
         if (free >= s) return now;
-        for (int i = 0; i < q.size(); i++) {
-            free += q.slots(i);
-            if (free >= s) return q.time(i);
+        for (int i = 0, n = qs.size(q); i < n; i++) {
+            free += qs.slots(q, i);
+            if (free >= s) return qs.time(q, i);
         }
         return NO_WAKE;
     }
 
     /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
     private boolean eventuallyArrives(int w, int k) {
-        TimedQueue q = arrivals[k];
+        int q = 2 * k;
         boolean whole = curUnits[w] == 1;
         long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
-        for (int i = 0; i < q.size(); i++) have += whole ? q.slots(i) : 1;
+        for (int i = 0; i < queues.size(q); i++) have += whole ? queues.slots(q, i) : 1;
         return have >= (whole ? curSlots[w] : curSub[w] + 1);
     }
 
     /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
     private boolean eventuallyFree(int k, int s) {
-        TimedQueue q = credits[k];
+        int q = 2 * k + 1;
         long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
-        for (int i = 0; i < q.size(); i++) free += q.slots(i);
+        for (int i = 0; i < queues.size(q); i++) free += queues.slots(q, i);
         return free >= s;
     }
 
@@ -532,7 +553,7 @@ public final class SimExecution {
         int s = curSub[w] == curUnits[w] - 1 ? curSlots[w] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        arrivals[k].push(sim.now() + connLatencyPs[k], s);
+        queues.push(2 * k, sim.now() + connLatencyPs[k], s);
         int rw = connReceiver[k];
         if (rw >= 0) tryStart(rw);
         if (--pendingFlows[w] == 0) onStepDone(w);
@@ -551,7 +572,7 @@ public final class SimExecution {
             int k = curRecvConn[w * MAXP + i];
             unitsBase[k] += curUnits[w];
             // the consumed slots' credit travels back to the sender
-            credits[k].push(sim.now() + connLatencyPs[k], s);
+            queues.push(2 * k + 1, sim.now() + connLatencyPs[k], s);
             int sw = connSender[k];
             if (sw >= 0 && sw != w) tryStart(sw);
         }
@@ -622,7 +643,7 @@ public final class SimExecution {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel starting"));
                 continue;
             }
-            if (wakeAt[w] != NO_WAKE) {
+            if (wakeAt[w] != NO_WAKE || (busy[w] && stepStartAt[w] > sim.now())) {
                 out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "starting its step"));
                 continue;
             }

@@ -105,6 +105,37 @@ class SimExecutionTest {
         assertThat(blocked).contains("waiting for data from rank 2");
     }
 
+    /**
+     * A sending step commits as soon as its inputs are known and its flows wait out the step overhead in
+     * their latency phase (no wake event): while they do, the worker reads as starting its step, and each
+     * flow costs exactly two events (end of latency, completion), as the wake event plus completion did.
+     */
+    @Test
+    void aCommittedStepWaitsOutItsOverheadInTheFlowsLatencyPhase() {
+        // 64 KiB: every step fits one transfer (below the forwarding unit), so a sending step is one flow
+        Plan plan = ringAllReduce(4, 1 << 14, Protocol.SIMPLE, 2, null);
+        Simulator sim = new Simulator(7);
+        Fabric fabric = new Fabric(sim, board4, H200);
+        SimExecution x = new SimExecution(sim, fabric, plan, SimExecutor.firstGpus(board4, plan.nRanks()), tm -> { }, false);
+        x.launchAll();
+        while (x.stepsExecuted() == 0 && sim.step()) { }
+        // the first rank just started: its first steps (send-only) committed at this instant, with flows pending
+        assertThat(x.stepsExecuted()).isPositive();
+        assertThat(fabric.network().activeFlowCount()).isPositive();
+        String blocked = x.blockedWorkers().stream().map(Object::toString).collect(Collectors.joining("\n"));
+        assertThat(blocked).contains("starting its step").doesNotContain("transfer in progress");
+        sim.run();
+        assertThat(x.isDone()).isTrue();
+        assertThat(x.blockedWorkers()).isEmpty();
+        // events: per flow its latency end and its completion; per rank its start; per receive-only step
+        // (ring: one send per sending step, channels unfolded, so steps - flows of them) its end, and a wake
+        // before it when its data was still on the way
+        long flows = x.flowsStarted();
+        long recvOnly = x.stepsExecuted() - flows;
+        assertThat(recvOnly).isPositive();
+        assertThat(sim.dispatchedCount()).isBetween(2 * flows + plan.nRanks() + recvOnly, 2 * flows + plan.nRanks() + 2 * recvOnly);
+    }
+
     @Test
     void sameInputsSameTimeline() {
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2));

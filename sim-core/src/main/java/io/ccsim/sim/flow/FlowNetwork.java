@@ -76,10 +76,15 @@ public final class FlowNetwork {
     private int linkCount;
 
     // per link direction (index = hop), lazily settled accounting
-    private double[] dirRate = new double[32];
-    private double[] dirBytes = new double[32];
-    private long[] dirLast = new long[32];
-    private int[] dirFlows = new int[32];
+    // interleaved, DIR_STRIDE longs per direction (one cache line where four arrays cost four): the rate
+    // (bytes/s) and the bytes carried (as of the last settle) as raw double bits, the time of the last
+    // settle (ps), the count of flows in their bandwidth phase
+    private static final int DIR_STRIDE = 4;
+    private static final int DIR_RATE = 0;
+    private static final int DIR_BYTES = 1;
+    private static final int DIR_LAST = 2;
+    private static final int DIR_FLOWS = 3;
+    private long[] dir = new long[32 * DIR_STRIDE];
 
     // dirty seeds
     private Flow[] seedFlows = new Flow[16];
@@ -159,10 +164,7 @@ public final class FlowNetwork {
             duplexCons = Arrays.copyOf(duplexCons, n);
             duplexEff = Arrays.copyOf(duplexEff, n);
             linkResolved = Arrays.copyOf(linkResolved, n);
-            dirRate = Arrays.copyOf(dirRate, 2 * n);
-            dirBytes = Arrays.copyOf(dirBytes, 2 * n);
-            dirLast = Arrays.copyOf(dirLast, 2 * n);
-            dirFlows = Arrays.copyOf(dirFlows, 2 * n);
+            dir = Arrays.copyOf(dir, 2 * n * DIR_STRIDE);
         }
         linkName[l] = name;
         linkCap[l] = capacityBytesPerSec;
@@ -184,8 +186,8 @@ public final class FlowNetwork {
             default:
                 throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
         }
-        dirLast[2 * l] = sim.now();
-        dirLast[2 * l + 1] = sim.now();
+        dir[2 * l * DIR_STRIDE + DIR_LAST] = sim.now();
+        dir[(2 * l + 1) * DIR_STRIDE + DIR_LAST] = sim.now();
         linkCount++;
         return l;
     }
@@ -327,15 +329,17 @@ public final class FlowNetwork {
     public double linkBytes(int link, boolean reverse) {
         checkLink("linkBytes", link);
         int d = (link << 1) | (reverse ? 1 : 0);
-        long dt = sim.now() - dirLast[d];
-        return dt == 0 || dirRate[d] == 0 ? dirBytes[d] : dirBytes[d] + dirRate[d] * dt / PS_PER_S;
+        long dt = sim.now() - dir[d * DIR_STRIDE + DIR_LAST];
+        double rate = dirRate(d);
+        double bytes = dirBytes(d);
+        return dt == 0 || rate == 0 ? bytes : bytes + rate * dt / PS_PER_S;
     }
 
     /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
     public double linkRate(int link, boolean reverse) {
         checkLink("linkRate", link);
         flush();
-        return dirRate[(link << 1) | (reverse ? 1 : 0)];
+        return dirRate((link << 1) | (reverse ? 1 : 0));
     }
 
     // ------------------------------------------------------------------ flows
@@ -506,11 +510,13 @@ public final class FlowNetwork {
         f.lastUpdate = sim.now();
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f, i);
+            Constraint c = cs[i];
+            // an ignored duplex constraint keeps no members (see takeIn)
+            f.posInCons[i] = c.duplex && c.ignored ? -1 : c.add(f, i);
         }
         int[] r = f.route;
         for (int h : r) {
-            dirFlows[h]++;
+            dir[h * DIR_STRIDE + DIR_FLOWS]++;
         }
         addSeed(f);
         requestSolve();
@@ -528,19 +534,24 @@ public final class FlowNetwork {
         double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
         for (int h : f.route) {
             settleDir(h, now);
-            dirBytes[h] -= overshoot * f.multiplicity;
-            if (--dirFlows[h] == 0) {
-                dirRate[h] = 0.0;
+            int b = h * DIR_STRIDE;
+            dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
+            if (--dir[b + DIR_FLOWS] == 0) {
+                dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
             } else {
-                double v = dirRate[h] - rate * f.multiplicity;
-                dirRate[h] = v > 0 ? v : 0.0;
+                double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
+                dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
             }
         }
         f.rate = 0.0;
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
-            c.remove(f.posInCons[i]);
+            int pos = f.posInCons[i];
+            if (pos < 0) {
+                continue; // not a member: an ignored duplex constraint
+            }
+            c.remove(pos);
             if (c.shared && c.size > 0 && !c.ignored) {
                 addSeed(c);
             }
@@ -667,8 +678,8 @@ public final class FlowNetwork {
         for (int i = 0; i < nCheck; i++) {
             Constraint c = checkCons[i];
             checkCons[i] = null;
-            if (c.ignored && c.size > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
-                c.ignored = false;
+            if (c.ignored && duplexFlows(c) > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
+                takeIn(c);
                 addSeed(c);
                 any = true;
             }
@@ -677,9 +688,57 @@ public final class FlowNetwork {
         return any;
     }
 
+    /*
+     * An ignored duplex constraint keeps no member list: flows entering or leaving their bandwidth phase
+     * skip it (posInCons -1), since nothing reads it until the constraint binds. Taking it in builds the
+     * list from the two directions' constraints, whose members are exactly the link's flows; leaving it out
+     * clears it. Most duplex constraints never bind, and this saves their upkeep on every flow start and end.
+     */
+
+    /** Flows in their bandwidth phase on either direction of the duplex constraint's link. */
+    private int duplexFlows(Constraint c) {
+        int h = c.link << 1;
+        return (int) (dir[h * DIR_STRIDE + DIR_FLOWS] + dir[(h | 1) * DIR_STRIDE + DIR_FLOWS]);
+    }
+
+    /** Takes an ignored duplex constraint in: its members become the flows of both directions of its link. */
+    private void takeIn(Constraint c) {
+        c.ignored = false;
+        addMembers(c, fwdCons[c.link]);
+        addMembers(c, revCons[c.link]);
+    }
+
+    private static void addMembers(Constraint c, Constraint direction) {
+        Flow[] ms = direction.members;
+        for (int k = 0, n = direction.size; k < n; k++) {
+            Flow f = ms[k];
+            Constraint[] cs = f.cons;
+            for (int i = 0; i < cs.length; i++) {
+                if (cs[i] == c) {
+                    if (f.posInCons[i] < 0) { // a flow over both directions is a member once
+                        f.posInCons[i] = c.add(f, i);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Leaves a duplex constraint out (ignored) and clears its member list. */
+    private static void leaveOut(Constraint c) {
+        c.ignored = true;
+        Flow[] ms = c.members;
+        int[] slots = c.memberSlot;
+        for (int k = 0, n = c.size; k < n; k++) {
+            ms[k].posInCons[slots[k]] = -1;
+            ms[k] = null;
+        }
+        c.size = 0;
+    }
+
     /** Sum of both directions' rates of the duplex constraint's link, bytes/s. */
     private double duplexUsage(Constraint c) {
-        return dirRate[c.link << 1] + dirRate[(c.link << 1) | 1];
+        return dirRate(c.link << 1) + dirRate((c.link << 1) | 1);
     }
 
     private void solvePass() {
@@ -751,7 +810,7 @@ public final class FlowNetwork {
             Constraint c = compCons[i];
             // a taken-in duplex constraint that no longer binds is left out again (exact, see the class comment)
             if (c.duplex && duplexUsage(c) < c.capacity * (1 - 1e-9)) {
-                c.ignored = true;
+                leaveOut(c);
             }
         }
         for (int i = 0; i < nCompFlows; i++) {
@@ -979,7 +1038,8 @@ public final class FlowNetwork {
             if (delta != 0) {
                 for (int h : f.route) {
                     settleDir(h, now);
-                    dirRate[h] += delta * f.multiplicity;
+                    int b = h * DIR_STRIDE + DIR_RATE;
+                    dir[b] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b]) + delta * f.multiplicity);
                 }
             }
             f.rate = nr;
@@ -995,12 +1055,24 @@ public final class FlowNetwork {
         f.lastUpdate = now;
     }
 
+    /** @return the rate of direction (hop) h, bytes/s */
+    private double dirRate(int h) {
+        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_RATE]);
+    }
+
+    /** @return the bytes carried by direction (hop) h as of its last settle */
+    private double dirBytes(int h) {
+        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_BYTES]);
+    }
+
     private void settleDir(int h, long now) {
-        long dt = now - dirLast[h];
-        if (dt > 0 && dirRate[h] > 0) {
-            dirBytes[h] += dirRate[h] * dt / PS_PER_S;
+        int b = h * DIR_STRIDE;
+        long dt = now - dir[b + DIR_LAST];
+        double rate = Double.longBitsToDouble(dir[b + DIR_RATE]);
+        if (dt > 0 && rate > 0) {
+            dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) + rate * dt / PS_PER_S);
         }
-        dirLast[h] = now;
+        dir[b + DIR_LAST] = now;
     }
 
     private void reschedule(Flow f, long now) {

@@ -530,6 +530,48 @@ class FlowNetworkTest {
         assertThat(net.linkRate(l, false) + net.linkRate(l, true)).isCloseTo(2 * (C / 2) * e, within(1e-2));
     }
 
+    /**
+     * The joint constraint keeps members only while it binds: flows that start or end while it is left out
+     * must count once it is taken in again, and a flow over both directions counts once (weight 2).
+     */
+    @Test
+    void duplexConstraintTakenInAndLeftOutRepeatedlyCountsEveryFlowOnce() {
+        double e = 0.75;
+        int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        int other = net.addLink("other", C, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, e);
+        Flow f = start(1L << 50, hop(l, false));
+        assertThat(f.rate()).isEqualTo(C); // one way: fwd <= C binds, not fwd + rev <= 2 C e
+        Flow r = start(1L << 50, hop(l, true));
+        // both ways: the joint constraint binds, each gets (2 C e) / 2
+        assertThat(f.rate()).isCloseTo(C * e, within(1e-3));
+        assertThat(r.rate()).isCloseTo(C * e, within(1e-3));
+        net.cancel(r);
+        assertThat(f.rate()).isEqualTo(C); // left out again
+        Flow f2 = start(1L << 50, hop(l, false)); // joins while the joint constraint is left out
+        assertThat(f.rate()).isCloseTo(C / 2, within(1e-3));
+        Flow r2 = start(1L << 50, hop(l, true), hop(other, false));
+        // taken in again with f, f2 (fwd) and r2 (rev): fwd <= C gives f, f2 C/2 at most; the joint
+        // 2 C e = 1.5 C leaves r2 1.5 C - C = C/2 (below C/2 <= C of its own direction): everyone C/2
+        assertThat(r2.rate()).isCloseTo(C / 2, within(1e-3));
+        assertThat(net.linkRate(l, false) + net.linkRate(l, true)).isCloseTo(1.5 * C, within(1e-2));
+        net.cancel(f2);
+        net.cancel(r2);
+        // a flow over both directions (there and back): weight 2 in the joint constraint, so 2 x <= 2 C e
+        Flow both = start(1L << 50, hop(l, false), hop(l, true));
+        // f (fwd) and both (fwd and rev): fwd: f + both <= C; rev: both <= C; joint: f + 2 both <= 1.5 C;
+        // max-min: fwd binds first at C/2 each (joint then carries C/2 + C = 1.5 C, exactly its capacity)
+        assertThat(f.rate()).isCloseTo(C / 2, within(1e-3));
+        assertThat(both.rate()).isCloseTo(C / 2, within(1e-3));
+        net.cancel(f);
+        // alone: rev <= C and fwd <= C allow C, the joint 2 x <= 1.5 C allows 0.75 C
+        assertThat(both.rate()).isCloseTo(C * e, within(1e-3));
+        net.cancel(both);
+        assertThat(net.activeFlowCount()).isZero();
+        assertThat(net.linkRate(l, false)).isZero();
+        assertThat(net.linkRate(l, true)).isZero();
+    }
+
     @Test
     void duplexEfficiencyRejectsBadInput() {
         int shared = net.addLink("pcie", C, Sharing.SHARED);
