@@ -39,6 +39,11 @@ final class ProfileJson {
     private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
+    /** The keys a sim family's protocol may have: the required ones plus the optional {@code lane_shares}. */
+    private static final List<String> SIM_PROTOCOL_ALLOWED = List.of("launch_latency_us", "step_overhead_ns",
+            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares");
+    /** Lanes of the plans that have more than one (tree: reduce up, broadcast down; p2p: send, receive). */
+    private static final int LANES = 2;
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
     private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");
     private static final List<String> NODE_KEYS = List.of("n1", "n2", "n4");
@@ -235,14 +240,15 @@ final class ProfileJson {
             EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
             for (Protocol p : Protocol.values()) {
                 String path = fpath + "." + p.ncclName();
-                JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_KEYS, SIM_PROTOCOL_KEYS);
+                JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_ALLOWED, SIM_PROTOCOL_KEYS);
                 double pb = c.number(po, "pipeline_bytes", path);
                 if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
                     throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
                 }
                 protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
                         c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
-                        c.positive(po, "max_channel_bw_gbps", path), (long) pb));
+                        c.positive(po, "max_channel_bw_gbps", path), (long) pb,
+                        po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of()));
             }
             fams.put(f, protos);
         }
@@ -270,6 +276,26 @@ final class ProfileJson {
         }
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
                 fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta);
+    }
+
+    /** {@code lane_shares}: an array of {@value #LANES} fractions of the thread block, each in (0, 1]. */
+    private static List<Double> laneShares(Ctx c, JsonElement e, String path) {
+        if (e == null || !e.isJsonArray()) {
+            throw c.error(path, "expected an array of " + LANES + " fractions of the thread block (lane 0, lane 1), got " + Ctx.describe(e));
+        }
+        JsonArray a = e.getAsJsonArray();
+        if (a.size() != LANES) throw c.error(path, "expected " + LANES + " fractions (lane 0, lane 1), got " + a.size());
+        List<Double> l = new ArrayList<>(LANES);
+        for (int i = 0; i < a.size(); i++) {
+            JsonElement x = a.get(i);
+            if (!x.isJsonPrimitive() || !x.getAsJsonPrimitive().isNumber()) {
+                throw c.error(path + "[" + i + "]", "expected a number in (0, 1], got " + Ctx.describe(x));
+            }
+            double v = x.getAsDouble();
+            if (!(v > 0 && v <= 1)) throw c.error(path + "[" + i + "]", "must be in (0, 1] (a fraction of the thread block), got " + v);
+            l.add(v);
+        }
+        return l;
     }
 
     private static Map<LinkClass, Double> links(Ctx c, JsonElement e, String path, boolean fraction) {
@@ -349,6 +375,11 @@ final class ProfileJson {
                     writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
                     w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
                     w.name("pipeline_bytes").value(sc.pipelineBytes());
+                    if (!sc.laneShares().isEmpty()) {
+                        w.name("lane_shares").beginArray();
+                        for (double d : sc.laneShares()) w.value(d);
+                        w.endArray();
+                    }
                     w.endObject();
                 }
                 w.endObject();

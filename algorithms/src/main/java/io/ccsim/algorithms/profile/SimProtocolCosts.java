@@ -1,5 +1,6 @@
 package io.ccsim.algorithms.profile;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,9 +19,29 @@ import java.util.Map;
  * @param pipelineBytes    forwarding unit, bytes of data: a step of B bytes moves as ceil(B / pipelineBytes)
  *                         sub-transfers in order, and the next rank may start on sub-transfer j as soon as
  *                         it has arrived (cut-through at this granularity); ≥ 1
+ * @param laneShares       per lane, the fraction of the thread block that lane gets on a (rank, channel) where
+ *                         more than one lane has steps (JSON {@code lane_shares}, optional): empty = every lane
+ *                         runs as if it had the whole block (1 each); else one entry per lane, each in (0, 1].
+ *                         NCCL's tree all-reduce kernel splits one block between reduce-up (lane 0) and
+ *                         broadcast-down (lane 1) on every non-root rank (runTreeSplit in NVIDIA/nccl
+ *                         src/device/all_reduce.h), see {@link #NCCL_TREE_LL_SHARES}
  */
 public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
-                               double maxChannelBwGbps, long pipelineBytes) {
+                               double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares) {
+
+    /**
+     * NCCL's tree split for LL and LL128: runTreeSplit (NVIDIA/nccl src/device/all_reduce.h) gives the reduce-up
+     * half {@code nthreadsSplit = (nthreads*7/(10*WARP_SIZE))*WARP_SIZE} threads ("Use 70% for reduce and 30% for
+     * bcast") of a block that has {@code nthreads = NCCL_MAX_NTHREADS = 640} for every tree call (src/enqueue.cc:
+     * "Tree now uses all threads always"): 448 of 640 = 0.7, the broadcast-down half 192 of 640 = 0.3.
+     */
+    public static final List<Double> NCCL_TREE_LL_SHARES = List.of(448.0 / 640, 192.0 / 640);
+
+    /**
+     * NCCL's tree split for Simple: {@code nthreadsSplit = nthreads/2}, plus 64 when that is ≥ 256 (same source):
+     * with 640 threads, 384 reduce up (0.6) and 256 broadcast down (0.4).
+     */
+    public static final List<Double> NCCL_TREE_SIMPLE_SHARES = List.of(384.0 / 640, 256.0 / 640);
 
     public SimProtocolCosts {
         Profiles.requireNonNegative(launchLatencyUs, "launchLatencyUs");
@@ -28,6 +49,39 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
         hopLatencyUs = Profiles.completeLinkMap(hopLatencyUs, "hopLatencyUs");
         Profiles.requirePositive(maxChannelBwGbps, "maxChannelBwGbps");
         if (pipelineBytes < 1) throw new IllegalArgumentException("pipelineBytes must be >= 1 byte, got " + pipelineBytes);
+        laneShares = List.copyOf(java.util.Objects.requireNonNull(laneShares, "laneShares"));
+        for (int i = 0; i < laneShares.size(); i++) {
+            double v = laneShares.get(i);
+            if (!(v > 0 && v <= 1)) {
+                throw new IllegalArgumentException("laneShares[" + i + "] must be in (0, 1] (a fraction of the thread block), got " + v);
+            }
+        }
+    }
+
+    /** Costs whose lanes each run as if they had the whole block (no {@code lane_shares}). */
+    public SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
+                            double maxChannelBwGbps, long pipelineBytes) {
+        this(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, List.of());
+    }
+
+    /**
+     * The share of the block lane {@code lane} gets on a (rank, channel) where several lanes have steps: 1
+     * without {@code laneShares}.
+     *
+     * @throws IllegalArgumentException if shares are set but not for this lane
+     */
+    public double laneShare(int lane) {
+        if (laneShares.isEmpty()) return 1.0;
+        if (lane < 0 || lane >= laneShares.size()) {
+            throw new IllegalArgumentException("lane " + lane + " has no share: lane_shares lists " + laneShares.size()
+                    + " lanes " + laneShares);
+        }
+        return laneShares.get(lane);
+    }
+
+    /** A copy with other lane shares (empty: none). */
+    public SimProtocolCosts withLaneShares(List<Double> shares) {
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, shares);
     }
 
     /** Latency of one hop over {@code linkClass}, µs. */
@@ -38,21 +92,21 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** A copy with other latencies. */
     public SimProtocolCosts withLatencies(double launchUs, Map<LinkClass, Double> hopUs) {
-        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes);
+        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes, laneShares);
     }
 
     /** A copy with another step overhead, ns. */
     public SimProtocolCosts withStepOverheadNs(double ns) {
-        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes);
+        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares);
     }
 
     /** A copy with another per-channel limit, GB/s. */
     public SimProtocolCosts withMaxChannelBwGbps(double gbps) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes, laneShares);
     }
 
     /** A copy with another forwarding unit, bytes. */
     public SimProtocolCosts withPipelineBytes(long bytes) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes, laneShares);
     }
 }

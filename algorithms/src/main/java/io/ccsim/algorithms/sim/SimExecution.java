@@ -61,6 +61,17 @@ import java.util.List;
  * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
  * at the copy or reduction throughput.
  *
+ * <h2>Lanes sharing one thread block</h2>
+ * A plan with lanes runs them at once in one thread block per channel. Where more than one lane of a
+ * (rank, channel) has steps, lane l gets the fraction {@code share[l]} of the block
+ * ({@link SimProtocolCosts#laneShares()}, JSON {@code lane_shares}; none = 1 each): its steps run at share[l]
+ * of the rate they would have with the whole block — the sending rate cap (stream rate under {@code sim.cta},
+ * else the per-channel or reduction limit) times the share, a receive-only step's time divided by it. NCCL's
+ * tree all-reduce does this (runTreeSplit, NVIDIA/nccl src/device/all_reduce.h): a non-root rank's block is
+ * split 70/30 (LL, LL128) or 60/40 (Simple) between reduce-up and broadcast-down, where the root runs one
+ * recvReduceCopySend on the whole block (its broadcast lane here has no steps, so its lane 0 keeps share 1).
+ * ccsim's own kernels run one block per (channel, lane), so their profile sets no shares.
+ *
  * <p>A rank that never launches never sends or frees slots, so its peers stall on their connections:
  * the simulation quiesces with the execution unfinished, which callers report as a hang
  * ({@link #blockedWorkers()} says who waits for whom).
@@ -129,6 +140,7 @@ public final class SimExecution {
     private final int[] curSub;          // index of the sub-transfer in progress or next
     private final int[] curUnits;        // sub-transfers of the current step (k)
     private final double[] curPsPerByte; // thread-block cost of the current step, ps per data byte (cta model)
+    private final double[] laneShare;    // fraction of the block the worker's lane runs on (1: the whole block)
     private final int[] pendingFlows;
     private final Runnable[] localDone;
 
@@ -246,6 +258,7 @@ public final class SimExecution {
         curSub = new int[nw];
         curUnits = new int[nw];
         curPsPerByte = new double[nw];
+        laneShare = new double[nw];
         pendingFlows = new int[nw];
         localDone = new Runnable[nw];
         wakeAt = new long[nw];
@@ -265,12 +278,31 @@ public final class SimExecution {
                     // a replica channel is simulated by its representative (flows with a multiplicity)
                     stepCount[w] = repOf[c] == c ? plan.stepCount(r, c, l) : 0;
                     if (stepCount[w] > 0) rankWorkersLeft[r]++;
+                    laneShare[w] = 1.0;
                     final int ww = w;
                     localDone[w] = () -> onStepDone(ww);
                     wake[w] = () -> onWake(ww);
                 }
+                if (!pc.laneShares().isEmpty() && busyLanes(plan, r, c) > 1) {
+                    if (nLanes > pc.laneShares().size()) {
+                        throw new IllegalArgumentException("sim." + family.jsonName() + "." + proto.ncclName() + ".lane_shares lists "
+                                + pc.laneShares().size() + " lanes, but the " + algo.ncclName() + " plan has " + nLanes);
+                    }
+                    for (int l = 0; l < nLanes; l++) {
+                        if (plan.stepCount(r, c, l) > 0) laneShare[(r * nCh + c) * nLanes + l] = pc.laneShare(l);
+                    }
+                }
             }
         }
+    }
+
+    /** How many lanes of (rank, channel) have steps (those share the channel's thread block). */
+    private static int busyLanes(Plan plan, int rank, int ch) {
+        int n = 0;
+        for (int l = 0; l < plan.nLanes(); l++) {
+            if (plan.stepCount(rank, ch, l) > 0) n++;
+        }
+        return n;
     }
 
     /**
@@ -459,8 +491,8 @@ public final class SimExecution {
         if (ns > 0) {
             long wire = proto.wireBytes(sub);
             // cta model: the block's data rate 1/psPerByte, as wire bytes; else the family's per-channel limit
-            double cap = cta != null ? Math.min(channelCapBps, 1e12 / curPsPerByte[w] / proto.dataEfficiency())
-                    : reduces(prim) ? reduceCapBps : channelCapBps;
+            double cap = (cta != null ? Math.min(channelCapBps, 1e12 / curPsPerByte[w] / proto.dataEfficiency())
+                    : reduces(prim) ? reduceCapBps : channelCapBps) * laneShare[w];
             pendingFlows[w] = ns;
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
@@ -470,9 +502,9 @@ public final class SimExecution {
         } else {
             long t;
             if (cta != null) {
-                t = (long) Math.ceil(sub * curPsPerByte[w]);
+                t = (long) Math.ceil(sub * curPsPerByte[w] / laneShare[w]);
             } else {
-                double rate = reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps;
+                double rate = (reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps) * laneShare[w];
                 t = sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12);
             }
             sim.schedule(t, localDone[w]);
