@@ -65,7 +65,7 @@ public final class KernelFit {
         System.out.printf(Locale.ROOT, "loss %.4f over %d rows (fitted on %d)%n", ProfileFitter.loss(all), rows.size(), fitRows.size());
         StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.KernelFit (ProfileFitter: BOBYQA on soft-L1 of log(pred/meas), ")
                 .append(rounds).append(" rounds, ").append(maxEval).append(" evaluations per block) to the CudaExecutor's graph-replay timings"
-                        + " (ccsim's own kernels) on 4 x H200 NVSwitch: ");
+                        + " (ccsim's own kernels) on H200 NVSwitch hosts: ");
         for (int i = 0; i < files.size(); i++) src.append(i > 0 ? ", " : "").append(files.get(i));
         src.append(n == 0 ? " (all " + rows.size() + " rows; the errors below are in-sample)" : " (rows with n = " + n + " only)");
         src.append(". Each row predicted with the plan that ran (op, n, algorithm, protocol, channels, bytes on hgx-h200 with n GPUs)."
