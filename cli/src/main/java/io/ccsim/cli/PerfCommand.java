@@ -89,6 +89,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     Format format;
     @Option(names = "--seed", defaultValue = "0", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
+    @Option(names = {"-n", "--iters"}, defaultValue = "1", paramLabel = "N",
+            description = "simulated backend: time = mean of N back-to-back calls, each rank starting its next call when it"
+                    + " finished the last, as nccl-tests' -n times them (default: ${DEFAULT-VALUE}: one call, launch to completion)")
+    int iters;
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -100,7 +104,16 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         ReduceOp ro = parse(() -> ReduceOp.parse(redop));
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor,
                 stepBytes == null ? null : Sizes.parse("-i", stepBytes));
-        if (backend == Backend.cuda) return callCuda(cop, dt, ro, sizes);
+        if (iters < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
+        }
+        if (backend == Backend.cuda) {
+            if (iters != 1) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
+            }
+            return callCuda(cop, dt, ro, sizes);
+        }
         if (topology == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--topology=NAME|FILE'");
         }
@@ -124,7 +137,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             try {
-                rows.add(runner.run(cop, s, dt, ro, root));
+                rows.add(runner.run(cop, s, dt, ro, root, iters));
             } catch (TunerException e) {
                 throw new UserException(e.getMessage(), e);
             }

@@ -98,6 +98,23 @@ class CliTest {
     }
 
     @Test
+    void perfItersTimesBackToBackCalls() {
+        // a broadcast's root starts its next call while the last rank still receives: the mean of 20 back-to-back
+        // calls is below one call's latency; a ring all-reduce cannot overlap, so its mean stays one call's time
+        java.util.function.BiFunction<String, String, Double> t = (op, n) -> {
+            Result r = run("perf", "--topology", "hgx-h200", "--gpus", "8", "--op", op, "-b", "64K", "-e", "64K", "-n", n,
+                    "--format", "json");
+            assertThat(r.code()).as(r.err()).isZero();
+            return JsonParser.parseString(r.out()).getAsJsonArray().get(0).getAsJsonObject().get("time_us").getAsDouble();
+        };
+        assertThat(t.apply("broadcast", "20")).isLessThan(t.apply("broadcast", "1") * 0.9);
+        assertThat(t.apply("all_reduce", "20")).isCloseTo(t.apply("all_reduce", "1"), Offset.offset(t.apply("all_reduce", "1") * 0.03));
+        Result bad = run("perf", "--topology", "hgx-h200", "--gpus", "8", "--op", "broadcast", "-n", "0");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("-n/--iters: invalid 0; valid: a count >= 1");
+    }
+
+    @Test
     void perfTextMimicsNcclTests() {
         Result r = run("perf", "--topology", "hgx-h200", "--gpus", "4", "--op", "all_gather", "-b", "1K", "-e", "1M", "-f", "4");
         assertThat(r.code()).as(r.err()).isZero();

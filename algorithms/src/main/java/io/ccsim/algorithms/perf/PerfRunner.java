@@ -80,10 +80,15 @@ public final class PerfRunner {
 
     /** Simulates {@code op} at nccl-tests size {@code bytes} with NCCL's choice of algorithm, protocol, channels. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        return run(op, bytes, dtype, redop, root, 1);
+    }
+
+    /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
+    public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
         long size = sizeFor(op, count, dtype);
         Candidate c = tune(op, size).winner();
-        return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels());
+        return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
     }
 
     /** Simulates one call with a given algorithm, protocol and channel count. */
