@@ -112,8 +112,7 @@ record Measured(String where, CollectiveOp op, long bytes, DataType dtype, Reduc
     static Measured median(List<Measured> l) {
         Measured f = l.get(0);
         if (l.size() == 1) return f;
-        double[] t = l.stream().mapToDouble(Measured::timeUs).sorted().toArray();
-        double m = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+        double m = io.ccsim.algorithms.fit.ErrorTable.median(l.stream().mapToDouble(Measured::timeUs).toArray());
         return new Measured(f.where() + " (median of " + l.size() + " trials)", f.op(), f.bytes(), f.dtype(), f.redop(), f.root(),
                 f.algo(), f.proto(), f.channels(), f.n(), m);
     }

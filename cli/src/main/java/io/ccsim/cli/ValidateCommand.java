@@ -212,10 +212,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
     }
 
     static double median(double[] v) {
-        if (v.length == 0) return Double.NaN;
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return v.length == 0 ? Double.NaN : io.ccsim.algorithms.fit.ErrorTable.median(v);
     }
 
     static double max(double[] v) {

@@ -71,8 +71,8 @@ public final class ErrorTable {
         return new ErrorTable(out);
     }
 
-    /** Median of {@code v} (mean of the two middle values for an even count). */
-    static double median(double[] v) {
+    /** Median of {@code v} (mean of the two middle values for an even count); {@code v} must not be empty. */
+    public static double median(double[] v) {
         if (v.length == 0) throw new IllegalArgumentException("median of no values");
         double[] s = v.clone();
         Arrays.sort(s);

@@ -103,8 +103,7 @@ public final class KernelTimings {
     static FixtureRow median(List<FixtureRow> l) {
         FixtureRow first = l.get(0);
         if (l.size() == 1) return first;
-        double[] t = l.stream().mapToDouble(FixtureRow::timeUs).sorted().toArray();
-        double m = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+        double m = ErrorTable.median(l.stream().mapToDouble(FixtureRow::timeUs).toArray());
         String src = first.source() + " (median of " + l.size() + " trials)";
         return new FixtureRow(src, first.op(), first.nRanks(), first.forcedAlgo(), first.forcedProto(), first.bytes(), m,
                 first.ncclAlgo(), first.ncclProto(), first.ncclChannels(), first.planChannels());

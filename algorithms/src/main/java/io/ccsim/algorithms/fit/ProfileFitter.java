@@ -57,6 +57,9 @@ public final class ProfileFitter {
     private final int maxEvalPerBlock;
     private final Predicate<FixtureRow> search;
     private final long boundary;
+    /** Fitting ccsim's own kernels ({@link #kernelBlocks}) rather than NCCL's fixtures. */
+    private final boolean kernel;
+    private final Map<Protocol, Double> minPipelineBytes = new java.util.EnumMap<>(Protocol.class);
 
     /**
      * @param log             progress output (one line per block), or null for none
@@ -77,8 +80,6 @@ public final class ProfileFitter {
         this(log, maxEvalPerBlock, search, boundary, false);
     }
 
-    private final boolean kernel;
-    private final Map<Protocol, Double> minPipelineBytes = new java.util.EnumMap<>(Protocol.class);
 
     /**
      * Lowers (or raises) the smallest forwarding unit the NCCL fit may choose for protocol {@code p}'s families,

@@ -123,20 +123,7 @@ public final class PerfRunner {
 
     /** Simulated time of one plan, µs, all ranks launched at time 0. */
     public double simulate(Plan plan) {
-        Simulator sim = new Simulator(seed);
-        Fabric fabric = new Fabric(sim, topology, profile);
-        fabric.setP2pDisabled(env.p2pDisable());
-        SimExecution x = new SimExecutor(sim, fabric).start(plan, graph.gpuOfRank(), t -> { });
-        x.launchAll();
-        sim.run();
-        if (!x.isDone()) {
-            throw new IllegalStateException("simulation of " + plan + " stopped before completion (a link is down?): "
-                    + x.blockedWorkers().stream().limit(3).map(Object::toString).reduce((a, b) -> a + "; " + b).orElse(""));
-        }
-        lastEvents = sim.dispatchedCount();
-        lastFlows = x.flowsStarted();
-        lastSteps = x.stepsExecuted();
-        return x.endTimePs() / 1e6;
+        return runChained(plan, 1)[0].endTimePs() / 1e6;
     }
 
     /**
@@ -166,6 +153,19 @@ public final class PerfRunner {
         if (iterations < 1) throw new IllegalArgumentException("iterations must be >= 1, got " + iterations);
         if (iterations == 1) return simulate(plan);
         int m = Math.min(iterations, SIMULATED_ITERATIONS);
+        SimExecution[] calls = runChained(plan, m);
+        double end1 = calls[0].endTimePs() / 1e6;
+        double endM = calls[m - 1].endTimePs() / 1e6;
+        if (iterations == m) return endM / m;
+        double period = (endM - end1) / (m - 1);
+        return (end1 + (iterations - 1) * period) / iterations;
+    }
+
+    /**
+     * Runs {@code m} calls of {@code plan} on one fabric, rank r launching call i+1 when it finished call i (all ranks
+     * launch call 1 at time 0); checks that every call completed and records the run's event, flow and step counts.
+     */
+    private SimExecution[] runChained(Plan plan, int m) {
         Simulator sim = new Simulator(seed);
         Fabric fabric = new Fabric(sim, topology, profile);
         fabric.setP2pDisabled(env.p2pDisable());
@@ -185,25 +185,21 @@ public final class PerfRunner {
         }
         calls[0].launchAll();
         sim.run();
-        long events = sim.dispatchedCount();
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
-                throw new IllegalStateException("simulation of call " + (i + 1) + " of " + plan + " stopped before completion (a link is down?): "
-                        + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((a, b) -> a + "; " + b).orElse(""));
+                throw new IllegalStateException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
+                        + " stopped before completion (a link is down?): "
+                        + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((x, y) -> x + "; " + y).orElse(""));
             }
         }
-        lastEvents = events;
+        lastEvents = sim.dispatchedCount();
         lastFlows = 0;
         lastSteps = 0;
         for (SimExecution c : calls) {
             lastFlows += c.flowsStarted();
             lastSteps += c.stepsExecuted();
         }
-        double end1 = calls[0].endTimePs() / 1e6;
-        double endM = calls[m - 1].endTimePs() / 1e6;
-        if (iterations == m) return endM / m;
-        double period = (endM - end1) / (m - 1);
-        return (end1 + (iterations - 1) * period) / iterations;
+        return calls;
     }
 
     /** Events dispatched by the last simulation. */

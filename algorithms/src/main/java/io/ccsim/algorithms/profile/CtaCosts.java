@@ -102,6 +102,6 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
             "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib");
 
     /** Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes and l2_miss_factor. */
-    public static final java.util.List<String> KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
-            "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib", "l2_bytes", "l2_miss_factor");
+    public static final java.util.List<String> KEYS = java.util.stream.Stream.concat(STREAM_KEYS.stream(),
+            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor")).toList();
 }
