@@ -117,31 +117,36 @@ public final class SimExecution {
     private final int[] connTo;
     private final int[] connSender;
     private final int[] connReceiver;
-    private final long[] slotsSent;      // slots reserved by the sender
-    private final long[] creditBack;     // slots freed by the receiver whose credit reached the sender
-    private final long[] slotsArrived;   // slots whose data reached the receiver
-    private final long[] slotsTaken;     // slots the receiver started consuming
-    private final long[] unitsArrived;   // sub-transfers whose data reached the receiver
-    private final long[] unitsBase;      // sub-transfers of the receiver's finished steps
+    // per connection k, counters kept in the header of its queues (one cache line with the queue):
+    // on queue 2k (data arrivals) SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
+    // the receiver started consuming), UNITS_ARRIVED (sub-transfers whose data reached it), UNITS_BASE
+    // (sub-transfers of the receiver's finished steps); on queue 2k + 1 (credit returns) SLOTS_SENT (slots
+    // reserved by the sender) and CREDIT_BACK (slots freed by the receiver whose credit reached the sender)
+    private static final int SLOTS_ARRIVED = 0, SLOTS_TAKEN = 1, UNITS_ARRIVED = 2, UNITS_BASE = 3;
+    private static final int SLOTS_SENT = 0, CREDIT_BACK = 1;
     private final FlowListener[] connFlowDone;
 
-    // workers (struct of arrays), w = (rank * nCh + ch) * nLanes + lane
-    private final int[] stepIdx;
-    private final int[] stepCount;
-    private final boolean[] busy;
-    private final boolean[] started;
-    private final byte[] curPrim;
-    private final int[] curNRecv;
-    private final int[] curNSend;
+    // workers, w = (rank * nCh + ch) * nLanes + lane: their state interleaved, one block per worker (a
+    // cache line of ints, a half line of longs, two doubles), where one array per field cost a miss per
+    // field touched in simulations whose 10^4 workers run in turn (the 1,024-GPU ring)
+    private static final int WI = 16; // ints per worker in wi
+    private static final int STEP_IDX = 0, STEP_COUNT = 1, BUSY = 2, STARTED = 3, PRIM = 4, NRECV = 5, NSEND = 6,
+            SLOTS = 7, SUB = 8, UNITS = 9, PENDING = 10, OVERHEAD_PAID = 11;
+    // SUB: index of the sub-transfer in progress or next; UNITS: sub-transfers of the current step (k);
+    // BUSY, STARTED, OVERHEAD_PAID: 0 or 1
+    private final int[] wi;
+    private static final int WL = 4; // longs per worker in wl
+    // WAKE_AT: pending wake-up (NO_WAKE if none); STEP_START: when the worker's deferred flows leave their
+    // latency phase (diagnostics: "starting its step" until then), ps; BYTES: data bytes of the current step
+    private static final int WAKE_AT = 0, STEP_START = 1, BYTES = 2;
+    private final long[] wl;
+    private static final int WD = 2; // doubles per worker in wd
+    // PS_PER_BYTE: thread-block cost of the current step, ps per data byte (cta model); LANE_SHARE: fraction
+    // of the block the worker's lane runs on (1: the whole block)
+    private static final int PS_PER_BYTE = 0, LANE_SHARE = 1;
+    private final double[] wd;
     private final int[] curRecvConn;
     private final int[] curSendConn;
-    private final long[] curBytes;
-    private final int[] curSlots;
-    private final int[] curSub;          // index of the sub-transfer in progress or next
-    private final int[] curUnits;        // sub-transfers of the current step (k)
-    private final double[] curPsPerByte; // thread-block cost of the current step, ps per data byte (cta model)
-    private final double[] laneShare;    // fraction of the block the worker's lane runs on (1: the whole block)
-    private final int[] pendingFlows;
     private final Runnable[] localDone;
 
     private final boolean[] rankLaunched;
@@ -156,10 +161,6 @@ public final class SimExecution {
     private static final long NO_WAKE = Long.MIN_VALUE;
     /** per connection k: queue 2k holds its data arrivals, queue 2k + 1 its credit returns */
     private final TimedQueues queues;
-    private final long[] wakeAt;
-    private final boolean[] overheadPaid;
-    /** when the worker's deferred flows leave their latency phase (diagnostics: "starting its step" until then), ps */
-    private final long[] stepStartAt;
     private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
@@ -218,12 +219,6 @@ public final class SimExecution {
         connReceiver = new int[nc];
         Arrays.fill(connSender, -1);
         Arrays.fill(connReceiver, -1);
-        slotsSent = new long[nc];
-        creditBack = new long[nc];
-        slotsArrived = new long[nc];
-        slotsTaken = new long[nc];
-        unitsArrived = new long[nc];
-        unitsBase = new long[nc];
         connFlowDone = new FlowListener[nc];
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.fabric = fabric;
@@ -241,30 +236,16 @@ public final class SimExecution {
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
 
         int nw = nRanks * nCh * nLanes;
-        stepIdx = new int[nw];
-        stepCount = new int[nw];
-        busy = new boolean[nw];
-        started = new boolean[nw];
-        curPrim = new byte[nw];
-        curNRecv = new int[nw];
-        curNSend = new int[nw];
+        wi = new int[nw * WI];
+        wl = new long[nw * WL];
+        wd = new double[nw * WD];
         curRecvConn = new int[nw * MAXP];
         curSendConn = new int[nw * MAXP];
         // -1: no connection looked up yet (load's reuse of the last lookup then always misses, and ensures it)
         Arrays.fill(curRecvConn, -1);
         Arrays.fill(curSendConn, -1);
-        curBytes = new long[nw];
-        curSlots = new int[nw];
-        curSub = new int[nw];
-        curUnits = new int[nw];
-        curPsPerByte = new double[nw];
-        laneShare = new double[nw];
-        pendingFlows = new int[nw];
         localDone = new Runnable[nw];
-        wakeAt = new long[nw];
-        Arrays.fill(wakeAt, NO_WAKE);
-        overheadPaid = new boolean[nw];
-        stepStartAt = new long[nw];
+        for (int w = 0; w < nw; w++) wl[w * WL + WAKE_AT] = NO_WAKE;
         wake = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
         rankWorkersLeft = new int[nRanks];
@@ -276,9 +257,9 @@ public final class SimExecution {
                 for (int l = 0; l < nLanes; l++) {
                     int w = (r * nCh + c) * nLanes + l;
                     // a replica channel is simulated by its representative (flows with a multiplicity)
-                    stepCount[w] = repOf[c] == c ? plan.stepCount(r, c, l) : 0;
-                    if (stepCount[w] > 0) rankWorkersLeft[r]++;
-                    laneShare[w] = 1.0;
+                    wi[w * WI + STEP_COUNT] = repOf[c] == c ? plan.stepCount(r, c, l) : 0;
+                    if (wi[w * WI + STEP_COUNT] > 0) rankWorkersLeft[r]++;
+                    wd[w * WD + LANE_SHARE] = 1.0;
                     final int ww = w;
                     localDone[w] = () -> onStepDone(ww);
                     wake[w] = () -> onWake(ww);
@@ -289,7 +270,7 @@ public final class SimExecution {
                                 + pc.laneShares().size() + " lanes, but the " + algo.ncclName() + " plan has " + nLanes);
                     }
                     for (int l = 0; l < nLanes; l++) {
-                        if (plan.stepCount(r, c, l) > 0) laneShare[(r * nCh + c) * nLanes + l] = pc.laneShare(l);
+                        if (plan.stepCount(r, c, l) > 0) wd[((r * nCh + c) * nLanes + l) * WD + LANE_SHARE] = pc.laneShare(l);
                     }
                 }
             }
@@ -392,8 +373,8 @@ public final class SimExecution {
         int base = rank * nCh * nLanes;
         for (int i = 0; i < nCh * nLanes; i++) {
             int w = base + i;
-            started[w] = true;
-            if (stepCount[w] > 0) {
+            wi[w * WI + STARTED] = 1;
+            if (wi[w * WI + STEP_COUNT] > 0) {
                 load(w);
                 tryStart(w);
             }
@@ -405,20 +386,20 @@ public final class SimExecution {
         int rc = w / nLanes;
         int ch = rc % nCh;
         int rank = rc / nCh;
-        plan.step(rank, ch, lane, stepIdx[w], cursor);
-        curPrim[w] = (byte) cursor.prim().ordinal();
-        curSlots[w] = cursor.slots();
+        plan.step(rank, ch, lane, wi[w * WI + STEP_IDX], cursor);
+        wi[w * WI + PRIM] = cursor.prim().ordinal();
+        wi[w * WI + SLOTS] = cursor.slots();
         long bytes = (long) cursor.count() * elemBytes;
-        curBytes[w] = bytes;
-        curSub[w] = 0;
-        curUnits[w] = bytes <= pipelineBytes ? 1 : (int) Math.min(Integer.MAX_VALUE, (bytes + pipelineBytes - 1) / pipelineBytes);
+        wl[w * WL + BYTES] = bytes;
+        wi[w * WI + SUB] = 0;
+        wi[w * WI + UNITS] = bytes <= pipelineBytes ? 1 : (int) Math.min(Integer.MAX_VALUE, (bytes + pipelineBytes - 1) / pipelineBytes);
         int nr = cursor.nRecv();
         int ns = cursor.nSend();
-        curNRecv[w] = nr;
-        curNSend[w] = ns;
+        wi[w * WI + NRECV] = nr;
+        wi[w * WI + NSEND] = ns;
         if (cta != null) {
             Primitive prim = cursor.prim();
-            curPsPerByte[w] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor);
+            wd[w * WD + PS_PER_BYTE] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor);
         }
         for (int i = 0; i < nr; i++) {
             // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
@@ -444,11 +425,12 @@ public final class SimExecution {
     }
 
     private void tryStart(int w) {
-        if (busy[w] || !started[w] || stepIdx[w] >= stepCount[w] || wakeAt[w] != NO_WAKE) return;
-        int s = curSlots[w];
-        int nr = curNRecv[w];
-        int ns = curNSend[w];
-        int j = curSub[w];
+        int b = w * WI;
+        if (wi[b + BUSY] != 0 || wi[b + STARTED] == 0 || wi[b + STEP_IDX] >= wi[b + STEP_COUNT] || wl[w * WL + WAKE_AT] != NO_WAKE) return;
+        int s = wi[w * WI + SLOTS];
+        int nr = wi[w * WI + NRECV];
+        int ns = wi[w * WI + NSEND];
+        int j = wi[w * WI + SUB];
         long now = sim.now();
         long ready = now; // when every input of this (sub-)transfer is present
         for (int i = 0; i < nr; i++) {
@@ -464,36 +446,36 @@ public final class SimExecution {
             }
         }
         // the step's overhead (flag, fence) runs once its inputs are there
-        long startAt = ready + (j == 0 && !overheadPaid[w] ? stepOverheadPs : 0);
+        long startAt = ready + (j == 0 && wi[b + OVERHEAD_PAID] == 0 ? stepOverheadPs : 0);
         // A step that sends bytes commits now and starts its flows with a latency phase ending at startAt
         // (no wake event, no second evaluation): waiting changes nothing, since its inputs only accumulate,
         // and the flows' latency events take the place, in time and order, of the wake event.
-        boolean deferFlows = ns > 0 && curBytes[w] > 0;
+        boolean deferFlows = ns > 0 && wl[w * WL + BYTES] > 0;
         if (startAt > now && !deferFlows) {
-            overheadPaid[w] = j == 0;
-            wakeAt[w] = startAt;
+            wi[b + OVERHEAD_PAID] = j == 0 ? 1 : 0;
+            wl[w * WL + WAKE_AT] = startAt;
             sim.scheduleAt(startAt, wake[w]);
             return;
         }
-        overheadPaid[w] = false;
-        busy[w] = true;
+        wi[b + OVERHEAD_PAID] = 0;
+        wi[b + BUSY] = 1;
         long delay = startAt - now; // > 0 only for deferred flows
-        if (delay > 0) stepStartAt[w] = startAt;
+        if (delay > 0) wl[w * WL + STEP_START] = startAt;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
-            for (int i = 0; i < nr; i++) slotsTaken[curRecvConn[w * MAXP + i]] += s;
-            for (int i = 0; i < ns; i++) slotsSent[curSendConn[w * MAXP + i]] += s;
+            for (int i = 0; i < nr; i++) queues.addCounter(2 * curRecvConn[w * MAXP + i], SLOTS_TAKEN, s);
+            for (int i = 0; i < ns; i++) queues.addCounter(2 * curSendConn[w * MAXP + i] + 1, SLOTS_SENT, s);
         }
-        Primitive prim = PRIMS[curPrim[w]];
-        long bytes = curBytes[w];
+        Primitive prim = PRIMS[wi[w * WI + PRIM]];
+        long bytes = wl[w * WL + BYTES];
         // sub-transfer j of k: pipelineBytes each, the last one takes the rest
-        long sub = curUnits[w] == 1 ? bytes : j < curUnits[w] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
+        long sub = wi[w * WI + UNITS] == 1 ? bytes : j < wi[w * WI + UNITS] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
         if (ns > 0) {
             long wire = proto.wireBytes(sub);
             // cta model: the block's data rate 1/psPerByte, as wire bytes; else the family's per-channel limit
-            double cap = (cta != null ? Math.min(channelCapBps, 1e12 / curPsPerByte[w] / proto.dataEfficiency())
-                    : reduces(prim) ? reduceCapBps : channelCapBps) * laneShare[w];
-            pendingFlows[w] = ns;
+            double cap = (cta != null ? Math.min(channelCapBps, 1e12 / wd[w * WD + PS_PER_BYTE] / proto.dataEfficiency())
+                    : reduces(prim) ? reduceCapBps : channelCapBps) * wd[w * WD + LANE_SHARE];
+            wi[w * WI + PENDING] = ns;
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
@@ -502,9 +484,9 @@ public final class SimExecution {
         } else {
             long t;
             if (cta != null) {
-                t = (long) Math.ceil(sub * curPsPerByte[w] / laneShare[w]);
+                t = (long) Math.ceil(sub * wd[w * WD + PS_PER_BYTE] / wd[w * WD + LANE_SHARE]);
             } else {
-                double rate = (reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps) * laneShare[w];
+                double rate = (reduces(prim) ? reduceCapBps * proto.dataEfficiency() : copyBps) * wd[w * WD + LANE_SHARE];
                 t = sub == 0 ? 0 : (long) Math.ceil(sub / rate * 1e12);
             }
             sim.schedule(t, localDone[w]);
@@ -520,12 +502,13 @@ public final class SimExecution {
         TimedQueues qs = queues;
         int q = 2 * k;
         while (qs.size(q) > 0 && qs.time(q, 0) <= now) {
-            slotsArrived[k] += qs.pop(q);
-            unitsArrived[k]++;
+            qs.addCounter(q, SLOTS_ARRIVED, qs.pop(q));
+            qs.addCounter(q, UNITS_ARRIVED, 1);
         }
-        boolean whole = curUnits[w] == 1;
-        long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
-        long need = whole ? curSlots[w] : curSub[w] + 1;
+        boolean whole = wi[w * WI + UNITS] == 1;
+        long have = whole ? qs.counter(q, SLOTS_ARRIVED) - qs.counter(q, SLOTS_TAKEN)
+                : qs.counter(q, UNITS_ARRIVED) - qs.counter(q, UNITS_BASE);
+        long need = whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1;
         if (have >= need) return now;
         for (int i = 0, n = qs.size(q); i < n; i++) {
             have += whole ? qs.slots(q, i) : 1;
@@ -538,8 +521,8 @@ public final class SimExecution {
     private long creditReadyAt(int k, int s, long now) {
         TimedQueues qs = queues;
         int q = 2 * k + 1;
-        while (qs.size(q) > 0 && qs.time(q, 0) <= now) creditBack[k] += qs.pop(q);
-        long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
+        while (qs.size(q) > 0 && qs.time(q, 0) <= now) qs.addCounter(q, CREDIT_BACK, qs.pop(q));
+        long free = Protocol.NCCL_STEPS - (qs.counter(q, SLOTS_SENT) - qs.counter(q, CREDIT_BACK));
         if (free >= s) return now;
         for (int i = 0, n = qs.size(q); i < n; i++) {
             free += qs.slots(q, i);
@@ -551,22 +534,23 @@ public final class SimExecution {
     /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
     private boolean eventuallyArrives(int w, int k) {
         int q = 2 * k;
-        boolean whole = curUnits[w] == 1;
-        long have = whole ? slotsArrived[k] - slotsTaken[k] : unitsArrived[k] - unitsBase[k];
+        boolean whole = wi[w * WI + UNITS] == 1;
+        long have = whole ? queues.counter(q, SLOTS_ARRIVED) - queues.counter(q, SLOTS_TAKEN)
+                : queues.counter(q, UNITS_ARRIVED) - queues.counter(q, UNITS_BASE);
         for (int i = 0; i < queues.size(q); i++) have += whole ? queues.slots(q, i) : 1;
-        return have >= (whole ? curSlots[w] : curSub[w] + 1);
+        return have >= (whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1);
     }
 
     /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
     private boolean eventuallyFree(int k, int s) {
         int q = 2 * k + 1;
-        long free = Protocol.NCCL_STEPS - (slotsSent[k] - creditBack[k]);
+        long free = Protocol.NCCL_STEPS - (queues.counter(q, SLOTS_SENT) - queues.counter(q, CREDIT_BACK));
         for (int i = 0; i < queues.size(q); i++) free += queues.slots(q, i);
         return free >= s;
     }
 
     private void onWake(int w) {
-        wakeAt[w] = NO_WAKE;
+        wl[w * WL + WAKE_AT] = NO_WAKE;
         tryStart(w);
     }
 
@@ -582,34 +566,34 @@ public final class SimExecution {
 
     private void onFlowDone(int k) {
         int w = connSender[k];
-        int s = curSub[w] == curUnits[w] - 1 ? curSlots[w] : 0;
+        int s = wi[w * WI + SUB] == wi[w * WI + UNITS] - 1 ? wi[w * WI + SLOTS] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
         queues.push(2 * k, sim.now() + connLatencyPs[k], s);
         int rw = connReceiver[k];
         if (rw >= 0) tryStart(rw);
-        if (--pendingFlows[w] == 0) onStepDone(w);
+        if (--wi[w * WI + PENDING] == 0) onStepDone(w);
     }
 
     /** Worker {@code w}'s current sub-transfer is done; after the last one, its step is. */
     private void onStepDone(int w) {
-        if (++curSub[w] < curUnits[w]) {
-            busy[w] = false;
+        if (++wi[w * WI + SUB] < wi[w * WI + UNITS]) {
+            wi[w * WI + BUSY] = 0;
             tryStart(w);
             return;
         }
-        int s = curSlots[w];
-        int nr = curNRecv[w];
+        int s = wi[w * WI + SLOTS];
+        int nr = wi[w * WI + NRECV];
         for (int i = 0; i < nr; i++) {
             int k = curRecvConn[w * MAXP + i];
-            unitsBase[k] += curUnits[w];
+            queues.addCounter(2 * k, UNITS_BASE, wi[w * WI + UNITS]);
             // the consumed slots' credit travels back to the sender
             queues.push(2 * k + 1, sim.now() + connLatencyPs[k], s);
             int sw = connSender[k];
             if (sw >= 0 && sw != w) tryStart(sw);
         }
-        busy[w] = false;
-        if (++stepIdx[w] >= stepCount[w]) {
+        wi[w * WI + BUSY] = 0;
+        if (++wi[w * WI + STEP_IDX] >= wi[w * WI + STEP_COUNT]) {
             int rank = w / nLanes / nCh;
             if (--rankWorkersLeft[rank] == 0) rankFinished(rank);
             return;
@@ -661,46 +645,46 @@ public final class SimExecution {
     /** The unfinished workers and what each waits for (for hang diagnosis). */
     public List<Blocked> blockedWorkers() {
         List<Blocked> out = new ArrayList<>();
-        for (int w = 0; w < stepIdx.length; w++) {
-            if (stepIdx[w] >= stepCount[w]) continue; // done, or a replica channel
+        for (int w = 0; w < localDone.length; w++) {
+            if (wi[w * WI + STEP_IDX] >= wi[w * WI + STEP_COUNT]) continue; // done, or a replica channel
             int lane = w % nLanes;
             int ch = (w / nLanes) % nCh;
             int rank = w / nLanes / nCh;
-            String prim = PRIMS[curPrim[w]].name();
+            String prim = PRIMS[wi[w * WI + PRIM]].name();
             if (!rankLaunched[rank]) {
-                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel never launched"));
+                out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "kernel never launched"));
                 continue;
             }
-            if (!started[w]) {
-                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "kernel starting"));
+            if (wi[w * WI + STARTED] == 0) {
+                out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "kernel starting"));
                 continue;
             }
-            if (wakeAt[w] != NO_WAKE || (busy[w] && stepStartAt[w] > sim.now())) {
-                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "starting its step"));
+            if (wl[w * WL + WAKE_AT] != NO_WAKE || (wi[w * WI + BUSY] != 0 && wl[w * WL + STEP_START] > sim.now())) {
+                out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "starting its step"));
                 continue;
             }
-            if (busy[w]) {
-                out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, -1, "transfer in progress (stalled link?)"));
+            if (wi[w * WI + BUSY] != 0) {
+                out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "transfer in progress (stalled link?)"));
                 continue;
             }
-            int s = curSlots[w];
+            int s = wi[w * WI + SLOTS];
             String reason = "runnable";
             int peer = -1;
-            for (int i = 0; i < curNRecv[w] && peer < 0; i++) {
+            for (int i = 0; i < wi[w * WI + NRECV] && peer < 0; i++) {
                 int k = curRecvConn[w * MAXP + i];
                 if (!eventuallyArrives(w, k)) {
                     peer = connFrom[k];
                     reason = "waiting for data from";
                 }
             }
-            for (int i = 0; i < curNSend[w] && peer < 0 && curSub[w] == 0; i++) {
+            for (int i = 0; i < wi[w * WI + NSEND] && peer < 0 && wi[w * WI + SUB] == 0; i++) {
                 int k = curSendConn[w * MAXP + i];
                 if (!eventuallyFree(k, s)) {
                     peer = connTo[k];
                     reason = "waiting for free slots at";
                 }
             }
-            out.add(new Blocked(rank, ch, lane, stepIdx[w], stepCount[w], prim, peer, reason));
+            out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, peer, reason));
         }
         return out;
     }

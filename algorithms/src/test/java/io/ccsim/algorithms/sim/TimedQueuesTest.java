@@ -66,6 +66,37 @@ class TimedQueuesTest {
     }
 
     @Test
+    void ownerCountersArePerQueueAndSurviveGrowth() {
+        TimedQueues q = new TimedQueues(3, 1);
+        q.addCounter(1, 0, 5);
+        q.addCounter(1, TimedQueues.COUNTERS - 1, -7);
+        q.addCounter(2, 0, 11);
+        for (int i = 0; i < 9; i++) q.push(1, 10L * i, i % 3); // grows 1 -> 16 entries
+        assertThat(q.capacity()).isEqualTo(16);
+        assertThat(q.counter(0, 0)).isZero();
+        assertThat(q.counter(1, 0)).isEqualTo(5);
+        assertThat(q.counter(1, TimedQueues.COUNTERS - 1)).isEqualTo(-7);
+        assertThat(q.counter(2, 0)).isEqualTo(11);
+        for (int i = 0; i < 9; i++) {
+            assertThat(q.time(1, 0)).isEqualTo(10L * i);
+            assertThat(q.pop(1)).isEqualTo(i % 3);
+        }
+    }
+
+    @Test
+    void entriesPackTimeAndSlotsUpToTheirLimits() {
+        TimedQueues q = new TimedQueues(1, 2);
+        q.push(0, TimedQueues.MAX_TIME, TimedQueues.MAX_SLOTS);
+        assertThat(q.time(0, 0)).isEqualTo(TimedQueues.MAX_TIME);
+        assertThat(q.slots(0, 0)).isEqualTo(TimedQueues.MAX_SLOTS);
+        assertThatThrownBy(() -> q.push(0, TimedQueues.MAX_TIME + 1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("time");
+        assertThatThrownBy(() -> q.push(0, 5, TimedQueues.MAX_SLOTS + 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("slots");
+        assertThatThrownBy(() -> q.push(0, -1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void badArgumentsAndEmptyPopAreErrors() {
         assertThatThrownBy(() -> new TimedQueues(-1, 8)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue count");
