@@ -12,9 +12,11 @@ import io.ccsim.algorithms.CollectiveOp;
  * quadratic formula d_k = (k² + k)/2 mod pow2Up(n), skipping d ≥ n (for 16 ranks: 0, 1, 3, 6, 10,
  * 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8). ccsim applies it over ranks (NCCL applies it over groups
  * of ranks ordered by node; with one rank per group the two agree). Round 0 (d = 0) is the own
- * block, a local copy. Lane 0 sends (LOCAL_COPY, then SEND per round), lane 1 receives (RECV per
- * round); each block is cut into the channel's part and slot-sized chunks as in
- * {@link SendRecvPlanner}.
+ * block, a local copy. Lane 0 sends (SEND per round d ≥ 1), lane 1 receives (RECV per round), and
+ * lane 2 copies the own block (LOCAL_COPY): NCCL runs the self send/recv as a p2p operation of its
+ * own, concurrently with the peer transfers, so the copy does not delay the first send (with it at
+ * the head of the send lane, all-to-all on 2 × H200 came out 13.5 % slower than NCCL 2.28.9).
+ * Each block is cut into the channel's part and slot-sized chunks as in {@link SendRecvPlanner}.
  */
 public final class AllToAllPlanner extends AbstractPlanner {
     public AllToAllPlanner() { super("p2p-all_to_all", CollectiveOp.ALL_TO_ALL, Algorithm.P2P); }
@@ -43,29 +45,30 @@ public final class AllToAllPlanner extends AbstractPlanner {
         final int slots = g.sliceSteps();
         final int[] deltas = deltaOrder(n);
         return new Schedule() {
-            @Override public int nLanes() { return 2; }
+            @Override public int nLanes() { return 3; }
 
             @Override
             public int stepCount(int rank, int ch, int lane) {
-                return Math.multiplyExact(lane == 0 ? n : n - 1, parts.chunks(ch));
+                return Math.multiplyExact(lane == 2 ? 1 : n - 1, parts.chunks(ch));
             }
 
             @Override
             public void step(int rank, int ch, int lane, int i, StepCursor c) {
                 int k = parts.chunks(ch);
-                int d = deltas[i / k + (lane == 0 ? 0 : 1)];
                 int j = i % k;
                 long inPart = parts.chunkStart(ch, j);
                 int cnt = (int) parts.chunkCount(ch, inPart);
+                if (lane == 2) {
+                    long off = rank * count + inPart;
+                    c.set(Primitive.LOCAL_COPY, off, off, cnt, 0);
+                    return;
+                }
+                int d = deltas[i / k + 1];
                 if (lane == 0) {
                     int peer = (rank + d) % n;
                     long off = peer * count + inPart;
-                    if (d == 0) {
-                        c.set(Primitive.LOCAL_COPY, off, off, cnt, 0);
-                    } else {
-                        c.set(Primitive.SEND, off, off, cnt, slots);
-                        c.addSend(peer);
-                    }
+                    c.set(Primitive.SEND, off, off, cnt, slots);
+                    c.addSend(peer);
                 } else {
                     int from = (rank - d + n) % n;
                     long off = from * count + inPart;
