@@ -71,6 +71,21 @@ import java.util.Optional;
  * bw those of the network on several nodes, else of the intra-node graph; {@code moved = nBytes} for
  * send/recv and {@code nBytes × (n−1)/n} for all-to-all; eff(LL) = 0.5. The protocol follows NCCL's rule,
  * not the cost: LL when {@code nBytes ≤ nc × 16384} (enqueue.cc, NCCL_P2P_LL_THRESHOLD), else Simple.
+ *
+ * <p>Send/recv's channel count is NCCL's, not the cost's ({@link #p2pOpChannels}; NVIDIA/nccl 2.28
+ * src/enqueue.cc addP2pToPlan and scheduleP2pTasksToPlan, src/graph/paths.cc ncclTopoComputeP2pChannels):
+ * the communicator has {@code p2pnChannels = pow2Up(min(nChannels, 64))} p2p channels and
+ * {@code p2pnChannelsPerPeer = pow2Up(min(p2pnChannels, peer channels))} (a peer over NVLink: 2 per NVLink,
+ * else 2); an operation starts from {@code nChannelsMin} (the per-peer count halved while
+ * {@code nChannelsMin × nRanks > p2pnChannels}) or fewer, at least one per {@code chunk/8} bytes, and doubles
+ * while a channel's part exceeds {@code 32 × chunk} (on one node; {@code chunk/2} and {@code chunk} across
+ * nodes), chunk = NCCL_P2P_NVL_CHUNKSIZE 512 KiB over NVLink, else 128 KiB. On 4 × H200 (24 coll, 32 p2p
+ * channels, as NCCL 2.28.9 logs) a 4-rank send/recv runs 8 channels up to 128 MiB and 16 at 256 MiB: the
+ * measured bandwidth doubles there (162 → 304 GB/s, calibration/nccl-h200), which the fixture test checks.
+ * All-to-all: NCCL gives each peer's operation ({@code nBytes / n}) its own channels by the same rule, the
+ * operations side by side on different channel bases; ccsim's plan splits every peer's block over all of its
+ * channels instead, so it gets their sum, {@code min(p2pnChannels, (n − 1) × channels per operation)}: the
+ * same aggregate bandwidth.
  */
 public final class Tuner {
     /** NCCL_LL_THREAD_THRESHOLD, NCCL_LL128_THREAD_THRESHOLD, NCCL_SIMPLE_THREAD_THRESHOLD (comm.h). */
@@ -339,17 +354,72 @@ public final class Tuner {
 
     private TuneResult tuneP2p(TuneInput in, int lo, int hi) {
         List<Candidate> candidates = new ArrayList<>();
-        for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
-            double[] times = new double[hi - lo + 1];
-            double latency = p2pLatencyUs(in, p);
-            for (int nc = lo; nc <= hi; nc++) times[nc - lo] = latency + p2pMovedBytes(in) / (1000.0 * p2pBw(in, p, nc));
-            candidates.add(new Candidate(Algorithm.P2P, p, lo, times, hi, times[hi - lo], latency, p2pBw(in, p, hi)));
+        int top = in.nRanks() > 1 ? Math.max(hi, p2pnChannels(hi)) : hi;
+        int nc0 = hi;
+        if (in.nRanks() > 1 && in.op() == CollectiveOp.SEND_RECV) {
+            nc0 = p2pOpChannels(in, in.bytes(), hi);
+        } else if (in.nRanks() > 1) {
+            long perPeer = in.bytes() / in.nRanks();
+            nc0 = Math.min(p2pnChannels(hi), (in.nRanks() - 1) * p2pOpChannels(in, perPeer, hi));
         }
-        boolean ll = in.nRanks() > 1 && in.bytes() <= hi * P2P_LL_THRESHOLD;
+        nc0 = Math.max(lo, Math.min(top, nc0));
+        for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
+            double[] times = new double[top - lo + 1];
+            double latency = p2pLatencyUs(in, p);
+            for (int nc = lo; nc <= top; nc++) times[nc - lo] = latency + p2pMovedBytes(in) / (1000.0 * p2pBw(in, p, nc));
+            candidates.add(new Candidate(Algorithm.P2P, p, lo, times, nc0, times[nc0 - lo], latency, p2pBw(in, p, nc0)));
+        }
+        boolean ll = in.nRanks() > 1 && in.bytes() <= (long) nc0 * P2P_LL_THRESHOLD;
         Candidate winner = candidates.get(ll ? 0 : 1);
         List<Unavailable> unavailable = List.of(new Unavailable(Algorithm.P2P, Optional.of(Protocol.LL128),
                 "NCCL's point-to-point path uses LL or Simple only"));
         return new TuneResult(in, candidates, winner, unavailable);
+    }
+
+    /** NCCL_MAX_P2P_NCHANNELS default (src/init.cc). */
+    static final int MAX_P2P_CHANNELS = 64;
+    /** NCCL_P2P_NVL_CHUNKSIZE and NCCL_P2P_PCI_CHUNKSIZE / NCCL_P2P_NET_CHUNKSIZE defaults (src/init.cc), bytes. */
+    static final long P2P_NVL_CHUNK = 512 * 1024, P2P_CHUNK = 128 * 1024;
+
+    /** The communicator's p2p channels for {@code commChannels} collective channels (paths.cc). */
+    static int p2pnChannels(int commChannels) {
+        return pow2Up(Math.min(commChannels, MAX_P2P_CHANNELS));
+    }
+
+    /** The channels NCCL gives one send/recv operation of {@code bytes} (see the class comment). */
+    int p2pOpChannels(TuneInput in, long bytes, int commChannels) {
+        int p2pn = p2pnChannels(commChannels);
+        boolean nvl = in.intraClass() == LinkClass.NVLINK;
+        // ncclTopoGetNchannels: 2 per NVLink of the path (path bw / per-link bw), else 2; a network peer 2 (NCCL's
+        // start value; its reduction for large communicators is left out)
+        int peer = nvl ? 2 * Math.max(1, (int) Math.round(in.intraBwGBs() * in.maxChannels() / nvlinkLinkGBs(in))) : 2;
+        if (in.gpusPerNode() == 1) peer = 2;
+        else if (in.nNodes() > 1) peer = Math.min(peer, 2);
+        int perPeer = pow2Up(Math.min(p2pn, peer));
+        int min = perPeer;
+        while (min * in.nRanks() > p2pn && min > 1) min /= 2;
+        long chunk = in.nNodes() == 1 && nvl ? P2P_NVL_CHUNK : P2P_CHUNK;
+        long minPart = in.nNodes() > 1 ? chunk / 2 : chunk / 8;
+        long maxPart = in.nNodes() > 1 ? chunk : chunk * 32;
+        if (bytes == 0) return 1;
+        int nc = (int) Math.min(min, (bytes + minPart - 1) / minPart);
+        long part = Math.max(minPart, (bytes + nc - 1) / nc);
+        while (part > maxPart && nc <= perPeer / 2) {
+            nc *= 2;
+            part = (bytes + nc - 1) / nc;
+        }
+        return nc;
+    }
+
+    /** NCCL's per-link NVLink bandwidth for the GPU generation (graph/topo.h SM90_NVLINK_BW, SM100_NVLINK_BW), GB/s. */
+    private double nvlinkLinkGBs(TuneInput in) {
+        return profile.computeCapability() >= 100 ? 40.1 : 20.6;
+    }
+
+    private static int pow2Up(int v) {
+        int p = 1;
+        while (p < v) p <<= 1;
+        return p;
     }
 
     private double p2pMovedBytes(TuneInput in) {
