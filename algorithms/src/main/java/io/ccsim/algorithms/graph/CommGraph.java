@@ -4,6 +4,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.tuner.TuneInput;
+import io.ccsim.algorithms.tuner.Tuner;
 import io.ccsim.topology.Link;
 import io.ccsim.topology.LinkGroup;
 import io.ccsim.topology.LinkKind;
@@ -38,9 +39,9 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
                         double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout) {
 
     /** NVLink4 bandwidth per link NCCL assumes on sm90 (src/graph/topo.h SM90_NVLINK_BW). */
-    public static final double SM90_NVLINK_BW_GBS = 20.6;
+    public static final double SM90_NVLINK_BW_GBS = Tuner.SM90_NVLINK_BW_GBS;
     /** NVLink5 bandwidth per link NCCL assumes on sm100 (src/graph/topo.h SM100_NVLINK_BW). */
-    public static final double SM100_NVLINK_BW_GBS = 40.1;
+    public static final double SM100_NVLINK_BW_GBS = Tuner.SM100_NVLINK_BW_GBS;
     private static final double SEARCH_SPEED_GBS = 30.0;
 
     /**

@@ -427,10 +427,10 @@ public final class SimExecution {
     private void tryStart(int w) {
         int b = w * WI;
         if (wi[b + BUSY] != 0 || wi[b + STARTED] == 0 || wi[b + STEP_IDX] >= wi[b + STEP_COUNT] || wl[w * WL + WAKE_AT] != NO_WAKE) return;
-        int s = wi[w * WI + SLOTS];
-        int nr = wi[w * WI + NRECV];
-        int ns = wi[w * WI + NSEND];
-        int j = wi[w * WI + SUB];
+        int s = wi[b + SLOTS];
+        int nr = wi[b + NRECV];
+        int ns = wi[b + NSEND];
+        int j = wi[b + SUB];
         long now = sim.now();
         long ready = now; // when every input of this (sub-)transfer is present
         for (int i = 0; i < nr; i++) {
@@ -466,16 +466,16 @@ public final class SimExecution {
             for (int i = 0; i < nr; i++) queues.addCounter(2 * curRecvConn[w * MAXP + i], SLOTS_TAKEN, s);
             for (int i = 0; i < ns; i++) queues.addCounter(2 * curSendConn[w * MAXP + i] + 1, SLOTS_SENT, s);
         }
-        Primitive prim = PRIMS[wi[w * WI + PRIM]];
+        Primitive prim = PRIMS[wi[b + PRIM]];
         long bytes = wl[w * WL + BYTES];
         // sub-transfer j of k: pipelineBytes each, the last one takes the rest
-        long sub = wi[w * WI + UNITS] == 1 ? bytes : j < wi[w * WI + UNITS] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
+        long sub = wi[b + UNITS] == 1 ? bytes : j < wi[b + UNITS] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
         if (ns > 0) {
             long wire = proto.wireBytes(sub);
             // cta model: the block's data rate 1/psPerByte, as wire bytes; else the family's per-channel limit
             double cap = (cta != null ? Math.min(channelCapBps, 1e12 / wd[w * WD + PS_PER_BYTE] / proto.dataEfficiency())
                     : reduces(prim) ? reduceCapBps : channelCapBps) * wd[w * WD + LANE_SHARE];
-            wi[w * WI + PENDING] = ns;
+            wi[b + PENDING] = ns;
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;

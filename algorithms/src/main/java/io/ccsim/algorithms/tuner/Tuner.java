@@ -411,9 +411,11 @@ public final class Tuner {
         return nc;
     }
 
-    /** NCCL's per-link NVLink bandwidth for the GPU generation (graph/topo.h SM90_NVLINK_BW, SM100_NVLINK_BW), GB/s. */
+    /** NCCL's per-link NVLink bandwidth, GB/s (src/graph/topo.h SM90_NVLINK_BW: NVLink4; SM100_NVLINK_BW: NVLink5). */
+    public static final double SM90_NVLINK_BW_GBS = 20.6, SM100_NVLINK_BW_GBS = 40.1;
+
     private double nvlinkLinkGBs(TuneInput in) {
-        return profile.computeCapability() >= 100 ? 40.1 : 20.6;
+        return profile.computeCapability() >= 100 ? SM100_NVLINK_BW_GBS : SM90_NVLINK_BW_GBS;
     }
 
     private static int pow2Up(int v) {
