@@ -220,6 +220,8 @@ public final class CudaExecutor implements AutoCloseable {
         private final CUevent[] start;
         private final CUevent[] end;
         private boolean closed;
+        /** Host time of the last {@link #timeGraphUs}'s graph launch loop (every rank's cuGraphLaunch in turn), µs. */
+        private double lastGraphLaunchHostUs = Double.NaN;
 
         private static final class Launch {
             int rank;
@@ -424,17 +426,26 @@ public final class CudaExecutor implements AutoCloseable {
                     execs.add(e);
                 }
                 return bracket(() -> {
+                    long h0 = System.nanoTime();
                     for (int i = 0; i < launches.size(); i++) {
                         Launch l = launches.get(i);
                         ex.current(l.rank);
                         Drv.check(JCudaDriver.cuGraphLaunch(execs.get(i), l.stream), "cuGraphLaunch(rank " + l.rank + ")");
                     }
+                    lastGraphLaunchHostUs = (System.nanoTime() - h0) / 1e3;
                 }) / iters;
             } finally {
                 for (CUgraphExec e : execs) JCudaDriver.cuGraphExecDestroy(e);
                 for (CUgraph g : graphs) JCudaDriver.cuGraphDestroy(g);
             }
         }
+
+        /**
+         * Host time the last {@link #timeGraphUs} spent launching the ranks' graphs one after the other, µs (NaN before
+         * the first): the last rank's calls start about this much after the first rank's start event, which the
+         * per-call time carries divided by the iterations (see the profile's {@code sim.graph_launch_us}).
+         */
+        public double lastGraphLaunchHostUs() { return lastGraphLaunchHostUs; }
 
         /** Issues {@code iters} iterations between per-rank start and end events; returns the slowest rank's µs. */
         private double issue(int iters) {

@@ -45,7 +45,7 @@ public final class DeviceRunner {
 
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
-            System.err.println("usage: DeviceRunner probe|matrix|timing|fidelity|calibrate|full OUTDIR");
+            System.err.println("usage: DeviceRunner probe|matrix|timing|fidelity|skew|calibrate|full OUTDIR");
             System.exit(64);
         }
         String why = Cuda.unavailableReason();
@@ -63,6 +63,7 @@ public final class DeviceRunner {
             case "matrix": matrix(out, all); break;
             case "timing": timing(out, all); break;
             case "fidelity": fidelity(out, all); break;
+            case "skew": skew(out, all); break;
             case "calibrate": Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log); break;
             case "full":
                 matrix(out, all);
@@ -70,7 +71,7 @@ public final class DeviceRunner {
                 Calibrator.run(all, out.resolve("profile.json"), DeviceRunner::log);
                 break;
             default:
-                System.err.println("unknown mode '" + args[0] + "'; valid: probe, matrix, timing, fidelity, calibrate, full");
+                System.err.println("unknown mode '" + args[0] + "'; valid: probe, matrix, timing, fidelity, skew, calibrate, full");
                 System.exit(64);
         }
     }
@@ -269,6 +270,58 @@ public final class DeviceRunner {
             }
         }
         log(String.format(Locale.ROOT, "fidelity: %d rows in %.1f s", rows.size(), (System.nanoTime() - t0) / 1e9));
+    }
+
+    /** Iteration counts of {@link #skew}: the graphs captured per timing. */
+    static final int[] SKEW_ITERS = {5, 10, 20, 50, 100, 200};
+
+    /**
+     * Where does a call at n = 4 get its extra 2-4 µs over n = 2 (gpu-backend/results/h200x4-fidelity: send/recv,
+     * whose per-rank work does not depend on n, included)? Times a few calls (16 channels, 64 KiB and 4 MiB) as
+     * graph replays of 5 .. 200 captured calls, 3 trials, with the host time of the graph launch loop: a host launch
+     * skew makes the per-call extra fall with the captured calls as (n − 1) × launch(iters) / iters, a cost on the
+     * GPUs keeps it flat. Writes skew.json.
+     */
+    static void skew(Path out, int[] all) throws IOException {
+        Object[][] cases = {
+                {CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.SIMPLE}, {CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.LL},
+                {CollectiveOp.BROADCAST, Algorithm.RING, Protocol.SIMPLE}, {CollectiveOp.ALL_REDUCE, Algorithm.RING, Protocol.LL}};
+        List<Map<String, Object>> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int n : FidelitySchedule.ranks(all.length)) {
+            try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
+                for (Object[] c : cases) {
+                    CollectiveOp op = (CollectiveOp) c[0];
+                    for (long bytes : new long[] {64L << 10, 4L << 20}) {
+                        Plan plan = CudaPerf.plan(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, (Algorithm) c[1], (Protocol) c[2], 16, n);
+                        try (CudaExecutor.Prepared p = ex.prepare(plan)) {
+                            p.fillInputs(0x3F800000);
+                            for (int trial = 1; trial <= 3; trial++) {
+                                for (int iters : SKEW_ITERS) {
+                                    double us = p.timeGraphUs(5, iters);
+                                    Map<String, Object> m = new LinkedHashMap<>();
+                                    m.put("n", n);
+                                    m.put("op", op.cliName());
+                                    m.put("algo", ((Algorithm) c[1]).ncclName());
+                                    m.put("proto", ((Protocol) c[2]).ncclName());
+                                    m.put("channels", 16);
+                                    m.put("bytes", plan.call().sizeBytes());
+                                    m.put("trial", trial);
+                                    m.put("iters", iters);
+                                    m.put("time_us", Math.round(us * 1000) / 1000.0);
+                                    m.put("launch_host_us", Math.round(p.lastGraphLaunchHostUs() * 1000) / 1000.0);
+                                    rows.add(m);
+                                    log(String.format(Locale.ROOT, "skew n=%d %-9s %-6s %-6s %8d B trial %d iters %3d: %8.2f us/call, graph launches %8.1f us",
+                                            n, op.cliName(), c[1], c[2], plan.call().sizeBytes(), trial, iters, us, p.lastGraphLaunchHostUs()));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            writeJson(out.resolve("skew.json"), rows);
+        }
+        log(String.format(Locale.ROOT, "skew: %d rows in %.1f s", rows.size(), (System.nanoTime() - t0) / 1e9));
     }
 
     private static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set) {
