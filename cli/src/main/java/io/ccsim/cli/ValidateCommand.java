@@ -149,14 +149,15 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
             if (m.algo() != null && m.proto() != null) {
                 int ch = m.channels();
                 // a row with its own channel count is the CudaExecutor's (timing.json, perf --backend cuda): its time is
-                // the mean of back-to-back graph replays, which the simulation reproduces call after call
-                int iterations = ch > 0 ? PerfRunner.cudaPerfIterations(m.bytes()) : 1;
-                if (ch == 0) {
+                // the mean of back-to-back graph replays, which the simulation reproduces call after call (plus the
+                // later ranks' host graph launches, sim.graph_launch_us and sim.graph_call_launch_us)
+                if (ch > 0) {
+                    r = runner.simulateGraphReplay(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), ch);
+                } else {
                     Candidate c = runner.tune(m.op(), m.bytes()).candidate(m.algo(), m.proto()).orElseThrow(() -> new UserException(
                             m.where() + ": the tuner has no candidate " + m.algo() + "/" + m.proto() + " for " + m.op() + "; give 'channels'"));
-                    ch = c.channels();
+                    r = runner.simulate(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), c.channels(), 1);
                 }
-                r = runner.simulate(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), ch, iterations);
             } else {
                 r = runner.run(m.op(), m.bytes(), m.dtype(), redop, root);
             }

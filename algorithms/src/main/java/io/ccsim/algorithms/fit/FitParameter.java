@@ -55,7 +55,7 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap) {
         String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";
         List<FitParameter> l = new ArrayList<>();
-        l.add(new FitParameter(k + "launch_latency_us", 1.0, 30.0, q -> sp(q, f, p).launchLatencyUs(),
+        l.add(new FitParameter(k + "launch_latency_us", 0.1, 30.0, q -> sp(q, f, p).launchLatencyUs(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(v, sp(q, f, p).hopLatencyUs()))));
         l.add(new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> sp(q, f, p).hopLatencyUs(LinkClass.NVLINK),
                 (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(sp(q, f, p).launchLatencyUs(), withNvlink(sp(q, f, p).hopLatencyUs(), v)))));

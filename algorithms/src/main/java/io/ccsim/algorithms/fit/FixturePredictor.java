@@ -49,9 +49,9 @@ public final class FixturePredictor {
             PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, NcclEnv.empty(), SEED);
             long count = runner.countFor(row.op(), row.bytes(), DataType.FLOAT32);
             if (count == 0) throw new IllegalArgumentException(row.source() + ": " + row.bytes() + " B is less than one float per rank");
-            // the CudaExecutor times back-to-back graph replays: predict the mean per call of as many
-            PerfRow r = runner.simulate(row.op(), count, DataType.FLOAT32, ReduceOp.SUM, 0, row.forcedAlgo().get(),
-                    row.forcedProto().get(), row.planChannels().getAsInt(), PerfRunner.cudaPerfIterations(row.bytes()));
+            // the CudaExecutor times back-to-back graph replays: predict the mean per call of as many, with its skew
+            PerfRow r = runner.simulateGraphReplay(row.op(), count, DataType.FLOAT32, ReduceOp.SUM, 0, row.forcedAlgo().get(),
+                    row.forcedProto().get(), row.planChannels().getAsInt());
             return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
         }
         PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, envOf(row), SEED);

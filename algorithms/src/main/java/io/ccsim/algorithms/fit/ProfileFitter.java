@@ -126,6 +126,14 @@ public final class ProfileFitter {
      */
     private static List<Block> kernelBlocks() {
         List<Block> b = new ArrayList<>();
+        // every family's launch latency first, together, on the rows below 1 MiB (where they weigh most, and which
+        // simulate fast): a profile fitted before its timing's graph launch costs were known (sim.graph_launch_us)
+        // carries them in its latencies, differently per family
+        List<FitParameter> lat = new ArrayList<>();
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            for (Protocol p : Protocol.values()) lat.add(FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false).get(0));
+        }
+        b.add(new Block("launch", lat, r -> r.bytes() < (1L << 20)));
         // the streams first: they set every large row, which the latencies barely move
         for (Protocol p : Protocol.values()) {
             b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p), r -> r.forced() && r.forcedProto().get() == p));
@@ -276,17 +284,34 @@ public final class ProfileFitter {
             }
             return v;
         });
-        BOBYQAOptimizer opt = new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3);
-        try {
-            opt.optimize(new MaxEval(maxEvalPerBlock), obj, GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(lo, hi));
-        } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
-            // budget spent: keep the best point seen
+        // BOBYQA spends 2n + 1 evaluations on its first model: a block of many parameters gets 6 per parameter at least
+        int budget = Math.max(maxEvalPerBlock, 6 * n);
+        int evals;
+        if (n == 1) {
+            // BOBYQA needs two dimensions at least: one parameter is a bounded line search (Brent)
+            org.apache.commons.math3.optim.univariate.BrentOptimizer brent = new org.apache.commons.math3.optim.univariate.BrentOptimizer(1e-3, 1e-4);
+            try {
+                brent.optimize(new MaxEval(budget), GoalType.MINIMIZE,
+                        new org.apache.commons.math3.optim.univariate.SearchInterval(lo[0], hi[0], x0[0]),
+                        new org.apache.commons.math3.optim.univariate.UnivariateObjectiveFunction(x -> obj.getObjectiveFunction().value(new double[] {x})));
+            } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
+                // budget spent: keep the best point seen
+            }
+            evals = brent.getEvaluations();
+        } else {
+            BOBYQAOptimizer opt = new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3);
+            try {
+                opt.optimize(new MaxEval(budget), obj, GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(lo, hi));
+            } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
+                // budget spent: keep the best point seen
+            }
+            evals = opt.getEvaluations();
         }
         CalibrationProfile out = bestV[0] < before ? FitParameter.apply(start, ps, exp(bestX)) : start;
         double after = bestV[0];
         if (log != null) {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %d %-11s rows=%3d evals=%3d loss %.4f -> %.4f:",
-                    round, b.name(), rows.size(), opt.getEvaluations(), before, after));
+                    round, b.name(), rows.size(), evals, before, after));
             for (FitParameter f : ps) sb.append(String.format(Locale.ROOT, " %s=%.4g", f.name(), f.get().applyAsDouble(out)));
             log.println(sb);
         }

@@ -121,6 +121,21 @@ public final class PerfRunner {
         return new PerfRow(op, size, count, dtype, hasRedop ? redop : null, hasRoot ? root : -1, algo, proto, channels, us, algbw, busbw);
     }
 
+    /**
+     * The per-call time gpu-backend's CudaExecutor measures for this call run with {@code channels} channels: the mean of
+     * {@link #cudaPerfIterations} back-to-back calls ({@link #simulateBackToBack}) plus what its graph timing adds,
+     * the later ranks' host graph launches ({@link io.ccsim.algorithms.profile.SimCosts#graphTimingSkewUs}).
+     */
+    public PerfRow simulateGraphReplay(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                                       Algorithm algo, Protocol proto, int channels) {
+        int iterations = cudaPerfIterations(sizeFor(op, count, dtype));
+        PerfRow r = simulate(op, count, dtype, redop, root, algo, proto, channels, iterations);
+        double us = r.timeUs() + profile.sim().graphTimingSkewUs(graph.nRanks(), iterations);
+        double algbw = us > 0 ? r.bytes() / (us * 1e3) : 0;
+        return new PerfRow(r.op(), r.bytes(), r.count(), r.dtype(), r.redop(), r.root(), r.algo(), r.proto(), r.channels(),
+                us, algbw, algbw * op.busBwFactor(graph.nRanks()));
+    }
+
     /** Simulated time of one plan, µs, all ranks launched at time 0. */
     public double simulate(Plan plan) {
         return runChained(plan, 1)[0].endTimePs() / 1e6;

@@ -31,10 +31,12 @@ final class ProfileJson {
     private static final List<String> TOP_KEYS = List.of("gpu", "compute_capability", "kernel_launch_us",
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
-    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta");
+    private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta",
+            "graph_launch_us", "graph_call_launch_us");
     /**
-     * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so is
-     * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions).
+     * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so are
+     * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions) and
+     * {@code sim.graph_launch_us} and {@code sim.graph_call_launch_us} (then 0).
      */
     private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
@@ -274,8 +276,14 @@ final class ProfileJson {
                 cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss));
             }
         }
+        double[] launch = new double[2];
+        String[] launchKeys = {"graph_launch_us", "graph_call_launch_us"};
+        for (int i = 0; i < 2; i++) {
+            launch[i] = so.has(launchKeys[i]) ? c.nonNegative(so, launchKeys[i], "$.sim") : 0.0;
+            if (launch[i] >= 1e6) throw c.error("$.sim." + launchKeys[i], "expected µs in [0, 1e6), got " + launch[i]);
+        }
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
-                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta);
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1]);
     }
 
     /** {@code lane_shares}: an array of {@value #LANES} fractions of the thread block, each in (0, 1]. */
@@ -385,6 +393,8 @@ final class ProfileJson {
                 w.endObject();
             }
             writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
+            if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
+            if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
             if (!sim.cta().isEmpty()) {
                 w.name("cta").beginObject();
                 for (Protocol pr : Protocol.values()) {

@@ -40,13 +40,28 @@ import java.util.Objects;
  * kernel runs every algorithm's steps (ccsim's own kernels: gpu-backend's ccsim_prims.cu). A protocol it does
  * not list keeps the older model; the built-in NCCL-fitted profiles have none.
  *
+ * <p>{@code graph_launch_us} and {@code graph_call_launch_us} (optional in the JSON, default 0) are not properties
+ * of the simulated system but of how gpu-backend's CudaExecutor times a call: it records every GPU's start event,
+ * then launches one CUDA graph per GPU (its back-to-back calls, captured) one GPU after the other from one host
+ * thread, so GPU r's calls start r host graph launches after the start events, and every rank's elapsed time
+ * carries its own offset. A host graph launch costs {@code graph_launch_us + iterations × graph_call_launch_us};
+ * the per-call time predicted for the CudaExecutor's rows is the simulated back-to-back mean plus
+ * (n − 1) × (graph_call_launch_us + graph_launch_us / iterations) ({@code PerfRunner#simulateGraphReplay}); NCCL's
+ * fixtures and {@code ccsim perf} never add it. Measured on the 4 × H200 host (gpu-backend/results/h200x4-skew,
+ * DeviceRunner skew: the host time of the launch loop, 5 to 200 captured calls): 10.3 µs + 1.29 µs per call and
+ * GPU; a send/recv, whose per-rank work does not depend on n, costs 2.7-3.3 µs more per call at n = 4 than at
+ * n = 2 from 50 captured calls, as 2 × (1.29 + 10.3 / iterations) predicts.
+ *
  * @param chain  per protocol: costs of ring broadcast and reduce
  * @param duplexEfficiency per link class, in (0, 1]; every class present
  * @param cta    per protocol, possibly none: the thread block's per-stream costs
+ * @param graphLaunchUs     host cost of one CUDA graph launch of the CudaExecutor's timing, µs, ≥ 0
+ * @param graphCallLaunchUs its cost per captured call, µs, ≥ 0
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
-                       Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta) {
+                       Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
+                       double graphCallLaunchUs) {
 
     /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
     public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
@@ -99,6 +114,19 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, CtaCosts> cc = new EnumMap<>(Protocol.class);
         for (Map.Entry<Protocol, CtaCosts> e : cta.entrySet()) cc.put(e.getKey(), Objects.requireNonNull(e.getValue(), "sim.cta"));
         cta = Collections.unmodifiableMap(cc);
+        if (!(graphLaunchUs >= 0 && graphLaunchUs < 1e6)) {
+            throw new IllegalArgumentException("sim.graph_launch_us must be in [0, 1e6) µs, got " + graphLaunchUs);
+        }
+        if (!(graphCallLaunchUs >= 0 && graphCallLaunchUs < 1e6)) {
+            throw new IllegalArgumentException("sim.graph_call_launch_us must be in [0, 1e6) µs, got " + graphCallLaunchUs);
+        }
+    }
+
+    /** Costs without the CudaExecutor's graph launch costs. */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                    Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta) {
+        this(ring, tree, p2p, chain, duplexEfficiency, cta, 0.0, 0.0);
     }
 
     /** Costs without per-stream thread-block costs (every protocol on the per-channel limit model). */
@@ -151,7 +179,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain, duplexEfficiency, cta);
+                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs);
     }
 
     /** The duplex efficiency of link class {@code c}, in (0, 1]. */
@@ -161,7 +189,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withDuplexEfficiency(LinkClass c, double e) {
         EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
         d.put(c, e);
-        return new SimCosts(ring, tree, p2p, chain, d, cta);
+        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs);
     }
 
     /** The thread-block stream costs of protocol {@code p}, or null when {@code p} uses the per-channel limit model. */
@@ -172,6 +200,20 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, CtaCosts> m = new EnumMap<>(Protocol.class);
         m.putAll(cta);
         if (c == null) m.remove(p); else m.put(p, c);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs);
+    }
+
+    /** A copy with other graph launch costs of the CudaExecutor's timing: per graph and per captured call, µs (≥ 0). */
+    public SimCosts withGraphLaunch(double perGraphUs, double perCallUs) {
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs);
+    }
+
+    /**
+     * What the CudaExecutor's graph timing adds to the mean per call of {@code iterations} captured calls on
+     * {@code nRanks} GPUs, µs: (n − 1) × (graph_call_launch_us + graph_launch_us / iterations).
+     */
+    public double graphTimingSkewUs(int nRanks, int iterations) {
+        if (nRanks < 1 || iterations < 1) throw new IllegalArgumentException("need nRanks >= 1 and iterations >= 1, got " + nRanks + ", " + iterations);
+        return (nRanks - 1) * (graphCallLaunchUs + graphLaunchUs / iterations);
     }
 }

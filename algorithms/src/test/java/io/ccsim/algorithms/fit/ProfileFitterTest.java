@@ -2,6 +2,7 @@ package io.ccsim.algorithms.fit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -9,8 +10,10 @@ import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.SimCosts;
+import io.ccsim.algorithms.profile.SimProtocolCosts;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +74,37 @@ class ProfileFitterTest {
         // the built-in has LL stream costs, so the NCCL fit has a "cta LL" block and none for LL128 or Simple
         assertThat(ps).anyMatch(x -> x.name().equals("sim.cta.LL.send_ns_per_kib"));
         assertThat(ps).noneMatch(x -> x.name().startsWith("sim.cta.Simple") || x.name().startsWith("sim.cta.LL128"));
+    }
+
+    /**
+     * The kernel fit's first block ("launch": every family's launch latency on the rows below 1 MiB) recovers a known
+     * latency: rows "measured" as the predictions of the fitted profile with the measured graph launch costs (send/recv
+     * Simple, n = 2 and 4, below 1 MiB), the fit starting with that family's launch latency 3 µs too high.
+     */
+    @Test
+    void launchBlockRecoversAKnownLaunchLatency() throws IOException {
+        CalibrationProfile truth = CalibrationProfile.load(Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "profile-fitted.json"));
+        truth = truth.withSim(truth.sim().withGraphLaunch(10.3, 1.29));
+        List<FixtureRow> measured = KernelTimings.load(Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "timing.json")).stream()
+                .filter(r -> r.op() == CollectiveOp.SEND_RECV && r.forcedProto().get() == Protocol.SIMPLE && r.bytes() < (1 << 20)
+                        && Long.bitCount(r.bytes()) == 1 && (Long.numberOfTrailingZeros(r.bytes()) % 4 == 0))
+                .toList();
+        assertThat(measured).extracting(FixtureRow::nRanks).contains(2, 4);
+        FixturePredictor pred = new FixturePredictor();
+        List<FixtureRow> rows = new ArrayList<>();
+        for (Prediction p : pred.predictAll(truth, measured)) {
+            FixtureRow r = p.row();
+            rows.add(new FixtureRow(r.source(), r.op(), r.nRanks(), r.forcedAlgo(), r.forcedProto(), r.bytes(), p.timeUs(),
+                    r.ncclAlgo(), r.ncclProto(), r.ncclChannels(), r.planChannels()));
+        }
+        SimProtocolCosts c = truth.sim().get(SimCosts.Family.P2P, Protocol.SIMPLE);
+        CalibrationProfile start = truth.withSim(truth.sim().with(SimCosts.Family.P2P, Protocol.SIMPLE,
+                c.withLatencies(c.launchLatencyUs() + 3, c.hopLatencyUs())));
+        ProfileFitter.Result r = ProfileFitter.forKernelTimings(null, 20).fit(start, rows, 1, "launch"::equals);
+        assertThat(r.profile().sim().get(SimCosts.Family.P2P, Protocol.SIMPLE).launchLatencyUs()).isCloseTo(c.launchLatencyUs(), within(0.3));
+        assertThat(r.loss()).isLessThan(ProfileFitter.loss(pred.predictAll(start, rows)) / 10);
+        // the graph launch costs are measured, not fitted
+        assertThat(r.profile().sim().graphLaunchUs()).isEqualTo(10.3);
     }
 
     @Test
