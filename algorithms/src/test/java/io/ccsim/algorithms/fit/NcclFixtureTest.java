@@ -34,12 +34,13 @@ class NcclFixtureTest {
      * (signed per-row errors in the fit report):
      * <ul>
      *   <li><b>Tree/LL n = 4 ≥ 64 KiB (13.7 %):</b> rows from 8 MiB on are 11-18 % fast while n = 2 fits (4.1 %).
-     *   NCCL's tree all-reduce kernel (runTreeSplit, NVIDIA/nccl src/device/all_reduce.h) gives a non-root rank's
-     *   reduce-up half 70 % of the block's threads and the broadcast-down half 30 % for LL and LL128; the 4-rank
-     *   chain has two middle ranks whose down half (recvCopySend) runs on 30 % of the threads. The simulation runs
-     *   both lanes at the whole block's stream rate (sim.cta), so the tree's one per-channel limit, fitted to
-     *   n = 2 (one root, one leaf), is too fast for the middle ranks. Closing it needs the lane's thread share in
-     *   SimExecution's cta rate (a model change, not a refit).</li>
+     *   Measured at 1 GiB, a middle rank of the 4-rank chain moves 2 × 70.3 GB/s per direction, 0.93 of what a
+     *   ring LL rank moves at n = 4 (151), as a leaf at n = 2 does (115 of 124): NCCL's LL tree runs at a per-GPU
+     *   rate its one per-channel limit does not express. Tried and rejected (session 4): NCCL's runTreeSplit thread
+     *   split (NVIDIA/nccl src/device/all_reduce.h: 70 % reduce-up, 30 % broadcast-down) as lane shares of the
+     *   block's stream rate, with and without the per-channel limit above them, fixed at 0.7/0.3 or fitted: every
+     *   variant fits worse than none (the n = 2 leaf's down lane slows too; the fit drives the shares to 1); an
+     *   LL-only NVLink efficiency slows the ring LL rows as much. The gap stays here.</li>
      *   <li><b>all_to_all n = 4 ≥ 64 KiB (16.2 %):</b> the tuner gives send/recv and all-to-all NCCL's p2p
      *   channel counts (Tuner.p2pOpChannels: 8 channels per 4-rank operation up to 128 MiB, 16 at 256 MiB, which
      *   reproduces send/recv's measured bandwidth doubling there, 162 → 304 GB/s); the p2p per-channel limit then
