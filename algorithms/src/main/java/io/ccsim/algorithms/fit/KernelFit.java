@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Fits a calibration profile's simulator numbers to the CudaExecutor's own timings (issue 4's fidelity check):
  * {@code KernelFit --base profile.json --out profile-fitted.json [--rounds 2] [--max-eval 60] [--date D]
- * [--fit-n N] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
+ * [--fit-n N] [--sparse] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
  * error table uses issue 4's size classes (below 1 MiB, from 1 MiB). With {@code --fit-n N} only the rows of
  * n = N ranks are fitted and the other rows are reported apart as held out (out of sample).
  */
@@ -26,6 +26,7 @@ public final class KernelFit {
     public static void main(String[] args) throws IOException {
         Path base = null, out = null;
         int rounds = 2, maxEval = 60, fitN = 0;
+        boolean sparse = false;
         String date = null;
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -37,15 +38,16 @@ public final class KernelFit {
                 case "--max-eval": maxEval = Integer.parseInt(value(args, ++i, a)); break;
                 case "--date": date = value(args, ++i, a); break;
                 case "--fit-n": fitN = Integer.parseInt(value(args, ++i, a)); break;
+                case "--sparse": sparse = true; break;
                 default:
                     if (a.startsWith("--")) {
-                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --fit-n");
+                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --fit-n, --sparse");
                     }
                     files.add(Path.of(a));
             }
         }
         if (base == null || out == null || date == null || files.isEmpty()) {
-            throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] TIMING.json...");
+            throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] [--sparse] TIMING.json...");
         }
         CalibrationProfile start = withCtaSeeds(CalibrationProfile.load(base));
         List<FixtureRow> rows = new ArrayList<>();
@@ -53,7 +55,8 @@ public final class KernelFit {
         int n = fitN;
         List<FixtureRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.nRanks() == n).toList();
         if (fitRows.isEmpty()) throw new IllegalArgumentException("--fit-n " + n + ": no rows with n = " + n);
-        ProfileFitter.Result r = ProfileFitter.forKernelTimings(System.out, maxEval).fit(start, fitRows, rounds);
+        ProfileFitter.Result r = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
+                .fit(start, fitRows, rounds);
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
         ErrorTable table = ErrorTable.of(all, ErrorTable.KERNEL_LARGE_BYTES);
         System.out.print(table.format());
@@ -104,6 +107,15 @@ public final class KernelFit {
             q = q.withSim(s);
         }
         return q;
+    }
+
+    /**
+     * {@code --sparse}: the sizes the search simulates, 4 KiB × 4^k (every other size of the fidelity sweep's 2× steps,
+     * half the rows and under half the simulation time); every row is still scored at the end.
+     */
+    static boolean sparseSize(FixtureRow r) {
+        long b = r.bytes();
+        return Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 12) % 2 == 0;
     }
 
     private static String value(String[] args, int i, String opt) {

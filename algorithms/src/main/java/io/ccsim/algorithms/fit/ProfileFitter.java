@@ -108,7 +108,12 @@ public final class ProfileFitter {
 
     /** A fitter for the CudaExecutor's own timings ({@link KernelTimings}): every row searched, 1 MiB size classes. */
     public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock) {
-        return new ProfileFitter(log, maxEvalPerBlock, r -> true, ErrorTable.KERNEL_LARGE_BYTES, true);
+        return forKernelTimings(log, maxEvalPerBlock, r -> true);
+    }
+
+    /** As {@link #forKernelTimings(PrintStream, int)}, simulating only the rows {@code search} accepts while searching. */
+    public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search) {
+        return new ProfileFitter(log, maxEvalPerBlock, search, ErrorTable.KERNEL_LARGE_BYTES, true);
     }
 
     /**
