@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Fits a calibration profile's simulator numbers to the CudaExecutor's own timings (issue 4's fidelity check):
  * {@code KernelFit --base profile.json --out profile-fitted.json [--rounds 2] [--max-eval 60] [--date D]
- * [--fit-n N] [--sparse] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
+ * [--fit-n N] [--sparse] [--blocks REGEX] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
  * error table uses issue 4's size classes (below 1 MiB, from 1 MiB). With {@code --fit-n N} only the rows of
  * n = N ranks are fitted and the other rows are reported apart as held out (out of sample).
  */
@@ -27,6 +27,7 @@ public final class KernelFit {
         Path base = null, out = null;
         int rounds = 2, maxEval = 60, fitN = 0;
         boolean sparse = false;
+        java.util.regex.Pattern only = null;
         String date = null;
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -39,15 +40,16 @@ public final class KernelFit {
                 case "--date": date = value(args, ++i, a); break;
                 case "--fit-n": fitN = Integer.parseInt(value(args, ++i, a)); break;
                 case "--sparse": sparse = true; break;
+                case "--blocks": only = java.util.regex.Pattern.compile(value(args, ++i, a)); break;
                 default:
                     if (a.startsWith("--")) {
-                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --fit-n, --sparse");
+                        throw new IllegalArgumentException("unknown option " + a + "; valid: --base, --out, --rounds, --max-eval, --date, --fit-n, --sparse, --blocks");
                     }
                     files.add(Path.of(a));
             }
         }
         if (base == null || out == null || date == null || files.isEmpty()) {
-            throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] [--sparse] TIMING.json...");
+            throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] [--sparse] [--blocks REGEX] TIMING.json...");
         }
         CalibrationProfile start = withCtaSeeds(CalibrationProfile.load(base));
         List<FixtureRow> rows = new ArrayList<>();
@@ -55,8 +57,12 @@ public final class KernelFit {
         int n = fitN;
         List<FixtureRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.nRanks() == n).toList();
         if (fitRows.isEmpty()) throw new IllegalArgumentException("--fit-n " + n + ": no rows with n = " + n);
+        java.util.regex.Pattern blocks = only;
+        if (blocks != null && ProfileFitter.kernelBlockNames().stream().noneMatch(b -> blocks.matcher(b).matches())) {
+            throw new IllegalArgumentException("--blocks " + blocks + " matches no block; blocks: " + ProfileFitter.kernelBlockNames());
+        }
         ProfileFitter.Result r = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
-                .fit(start, fitRows, rounds);
+                .fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
         ErrorTable table = ErrorTable.of(all, ErrorTable.KERNEL_LARGE_BYTES);
         System.out.print(table.format());
@@ -111,7 +117,8 @@ public final class KernelFit {
 
     /**
      * {@code --sparse}: the sizes the search simulates, 4 KiB × 4^k (every other size of the fidelity sweep's 2× steps,
-     * half the rows and under half the simulation time); every row is still scored at the end.
+     * half the rows and under half the simulation time); every row is still scored at the end. {@code --blocks}
+     * fits only the blocks whose name matches (e.g. {@code "cta Simple|ring Simple"}).
      */
     static boolean sparseSize(FixtureRow r) {
         long b = r.bytes();

@@ -153,6 +153,11 @@ public final class ProfileFitter {
         return b;
     }
 
+    /** The names of a kernel fit's blocks, in order. */
+    public static List<String> kernelBlockNames() {
+        return kernelBlocks().stream().map(Block::name).toList();
+    }
+
     /** The result of a fit: the fitted profile and its errors on every row. */
     public record Result(CalibrationProfile profile, List<Prediction> predictions, ErrorTable errors, double loss) {}
 
