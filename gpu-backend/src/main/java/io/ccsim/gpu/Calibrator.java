@@ -88,13 +88,18 @@ public final class Calibrator {
         double linkEff;
         int[] pair = {gpus[0], gpus[1]};
         try (CudaExecutor two = CudaExecutor.open(pair); CudaExecutor all = CudaExecutor.open(gpus)) {
+            // the timing's own cost first: every time below is a graph replay, whose later GPUs start their calls a
+            // host graph launch after the earlier ones; the fits take it out (SimCosts: graph_launch_us)
+            double[] gl = graphLaunch(all, say, raw);
+            sim = sim.withGraphLaunch(gl[0], gl[1]);
+            final SimCosts timing = sim;
             for (Protocol p : Protocol.values()) {
                 say.accept("calibrate: " + p + " point-to-point, 1 channel");
                 long max = p == Protocol.SIMPLE ? 64L << 20 : p == Protocol.LL128 ? 16L << 20 : 4L << 20;
                 List<double[]> pts = new ArrayList<>();
                 for (long b = 4096; b <= max; b *= 4) {
-                    double us = time(two, CudaPerf.plan(CollectiveOp.SEND_RECV, b, DataType.FLOAT32, ReduceOp.SUM, 0,
-                            Algorithm.P2P, p, 1, 2));
+                    double us = kernelTime(two, CudaPerf.plan(CollectiveOp.SEND_RECV, b, DataType.FLOAT32, ReduceOp.SUM, 0,
+                            Algorithm.P2P, p, 1, 2), timing);
                     pts.add(new double[] {b, us});
                     say.accept(String.format(Locale.ROOT, "  %-6s p2p %10d B %10.2f us", p, b, us));
                 }
@@ -119,8 +124,8 @@ public final class Calibrator {
                 say.accept(String.format(Locale.ROOT, "  %-6s %d steps %.2f us vs %d steps %.2f us: %.1f ns/step", p, stepsD, tD,
                         stepsS, tS, stepNs));
 
-                double[] ring = hopFit(two, all, Algorithm.RING, p, say, raw, residuals);
-                double[] tree = hopFit(two, all, Algorithm.TREE, p, say, raw, residuals);
+                double[] ring = hopFit(two, all, Algorithm.RING, p, say, raw, residuals, timing);
+                double[] tree = hopFit(two, all, Algorithm.TREE, p, say, raw, residuals, timing);
                 double ringBase = Math.max(launchUs, ring[0]);
                 double treeBase = Math.max(launchUs, tree[0]);
                 SimProtocolCosts br = base.sim().get(SimCosts.Family.RING, p);
@@ -179,14 +184,49 @@ public final class Calibrator {
         }
     }
 
-    /** Fits t = base + hops × hop over small all-reduces on 2 and on all GPUs (hops = 2(n − 1)). */
+    /** {@link #time} less what the graph timing adds on {@code ex}'s GPUs ({@link SimCosts#graphTimingSkewUs}), µs. */
+    static double kernelTime(CudaExecutor ex, Plan plan, SimCosts timing) {
+        int iters = CudaPerf.itersFor(plan.call().sizeBytes());
+        return time(ex, plan) - timing.graphTimingSkewUs(ex.nRanks(), iters);
+    }
+
+    /** Graph replays of 10, 50 and 200 calls whose host launch loop is timed, 2 of each. */
+    static final int[] LAUNCH_ITERS = {10, 50, 200};
+
+    /**
+     * The host's cost of launching one GPU's CUDA graph of k captured calls, {a, b} in a + b·k µs (least squares,
+     * relative): a 64 KiB send/recv on all GPUs, its launch loop timed ({@code Prepared.lastGraphLaunchHostUs}) and
+     * divided by the GPUs. Measured on 4 × H200: 10.3 + 1.29·k (gpu-backend/results/h200x4-skew).
+     */
+    static double[] graphLaunch(CudaExecutor all, Consumer<String> say, Map<String, Object> raw) {
+        int n = all.nRanks();
+        List<double[]> pts = new ArrayList<>();
+        try (CudaExecutor.Prepared p = all.prepare(CudaPerf.plan(CollectiveOp.SEND_RECV, 64L << 10, DataType.FLOAT32, ReduceOp.SUM, 0,
+                Algorithm.P2P, Protocol.SIMPLE, 1, n))) {
+            p.fillInputs(0x3F800000);
+            for (int iters : LAUNCH_ITERS) {
+                for (int rep = 0; rep < 2; rep++) {
+                    p.timeGraphUs(2, iters);
+                    pts.add(new double[] {iters, p.lastGraphLaunchHostUs() / n});
+                }
+            }
+        }
+        double[] ab = fitLine(pts);
+        double a = Math.max(0, ab[0]), b = Math.max(0, ab[1]);
+        raw.put("graph_launch_per_gpu_us", pts);
+        say.accept(String.format(Locale.ROOT, "calibrate: a CUDA graph launch costs the host %.2f us + %.3f us per captured call (per GPU, %d GPUs)",
+                a, b, n));
+        return new double[] {a, b};
+    }
+
+    /** Fits t = base + hops × hop over small all-reduces on 2 and on all GPUs (hops = 2(n − 1)), graph timing taken out. */
     private static double[] hopFit(CudaExecutor two, CudaExecutor all, Algorithm a, Protocol p, Consumer<String> say,
-                                   Map<String, Object> raw, Map<String, Double> residuals) {
+                                   Map<String, Object> raw, Map<String, Double> residuals, SimCosts timing) {
         List<double[]> pts = new ArrayList<>();
         for (CudaExecutor ex : new CudaExecutor[] {two, all}) {
             int n = ex.nRanks();
             for (long b : new long[] {1024, 4096, 16384}) {
-                double us = time(ex, CudaPerf.plan(CollectiveOp.ALL_REDUCE, b, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 1, n));
+                double us = kernelTime(ex, CudaPerf.plan(CollectiveOp.ALL_REDUCE, b, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 1, n), timing);
                 pts.add(new double[] {2.0 * (n - 1), us, b});
                 say.accept(String.format(Locale.ROOT, "  %-6s %-4s all_reduce n=%d %6d B %8.2f us", p, a.ncclName(), n, b, us));
             }
