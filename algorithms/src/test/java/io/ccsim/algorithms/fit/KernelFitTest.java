@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@link KernelFit}) predicts every row with the plan that ran, as back-to-back calls like the graph replay that timed
  * it. The fit is in-sample (fitted on the same rows). Each group's median error must stay within what the fit reached
  * (recorded in the profile's {@code fit} section) plus one point, so that a simulator change that makes it worse is
- * caught; and the number of groups within issue 4's bounds must not drop below the 23 of 48 measured. (The older
+ * caught; and the number of groups within issue 4's bounds must not drop below the 31 of 48 measured. (The older
  * h200x4/ and h200x2/ timings ran all-to-all with its self copy on the send lane, before AllToAllPlanner's third lane.)
  */
 class KernelFitTest {
@@ -32,10 +32,11 @@ class KernelFitTest {
     static final double BOUND_SMALL = 0.15;
     static final double BOUND_LARGE = 0.05;
     /**
-     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 23 of 48 (15 of the 24 n = 2 groups, 8 of
-     * the 24 n = 4 ones; the previous profile, fitted to the older runs, reaches 20 of 48 on these rows).
+     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 31 of 48 (every group within 15 % below
+     * 1 MiB; the 17 others miss 5 % from 1 MiB by 0.1-3.7 points). Session 3's profile reached 23, the one before 20:
+     * the timing's graph launch costs (sim.graph_launch_us) and line-sized LL/LL128 forwarding units made the difference.
      */
-    static final int GROUPS_WITHIN_MEASURED = 23;
+    static final int GROUPS_WITHIN_MEASURED = 31;
 
     static List<FixtureRow> rows;
     static CalibrationProfile fitted;
@@ -100,6 +101,16 @@ class KernelFitTest {
         long within = byGroup.values().stream().filter(e -> e[0] <= BOUND_SMALL && e[1] <= BOUND_LARGE).count();
         assertThat(byGroup).hasSize(48);
         assertThat(within).isGreaterThanOrEqualTo(GROUPS_WITHIN_MEASURED);
+    }
+
+    @Test
+    void fittedProfileCarriesTheMeasuredGraphLaunchCosts() {
+        // measured, not fitted (gpu-backend/results/h200x4-skew): the host launches GPU r's graph r launches after
+        // the start events, 10.3 µs + 1.29 µs per captured call each
+        assertThat(fitted.sim().graphLaunchUs()).isEqualTo(10.3);
+        assertThat(fitted.sim().graphCallLaunchUs()).isEqualTo(1.29);
+        // so a 4-rank call of 50 captured calls carries 3 × (1.29 + 10.3 / 50) µs, a 2-rank one a third of that
+        assertThat(fitted.sim().graphTimingSkewUs(4, 50)).isCloseTo(3 * (1.29 + 10.3 / 50), org.assertj.core.api.Assertions.within(1e-9));
     }
 
     @Test
