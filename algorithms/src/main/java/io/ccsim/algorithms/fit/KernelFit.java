@@ -51,16 +51,16 @@ public final class KernelFit {
         if (base == null || out == null || date == null || files.isEmpty()) {
             throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] [--sparse] [--blocks REGEX] TIMING.json...");
         }
+        java.util.regex.Pattern blocks = only;
+        if (blocks != null && ProfileFitter.kernelBlockNames().stream().noneMatch(b -> blocks.matcher(b).matches())) {
+            throw new IllegalArgumentException("--blocks " + blocks + " matches no block; blocks: " + ProfileFitter.kernelBlockNames());
+        }
         CalibrationProfile start = withCtaSeeds(CalibrationProfile.load(base));
         List<FixtureRow> rows = new ArrayList<>();
         for (Path f : files) rows.addAll(KernelTimings.load(f));
         int n = fitN;
         List<FixtureRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.nRanks() == n).toList();
         if (fitRows.isEmpty()) throw new IllegalArgumentException("--fit-n " + n + ": no rows with n = " + n);
-        java.util.regex.Pattern blocks = only;
-        if (blocks != null && ProfileFitter.kernelBlockNames().stream().noneMatch(b -> blocks.matcher(b).matches())) {
-            throw new IllegalArgumentException("--blocks " + blocks + " matches no block; blocks: " + ProfileFitter.kernelBlockNames());
-        }
         ProfileFitter.Result r = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
                 .fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
