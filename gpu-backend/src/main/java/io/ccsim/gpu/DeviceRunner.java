@@ -283,17 +283,18 @@ public final class DeviceRunner {
      * GPUs keeps it flat. Writes skew.json.
      */
     static void skew(Path out, int[] all) throws IOException {
-        Object[][] cases = {
-                {CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.SIMPLE}, {CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.LL},
-                {CollectiveOp.BROADCAST, Algorithm.RING, Protocol.SIMPLE}, {CollectiveOp.ALL_REDUCE, Algorithm.RING, Protocol.LL}};
+        record Case(CollectiveOp op, Algorithm algo, Protocol proto) {}
+        Case[] cases = {
+                new Case(CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.SIMPLE), new Case(CollectiveOp.SEND_RECV, Algorithm.P2P, Protocol.LL),
+                new Case(CollectiveOp.BROADCAST, Algorithm.RING, Protocol.SIMPLE), new Case(CollectiveOp.ALL_REDUCE, Algorithm.RING, Protocol.LL)};
         List<Map<String, Object>> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         for (int n : FidelitySchedule.ranks(all.length)) {
             try (CudaExecutor ex = CudaExecutor.open(java.util.Arrays.copyOf(all, n), HANG_MS)) {
-                for (Object[] c : cases) {
-                    CollectiveOp op = (CollectiveOp) c[0];
+                for (Case c : cases) {
+                    CollectiveOp op = c.op();
                     for (long bytes : new long[] {64L << 10, 4L << 20}) {
-                        Plan plan = CudaPerf.plan(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, (Algorithm) c[1], (Protocol) c[2], 16, n);
+                        Plan plan = CudaPerf.plan(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, c.algo(), c.proto(), 16, n);
                         try (CudaExecutor.Prepared p = ex.prepare(plan)) {
                             p.fillInputs(0x3F800000);
                             for (int trial = 1; trial <= 3; trial++) {
@@ -302,8 +303,8 @@ public final class DeviceRunner {
                                     Map<String, Object> m = new LinkedHashMap<>();
                                     m.put("n", n);
                                     m.put("op", op.cliName());
-                                    m.put("algo", ((Algorithm) c[1]).ncclName());
-                                    m.put("proto", ((Protocol) c[2]).ncclName());
+                                    m.put("algo", c.algo().ncclName());
+                                    m.put("proto", c.proto().ncclName());
                                     m.put("channels", 16);
                                     m.put("bytes", plan.call().sizeBytes());
                                     m.put("trial", trial);
@@ -312,7 +313,7 @@ public final class DeviceRunner {
                                     m.put("launch_host_us", Math.round(p.lastGraphLaunchHostUs() * 1000) / 1000.0);
                                     rows.add(m);
                                     log(String.format(Locale.ROOT, "skew n=%d %-9s %-6s %-6s %8d B trial %d iters %3d: %8.2f us/call, graph launches %8.1f us",
-                                            n, op.cliName(), c[1], c[2], plan.call().sizeBytes(), trial, iters, us, p.lastGraphLaunchHostUs()));
+                                            n, op.cliName(), c.algo(), c.proto(), plan.call().sizeBytes(), trial, iters, us, p.lastGraphLaunchHostUs()));
                                 }
                             }
                         }

@@ -296,32 +296,17 @@ public final class ProfileFitter {
         });
         // BOBYQA spends 2n + 1 evaluations on its first model: a block of many parameters gets 6 per parameter at least
         int budget = Math.max(maxEvalPerBlock, 6 * n);
-        int evals;
-        if (n == 1) {
-            // BOBYQA needs two dimensions at least: one parameter is a bounded line search (Brent)
-            org.apache.commons.math3.optim.univariate.BrentOptimizer brent = new org.apache.commons.math3.optim.univariate.BrentOptimizer(1e-3, 1e-4);
-            try {
-                brent.optimize(new MaxEval(budget), GoalType.MINIMIZE,
-                        new org.apache.commons.math3.optim.univariate.SearchInterval(lo[0], hi[0], x0[0]),
-                        new org.apache.commons.math3.optim.univariate.UnivariateObjectiveFunction(x -> obj.getObjectiveFunction().value(new double[] {x})));
-            } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
-                // budget spent: keep the best point seen
-            }
-            evals = brent.getEvaluations();
-        } else {
-            BOBYQAOptimizer opt = new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3);
-            try {
-                opt.optimize(new MaxEval(budget), obj, GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(lo, hi));
-            } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
-                // budget spent: keep the best point seen
-            }
-            evals = opt.getEvaluations();
+        BOBYQAOptimizer opt = new BOBYQAOptimizer(2 * n + 1, 0.25, 1e-3);
+        try {
+            opt.optimize(new MaxEval(budget), obj, GoalType.MINIMIZE, new InitialGuess(x0), new SimpleBounds(lo, hi));
+        } catch (org.apache.commons.math3.exception.TooManyEvaluationsException e) {
+            // budget spent: keep the best point seen
         }
         CalibrationProfile out = bestV[0] < before ? FitParameter.apply(start, ps, exp(bestX)) : start;
         double after = bestV[0];
         if (log != null) {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "round %d %-11s rows=%3d evals=%3d loss %.4f -> %.4f:",
-                    round, b.name(), rows.size(), evals, before, after));
+                    round, b.name(), rows.size(), opt.getEvaluations(), before, after));
             for (FitParameter f : ps) sb.append(String.format(Locale.ROOT, " %s=%.4g", f.name(), f.get().applyAsDouble(out)));
             log.println(sb);
         }

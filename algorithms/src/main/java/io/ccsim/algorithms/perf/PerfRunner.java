@@ -103,6 +103,12 @@ public final class PerfRunner {
      */
     public PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                             Algorithm algo, Protocol proto, int channels, int iterations) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, false);
+    }
+
+    /** The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call. */
+    private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                             Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -114,7 +120,8 @@ public final class PerfRunner {
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         Plan plan = planners.plan(call, opts);
-        double us = iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations);
+        double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
+                + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
         double algbw = us > 0 ? size / (us * 1e3) : 0;
         double busbw = algbw * op.busBwFactor(n);
@@ -128,12 +135,7 @@ public final class PerfRunner {
      */
     public PerfRow simulateGraphReplay(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                                        Algorithm algo, Protocol proto, int channels) {
-        int iterations = cudaPerfIterations(sizeFor(op, count, dtype));
-        PerfRow r = simulate(op, count, dtype, redop, root, algo, proto, channels, iterations);
-        double us = r.timeUs() + profile.sim().graphTimingSkewUs(graph.nRanks(), iterations);
-        double algbw = us > 0 ? r.bytes() / (us * 1e3) : 0;
-        return new PerfRow(r.op(), r.bytes(), r.count(), r.dtype(), r.redop(), r.root(), r.algo(), r.proto(), r.channels(),
-                us, algbw, algbw * op.busBwFactor(graph.nRanks()));
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, cudaPerfIterations(sizeFor(op, count, dtype)), true);
     }
 
     /** Simulated time of one plan, µs, all ranks launched at time 0. */

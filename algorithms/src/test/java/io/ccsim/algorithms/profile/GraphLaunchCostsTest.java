@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class GraphLaunchCostsTest {
 
-    static String withSkew(String key, String value) {
+    static String withSim(String key, String value) {
         JsonObject o = JsonParser.parseString(CalibrationProfile.builtin("h200").toJson()).getAsJsonObject();
         o.getAsJsonObject("sim").add(key, JsonParser.parseString(value));
         return o.toString();
@@ -44,7 +44,7 @@ class GraphLaunchCostsTest {
 
     @Test
     void roundTripsAndSurvivesTheCopies() {
-        CalibrationProfile p = CalibrationProfile.parse(withSkew("graph_call_launch_us", "1.25"), "x.json");
+        CalibrationProfile p = CalibrationProfile.parse(withSim("graph_call_launch_us", "1.25"), "x.json");
         assertThat(p.sim().graphCallLaunchUs()).isEqualTo(1.25);
         assertThat(p.sim().graphLaunchUs()).isZero();
         assertThat(CalibrationProfile.parse(p.toJson(), "round trip")).isEqualTo(p);
@@ -63,12 +63,12 @@ class GraphLaunchCostsTest {
     @Test
     void badValuesNameThePath() {
         for (String key : new String[] {"graph_launch_us", "graph_call_launch_us"}) {
-            assertThatThrownBy(() -> CalibrationProfile.parse(withSkew(key, "-1"), "x.json"))
+            assertThatThrownBy(() -> CalibrationProfile.parse(withSim(key, "-1"), "x.json"))
                     .isInstanceOf(ProfileException.class).hasMessageContaining("x.json")
                     .hasMessageContaining("$.sim." + key).hasMessageContaining(">= 0");
-            assertThatThrownBy(() -> CalibrationProfile.parse(withSkew(key, "2e6"), "x.json"))
+            assertThatThrownBy(() -> CalibrationProfile.parse(withSim(key, "2e6"), "x.json"))
                     .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim." + key).hasMessageContaining("[0, 1e6)");
-            assertThatThrownBy(() -> CalibrationProfile.parse(withSkew(key, "\"a\""), "x.json"))
+            assertThatThrownBy(() -> CalibrationProfile.parse(withSim(key, "\"a\""), "x.json"))
                     .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim." + key);
         }
         assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withGraphLaunch(Double.NaN, 1))
