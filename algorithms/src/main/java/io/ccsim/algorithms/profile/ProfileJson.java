@@ -32,11 +32,14 @@ final class ProfileJson {
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
     private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta",
-            "graph_launch_us", "graph_call_launch_us");
+            "graph_launch_us", "graph_call_launch_us", "multi_peer_efficiency");
+    /** {@code sim.multi_peer_efficiency} models NVLink only (see {@link SimCosts}). */
+    private static final List<String> MULTI_PEER_KEYS = List.of("nvlink");
     /**
      * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so are
      * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions) and
-     * {@code sim.graph_launch_us} and {@code sim.graph_call_launch_us} (then 0).
+     * {@code sim.graph_launch_us} and {@code sim.graph_call_launch_us} (then 0), and {@code sim.multi_peer_efficiency}
+     * (then 1).
      */
     private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
@@ -282,8 +285,14 @@ final class ProfileJson {
             launch[i] = so.has(launchKeys[i]) ? c.nonNegative(so, launchKeys[i], "$.sim") : 0.0;
             if (launch[i] >= 1e6) throw c.error("$.sim." + launchKeys[i], "expected µs in [0, 1e6), got " + launch[i]);
         }
+        EnumMap<LinkClass, Double> multiPeer = new EnumMap<>(SimCosts.NO_MULTI_PEER_LOSS);
+        if (so.has("multi_peer_efficiency")) {
+            String path = "$.sim.multi_peer_efficiency";
+            JsonObject mo = c.object(so.get("multi_peer_efficiency"), path, MULTI_PEER_KEYS, MULTI_PEER_KEYS);
+            multiPeer.put(LinkClass.NVLINK, c.fraction(mo, "nvlink", path));
+        }
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
-                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1]);
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer);
     }
 
     /** {@code lane_shares}: an array of {@value #LANES} fractions of the thread block, each in (0, 1]. */
@@ -395,6 +404,11 @@ final class ProfileJson {
             writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
             if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
             if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
+            if (sim.multiPeerEfficiency(LinkClass.NVLINK) < 1) {
+                w.name("multi_peer_efficiency").beginObject();
+                w.name("nvlink").value(sim.multiPeerEfficiency(LinkClass.NVLINK));
+                w.endObject();
+            }
             if (!sim.cta().isEmpty()) {
                 w.name("cta").beginObject();
                 for (Protocol pr : Protocol.values()) {

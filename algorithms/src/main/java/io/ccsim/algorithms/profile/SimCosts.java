@@ -52,19 +52,30 @@ import java.util.Objects;
  * GPU; a send/recv, whose per-rank work does not depend on n, costs 2.7-3.3 µs more per call at n = 4 than at
  * n = 2 from 50 captured calls, as 2 × (1.29 + 10.3 / iterations) predicts.
  *
+ * <p>{@code multi_peer_efficiency} (optional in the JSON, default 1; only {@code nvlink}) is the fraction of a GPU's
+ * NVLink capacity, per direction, that its point-to-point traffic gets when the GPU exchanges data with several
+ * peers at once (all-to-all, grouped send/recv to more than one peer): the executor routes such flows through one
+ * more constraint per GPU and direction, of that capacity ({@code Fabric#multiPeerLink}). Measured on 4 x H200
+ * NVSwitch (calibration/nccl-h200, NCCL 2.28.9): a send/recv to one peer moves 360 GB/s per GPU at 32 channels,
+ * an all-to-all to three peers 325 GB/s at 24 channels and 337 GB/s at 32, so a per-channel limit alone (which
+ * gives the all-to-all the full NVLink rate from 18 channels) predicts it 12-16 % fast.
+ *
  * @param chain  per protocol: costs of ring broadcast and reduce
  * @param duplexEfficiency per link class, in (0, 1]; every class present
  * @param cta    per protocol, possibly none: the thread block's per-stream costs
  * @param graphLaunchUs     host cost of one CUDA graph launch of the CudaExecutor's timing, µs, ≥ 0
  * @param graphCallLaunchUs its cost per captured call, µs, ≥ 0
+ * @param multiPeerEfficiency per link class, in (0, 1]; every class present, only NVLink's may be below 1
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
                        Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
-                       double graphCallLaunchUs) {
+                       double graphCallLaunchUs, Map<LinkClass, Double> multiPeerEfficiency) {
 
     /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
     public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
+    /** Multi-peer efficiency 1 for every link class: traffic to several peers gets the links' whole capacity. */
+    public static final Map<LinkClass, Double> NO_MULTI_PEER_LOSS = INDEPENDENT_DIRECTIONS;
 
     private static Map<LinkClass, Double> independentDirections() {
         EnumMap<LinkClass, Double> m = new EnumMap<>(LinkClass.class);
@@ -110,6 +121,19 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
             d.put(c, v);
         }
         duplexEfficiency = Collections.unmodifiableMap(d);
+        Objects.requireNonNull(multiPeerEfficiency, "sim.multi_peer_efficiency");
+        EnumMap<LinkClass, Double> mp = new EnumMap<>(LinkClass.class);
+        for (LinkClass c : LinkClass.values()) {
+            Double v = multiPeerEfficiency.get(c);
+            if (v == null || !(v > 0 && v <= 1)) {
+                throw new IllegalArgumentException("sim.multi_peer_efficiency." + c.jsonName() + " must be in (0, 1], got " + v);
+            }
+            if (c != LinkClass.NVLINK && v != 1) {
+                throw new IllegalArgumentException("sim.multi_peer_efficiency." + c.jsonName() + " must be 1 (only nvlink is modelled), got " + v);
+            }
+            mp.put(c, v);
+        }
+        multiPeerEfficiency = Collections.unmodifiableMap(mp);
         Objects.requireNonNull(cta, "sim.cta");
         EnumMap<Protocol, CtaCosts> cc = new EnumMap<>(Protocol.class);
         for (Map.Entry<Protocol, CtaCosts> e : cta.entrySet()) cc.put(e.getKey(), Objects.requireNonNull(e.getValue(), "sim.cta"));
@@ -120,6 +144,14 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         if (!(graphCallLaunchUs >= 0 && graphCallLaunchUs < 1e6)) {
             throw new IllegalArgumentException("sim.graph_call_launch_us must be in [0, 1e6) µs, got " + graphCallLaunchUs);
         }
+    }
+
+    /** Costs without a multi-peer loss ({@link #NO_MULTI_PEER_LOSS}). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                    Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
+                    double graphCallLaunchUs) {
+        this(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, NO_MULTI_PEER_LOSS);
     }
 
     /** Costs without the CudaExecutor's graph launch costs. */
@@ -179,7 +211,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs);
+                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
     }
 
     /** The duplex efficiency of link class {@code c}, in (0, 1]. */
@@ -189,7 +221,17 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withDuplexEfficiency(LinkClass c, double e) {
         EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
         d.put(c, e);
-        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs);
+        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
+    }
+
+    /** The multi-peer efficiency of link class {@code c}, in (0, 1]. */
+    public double multiPeerEfficiency(LinkClass c) { return multiPeerEfficiency.get(c); }
+
+    /** A copy with the multi-peer efficiency of link class {@code c} replaced (in (0, 1]; below 1 only for NVLink). */
+    public SimCosts withMultiPeerEfficiency(LinkClass c, double e) {
+        EnumMap<LinkClass, Double> m = new EnumMap<>(multiPeerEfficiency);
+        m.put(c, e);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m);
     }
 
     /** The thread-block stream costs of protocol {@code p}, or null when {@code p} uses the per-channel limit model. */
@@ -200,12 +242,12 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, CtaCosts> m = new EnumMap<>(Protocol.class);
         m.putAll(cta);
         if (c == null) m.remove(p); else m.put(p, c);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
     }
 
     /** A copy with other graph launch costs of the CudaExecutor's timing: per graph and per captured call, µs (≥ 0). */
     public SimCosts withGraphLaunch(double perGraphUs, double perCallUs) {
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs, multiPeerEfficiency);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.ccsim.topology.LinkHealth;
 import io.ccsim.topology.LinkKind;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Topology;
+import java.util.Map;
 
 /**
  * A topology's fabric bound to a flow network in one simulation: one flow-network link per
@@ -28,6 +29,8 @@ public final class Fabric {
     private final LinkClass[] groupClass;
     private Topology topology;
     private boolean p2pDisabled;
+    /** per GPU node index: its multi-peer link (see multiPeerLink), 0 = not created yet, -1 = none */
+    private final Map<Integer, Integer> multiPeerLinks = new java.util.TreeMap<>();
 
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
         this.sim = sim;
@@ -99,6 +102,40 @@ public final class Fabric {
         topology = topology.withLinkHealth(linkId, health);
         LinkGroup g = topology.groupOf(linkId);
         net.setCapacity(g.index(), capacity(g));
+        for (Map.Entry<Integer, Integer> e : multiPeerLinks.entrySet()) {
+            if (e.getValue() >= 0) net.setCapacity(e.getValue(), multiPeerCapacity(e.getKey()));
+        }
+    }
+
+    /**
+     * The flow-network link that stands for GPU node {@code gpuNode}'s NVLink ports when the GPU exchanges
+     * point-to-point data with several peers at once ({@code sim.multi_peer_efficiency.nvlink} of the
+     * profile, see {@link io.ccsim.algorithms.profile.SimCosts}): full duplex, each direction of capacity
+     * efficiency × the sum of the GPU's NVLink groups' capacities (their health applied); the forward
+     * direction is the GPU's egress, the reverse its ingress. Created on first use; -1 when the
+     * efficiency is 1 or the GPU has no NVLink.
+     */
+    public int multiPeerLink(int gpuNode) {
+        Integer l = multiPeerLinks.get(gpuNode);
+        if (l != null) return l;
+        int idx = -1;
+        if (profile.sim().multiPeerEfficiency(LinkClass.NVLINK) < 1 && multiPeerCapacity(gpuNode) > 0) {
+            idx = net.addLink(topology.nodes().get(gpuNode).id() + ".nvlink-multi-peer", multiPeerCapacity(gpuNode),
+                    Sharing.FULL_DUPLEX);
+        }
+        multiPeerLinks.put(gpuNode, idx);
+        return idx;
+    }
+
+    private double multiPeerCapacity(int gpuNode) {
+        String id = topology.nodes().get(gpuNode).id();
+        double sum = 0;
+        for (LinkGroup g : topology.fabric()) {
+            if (groupClass[g.index()] != LinkClass.NVLINK) continue;
+            Link first = g.members().get(0);
+            if (first.a().equals(id) || first.b().equals(id)) sum += capacity(g);
+        }
+        return sum * profile.sim().multiPeerEfficiency(LinkClass.NVLINK);
     }
 
     private void scheduleFlap(String linkId, Flap f) {

@@ -100,6 +100,8 @@ public final class SimExecution {
     private final long startLatencyPs;
     private final long stepOverheadPs;
     private final double channelCapBps;
+    /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss */
+    private final boolean[] multiPeer;
     private final double reduceCapBps;
     private final double copyBps;
     private final long pipelineBytes;
@@ -231,6 +233,7 @@ public final class SimExecution {
             connFrom[k] = ci.from(k);
             connTo[k] = ci.to(k);
         }
+        this.multiPeer = algo == Algorithm.P2P && prof.sim().multiPeerEfficiency(LinkClass.NVLINK) < 1 ? multiPeerRanks(plan) : null;
         this.repOf = foldReplicas ? channelReplicas(plan) : identity(nCh);
         this.multiplicity = new int[nCh];
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
@@ -275,6 +278,28 @@ public final class SimExecution {
                 }
             }
         }
+    }
+
+    /**
+     * Per rank r: whether r sends to more than one peer (index r) and whether it receives from more than one
+     * (index nRanks + r) in its point-to-point plan (all-to-all at n > 2; a send/recv ring has one of each).
+     */
+    private static boolean[] multiPeerRanks(Plan plan) {
+        int n = plan.nRanks();
+        int[] firstPeer = new int[2 * n];
+        boolean[] multi = new boolean[2 * n];
+        Arrays.fill(firstPeer, -1);
+        plan.forEachConnection((ch, from, to) -> {
+            if (from == to) return;
+            note(firstPeer, multi, from, to);
+            note(firstPeer, multi, n + to, from);
+        });
+        return multi;
+    }
+
+    private static void note(int[] firstPeer, boolean[] multi, int i, int peer) {
+        if (firstPeer[i] < 0) firstPeer[i] = peer;
+        else if (firstPeer[i] != peer) multi[i] = true;
     }
 
     /** How many lanes of (rank, channel) have steps (those share the channel's thread block). */
@@ -339,8 +364,20 @@ public final class SimExecution {
     private void ensureConn(int k) {
         if (connRoute[k] != null) return;
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
-        connRoute[k] = r.hops();
-        connPath[k] = net.path(r.hops(), multiplicity[connIndex.channel(k)]);
+        int[] hops = r.hops();
+        if (multiPeer != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
+            // a GPU talking to several peers at once gets a fraction of its NVLink capacity (SimCosts)
+            int out = multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]]) : -1;
+            int in = multiPeer[nRanks + connTo[k]] ? fabric.multiPeerLink(gpuOfRank[connTo[k]]) : -1;
+            int extra = (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
+            if (extra > 0) {
+                hops = Arrays.copyOf(hops, hops.length + extra);
+                if (out >= 0) hops[hops.length - extra] = FlowNetwork.hop(out, false);
+                if (in >= 0) hops[hops.length - 1] = FlowNetwork.hop(in, true);
+            }
+        }
+        connRoute[k] = hops;
+        connPath[k] = net.path(hops, multiplicity[connIndex.channel(k)]);
         connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
         connFlowDone[k] = f -> onFlowDone(k);
     }

@@ -139,6 +139,46 @@ class SimSectionJsonTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.duplex_efficiency.net must be in (0, 1]");
     }
 
+    /** The built-in h200 JSON with {@code sim.multi_peer_efficiency} set to {@code value} (JSON text; null drops it). */
+    private static String withMultiPeer(String value) {
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(CalibrationProfile.builtin("h200").toJson()).getAsJsonObject();
+        com.google.gson.JsonObject sim = o.getAsJsonObject("sim");
+        assertThat(sim.has("multi_peer_efficiency")).isTrue();
+        if (value == null) sim.remove("multi_peer_efficiency");
+        else sim.add("multi_peer_efficiency", com.google.gson.JsonParser.parseString(value));
+        return o.toString();
+    }
+
+    @Test
+    void multiPeerEfficiencyIsOptionalNvlinkOnlyAndRoundTrips() {
+        CalibrationProfile none = CalibrationProfile.parse(withMultiPeer(null), "x.json");
+        for (LinkClass c : LinkClass.values()) assertThat(none.sim().multiPeerEfficiency(c)).isEqualTo(1.0);
+        assertThat(com.google.gson.JsonParser.parseString(none.toJson()).getAsJsonObject().getAsJsonObject("sim").has("multi_peer_efficiency"))
+                .isFalse();
+        CalibrationProfile p = CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 0.7}"), "x.json");
+        assertThat(p.sim().multiPeerEfficiency(LinkClass.NVLINK)).isEqualTo(0.7);
+        assertThat(p.sim().multiPeerEfficiency(LinkClass.NET)).isEqualTo(1.0);
+        assertThat(CalibrationProfile.parse(p.toJson(), "y.json").sim()).isEqualTo(p.sim());
+        // the built-in NCCL profiles carry the fitted value, strictly inside (0, 1)
+        assertThat(CalibrationProfile.builtin("h200").sim().multiPeerEfficiency(LinkClass.NVLINK)).isGreaterThan(0.5).isLessThan(1.0);
+    }
+
+    @Test
+    void multiPeerEfficiencyIsValidatedStrictly() {
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 1.5}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("x.json")
+                .hasMessageContaining("$.sim.multi_peer_efficiency.nvlink").hasMessageContaining("(0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 0.8, \"net\": 0.9}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.multi_peer_efficiency.net")
+                .hasMessageContaining("nvlink");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("missing required key 'nvlink'");
+        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withMultiPeerEfficiency(LinkClass.NET, 0.9))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.multi_peer_efficiency.net must be 1");
+        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withMultiPeerEfficiency(LinkClass.NVLINK, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.multi_peer_efficiency.nvlink must be in (0, 1]");
+    }
+
     /** The built-in h200 JSON with {@code sim.cta} set to {@code cta} (a JSON object text). */
     private static String withCta(String cta) {
         String json = CalibrationProfile.builtin("h200").toJson();

@@ -198,6 +198,49 @@ class SimExecutionTest {
         assertThat(both).isGreaterThan(indep);
     }
 
+    private static Plan p2p(CollectiveOp op, int n, long count, int channels) {
+        CollectiveCall call = new CollectiveCall(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, CommLayout.singleHost(n));
+        return Planners.standard().plan(call, PlanOptions.of(Algorithm.P2P, Protocol.SIMPLE, channels));
+    }
+
+    @Test
+    void multiPeerEfficiencyCapsAGpuTalkingToSeveralPeersAndNothingElse() {
+        io.ccsim.algorithms.profile.LinkClass nvl = io.ccsim.algorithms.profile.LinkClass.NVLINK;
+        double e = 0.5;
+        CalibrationProfile none = H200.withSim(H200.sim().withMultiPeerEfficiency(nvl, 1.0));
+        CalibrationProfile half = H200.withSim(H200.sim().withMultiPeerEfficiency(nvl, e));
+        // the link's capacity: e x the sum of the GPU's NVLink groups (per direction, link efficiency applied)
+        Fabric f = new Fabric(new Simulator(1), board4, half);
+        int g0 = SimExecutor.firstGpus(board4, 1)[0];
+        String gpu0 = board4.nodes().get(g0).id();
+        double sum = 0;
+        for (io.ccsim.topology.LinkGroup g : board4.fabric()) {
+            Link l = g.members().get(0);
+            if (l.kind() == LinkKind.NVLINK && (l.a().equals(gpu0) || l.b().equals(gpu0))) sum += f.network().capacity(g.index());
+        }
+        assertThat(sum).isGreaterThan(300e9);
+        int link = f.multiPeerLink(g0);
+        assertThat(link).isGreaterThanOrEqualTo(board4.fabric().size());
+        assertThat(f.network().capacity(link)).isCloseTo(e * sum, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(f.multiPeerLink(g0)).isEqualTo(link); // one per GPU
+        assertThat(new Fabric(new Simulator(1), board4, none).multiPeerLink(g0)).isEqualTo(-1);
+
+        // all-to-all, 4 ranks, 128 MiB per peer on 24 channels: the per-channel limits allow far more than e x sum,
+        // so each GPU's 3 x 128 MiB leave at e x sum at most: t >= 3 x 128 MiB / (e x sum), and within 10 % of it
+        long count = 32L << 20;
+        Plan a2a = p2p(CollectiveOp.ALL_TO_ALL, 4, count, 24);
+        double peerBytes = 3.0 * count * 4;
+        double bound = peerBytes / (e * sum) * 1e12;
+        long capped = timeOf(half, a2a);
+        assertThat((double) capped).isGreaterThanOrEqualTo(bound).isLessThan(1.1 * bound);
+        assertThat((double) timeOf(none, a2a)).isLessThan(0.8 * bound);
+        // a send/recv ring talks to one peer each way: untouched; so is a 2-rank all-to-all (one peer)
+        Plan ring = p2p(CollectiveOp.SEND_RECV, 4, count, 16);
+        assertThat(timeOf(half, ring)).isEqualTo(timeOf(none, ring));
+        Plan pair = p2p(CollectiveOp.ALL_TO_ALL, 2, count, 16);
+        assertThat(timeOf(half, pair)).isEqualTo(timeOf(none, pair));
+    }
+
     private long timeOf(CalibrationProfile p, Plan plan) {
         Simulator sim = new Simulator(7);
         Fabric fabric = new Fabric(sim, board4, p);
