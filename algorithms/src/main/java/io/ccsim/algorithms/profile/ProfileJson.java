@@ -33,8 +33,6 @@ final class ProfileJson {
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
     private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta",
             "graph_launch_us", "graph_call_launch_us", "multi_peer_efficiency");
-    /** {@code sim.multi_peer_efficiency} models NVLink only (see {@link SimCosts}). */
-    private static final List<String> MULTI_PEER_KEYS = List.of("nvlink");
     /**
      * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so are
      * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions) and
@@ -285,11 +283,11 @@ final class ProfileJson {
             launch[i] = so.has(launchKeys[i]) ? c.nonNegative(so, launchKeys[i], "$.sim") : 0.0;
             if (launch[i] >= 1e6) throw c.error("$.sim." + launchKeys[i], "expected µs in [0, 1e6), got " + launch[i]);
         }
-        EnumMap<LinkClass, Double> multiPeer = new EnumMap<>(SimCosts.NO_MULTI_PEER_LOSS);
+        EnumMap<Protocol, Double> multiPeer = new EnumMap<>(SimCosts.NO_MULTI_PEER_LOSS);
         if (so.has("multi_peer_efficiency")) {
             String path = "$.sim.multi_peer_efficiency";
-            JsonObject mo = c.object(so.get("multi_peer_efficiency"), path, MULTI_PEER_KEYS, MULTI_PEER_KEYS);
-            multiPeer.put(LinkClass.NVLINK, c.fraction(mo, "nvlink", path));
+            JsonObject mo = c.object(so.get("multi_peer_efficiency"), path, PROTO_NAMES, PROTO_NAMES);
+            for (Protocol p : Protocol.values()) multiPeer.put(p, c.fraction(mo, p.ncclName(), path));
         }
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
                 fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer);
@@ -404,9 +402,9 @@ final class ProfileJson {
             writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
             if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
             if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
-            if (sim.multiPeerEfficiency(LinkClass.NVLINK) < 1) {
+            if (!sim.multiPeerEfficiency().equals(SimCosts.NO_MULTI_PEER_LOSS)) {
                 w.name("multi_peer_efficiency").beginObject();
-                w.name("nvlink").value(sim.multiPeerEfficiency(LinkClass.NVLINK));
+                for (Protocol pr : Protocol.values()) w.name(pr.ncclName()).value(sim.multiPeerEfficiency(pr));
                 w.endObject();
             }
             if (!sim.cta().isEmpty()) {

@@ -52,30 +52,38 @@ import java.util.Objects;
  * GPU; a send/recv, whose per-rank work does not depend on n, costs 2.7-3.3 µs more per call at n = 4 than at
  * n = 2 from 50 captured calls, as 2 × (1.29 + 10.3 / iterations) predicts.
  *
- * <p>{@code multi_peer_efficiency} (optional in the JSON, default 1; only {@code nvlink}) is the fraction of a GPU's
- * NVLink capacity, per direction, that its point-to-point traffic gets when the GPU exchanges data with several
- * peers at once (all-to-all, grouped send/recv to more than one peer): the executor routes such flows through one
- * more constraint per GPU and direction, of that capacity ({@code Fabric#multiPeerLink}). Measured on 4 x H200
- * NVSwitch (calibration/nccl-h200, NCCL 2.28.9): a send/recv to one peer moves 360 GB/s per GPU at 32 channels,
- * an all-to-all to three peers 325 GB/s at 24 channels and 337 GB/s at 32, so a per-channel limit alone (which
- * gives the all-to-all the full NVLink rate from 18 channels) predicts it 12-16 % fast.
+ * <p>{@code multi_peer_efficiency} (optional in the JSON, default 1 per protocol) is, per protocol, the fraction of a
+ * GPU's NVLink capacity, per direction, that its traffic gets when the GPU sends to (or receives from) several peers
+ * at once: all-to-all, and the tree's chain inside a node (a middle rank sends up and down). The executor routes such
+ * flows through one more constraint per GPU, protocol and direction, of that capacity ({@code Fabric#multiPeerLink});
+ * a ring or a send/recv ring (one peer each way) never crosses it. Measured on 4 x H200 NVSwitch
+ * (calibration/nccl-h200, NCCL 2.28.9, n = 4): a send/recv to one peer moves 360 GB/s per GPU at 32 channels, an
+ * all-to-all to three peers 313-325 GB/s at 24 channels; a middle rank of the Tree/LL chain moves 2 x 70 GB/s of data
+ * (281 GB/s of LL lines) per direction where single-peer LL rows run faster; per-channel limits alone predicted
+ * both 12-17 % fast.
  *
  * @param chain  per protocol: costs of ring broadcast and reduce
  * @param duplexEfficiency per link class, in (0, 1]; every class present
  * @param cta    per protocol, possibly none: the thread block's per-stream costs
  * @param graphLaunchUs     host cost of one CUDA graph launch of the CudaExecutor's timing, µs, ≥ 0
  * @param graphCallLaunchUs its cost per captured call, µs, ≥ 0
- * @param multiPeerEfficiency per link class, in (0, 1]; every class present, only NVLink's may be below 1
+ * @param multiPeerEfficiency per protocol, in (0, 1]; every protocol present
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
                        Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
-                       double graphCallLaunchUs, Map<LinkClass, Double> multiPeerEfficiency) {
+                       double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency) {
 
     /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
     public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
-    /** Multi-peer efficiency 1 for every link class: traffic to several peers gets the links' whole capacity. */
-    public static final Map<LinkClass, Double> NO_MULTI_PEER_LOSS = INDEPENDENT_DIRECTIONS;
+    /** Multi-peer efficiency 1 for every protocol: traffic to several peers gets the NVLinks' whole capacity. */
+    public static final Map<Protocol, Double> NO_MULTI_PEER_LOSS = noMultiPeerLoss();
+
+    private static Map<Protocol, Double> noMultiPeerLoss() {
+        EnumMap<Protocol, Double> m = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) m.put(p, 1.0);
+        return Collections.unmodifiableMap(m);
+    }
 
     private static Map<LinkClass, Double> independentDirections() {
         EnumMap<LinkClass, Double> m = new EnumMap<>(LinkClass.class);
@@ -122,16 +130,13 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         }
         duplexEfficiency = Collections.unmodifiableMap(d);
         Objects.requireNonNull(multiPeerEfficiency, "sim.multi_peer_efficiency");
-        EnumMap<LinkClass, Double> mp = new EnumMap<>(LinkClass.class);
-        for (LinkClass c : LinkClass.values()) {
-            Double v = multiPeerEfficiency.get(c);
+        EnumMap<Protocol, Double> mp = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            Double v = multiPeerEfficiency.get(p);
             if (v == null || !(v > 0 && v <= 1)) {
-                throw new IllegalArgumentException("sim.multi_peer_efficiency." + c.jsonName() + " must be in (0, 1], got " + v);
+                throw new IllegalArgumentException("sim.multi_peer_efficiency." + p.ncclName() + " must be in (0, 1], got " + v);
             }
-            if (c != LinkClass.NVLINK && v != 1) {
-                throw new IllegalArgumentException("sim.multi_peer_efficiency." + c.jsonName() + " must be 1 (only nvlink is modelled), got " + v);
-            }
-            mp.put(c, v);
+            mp.put(p, v);
         }
         multiPeerEfficiency = Collections.unmodifiableMap(mp);
         Objects.requireNonNull(cta, "sim.cta");
@@ -224,13 +229,13 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
     }
 
-    /** The multi-peer efficiency of link class {@code c}, in (0, 1]. */
-    public double multiPeerEfficiency(LinkClass c) { return multiPeerEfficiency.get(c); }
+    /** The multi-peer NVLink efficiency of protocol {@code p}, in (0, 1]. */
+    public double multiPeerEfficiency(Protocol p) { return multiPeerEfficiency.get(p); }
 
-    /** A copy with the multi-peer efficiency of link class {@code c} replaced (in (0, 1]; below 1 only for NVLink). */
-    public SimCosts withMultiPeerEfficiency(LinkClass c, double e) {
-        EnumMap<LinkClass, Double> m = new EnumMap<>(multiPeerEfficiency);
-        m.put(c, e);
+    /** A copy with the multi-peer NVLink efficiency of protocol {@code p} replaced (in (0, 1]). */
+    public SimCosts withMultiPeerEfficiency(Protocol p, double e) {
+        EnumMap<Protocol, Double> m = new EnumMap<>(multiPeerEfficiency);
+        m.put(p, e);
         return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m);
     }
 

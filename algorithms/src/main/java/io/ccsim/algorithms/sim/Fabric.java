@@ -1,5 +1,6 @@
 package io.ccsim.algorithms.sim;
 
+import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.sim.Sharing;
@@ -29,7 +30,7 @@ public final class Fabric {
     private final LinkClass[] groupClass;
     private Topology topology;
     private boolean p2pDisabled;
-    /** per GPU node index: its multi-peer link (see multiPeerLink), 0 = not created yet, -1 = none */
+    /** per (GPU node index, protocol) key: its multi-peer link (see multiPeerLink), -1 = none */
     private final Map<Integer, Integer> multiPeerLinks = new java.util.TreeMap<>();
 
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
@@ -103,31 +104,35 @@ public final class Fabric {
         LinkGroup g = topology.groupOf(linkId);
         net.setCapacity(g.index(), capacity(g));
         for (Map.Entry<Integer, Integer> e : multiPeerLinks.entrySet()) {
-            if (e.getValue() >= 0) net.setCapacity(e.getValue(), multiPeerCapacity(e.getKey()));
+            int key = e.getKey();
+            if (e.getValue() >= 0) net.setCapacity(e.getValue(), multiPeerCapacity(key / NPROTO, Protocol.values()[key % NPROTO]));
         }
     }
 
+    private static final int NPROTO = Protocol.values().length;
+
     /**
-     * The flow-network link that stands for GPU node {@code gpuNode}'s NVLink ports when the GPU exchanges
-     * point-to-point data with several peers at once ({@code sim.multi_peer_efficiency.nvlink} of the
+     * The flow-network link that stands for GPU node {@code gpuNode}'s NVLink ports when the GPU sends to or
+     * receives from several peers at once with protocol {@code p} ({@code sim.multi_peer_efficiency} of the
      * profile, see {@link io.ccsim.algorithms.profile.SimCosts}): full duplex, each direction of capacity
-     * efficiency × the sum of the GPU's NVLink groups' capacities (their health applied); the forward
-     * direction is the GPU's egress, the reverse its ingress. Created on first use; -1 when the
-     * efficiency is 1 or the GPU has no NVLink.
+     * efficiency × the sum of the GPU's NVLink groups' capacities (their health applied); the forward direction
+     * is the GPU's egress, the reverse its ingress. Created on first use; -1 when the efficiency is 1 or the GPU
+     * has no NVLink.
      */
-    public int multiPeerLink(int gpuNode) {
-        Integer l = multiPeerLinks.get(gpuNode);
+    public int multiPeerLink(int gpuNode, Protocol p) {
+        int key = gpuNode * NPROTO + p.ordinal();
+        Integer l = multiPeerLinks.get(key);
         if (l != null) return l;
         int idx = -1;
-        if (profile.sim().multiPeerEfficiency(LinkClass.NVLINK) < 1 && multiPeerCapacity(gpuNode) > 0) {
-            idx = net.addLink(topology.nodes().get(gpuNode).id() + ".nvlink-multi-peer", multiPeerCapacity(gpuNode),
-                    Sharing.FULL_DUPLEX);
+        if (profile.sim().multiPeerEfficiency(p) < 1 && multiPeerCapacity(gpuNode, p) > 0) {
+            idx = net.addLink(topology.nodes().get(gpuNode).id() + ".nvlink-multi-peer." + p.ncclName(),
+                    multiPeerCapacity(gpuNode, p), Sharing.FULL_DUPLEX);
         }
-        multiPeerLinks.put(gpuNode, idx);
+        multiPeerLinks.put(key, idx);
         return idx;
     }
 
-    private double multiPeerCapacity(int gpuNode) {
+    private double multiPeerCapacity(int gpuNode, Protocol p) {
         String id = topology.nodes().get(gpuNode).id();
         double sum = 0;
         for (LinkGroup g : topology.fabric()) {
@@ -135,7 +140,7 @@ public final class Fabric {
             Link first = g.members().get(0);
             if (first.a().equals(id) || first.b().equals(id)) sum += capacity(g);
         }
-        return sum * profile.sim().multiPeerEfficiency(LinkClass.NVLINK);
+        return sum * profile.sim().multiPeerEfficiency(p);
     }
 
     private void scheduleFlap(String linkId, Flap f) {

@@ -100,7 +100,7 @@ public final class SimExecution {
     private final long startLatencyPs;
     private final long stepOverheadPs;
     private final double channelCapBps;
-    /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss */
+    /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss for the protocol */
     private final boolean[] multiPeer;
     private final double reduceCapBps;
     private final double copyBps;
@@ -233,7 +233,11 @@ public final class SimExecution {
             connFrom[k] = ci.from(k);
             connTo[k] = ci.to(k);
         }
-        this.multiPeer = algo == Algorithm.P2P && prof.sim().multiPeerEfficiency(LinkClass.NVLINK) < 1 ? multiPeerRanks(plan) : null;
+        // the tree and point-to-point plans, whose ranks talk to several peers by design (where it was measured);
+        // ring plans are left out: their ranks have one peer each way per channel, and the channels' different
+        // ring orders (multi-node rings) spread load by design, which the ring fits were made without
+        boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
+        this.multiPeer = byDesign && prof.sim().multiPeerEfficiency(proto) < 1 ? multiPeerRanks(plan) : null;
         this.repOf = foldReplicas ? channelReplicas(plan) : identity(nCh);
         this.multiplicity = new int[nCh];
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
@@ -282,7 +286,8 @@ public final class SimExecution {
 
     /**
      * Per rank r: whether r sends to more than one peer (index r) and whether it receives from more than one
-     * (index nRanks + r) in its point-to-point plan (all-to-all at n > 2; a send/recv ring has one of each).
+     * (index nRanks + r) in its plan (all-to-all at n > 2, a middle rank of a tree's chain; a ring, a chain and
+     * a send/recv ring have one of each).
      */
     private static boolean[] multiPeerRanks(Plan plan) {
         int n = plan.nRanks();
@@ -367,8 +372,8 @@ public final class SimExecution {
         int[] hops = r.hops();
         if (multiPeer != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
             // a GPU talking to several peers at once gets a fraction of its NVLink capacity (SimCosts)
-            int out = multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]]) : -1;
-            int in = multiPeer[nRanks + connTo[k]] ? fabric.multiPeerLink(gpuOfRank[connTo[k]]) : -1;
+            int out = multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]], proto) : -1;
+            int in = multiPeer[nRanks + connTo[k]] ? fabric.multiPeerLink(gpuOfRank[connTo[k]], proto) : -1;
             int extra = (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
             if (extra > 0) {
                 hops = Arrays.copyOf(hops, hops.length + extra);

@@ -150,33 +150,34 @@ class SimSectionJsonTest {
     }
 
     @Test
-    void multiPeerEfficiencyIsOptionalNvlinkOnlyAndRoundTrips() {
+    void multiPeerEfficiencyIsOptionalPerProtocolAndRoundTrips() {
         CalibrationProfile none = CalibrationProfile.parse(withMultiPeer(null), "x.json");
-        for (LinkClass c : LinkClass.values()) assertThat(none.sim().multiPeerEfficiency(c)).isEqualTo(1.0);
+        for (Protocol p : Protocol.values()) assertThat(none.sim().multiPeerEfficiency(p)).isEqualTo(1.0);
         assertThat(com.google.gson.JsonParser.parseString(none.toJson()).getAsJsonObject().getAsJsonObject("sim").has("multi_peer_efficiency"))
                 .isFalse();
-        CalibrationProfile p = CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 0.7}"), "x.json");
-        assertThat(p.sim().multiPeerEfficiency(LinkClass.NVLINK)).isEqualTo(0.7);
-        assertThat(p.sim().multiPeerEfficiency(LinkClass.NET)).isEqualTo(1.0);
+        CalibrationProfile p = CalibrationProfile.parse(withMultiPeer("{\"LL\": 0.7, \"LL128\": 0.8, \"Simple\": 1}"), "x.json");
+        assertThat(p.sim().multiPeerEfficiency(Protocol.LL)).isEqualTo(0.7);
+        assertThat(p.sim().multiPeerEfficiency(Protocol.LL128)).isEqualTo(0.8);
+        assertThat(p.sim().multiPeerEfficiency(Protocol.SIMPLE)).isEqualTo(1.0);
         assertThat(CalibrationProfile.parse(p.toJson(), "y.json").sim()).isEqualTo(p.sim());
-        // the built-in NCCL profiles carry the fitted value, strictly inside (0, 1)
-        assertThat(CalibrationProfile.builtin("h200").sim().multiPeerEfficiency(LinkClass.NVLINK)).isGreaterThan(0.5).isLessThan(1.0);
+        // the built-in NCCL profiles carry the fitted values, strictly inside (0, 1)
+        for (Protocol q : Protocol.values()) {
+            assertThat(CalibrationProfile.builtin("h200").sim().multiPeerEfficiency(q)).as(q.ncclName()).isGreaterThan(0.5).isLessThan(1.0);
+        }
     }
 
     @Test
     void multiPeerEfficiencyIsValidatedStrictly() {
-        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 1.5}"), "x.json"))
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"LL\": 1.5, \"LL128\": 1, \"Simple\": 1}"), "x.json"))
                 .isInstanceOf(ProfileException.class).hasMessageContaining("x.json")
-                .hasMessageContaining("$.sim.multi_peer_efficiency.nvlink").hasMessageContaining("(0, 1]");
-        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"nvlink\": 0.8, \"net\": 0.9}"), "x.json"))
-                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.multi_peer_efficiency.net")
-                .hasMessageContaining("nvlink");
-        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{}"), "x.json"))
-                .isInstanceOf(ProfileException.class).hasMessageContaining("missing required key 'nvlink'");
-        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withMultiPeerEfficiency(LinkClass.NET, 0.9))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.multi_peer_efficiency.net must be 1");
-        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withMultiPeerEfficiency(LinkClass.NVLINK, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.multi_peer_efficiency.nvlink must be in (0, 1]");
+                .hasMessageContaining("$.sim.multi_peer_efficiency.LL").hasMessageContaining("(0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"LL\": 1, \"LL128\": 1, \"Simple\": 1, \"nvlink\": 0.9}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.multi_peer_efficiency.nvlink")
+                .hasMessageContaining("LL, LL128, Simple");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withMultiPeer("{\"LL\": 1, \"Simple\": 1}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("missing required key 'LL128'");
+        assertThatThrownBy(() -> CalibrationProfile.builtin("h200").sim().withMultiPeerEfficiency(Protocol.SIMPLE, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sim.multi_peer_efficiency.Simple must be in (0, 1]");
     }
 
     /** The built-in h200 JSON with {@code sim.cta} set to {@code cta} (a JSON object text). */

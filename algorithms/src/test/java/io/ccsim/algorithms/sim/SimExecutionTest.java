@@ -205,10 +205,9 @@ class SimExecutionTest {
 
     @Test
     void multiPeerEfficiencyCapsAGpuTalkingToSeveralPeersAndNothingElse() {
-        io.ccsim.algorithms.profile.LinkClass nvl = io.ccsim.algorithms.profile.LinkClass.NVLINK;
         double e = 0.5;
-        CalibrationProfile none = H200.withSim(H200.sim().withMultiPeerEfficiency(nvl, 1.0));
-        CalibrationProfile half = H200.withSim(H200.sim().withMultiPeerEfficiency(nvl, e));
+        CalibrationProfile none = H200.withSim(H200.sim().withMultiPeerEfficiency(Protocol.SIMPLE, 1.0));
+        CalibrationProfile half = H200.withSim(H200.sim().withMultiPeerEfficiency(Protocol.SIMPLE, e));
         // the link's capacity: e x the sum of the GPU's NVLink groups (per direction, link efficiency applied)
         Fabric f = new Fabric(new Simulator(1), board4, half);
         int g0 = SimExecutor.firstGpus(board4, 1)[0];
@@ -219,26 +218,40 @@ class SimExecutionTest {
             if (l.kind() == LinkKind.NVLINK && (l.a().equals(gpu0) || l.b().equals(gpu0))) sum += f.network().capacity(g.index());
         }
         assertThat(sum).isGreaterThan(300e9);
-        int link = f.multiPeerLink(g0);
+        int link = f.multiPeerLink(g0, Protocol.SIMPLE);
         assertThat(link).isGreaterThanOrEqualTo(board4.fabric().size());
         assertThat(f.network().capacity(link)).isCloseTo(e * sum, org.assertj.core.data.Offset.offset(1.0));
-        assertThat(f.multiPeerLink(g0)).isEqualTo(link); // one per GPU
-        assertThat(new Fabric(new Simulator(1), board4, none).multiPeerLink(g0)).isEqualTo(-1);
+        assertThat(f.multiPeerLink(g0, Protocol.SIMPLE)).isEqualTo(link); // one per GPU and protocol
+        assertThat(new Fabric(new Simulator(1), board4, none).multiPeerLink(g0, Protocol.SIMPLE)).isEqualTo(-1);
+        // a degraded NVLink lowers it with the GPU's capacity
+        Link nv = board4.links().stream().filter(l -> l.kind() == LinkKind.NVLINK && l.a().equals(gpu0)).findFirst().orElseThrow();
+        double before = f.network().capacity(board4.groupOf(nv.id()).index());
+        f.setLinkHealth(nv.id(), new LinkHealth(0.5, false, List.of(), 0));
+        double lost = before - f.network().capacity(board4.groupOf(nv.id()).index());
+        assertThat(lost).isPositive();
+        assertThat(f.network().capacity(link)).isCloseTo(e * (sum - lost), org.assertj.core.data.Offset.offset(1.0));
 
         // all-to-all, 4 ranks, 128 MiB per peer on 24 channels: the per-channel limits allow far more than e x sum,
         // so each GPU's 3 x 128 MiB leave at e x sum at most: t >= 3 x 128 MiB / (e x sum), and within 10 % of it
         long count = 32L << 20;
         Plan a2a = p2p(CollectiveOp.ALL_TO_ALL, 4, count, 24);
-        double peerBytes = 3.0 * count * 4;
-        double bound = peerBytes / (e * sum) * 1e12;
+        double bound = 3.0 * count * 4 / (e * sum) * 1e12;
         long capped = timeOf(half, a2a);
         assertThat((double) capped).isGreaterThanOrEqualTo(bound).isLessThan(1.1 * bound);
         assertThat((double) timeOf(none, a2a)).isLessThan(0.8 * bound);
-        // a send/recv ring talks to one peer each way: untouched; so is a 2-rank all-to-all (one peer)
+        // a send/recv ring talks to one peer each way: untouched; so are a 2-rank all-to-all and a ring all-reduce
         Plan ring = p2p(CollectiveOp.SEND_RECV, 4, count, 16);
         assertThat(timeOf(half, ring)).isEqualTo(timeOf(none, ring));
         Plan pair = p2p(CollectiveOp.ALL_TO_ALL, 2, count, 16);
         assertThat(timeOf(half, pair)).isEqualTo(timeOf(none, pair));
+        Plan allReduce = ringAllReduce(4, count, Protocol.SIMPLE, 16, null);
+        assertThat(timeOf(half, allReduce)).isEqualTo(timeOf(none, allReduce));
+        // the tree's middle ranks send up and down: its 4-rank chain is capped too, by its own protocol's value
+        CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, count, DataType.FLOAT32, ReduceOp.SUM, 0, CommLayout.singleHost(4));
+        Plan tree = Planners.standard().plan(call, PlanOptions.of(Algorithm.TREE, Protocol.SIMPLE, 16));
+        assertThat(timeOf(half, tree)).isGreaterThan(timeOf(none, tree));
+        CalibrationProfile halfLl = H200.withSim(H200.sim().withMultiPeerEfficiency(Protocol.LL, e).withMultiPeerEfficiency(Protocol.SIMPLE, 1.0));
+        assertThat(timeOf(halfLl, tree)).isEqualTo(timeOf(none, tree));
     }
 
     private long timeOf(CalibrationProfile p, Plan plan) {
