@@ -129,7 +129,7 @@ public final class ProfileFitter {
      * per family and protocol the latencies and the forwarding unit; per protocol the thread block's stream
      * costs on every row of that protocol (one kernel runs every family); then NVLink and duplex efficiency.
      */
-    private static List<Block> kernelBlocks() {
+    private static List<Block> kernelBlocks(CalibrationProfile base) {
         List<Block> b = new ArrayList<>();
         // every family's launch latency first, together, on the rows below 1 MiB (where they weigh most, and which
         // simulate fast): a profile fitted before its timing's graph launch costs were known (sim.graph_launch_us)
@@ -141,7 +141,7 @@ public final class ProfileFitter {
         b.add(new Block("launch", lat, r -> r.bytes() < (1L << 20)));
         // the streams first: they set every large row, which the latencies barely move
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p), r -> r.forced() && r.forcedProto().get() == p));
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(base, p)), r -> r.forced() && r.forcedProto().get() == p));
         }
         for (SimCosts.Family f : SimCosts.Family.values()) {
             for (Protocol p : Protocol.values()) {
@@ -153,9 +153,17 @@ public final class ProfileFitter {
         return b;
     }
 
+    /**
+     * Whether protocol {@code p}'s stream costs in {@code profile} have a cache effect to fit (l2_bytes and
+     * l2_miss_factor): not when its miss factor is 1 (none), or without a profile or costs (block names only).
+     */
+    private static boolean hasCacheEffect(CalibrationProfile profile, Protocol p) {
+        return profile == null || profile.sim().ctaOf(p) == null || profile.sim().ctaOf(p).l2MissFactor() != 1.0;
+    }
+
     /** The names of a kernel fit's blocks, in order. */
     public static List<String> kernelBlockNames() {
-        return kernelBlocks().stream().map(Block::name).toList();
+        return kernelBlocks(null).stream().map(Block::name).toList();
     }
 
     /** The result of a fit: the fitted profile and its errors on every row. */
@@ -186,14 +194,14 @@ public final class ProfileFitter {
     /**
      * The blocks of an NCCL fit of {@code profile}. For each protocol with {@code sim.cta} costs
      * ({@link CtaCosts}), a "cta P" block comes first: the thread block's stream costs on every row that ran
-     * with protocol P (forced rows of P, default rows NCCL logged with P), as in {@link #kernelBlocks()}; the
+     * with protocol P (forced rows of P, default rows NCCL logged with P), as in {@link #kernelBlocks}; the
      * per-channel limits of such a protocol are then not fitted (the streams set the rate).
      */
     private List<Block> blocks(CalibrationProfile profile) {
         List<Block> b = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
             if (profile.sim().ctaOf(p) == null) continue;
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p), r -> r.forced()
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(profile, p)), r -> r.forced()
                     ? r.forcedProto().get() == p
                     : r.ncclProto().orElse(null) == p));
         }
@@ -242,7 +250,7 @@ public final class ProfileFitter {
     /** Every parameter the fitter adjusts on {@code profile}, in block order. */
     public List<FitParameter> parameters(CalibrationProfile profile) {
         List<FitParameter> all = new ArrayList<>();
-        for (Block b : blocks(profile)) all.addAll(b.params());
+        for (Block b : kernel ? kernelBlocks(profile) : blocks(profile)) all.addAll(b.params());
         return all;
     }
 
@@ -260,7 +268,7 @@ public final class ProfileFitter {
         if (rows.isEmpty()) throw new IllegalArgumentException("no fixture rows to fit");
         CalibrationProfile cur = base;
         for (int round = 1; round <= rounds; round++) {
-            for (Block b : kernel ? kernelBlocks() : blocks(base)) {
+            for (Block b : kernel ? kernelBlocks(base) : blocks(base)) {
                 if (!blocks.test(b.name())) continue;
                 List<FixtureRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
                 if (sel.isEmpty()) continue;

@@ -76,6 +76,23 @@ class ProfileFitterTest {
         assertThat(ps).noneMatch(x -> x.name().startsWith("sim.cta.Simple") || x.name().startsWith("sim.cta.LL128"));
     }
 
+    @Test
+    void aProtocolWithoutCacheEffectFitsNoL2Parameters() throws IOException {
+        CalibrationProfile k = CalibrationProfile.load(java.nio.file.Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "profile-fitted.json"));
+        ProfileFitter f = ProfileFitter.forKernelTimings(null, 20);
+        // every protocol of the kernel profile has stream costs; Simple's miss factor is 1 (no cache effect)
+        assertThat(k.sim().ctaOf(Protocol.SIMPLE).l2MissFactor()).isEqualTo(1.0);
+        List<FitParameter> ps = f.parameters(k);
+        assertThat(ps).anyMatch(x -> x.name().equals("sim.cta.Simple.send_ns_per_kib"));
+        assertThat(ps).noneMatch(x -> x.name().startsWith("sim.cta.Simple.l2_"));
+        assertThat(ps).anyMatch(x -> x.name().equals("sim.cta.LL128.l2_miss_factor"));
+        // with a cache effect the block fits its step too
+        CtaCosts withL2 = k.sim().ctaOf(Protocol.SIMPLE).with(6, 1.5);
+        assertThat(f.parameters(k.withSim(k.sim().withCta(Protocol.SIMPLE, withL2))))
+                .anyMatch(x -> x.name().equals("sim.cta.Simple.l2_miss_factor"))
+                .anyMatch(x -> x.name().equals("sim.cta.Simple.l2_bytes"));
+    }
+
     /**
      * The kernel fit's first block ("launch": every family's launch latency on the rows below 1 MiB) recovers a known
      * latency: rows "measured" as the predictions of the fitted profile with the measured graph launch costs (send/recv
