@@ -12,11 +12,21 @@ import java.util.Arrays;
  * ncclTopoPreset and connectTrees): the trees are built over hosts. Tree 0 is the btree over host
  * indices (root 0; a host's parent flips its lowest set bit up, its children sit half that bit
  * below/above). Tree 1 is tree 0 mirrored (host h ↦ nNodes−1−h) when the host count is even, or
- * shifted by one (h ↦ h+1 mod nNodes) when it is odd. Inside a host the ranks form a chain in
- * ascending rank order: chain[i] has parent chain[i−1] and child chain[i+1]. The chain head
- * (chain[0]) is the host's endpoint in the inter-host tree (NCCL_TOPO_PATTERN_TREE: treeToParent =
- * treeToChild0 = treeToChild1 = intra[0]); its children are chain[1] then the heads of its child
- * hosts (setTreeDown appends), so fan-in and fan-out are at most 3, and at most 2 at the root.
+ * shifted by one (h ↦ h+1 mod nNodes) when it is odd. Inside a host the ranks form a chain: chain[i] has
+ * parent chain[i−1] and child chain[i+1]. The chain head (chain[0]) is the host's endpoint in the
+ * inter-host tree (NCCL_TOPO_PATTERN_TREE: treeToParent = treeToChild0 = treeToChild1 = intra[0]); its
+ * children are chain[1] then the heads of its child hosts (setTreeDown appends), so fan-in and fan-out
+ * are at most 3, and at most 2 at the root.
+ *
+ * <p>The chain follows the channel's intra-host order of NCCL's tree graph (connect.cc ncclTopoPreset:
+ * treeIntra = graphs[NCCL_ALGO_TREE]->intra + c·localRanks), which is the same on every host and, on a
+ * rail-optimized host with a NIC per GPU, starts at a different GPU per channel so that the channels'
+ * inter-host edges spread over the NICs (the tree graph search picks a NIC per channel and starts the
+ * chain at its GPU): on several hosts channel c's chain starts at local rank (c mod ⌈nChannels/2⌉) mod
+ * ranksPerHost and ascends cyclically; tree-1 channel c + ⌈nChannels/2⌉ has the chain of channel c.
+ * Inter-host edges join the chain heads, so they stay on one rail. On one host the chain is in
+ * ascending rank order for every channel (no NIC to spread, and what the single-host fixtures were
+ * fitted with).
  *
  * <p>Channels: channel c carries tree 0 if c &lt; ⌈nChannels/2⌉, else tree 1 (NCCL duplicates the
  * tree channels and gives the copy at c + nChannels the second tree).
@@ -85,63 +95,105 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
         private final int nChannels;
         private final ChannelParts parts;
         private final int slots;
-        /** [tree][rank] → parent or −1. */
-        private final int[][] up;
-        /** [tree][rank*3 + i] → child i or −1. */
-        private final int[][] down;
-        private final int[][] nDown;
+        /** chain rotations (1 on one host): channel structure s = rotation * 2 + tree */
+        private final int nRot;
+        private final int[][] byHost;
+        private final int[] hostOf;
+        private final int[] localOf;
+        /** [tree][host*3 + k]: the host-level dtree, {parent, child0, child1}, −1 for none */
+        private final int[][] hostTree;
 
         TreeSchedule(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {
             this.n = call.nRanks();
             this.nChannels = o.nChannels();
             this.parts = parts;
             this.slots = g.sliceSteps();
-            int[][] byHost = call.layout().ranksByHost();
+            this.byHost = call.layout().ranksByHost();
             int nNodes = byHost.length;
-            up = new int[2][n];
-            down = new int[2][3 * n];
-            nDown = new int[2][n];
-            for (int t = 0; t < 2; t++) {
-                Arrays.fill(down[t], -1);
-                for (int h = 0; h < nNodes; h++) {
-                    int[] chain = byHost[h];
-                    for (int i = 0; i < chain.length; i++) {
-                        int r = chain[i];
-                        up[t][r] = i == 0 ? -1 : chain[i - 1];
-                        if (i + 1 < chain.length) addDown(t, r, chain[i + 1]);
-                    }
-                    int head = chain[0];
-                    int[] d = dtree(nNodes, h, t);
-                    if (d[0] != -1) up[t][head] = byHost[d[0]][0];
-                    if (d[1] != -1) addDown(t, head, byHost[d[1]][0]);
-                    if (d[2] != -1) addDown(t, head, byHost[d[2]][0]);
+            hostOf = new int[n];
+            localOf = new int[n];
+            int maxPerHost = 1;
+            for (int h = 0; h < nNodes; h++) {
+                maxPerHost = Math.max(maxPerHost, byHost[h].length);
+                for (int i = 0; i < byHost[h].length; i++) {
+                    hostOf[byHost[h][i]] = h;
+                    localOf[byHost[h][i]] = i;
                 }
+            }
+            this.nRot = nNodes == 1 ? 1 : Math.min(maxPerHost, (nChannels + 1) / 2);
+            hostTree = new int[2][3 * nNodes];
+            for (int t = 0; t < 2; t++) {
+                for (int h = 0; h < nNodes; h++) System.arraycopy(dtree(nNodes, h, t), 0, hostTree[t], 3 * h, 3);
             }
         }
 
-        private void addDown(int t, int r, int child) {
-            down[t][3 * r + nDown[t][r]++] = child;
+        /** The structure (chain rotation and tree) of channel ch. */
+        private int structure(int ch) {
+            int half = (nChannels + 1) / 2;
+            int t = treeOfChannel(ch, nChannels);
+            int base = t == 0 ? ch : ch - half;
+            return (base % nRot) * 2 + t;
         }
 
-        /** Parent of rank in tree t, or −1 at the root. */
-        int parent(int t, int rank) { return up[t][rank]; }
+        /** Rank at position i of host h's chain with rotation rot. */
+        private int chainAt(int h, int rot, int i) {
+            int[] host = byHost[h];
+            return host[(rot + i) % host.length];
+        }
+
+        /** Position of rank r in its host's chain with rotation rot. */
+        private int posOf(int r, int rot) {
+            int len = byHost[hostOf[r]].length;
+            return Math.floorMod(localOf[r] - rot, len);
+        }
+
+        /** Parent of rank r in structure st, or −1 at the root. */
+        int up(int st, int r) {
+            int rot = st >> 1, t = st & 1, h = hostOf[r];
+            int i = posOf(r, rot);
+            if (i > 0) return chainAt(h, rot, i - 1);
+            int ph = hostTree[t][3 * h];
+            return ph == -1 ? -1 : chainAt(ph, rot, 0);
+        }
+
+        /** Child j (0, 1, 2) of rank r in structure st, or −1: the chain child first, then the child hosts' heads. */
+        int child(int st, int r, int j) {
+            int rot = st >> 1, t = st & 1, h = hostOf[r];
+            int i = posOf(r, rot);
+            if (i + 1 < byHost[h].length) {
+                if (j == 0) return chainAt(h, rot, i + 1);
+                j--;
+            }
+            if (i != 0) return -1;
+            // the head: its child hosts' heads, in dtree order, skipping absent ones
+            for (int k = 1; k <= 2; k++) {
+                int ch = hostTree[t][3 * h + k];
+                if (ch == -1) continue;
+                if (j == 0) return chainAt(ch, rot, 0);
+                j--;
+            }
+            return -1;
+        }
+
+        /** Parent of rank in channel ch's tree, or −1 at the root. */
+        int parentOnChannel(int ch, int rank) { return up(structure(ch), rank); }
 
         @Override public int nLanes() { return 2; }
 
         @Override
         public int stepCount(int rank, int ch, int lane) {
-            int t = treeOfChannel(ch, nChannels);
-            if (lane == 1 && up[t][rank] == -1) return 0;
+            if (lane == 1 && up(structure(ch), rank) == -1) return 0;
             return parts.chunks(ch);
         }
 
         @Override
         public void step(int rank, int ch, int lane, int i, StepCursor c) {
-            int t = treeOfChannel(ch, nChannels);
+            int st = structure(ch);
             long off = parts.chunkStart(ch, i);
             int cnt = (int) parts.chunkCount(ch, off);
-            int parent = up[t][rank];
-            int nd = nDown[t][rank];
+            int parent = up(st, rank);
+            int nd = 0;
+            while (nd < 3 && child(st, rank, nd) != -1) nd++;
             Primitive p;
             if (parent == -1) {
                 p = Primitive.RECV_REDUCE_COPY_SEND;
@@ -152,15 +204,15 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
             }
             c.set(p, off, off, cnt, slots);
             if (lane == 0) {
-                for (int k = 0; k < nd; k++) c.addRecv(down[t][3 * rank + k]);
+                for (int k = 0; k < nd; k++) c.addRecv(child(st, rank, k));
                 if (parent == -1) {
-                    for (int k = 0; k < nd; k++) c.addSend(down[t][3 * rank + k]);
+                    for (int k = 0; k < nd; k++) c.addSend(child(st, rank, k));
                 } else {
                     c.addSend(parent);
                 }
             } else {
                 c.addRecv(parent);
-                for (int k = 0; k < nd; k++) c.addSend(down[t][3 * rank + k]);
+                for (int k = 0; k < nd; k++) c.addSend(child(st, rank, k));
             }
         }
 
@@ -168,11 +220,12 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
         public void connections(ConnectionSink sink) {
             for (int ch = 0; ch < nChannels; ch++) {
                 if (parts.count[ch] == 0) continue;
-                int t = treeOfChannel(ch, nChannels);
+                int st = structure(ch);
                 for (int r = 0; r < n; r++) {
-                    if (up[t][r] != -1) {
-                        sink.accept(ch, r, up[t][r]);
-                        sink.accept(ch, up[t][r], r);
+                    int u = up(st, r);
+                    if (u != -1) {
+                        sink.accept(ch, r, u);
+                        sink.accept(ch, u, r);
                     }
                 }
             }
@@ -180,7 +233,7 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
 
         @Override
         public long footprintBytes() {
-            return 64 + 2L * (16 + 4L * n) * 3 + 2L * (16 + 12L * n) + parts.footprintBytes();
+            return 64 + 3 * (16 + 4L * n) + 2 * (16 + 12L * byHost.length) + (16 + 8L * byHost.length) + parts.footprintBytes();
         }
     }
 }

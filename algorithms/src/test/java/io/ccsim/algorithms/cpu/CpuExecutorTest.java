@@ -115,6 +115,19 @@ class CpuExecutorTest {
     }
 
     @Test
+    void treeWithChainsRotatedPerChannelIsCorrectOnSeveralHosts() {
+        // 3 hosts x 4 ranks, 8 channels: four chain rotations (every local rank heads some channel's chain)
+        for (Protocol proto : Protocol.values()) {
+            for (DataType dt : new DataType[] {DataType.INT32, DataType.FLOAT32}) {
+                CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, 7777, dt, ReduceOp.SUM, 0, CommLayout.uniform(3, 4));
+                Plan p = plan(call, Algorithm.TREE, proto, 8, 4096);
+                ElementBuffer[] in = CollectiveCheck.inputs(call, 21);
+                CollectiveCheck.verify(call, in, exec.run(p, in));
+            }
+        }
+    }
+
+    @Test
     void runsAreDeterministic() {
         CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, 5000, DataType.BFLOAT16, ReduceOp.AVG, 0,
                 CommLayout.uniform(3, 2));

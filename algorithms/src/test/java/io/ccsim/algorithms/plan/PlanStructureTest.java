@@ -141,6 +141,45 @@ class PlanStructureTest {
         assertThat(c.sendPeer(0)).isEqualTo(6);
     }
 
+    @Test
+    void treeChannelsOnSeveralHostsSpreadTheirHostEdgesOverTheRails() {
+        // 4 hosts x 8 ranks, 16 channels: tree-0 channel c (c < 8) starts every host's chain at local rank c, so its
+        // host-to-host edges join GPU c of each host (one rail, NIC c); tree-1 channel c + 8 has the same chains
+        Plan p = plan(CollectiveOp.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 16, 1 << 20, CommLayout.uniform(4, 8), 1 << 22);
+        StepCursor c = new StepCursor();
+        java.util.Set<Integer> heads = new java.util.TreeSet<>();
+        for (int ch = 0; ch < 16; ch++) {
+            int head0 = ch % 8; // host 0's chain head: the root of tree 0 (no parent)
+            if (ch < 8) {
+                assertThat(p.stepCount(head0, ch, 1)).as("channel %d: rank %d is the root", ch, head0).isZero();
+                heads.add(head0);
+            }
+            for (int h = 0; h < 4; h++) {
+                int head = 8 * h + ch % 8;
+                p.step(head, ch, 0, 0, c);
+                // the head's peers: its chain child (next local rank, cyclically) and the heads of other hosts, on its rail
+                for (int i = 0; i < c.nRecv(); i++) {
+                    int peer = c.recvPeer(i);
+                    if (peer / 8 == h) assertThat(peer).isEqualTo(8 * h + (ch + 1) % 8);
+                    else assertThat(peer % 8).as("channel %d host %d child %d on rail %d", ch, h, peer, ch % 8).isEqualTo(ch % 8);
+                }
+                if (c.nSend() > 0 && c.prim() != Primitive.RECV_REDUCE_COPY_SEND) assertThat(c.sendPeer(0) % 8).isEqualTo(ch % 8);
+                // the chain's last rank (local rank before the head, cyclically) is a leaf: it only sends up
+                p.step(8 * h + (ch + 7) % 8, ch, 0, 0, c);
+                assertThat(c.prim()).isEqualTo(Primitive.SEND);
+            }
+        }
+        assertThat(heads).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        // one host: ascending chains on every channel (rank 0 the root, rank 7 the leaf)
+        Plan one = plan(CollectiveOp.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 16, 1 << 20, CommLayout.uniform(1, 8), 1 << 22);
+        for (int ch = 0; ch < 8; ch++) {
+            assertThat(one.stepCount(0, ch, 1)).isZero();
+            one.step(7, ch, 0, 0, c);
+            assertThat(c.prim()).isEqualTo(Primitive.SEND);
+            assertThat(c.sendPeer(0)).isEqualTo(6);
+        }
+    }
+
     /** Along every connection, the sender's slices and the receiver's slices agree in order, size and slots. */
     @Test
     void everyConnectionCarriesMatchingSendsAndReceives() {
