@@ -119,26 +119,8 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         tree = complete(tree, "sim.tree");
         p2p = complete(p2p, "sim.p2p");
         chain = complete(chain, "sim.chain");
-        Objects.requireNonNull(duplexEfficiency, "sim.duplex_efficiency");
-        EnumMap<LinkClass, Double> d = new EnumMap<>(LinkClass.class);
-        for (LinkClass c : LinkClass.values()) {
-            Double v = duplexEfficiency.get(c);
-            if (v == null || !(v > 0 && v <= 1)) {
-                throw new IllegalArgumentException("sim.duplex_efficiency." + c.jsonName() + " must be in (0, 1], got " + v);
-            }
-            d.put(c, v);
-        }
-        duplexEfficiency = Collections.unmodifiableMap(d);
-        Objects.requireNonNull(multiPeerEfficiency, "sim.multi_peer_efficiency");
-        EnumMap<Protocol, Double> mp = new EnumMap<>(Protocol.class);
-        for (Protocol p : Protocol.values()) {
-            Double v = multiPeerEfficiency.get(p);
-            if (v == null || !(v > 0 && v <= 1)) {
-                throw new IllegalArgumentException("sim.multi_peer_efficiency." + p.ncclName() + " must be in (0, 1], got " + v);
-            }
-            mp.put(p, v);
-        }
-        multiPeerEfficiency = Collections.unmodifiableMap(mp);
+        duplexEfficiency = fractions(duplexEfficiency, LinkClass.class, LinkClass::jsonName, "sim.duplex_efficiency");
+        multiPeerEfficiency = fractions(multiPeerEfficiency, Protocol.class, Protocol::ncclName, "sim.multi_peer_efficiency");
         Objects.requireNonNull(cta, "sim.cta");
         EnumMap<Protocol, CtaCosts> cc = new EnumMap<>(Protocol.class);
         for (Map.Entry<Protocol, CtaCosts> e : cta.entrySet()) cc.put(e.getKey(), Objects.requireNonNull(e.getValue(), "sim.cta"));
@@ -183,6 +165,21 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                     Map<Protocol, SimProtocolCosts> p2p) {
         this(ring, tree, p2p, ring);
+    }
+
+    /** An unmodifiable copy of {@code m}, which must hold a value in (0, 1] for every constant of {@code type}. */
+    private static <K extends Enum<K>> Map<K, Double> fractions(Map<K, Double> m, Class<K> type,
+                                                               java.util.function.Function<K, String> name, String what) {
+        Objects.requireNonNull(m, what);
+        EnumMap<K, Double> copy = new EnumMap<>(type);
+        for (K k : type.getEnumConstants()) {
+            Double v = m.get(k);
+            if (v == null || !(v > 0 && v <= 1)) {
+                throw new IllegalArgumentException(what + "." + name.apply(k) + " must be in (0, 1], got " + v);
+            }
+            copy.put(k, v);
+        }
+        return Collections.unmodifiableMap(copy);
     }
 
     private static Map<Protocol, SimProtocolCosts> complete(Map<Protocol, SimProtocolCosts> m, String name) {
