@@ -89,7 +89,7 @@ class GpuCommandsTest {
     /**
      * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
      * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (README: 7.2 / 4.8 % below 1 MiB, 14.8 % from 1 MiB, the Simple rings saturating with
+     * to the errors it has (README: 7.0 / 4.5 % below 1 MiB, 14.7-14.8 % from 1 MiB, the Simple rings saturating with
      * channels), so that a change that makes the model transfer worse is seen.
      */
     @Test

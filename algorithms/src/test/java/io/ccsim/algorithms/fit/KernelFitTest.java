@@ -33,7 +33,7 @@ class KernelFitTest {
     static final double BOUND_LARGE = 0.05;
     /**
      * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 34 of 48 (every group within 15 % below
-     * 1 MiB; the 14 others miss 5 % from 1 MiB by 0.2-3.0 points). Session 4 reached 31, session 3 23, the one before 20:
+     * 1 MiB; the 14 others miss 5 % from 1 MiB by under 0.1 to 3.1 points). Session 4 reached 31, session 3 23, the one before 20:
      * the timing's graph launch costs (sim.graph_launch_us) and line-sized LL/LL128 forwarding units made the difference,
      * then (session 5) Simple stream costs without a cache step.
      */
