@@ -3,8 +3,6 @@ package io.ccsim.algorithms.plan;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 
-import java.util.Arrays;
-
 /**
  * NCCL's double binary tree all-reduce.
  *
@@ -175,8 +173,17 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
             return -1;
         }
 
-        /** Parent of rank in channel ch's tree, or −1 at the root. */
-        int parentOnChannel(int ch, int rank) { return up(structure(ch), rank); }
+        /** Number of children of rank r in structure st (those child(st, r, j) gives for j below it). */
+        private int childCount(int st, int r) {
+            int rot = st >> 1, t = st & 1, h = hostOf[r];
+            int i = posOf(r, rot);
+            int k = i + 1 < byHost[h].length ? 1 : 0;
+            if (i == 0) {
+                if (hostTree[t][3 * h + 1] != -1) k++;
+                if (hostTree[t][3 * h + 2] != -1) k++;
+            }
+            return k;
+        }
 
         @Override public int nLanes() { return 2; }
 
@@ -192,8 +199,7 @@ public final class TreeAllReducePlanner extends AbstractPlanner {
             long off = parts.chunkStart(ch, i);
             int cnt = (int) parts.chunkCount(ch, off);
             int parent = up(st, rank);
-            int nd = 0;
-            while (nd < 3 && child(st, rank, nd) != -1) nd++;
+            int nd = childCount(st, rank);
             Primitive p;
             if (parent == -1) {
                 p = Primitive.RECV_REDUCE_COPY_SEND;

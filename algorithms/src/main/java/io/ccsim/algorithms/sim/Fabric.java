@@ -13,7 +13,6 @@ import io.ccsim.topology.LinkHealth;
 import io.ccsim.topology.LinkKind;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Topology;
-import java.util.Map;
 
 /**
  * A topology's fabric bound to a flow network in one simulation: one flow-network link per
@@ -30,14 +29,19 @@ public final class Fabric {
     private final LinkClass[] groupClass;
     private Topology topology;
     private boolean p2pDisabled;
-    /** per (GPU node index, protocol) key: its multi-peer link (see multiPeerLink), -1 = none */
-    private final Map<Integer, Integer> multiPeerLinks = new java.util.TreeMap<>();
+    /** [node index * protocols + protocol]: its multi-peer link (see multiPeerLink), NONE, or UNSET before first use */
+    private final int[] multiPeerLinks;
+    private static final int NONE = -1;
+    private static final int UNSET = -2;
+    private static final int NPROTO = Protocol.values().length;
 
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
         this.sim = sim;
         this.topology = topology;
         this.profile = profile;
         this.net = new FlowNetwork(sim, false); // nothing here asks for nextCompletionTime()
+        this.multiPeerLinks = new int[topology.nodes().size() * NPROTO];
+        java.util.Arrays.fill(multiPeerLinks, UNSET);
         int n = topology.fabric().size();
         this.groupClass = new LinkClass[n];
         for (LinkGroup g : topology.fabric()) {
@@ -103,13 +107,18 @@ public final class Fabric {
         topology = topology.withLinkHealth(linkId, health);
         LinkGroup g = topology.groupOf(linkId);
         net.setCapacity(g.index(), capacity(g));
-        for (Map.Entry<Integer, Integer> e : multiPeerLinks.entrySet()) {
-            int key = e.getKey();
-            if (e.getValue() >= 0) net.setCapacity(e.getValue(), multiPeerCapacity(key / NPROTO, Protocol.values()[key % NPROTO]));
+        if (groupClass[g.index()] == LinkClass.NVLINK) {
+            // the multi-peer links of the group's two end nodes follow their NVLink capacity
+            Link first = g.members().get(0);
+            for (String node : new String[] {first.a(), first.b()}) {
+                int n = topology.nodeIndex(node);
+                for (Protocol p : Protocol.values()) {
+                    int l = multiPeerLinks[n * NPROTO + p.ordinal()];
+                    if (l >= 0) net.setCapacity(l, multiPeerCapacity(n, p));
+                }
+            }
         }
     }
-
-    private static final int NPROTO = Protocol.values().length;
 
     /**
      * The flow-network link that stands for GPU node {@code gpuNode}'s NVLink ports when the GPU sends to or
@@ -121,14 +130,13 @@ public final class Fabric {
      */
     public int multiPeerLink(int gpuNode, Protocol p) {
         int key = gpuNode * NPROTO + p.ordinal();
-        Integer l = multiPeerLinks.get(key);
-        if (l != null) return l;
-        int idx = -1;
+        if (multiPeerLinks[key] != UNSET) return multiPeerLinks[key];
+        int idx = NONE;
         if (profile.sim().multiPeerEfficiency(p) < 1 && multiPeerCapacity(gpuNode, p) > 0) {
             idx = net.addLink(topology.nodes().get(gpuNode).id() + ".nvlink-multi-peer." + p.ncclName(),
                     multiPeerCapacity(gpuNode, p), Sharing.FULL_DUPLEX);
         }
-        multiPeerLinks.put(key, idx);
+        multiPeerLinks[key] = idx;
         return idx;
     }
 
