@@ -29,7 +29,7 @@ import java.util.Objects;
  *
  * <p>{@code duplex_efficiency} (optional in the JSON, default 1 per class) is, per link class, the fraction
  * of one direction's capacity each direction of a full-duplex link delivers when both directions carry
- * traffic: the flow network adds the joint constraint fwd + rev ≤ 2 × C × e
+ * traffic: a direction's capacity is C × e while the opposite direction carries a flow
  * ({@code FlowNetwork#setDuplexEfficiency}). Measured on NVLink4 (calibration/nccl-h200, NCCL 2.28.9,
  * n = 2, Simple): all_gather, both directions busy, 268 GB/s per direction; broadcast, one direction,
  * 361 GB/s.

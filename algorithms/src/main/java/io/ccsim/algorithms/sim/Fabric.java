@@ -18,8 +18,8 @@ import io.ccsim.topology.Topology;
  * A topology's fabric bound to a flow network in one simulation: one flow-network link per
  * {@link LinkGroup} (same index), with capacity = group capacity (health applied) × the profile's
  * link efficiency for the group's link class, and, for a full-duplex group, the profile's
- * {@code sim.duplex_efficiency} of its class (joint limit on both directions,
- * {@link FlowNetwork#setDuplexEfficiency}; groups of other sharing ignore it). Link health can change mid-run
+ * {@code sim.duplex_efficiency} of its class (a direction's capacity times e
+ * while the other direction is busy, {@link FlowNetwork#setDuplexEfficiency}; groups of other sharing ignore it). Link health can change mid-run
  * ({@link #setLinkHealth}); scheduled flaps in the topology's link health are applied as events.
  */
 public final class Fabric {

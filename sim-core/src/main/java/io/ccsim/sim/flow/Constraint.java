@@ -13,14 +13,6 @@ final class Constraint {
     final boolean shared;
     /** bytes/s */
     double capacity;
-    /**
-     * A duplex constraint (both directions of a FULL_DUPLEX link) that the solver leaves out while it
-     * does not bind: true while the current rates satisfy it without it (see FlowNetwork's class comment).
-     */
-    boolean ignored;
-    /** whether this is the joint constraint of both directions of a link */
-    boolean duplex;
-    int checkEpoch;
 
     Flow[] members = new Flow[4];
     /** index, in the member's own constraint arrays, of this constraint */

@@ -17,19 +17,17 @@ import java.util.Objects;
  * crosses a shared constraint k times consumes k times its rate there.
  *
  * <p>A FULL_DUPLEX link may also have a <em>duplex efficiency</em> e in (0, 1]
- * ({@link #setDuplexEfficiency}): one more shared constraint over both directions,
- * {@code fwd + rev <= 2 x C x e}, besides {@code fwd <= C} and {@code rev <= C}; flows of either
- * direction are its members. With traffic one way only a direction still gets C (for e >= 1/2); with
- * equal demand both ways each gets {@code min(C, C x e)}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200,
- * Simple: calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a
- * one-way chain. e = 1 adds no constraint (it could never bind), so the default costs nothing.
- * A duplex constraint joins the two directions' flows into one component and so makes solving
- * costlier; the solver therefore leaves it out ({@code ignored}) while the rates satisfy it without
- * it, checks it after each solve that touched its flows (usage = the two directions' rates), and
- * takes it in (and re-solves) only when it is violated, then out again when it stops being
- * saturated. This is exact: the max-min fair allocation is unique and characterised by feasibility
- * plus a bottleneck for every flow (Bertsekas &amp; Gallager 6.5.2), and an allocation fair under a
- * subset of the constraints that satisfies the others has both.
+ * ({@link #setDuplexEfficiency}): while the opposite direction carries a flow in its bandwidth phase, a
+ * direction's capacity is {@code C x e} instead of C. With traffic one way only a direction gets C; with
+ * both directions busy each gets at most {@code C x e}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200, Simple:
+ * calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a one-way chain.
+ * The penalty is a mode of the link (both ways at once or not), not a joint constraint over the two
+ * directions' rates: a joint constraint {@code fwd + rev <= 2 C e} agrees with it whenever both directions
+ * are saturated or one is idle (all that the measurements tell apart), but it couples every flow through
+ * a GPU with every other (a ring's ranks then form one component, solved on every change, and the
+ * constraint flips in and out as bursts come and go: half the time of a 512-GPU ring all-reduce). Here a
+ * direction's capacity changes only when the opposite direction's bandwidth-phase flow count goes
+ * 0 &lt;-&gt; 1, which re-solves that direction's component alone.
  *
  * <h2>Solver: progressive filling, per connected component</h2>
  * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
@@ -68,11 +66,8 @@ public final class FlowNetwork {
     private Sharing[] linkSharing = new Sharing[16];
     private Constraint[] fwdCons = new Constraint[16];
     private Constraint[] revCons = new Constraint[16];
-    /** joint constraint over both directions of a FULL_DUPLEX link with duplex efficiency < 1, else null */
-    private Constraint[] duplexCons = new Constraint[16];
+    /** per link: the fraction of its capacity a FULL_DUPLEX direction gets while the other one is busy (1 = none) */
     private double[] duplexEff = new double[16];
-    /** whether a route over the link was resolved (its constraints are then fixed in paths and flows) */
-    private boolean[] linkResolved = new boolean[16];
     private int linkCount;
 
     // per link direction (index = hop), lazily settled accounting
@@ -92,9 +87,6 @@ public final class FlowNetwork {
     private Constraint[] seedCons = new Constraint[16];
     private int nSeedCons;
     private boolean solvePending;
-    // ignored duplex constraints touched by the current solve, to check once its components are applied
-    private Constraint[] checkCons = new Constraint[16];
-    private int nCheck;
     private final Runnable solveAction = this::solveDeferred;
 
     // solver scratch
@@ -161,9 +153,7 @@ public final class FlowNetwork {
             linkSharing = Arrays.copyOf(linkSharing, n);
             fwdCons = Arrays.copyOf(fwdCons, n);
             revCons = Arrays.copyOf(revCons, n);
-            duplexCons = Arrays.copyOf(duplexCons, n);
             duplexEff = Arrays.copyOf(duplexEff, n);
-            linkResolved = Arrays.copyOf(linkResolved, n);
             dir = Arrays.copyOf(dir, 2 * n * DIR_STRIDE);
         }
         linkName[l] = name;
@@ -217,15 +207,8 @@ public final class FlowNetwork {
         linkCap[link] = bytesPerSec;
         Constraint f = fwdCons[link];
         Constraint r = revCons[link];
-        f.capacity = bytesPerSec;
-        r.capacity = bytesPerSec;
-        Constraint d = duplexCons[link];
-        if (d != null) {
-            d.capacity = 2 * bytesPerSec * duplexEff[link];
-            if (!d.ignored) {
-                addSeed(d); // else the re-solve of the directions below checks it
-            }
-        }
+        f.capacity = directionCapacity(link << 1);
+        r.capacity = directionCapacity((link << 1) | 1);
         if (f.shared) {
             addSeed(f);
             if (r != f) {
@@ -240,15 +223,13 @@ public final class FlowNetwork {
     }
 
     /**
-     * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of one direction's capacity C that
-     * each direction gets when both carry traffic, modelled as a joint constraint
-     * {@code fwd + rev <= 2 x C x efficiency} over both directions (it follows later
-     * {@link #setCapacity} changes). 1 (the default) means independent directions.
+     * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of its capacity C that a direction gets
+     * while the opposite direction has a flow in its bandwidth phase (see the class comment); it follows later
+     * {@link #setCapacity} changes. 1 (the default) means independent directions. Takes effect now: flows
+     * on the link are re-solved at the end of the current instant.
      *
      * @param efficiency in (0, 1]
      * @throws IllegalArgumentException for a link that is not FULL_DUPLEX, or an efficiency outside (0, 1]
-     * @throws IllegalStateException    when the link had efficiency 1 and a route over it was already
-     *                                  resolved ({@link #path} or {@link #start}): set it before the first flow
      */
     public void setDuplexEfficiency(int link, double efficiency) {
         checkLink("setDuplexEfficiency", link);
@@ -260,28 +241,36 @@ public final class FlowNetwork {
             throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
                     + linkSharing[link]);
         }
-        Constraint d = duplexCons[link];
-        if (d == null && efficiency < 1 && linkResolved[link]) {
-            throw new IllegalStateException(where + ": routes over this link were already resolved; set the duplex "
-                    + "efficiency before the first path or flow uses the link");
-        }
         duplexEff[link] = efficiency;
-        if (d != null) {
-            // once created the constraint stays (resolved paths hold it); at efficiency 1 it never binds
-            d.capacity = 2 * linkCap[link] * efficiency;
-            if (d.ignored) {
-                // re-solving the directions checks it again
-                addSeed(fwdCons[link]);
-                addSeed(revCons[link]);
-            } else {
-                addSeed(d);
+        for (int h = link << 1; h <= ((link << 1) | 1); h++) {
+            Constraint c = (h & 1) == 0 ? fwdCons[link] : revCons[link];
+            c.capacity = directionCapacity(h);
+            if (c.size > 0) {
+                addSeed(c);
             }
-            requestSolve();
-        } else if (efficiency < 1) {
-            Constraint c = new Constraint(link, true, 2 * linkCap[link] * efficiency);
-            c.duplex = true;
-            c.ignored = true; // until the rates violate it
-            duplexCons[link] = c;
+        }
+        requestSolve();
+    }
+
+    /**
+     * Capacity of direction (hop) h of a FULL_DUPLEX link: the link's, times its duplex efficiency while the
+     * opposite direction has flows in their bandwidth phase.
+     */
+    private double directionCapacity(int h) {
+        int link = h >>> 1;
+        double e = duplexEff[link];
+        return e < 1 && dir[(h ^ 1) * DIR_STRIDE + DIR_FLOWS] > 0 ? linkCap[link] * e : linkCap[link];
+    }
+
+    /**
+     * The opposite direction of hop h turned busy or idle: re-derive h's capacity and re-solve its flows.
+     * Only for links with a duplex efficiency below 1.
+     */
+    private void oppositeChanged(int h) {
+        Constraint c = (h & 1) == 0 ? fwdCons[h >>> 1] : revCons[h >>> 1];
+        c.capacity = directionCapacity(h);
+        if (c.size > 0) {
+            addSeed(c);
         }
     }
 
@@ -418,11 +407,7 @@ public final class FlowNetwork {
                 throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
                         + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
             }
-            linkResolved[link] = true;
             n = addWeight(cs, ws, n, (h & 1) == 0 ? fwdCons[link] : revCons[link], multiplicity);
-            if (duplexCons[link] != null) {
-                n = addWeight(cs, ws, n, duplexCons[link], multiplicity);
-            }
         }
         if (n < cs.length) {
             cs = Arrays.copyOf(cs, n);
@@ -510,13 +495,13 @@ public final class FlowNetwork {
         f.lastUpdate = sim.now();
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            // an ignored duplex constraint keeps no members (see takeIn)
-            f.posInCons[i] = c.duplex && c.ignored ? -1 : c.add(f, i);
+            f.posInCons[i] = cs[i].add(f, i);
         }
         int[] r = f.route;
         for (int h : r) {
-            dir[h * DIR_STRIDE + DIR_FLOWS]++;
+            if (dir[h * DIR_STRIDE + DIR_FLOWS]++ == 0 && duplexEff[h >>> 1] < 1) {
+                oppositeChanged(h ^ 1); // both ways at once now
+            }
         }
         addSeed(f);
         requestSolve();
@@ -538,6 +523,9 @@ public final class FlowNetwork {
             dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
             if (--dir[b + DIR_FLOWS] == 0) {
                 dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
+                if (duplexEff[h >>> 1] < 1) {
+                    oppositeChanged(h ^ 1); // one way only now
+                }
             } else {
                 double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
                 dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
@@ -547,12 +535,8 @@ public final class FlowNetwork {
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
-            int pos = f.posInCons[i];
-            if (pos < 0) {
-                continue; // not a member: an ignored duplex constraint
-            }
-            c.remove(pos);
-            if (c.shared && c.size > 0 && !c.ignored) {
+            c.remove(f.posInCons[i]);
+            if (c.shared && c.size > 0) {
                 addSeed(c);
             }
         }
@@ -661,90 +645,6 @@ public final class FlowNetwork {
         if (nSeedFlows == 0 && nSeedCons == 0) {
             return;
         }
-        while (true) {
-            solvePass();
-            if (!activateViolatedDuplex()) {
-                return;
-            }
-        }
-    }
-
-    /**
-     * Takes in every checked duplex constraint that the rates now violate (seeding it for another pass).
-     * @return whether any was taken in
-     */
-    private boolean activateViolatedDuplex() {
-        boolean any = false;
-        for (int i = 0; i < nCheck; i++) {
-            Constraint c = checkCons[i];
-            checkCons[i] = null;
-            if (c.ignored && duplexFlows(c) > 0 && duplexUsage(c) > c.capacity * (1 + 1e-12)) {
-                takeIn(c);
-                addSeed(c);
-                any = true;
-            }
-        }
-        nCheck = 0;
-        return any;
-    }
-
-    /*
-     * An ignored duplex constraint keeps no member list: flows entering or leaving their bandwidth phase
-     * skip it (posInCons -1), since nothing reads it until the constraint binds. Taking it in builds the
-     * list from the two directions' constraints, whose members are exactly the link's flows; leaving it out
-     * clears it. Most duplex constraints never bind, and this saves their upkeep on every flow start and end.
-     */
-
-    /** Flows in their bandwidth phase on either direction of the duplex constraint's link. */
-    private int duplexFlows(Constraint c) {
-        int h = c.link << 1;
-        return (int) (dir[h * DIR_STRIDE + DIR_FLOWS] + dir[(h | 1) * DIR_STRIDE + DIR_FLOWS]);
-    }
-
-    /** Takes an ignored duplex constraint in: its members become the flows of both directions of its link. */
-    private void takeIn(Constraint c) {
-        c.ignored = false;
-        addMembers(c, fwdCons[c.link]);
-        addMembers(c, revCons[c.link]);
-    }
-
-    private static void addMembers(Constraint c, Constraint direction) {
-        Flow[] ms = direction.members;
-        for (int k = 0, n = direction.size; k < n; k++) {
-            Flow f = ms[k];
-            Constraint[] cs = f.cons;
-            for (int i = 0; i < cs.length; i++) {
-                if (cs[i] == c) {
-                    if (f.posInCons[i] < 0) { // a flow over both directions is a member once
-                        f.posInCons[i] = c.add(f, i);
-                    }
-                    break;
-                }
-            }
-        }
-    }
-
-    /** Leaves a duplex constraint out (ignored) and clears its member list. */
-    private static void leaveOut(Constraint c) {
-        c.ignored = true;
-        Flow[] ms = c.members;
-        int[] slots = c.memberSlot;
-        for (int k = 0, n = c.size; k < n; k++) {
-            ms[k].posInCons[slots[k]] = -1;
-            ms[k] = null;
-        }
-        c.size = 0;
-    }
-
-    /** Sum of both directions' rates of the duplex constraint's link, bytes/s. */
-    private double duplexUsage(Constraint c) {
-        return dirRate(c.link << 1) + dirRate((c.link << 1) | 1);
-    }
-
-    private void solvePass() {
-        if (nSeedFlows == 0 && nSeedCons == 0) {
-            return;
-        }
         solveCount++;
         int ep = ++epoch;
         // each seed's connected component is solved on its own: the changes of one instant often touch
@@ -780,12 +680,7 @@ public final class FlowNetwork {
             while (fi < nCompFlows) {
                 Constraint[] cs = compFlows[fi++].cons;
                 for (Constraint c : cs) {
-                    if (c.ignored) {
-                        if (c.checkEpoch != ep) {
-                            c.checkEpoch = ep;
-                            pushCheck(c);
-                        }
-                    } else if (c.shared && c.epoch != ep) {
+                    if (c.shared && c.epoch != ep) {
                         c.epoch = ep;
                         pushComp(c);
                     }
@@ -806,13 +701,6 @@ public final class FlowNetwork {
         solverWork += nCompFlows + nCompCons;
         fill();
         apply();
-        for (int i = 0; i < nCompCons; i++) {
-            Constraint c = compCons[i];
-            // a taken-in duplex constraint that no longer binds is left out again (exact, see the class comment)
-            if (c.duplex && duplexUsage(c) < c.capacity * (1 - 1e-9)) {
-                leaveOut(c);
-            }
-        }
         for (int i = 0; i < nCompFlows; i++) {
             compFlows[i] = null;
         }
@@ -821,13 +709,6 @@ public final class FlowNetwork {
         }
         nCompFlows = 0;
         nCompCons = 0;
-    }
-
-    private void pushCheck(Constraint c) {
-        if (nCheck == checkCons.length) {
-            checkCons = Arrays.copyOf(checkCons, nCheck * 2);
-        }
-        checkCons[nCheck++] = c;
     }
 
     private void pushComp(Flow f) {
@@ -866,9 +747,7 @@ public final class FlowNetwork {
             for (int k = 0; k < cs.length; k++) {
                 Constraint c = cs[k];
                 if (c.shared) {
-                    if (!c.ignored) {
-                        c.wsum += ws[k];
-                    }
+                    c.wsum += ws[k];
                 } else if (c.capacity < bound) {
                     bound = c.capacity;
                 }
@@ -955,9 +834,6 @@ public final class FlowNetwork {
         double bound = Double.POSITIVE_INFINITY;
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
-            if (c.ignored) {
-                continue;
-            }
             if (c.shared) {
                 capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
             } else {
@@ -1009,7 +885,7 @@ public final class FlowNetwork {
         int[] ws = f.weights;
         for (int k = 0; k < cs.length; k++) {
             Constraint c = cs[k];
-            if (!c.shared || c.saturated || c.ignored) {
+            if (!c.shared || c.saturated) {
                 continue;
             }
             int w = ws[k];

@@ -463,7 +463,7 @@ class FlowNetworkTest {
         assertThat(FlowNetwork.completionDelayPs(1e18, 1e-3)).isEqualTo(Long.MAX_VALUE);
     }
 
-    // ---- duplex efficiency: fwd <= C, rev <= C, fwd + rev <= 2 C e
+    // ---- duplex efficiency: a direction's capacity is C, or C e while the opposite direction is busy
 
     private static double[] duplexRates(double e, boolean fast, double fwdCap, boolean withRev) {
         Simulator s = new Simulator(1);
@@ -477,41 +477,37 @@ class FlowNetworkTest {
     }
 
     @Test
-    void oneFlowEachWayGetsHalfTheJointCapacity() {
+    void oneFlowEachWayGetsTheDirectionCapacityTimesTheEfficiency() {
         for (boolean fast : new boolean[] {true, false}) {
             for (double e : new double[] {0.74, 0.4, 1.0}) {
-                double joint = 2 * C * e;
                 double[] r = duplexRates(e, fast, 0, true);
-                assertThat(r[0]).as("e=%s fwd", e).isCloseTo(Math.min(C, joint / 2), within(1e-3));
-                assertThat(r[1]).as("e=%s rev", e).isCloseTo(Math.min(C, joint / 2), within(1e-3));
+                assertThat(r[0]).as("e=%s fwd", e).isCloseTo(C * e, within(1e-3));
+                assertThat(r[1]).as("e=%s rev", e).isCloseTo(C * e, within(1e-3));
             }
         }
     }
 
     @Test
-    void oneWayOnlyKeepsTheDirectionCapacityUpToTheJointOne() {
+    void oneWayOnlyKeepsTheFullDirectionCapacity() {
         for (boolean fast : new boolean[] {true, false}) {
-            // e >= 1/2: the joint 2 C e >= C does not bind one direction alone
             assertThat(duplexRates(0.74, fast, 0, false)[0]).isCloseTo(C, within(1e-3));
-            // e < 1/2: one direction alone is held to the joint capacity 2 C e
-            assertThat(duplexRates(0.4, fast, 0, false)[0]).isCloseTo(2 * C * 0.4, within(1e-3));
+            assertThat(duplexRates(0.4, fast, 0, false)[0]).isCloseTo(C, within(1e-3));
         }
     }
 
     @Test
-    void aCappedDirectionLeavesTheJointRestToTheOther() {
+    void aBusyOppositeDirectionCostsTheEfficiencyWhateverItsRate() {
+        // the penalty is the link's both-ways mode: a reverse flow capped at 0.2 C still makes it C e forward
         double cap = 0.2 * C;
-        // e = 0.74: rev = min(C, 2 C e - cap) = C
-        double[] r = duplexRates(0.74, false, cap, true);
-        assertThat(r[0]).isCloseTo(cap, within(1e-3));
-        assertThat(r[1]).isCloseTo(Math.min(C, 2 * C * 0.74 - cap), within(1e-3));
-        // e = 0.5: rev = min(C, C - cap) = 0.8 C
-        r = duplexRates(0.5, false, cap, true);
-        assertThat(r[1]).isCloseTo(Math.min(C, 2 * C * 0.5 - cap), within(1e-3));
+        for (double e : new double[] {0.74, 0.5}) {
+            double[] r = duplexRates(e, false, cap, true);
+            assertThat(r[0]).isCloseTo(cap, within(1e-3));
+            assertThat(r[1]).as("e=%s", e).isCloseTo(C * e, within(1e-3));
+        }
     }
 
     @Test
-    void duplexFlowsCompleteAtTheJointRateAndFollowCapacityChanges() {
+    void duplexFlowsCompleteAtTheReducedRateAndFollowCapacityChanges() {
         double e = 0.75;
         int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
         net.setDuplexEfficiency(l, e);
@@ -521,55 +517,93 @@ class FlowNetworkTest {
         sim.run();
         // 7.5e8 B at C e = 7.5e10 B/s each: 0.01 s
         assertThat(f.endTime()).isEqualTo(r.endTime()).isEqualTo((long) (7.5e8 / (C * e) * PS));
-        // half the capacity: the joint constraint follows, 2 (C/2) e
+        // half the capacity: both ways get (C/2) e
         net.setCapacity(l, C / 2);
         Flow f2 = start(1L << 40, hop(l, false));
         Flow r2 = start(1L << 40, hop(l, true));
         assertThat(f2.rate()).isCloseTo(C / 2 * e, within(1e-3));
         assertThat(r2.rate()).isCloseTo(C / 2 * e, within(1e-3));
         assertThat(net.linkRate(l, false) + net.linkRate(l, true)).isCloseTo(2 * (C / 2) * e, within(1e-2));
+        // a capacity change while both ways are busy keeps the mode
+        net.setCapacity(l, C);
+        assertThat(f2.rate()).isCloseTo(C * e, within(1e-3));
+        net.cancel(r2);
+        assertThat(f2.rate()).isCloseTo(C, within(1e-3));
     }
 
-    /**
-     * The joint constraint keeps members only while it binds: flows that start or end while it is left out
-     * must count once it is taken in again, and a flow over both directions counts once (weight 2).
-     */
+    /** The mode follows the count of bandwidth-phase flows each way, including a flow over both directions. */
     @Test
-    void duplexConstraintTakenInAndLeftOutRepeatedlyCountsEveryFlowOnce() {
+    void theBothWaysModeFollowsTheFlowsOfEachDirection() {
         double e = 0.75;
         int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
         int other = net.addLink("other", C, Sharing.FULL_DUPLEX);
         net.setDuplexEfficiency(l, e);
         Flow f = start(1L << 50, hop(l, false));
-        assertThat(f.rate()).isEqualTo(C); // one way: fwd <= C binds, not fwd + rev <= 2 C e
+        assertThat(f.rate()).isEqualTo(C); // one way
         Flow r = start(1L << 50, hop(l, true));
-        // both ways: the joint constraint binds, each gets (2 C e) / 2
         assertThat(f.rate()).isCloseTo(C * e, within(1e-3));
         assertThat(r.rate()).isCloseTo(C * e, within(1e-3));
         net.cancel(r);
-        assertThat(f.rate()).isEqualTo(C); // left out again
-        Flow f2 = start(1L << 50, hop(l, false)); // joins while the joint constraint is left out
+        assertThat(f.rate()).isEqualTo(C); // one way again
+        Flow f2 = start(1L << 50, hop(l, false));
         assertThat(f.rate()).isCloseTo(C / 2, within(1e-3));
         Flow r2 = start(1L << 50, hop(l, true), hop(other, false));
-        // taken in again with f, f2 (fwd) and r2 (rev): fwd <= C gives f, f2 C/2 at most; the joint
-        // 2 C e = 1.5 C leaves r2 1.5 C - C = C/2 (below C/2 <= C of its own direction): everyone C/2
-        assertThat(r2.rate()).isCloseTo(C / 2, within(1e-3));
-        assertThat(net.linkRate(l, false) + net.linkRate(l, true)).isCloseTo(1.5 * C, within(1e-2));
+        // fwd: f + f2 <= C e = 0.75 C, 0.375 C each; rev: r2 <= 0.75 C (other is one way: C)
+        assertThat(f.rate()).isCloseTo(0.375 * C, within(1e-3));
+        assertThat(f2.rate()).isCloseTo(0.375 * C, within(1e-3));
+        assertThat(r2.rate()).isCloseTo(0.75 * C, within(1e-3));
         net.cancel(f2);
         net.cancel(r2);
-        // a flow over both directions (there and back): weight 2 in the joint constraint, so 2 x <= 2 C e
+        assertThat(f.rate()).isEqualTo(C);
+        // a flow there and back makes both directions busy by itself
         Flow both = start(1L << 50, hop(l, false), hop(l, true));
-        // f (fwd) and both (fwd and rev): fwd: f + both <= C; rev: both <= C; joint: f + 2 both <= 1.5 C;
-        // max-min: fwd binds first at C/2 each (joint then carries C/2 + C = 1.5 C, exactly its capacity)
-        assertThat(f.rate()).isCloseTo(C / 2, within(1e-3));
-        assertThat(both.rate()).isCloseTo(C / 2, within(1e-3));
+        // fwd: f + both <= 0.75 C: 0.375 C each; rev: both <= 0.75 C (not binding)
+        assertThat(f.rate()).isCloseTo(0.375 * C, within(1e-3));
+        assertThat(both.rate()).isCloseTo(0.375 * C, within(1e-3));
         net.cancel(f);
-        // alone: rev <= C and fwd <= C allow C, the joint 2 x <= 1.5 C allows 0.75 C
         assertThat(both.rate()).isCloseTo(C * e, within(1e-3));
         net.cancel(both);
         assertThat(net.activeFlowCount()).isZero();
         assertThat(net.linkRate(l, false)).isZero();
         assertThat(net.linkRate(l, true)).isZero();
+        // idle again: one way gets C
+        assertThat(start(1L << 50, hop(l, true)).rate()).isEqualTo(C);
+    }
+
+    @Test
+    void aDuplexEfficiencySetMidRunTakesEffectAtOnce() {
+        int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
+        Flow f = start(1L << 50, hop(l, false));
+        Flow r = start(1L << 50, hop(l, true));
+        assertThat(f.rate()).isEqualTo(C);
+        net.setDuplexEfficiency(l, 0.5);
+        assertThat(f.rate()).isCloseTo(C / 2, within(1e-3));
+        assertThat(r.rate()).isCloseTo(C / 2, within(1e-3));
+        net.setDuplexEfficiency(l, 1.0);
+        assertThat(f.rate()).isEqualTo(C);
+    }
+
+    @Test
+    void aDuplexPenaltyDoesNotJoinARingIntoOneComponent() {
+        // 8 GPU ports on a switch, flow i from port i (fwd) to port i+1 (rev): every port busy both ways.
+        // Ending flow 0 changes the mode of port 0's rev (flow 7) and port 1's fwd (flow 1): only those two
+        // one-flow components are solved again, not the ring.
+        double e = 0.9;
+        int[] port = new int[8];
+        for (int i = 0; i < 8; i++) {
+            port[i] = net.addLink("p" + i, C, Sharing.FULL_DUPLEX);
+            net.setDuplexEfficiency(port[i], e);
+        }
+        Flow[] fs = new Flow[8];
+        for (int i = 0; i < 8; i++) {
+            fs[i] = start(1L << 50, hop(port[i], false), hop(port[(i + 1) % 8], true));
+        }
+        for (Flow x : fs) assertThat(x.rate()).isCloseTo(C * e, within(1e-3));
+        long work = net.solverWork;
+        net.cancel(fs[0]);
+        assertThat(fs[7].rate()).isCloseTo(C * e, within(1e-3)); // its fwd port 7 is still busy both ways
+        assertThat(fs[1].rate()).isCloseTo(C * e, within(1e-3));
+        assertThat(net.solverWork - work).as("flows + constraints solved").isEqualTo(2 * (1 + 2));
     }
 
     @Test
@@ -583,14 +617,10 @@ class FlowNetworkTest {
         assertThatThrownBy(() -> net.setDuplexEfficiency(fd, 1.5)).hasMessageContaining("must be in (0, 1], was 1.5");
         assertThatThrownBy(() -> net.setDuplexEfficiency(fd, Double.NaN)).hasMessageContaining("must be in (0, 1]");
         assertThatThrownBy(() -> net.setDuplexEfficiency(7, 0.5)).hasMessageContaining("link index 7 out of range");
-        net.path(new int[] {hop(fd, false)}, 1);
-        assertThatThrownBy(() -> net.setDuplexEfficiency(fd, 0.5)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("before the first path or flow");
-        net.setDuplexEfficiency(fd, 1.0); // no change: allowed
     }
 
     @Test
-    void theJointLimitBindsOnlyWhileBothDirectionsCarryTraffic() {
+    void theDuplexLimitHoldsOnlyWhileBothDirectionsCarryTraffic() {
         // e = 0.6: both ways at C e until the short flow is done, then the long one alone at C
         double e = 0.6;
         int l = net.addLink("nvl", C, Sharing.FULL_DUPLEX);
@@ -616,10 +646,10 @@ class FlowNetworkTest {
     }
 
     @Test
-    void aDuplexLimitMakesMultiHopFlowsShareAcrossDirections() {
+    void aDuplexLimitHoldsEveryDirectionOfARing() {
         // ring of 3 GPUs on one switch, each GPU's port a FULL_DUPLEX link with e = 0.5: flow i goes
-        // port i forward then port i+1 reverse. Every port carries one flow each way, so the joint limit
-        // 2 C e = C is shared by two flows: C/2 each, for the general solver and the fast path alike.
+        // port i forward then port i+1 reverse. Every port carries one flow each way, so each direction
+        // has C e = C/2: C/2 each, for the general solver and the fast path alike.
         for (boolean fast : new boolean[] {true, false}) {
             Simulator s = new Simulator(1);
             FlowNetwork n = new FlowNetwork(s);
@@ -633,7 +663,7 @@ class FlowNetworkTest {
             for (int i = 0; i < 3; i++) {
                 fs[i] = n.start(new int[] {hop(port[i], false), hop(port[(i + 1) % 3], true)}, 1L << 40, 0, 0, null);
             }
-            for (Flow x : fs) assertThat(x.rate()).isCloseTo(2 * C * 0.5 / 2, within(1e-3));
+            for (Flow x : fs) assertThat(x.rate()).isCloseTo(C * 0.5, within(1e-3));
         }
     }
 }

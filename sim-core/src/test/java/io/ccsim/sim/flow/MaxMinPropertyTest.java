@@ -25,7 +25,8 @@ class MaxMinPropertyTest {
 
     @Test
     void randomNetworksWithDuplexLimitsAreMaxMinFair() {
-        // half of the full-duplex links get a joint constraint fwd + rev <= 2 C e, e in [0.3, 1)
+        // half of the full-duplex links get a duplex efficiency e in [0.3, 1): a direction's capacity is C e
+        // while the opposite direction carries a flow
         trials(true);
     }
 
@@ -63,6 +64,32 @@ class MaxMinPropertyTest {
     private static void check(FlowNetwork net, Flow[] flows, String where) {
         for (Flow f : flows) {
             f.rate(); // solve
+        }
+        // each FULL_DUPLEX direction's capacity, derived here from the live flows' routes
+        java.util.Set<Integer> busy = new java.util.HashSet<>();
+        for (Flow f : flows) {
+            if (!f.isCancelled()) {
+                for (int h : f.route) busy.add(h);
+            }
+        }
+        for (Flow f : flows) {
+            if (f.isCancelled()) {
+                continue;
+            }
+            for (int h : f.route) {
+                int link = h >>> 1;
+                if (net.sharing(link) != Sharing.FULL_DUPLEX) {
+                    continue;
+                }
+                double expected = net.capacity(link) * (busy.contains(h ^ 1) ? net.duplexEfficiency(link) : 1.0);
+                boolean found = false;
+                for (Constraint c : f.cons) {
+                    if (c.link == link && Math.abs(c.capacity - expected) <= 1e-9 * expected) {
+                        found = true;
+                    }
+                }
+                assertThat(found).as(where + ": direction " + h + " of link " + link + " has capacity " + expected).isTrue();
+            }
         }
         // usage per shared constraint
         java.util.Map<Constraint, Double> usage = new java.util.IdentityHashMap<>();
