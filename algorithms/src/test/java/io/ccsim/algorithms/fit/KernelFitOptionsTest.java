@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
-/** KernelFit's command-line options: {@code --sparse}'s sizes and {@code --blocks}' check. */
+/** KernelFit's command-line options: {@code --sparse}'s sizes, {@code --blocks}' check and {@code --large-weight}'s loss. */
 class KernelFitOptionsTest {
 
     static FixtureRow row(long bytes) {
@@ -40,5 +40,25 @@ class KernelFitOptionsTest {
                 .hasMessageContaining("p2p Simple");
         assertThatThrownBy(() -> KernelFit.main(new String[] {"--bogus"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--sparse").hasMessageContaining("--blocks");
+    }
+
+    @Test
+    void largeWeightWeighsTheRowsFromOneMebibyteInTheSearchLoss() {
+        // two rows: 512 KiB 20 % slow, 4 MiB 5 % fast; soft-L1 with scale 0.1: rho(r) = 2 (sqrt(1 + (r/0.1)^2) - 1)
+        java.util.List<Prediction> preds = java.util.List.of(
+                new Prediction(row(512 << 10), 12.0, Algorithm.RING, Protocol.SIMPLE, 16),
+                new Prediction(row(4 << 20), 9.5, Algorithm.RING, Protocol.SIMPLE, 16));
+        double small = 2 * (Math.sqrt(1 + Math.pow(Math.log(1.2) / 0.1, 2)) - 1);
+        double large = 2 * (Math.sqrt(1 + Math.pow(Math.log(0.95) / 0.1, 2)) - 1);
+        ProfileFitter f = ProfileFitter.forKernelTimings(null, 20);
+        assertThat(f.searchLoss(preds)).isCloseTo((small + large) / 2, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(ProfileFitter.loss(preds)).isCloseTo((small + large) / 2, org.assertj.core.api.Assertions.within(1e-12));
+        f.withLargeRowWeight(3);
+        assertThat(f.searchLoss(preds)).isCloseTo((small + 3 * large) / 4, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(ProfileFitter.loss(preds)).as("the reported loss stays unweighted").isCloseTo((small + large) / 2,
+                org.assertj.core.api.Assertions.within(1e-12));
+        assertThatThrownBy(() -> f.withLargeRowWeight(0.5)).hasMessageContaining("must be a finite number >= 1, got 0.5");
+        assertThatThrownBy(() -> f.withLargeRowWeight(Double.NaN)).hasMessageContaining(">= 1");
+        assertThatThrownBy(() -> KernelFit.main(new String[] {"--bogus"})).hasMessageContaining("--large-weight");
     }
 }
