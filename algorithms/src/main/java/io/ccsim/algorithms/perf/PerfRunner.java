@@ -35,6 +35,7 @@ public final class PerfRunner {
     private final Planners planners = Planners.standard();
     private final long seed;
     private long lastEvents;
+    private int lastMaxComponentFlows;
     private long lastFlows;
     private long lastSteps;
 
@@ -210,6 +211,7 @@ public final class PerfRunner {
             }
         }
         lastEvents = sim.dispatchedCount();
+        lastMaxComponentFlows = fabric.network().maxComponentFlows();
         lastFlows = 0;
         lastSteps = 0;
         for (SimExecution c : calls) {
@@ -218,6 +220,9 @@ public final class PerfRunner {
         }
         return calls;
     }
+
+    /** The largest set of flows the flow network solved together in the last simulation. */
+    public int lastMaxComponentFlows() { return lastMaxComponentFlows; }
 
     /** Events dispatched by the last simulation. */
     public long lastEvents() { return lastEvents; }

@@ -110,6 +110,7 @@ public final class FlowNetwork {
     private long flowsStarted;
     /** flows + constraints visited by the solver, for locality tests */
     long solverWork;
+    private int maxComponentFlows;
 
     /** @param sim the simulator whose clock and event queue this network uses */
     public FlowNetwork(Simulator sim) {
@@ -597,6 +598,14 @@ public final class FlowNetwork {
         return solveCount;
     }
 
+    /**
+     * @return the most flows the solver ever had to solve together (its largest connected component): what a
+     * solve costs grows with it, so a model change that joins components shows here
+     */
+    public int maxComponentFlows() {
+        return maxComponentFlows;
+    }
+
     /** @return number of flows started so far */
     public long flowsStarted() {
         return flowsStarted;
@@ -699,6 +708,9 @@ public final class FlowNetwork {
             }
         }
         solverWork += nCompFlows + nCompCons;
+        if (nCompFlows > maxComponentFlows) {
+            maxComponentFlows = nCompFlows;
+        }
         fill();
         apply();
         for (int i = 0; i < nCompFlows; i++) {

@@ -604,6 +604,7 @@ class FlowNetworkTest {
         assertThat(fs[7].rate()).isCloseTo(C * e, within(1e-3)); // its fwd port 7 is still busy both ways
         assertThat(fs[1].rate()).isCloseTo(C * e, within(1e-3));
         assertThat(net.solverWork - work).as("flows + constraints solved").isEqualTo(2 * (1 + 2));
+        assertThat(net.maxComponentFlows()).as("every flow was solved alone").isEqualTo(1);
     }
 
     @Test
