@@ -68,11 +68,22 @@ import java.util.Objects;
  * @param graphLaunchUs     host cost of one CUDA graph launch of the CudaExecutor's timing, µs, ≥ 0
  * @param graphCallLaunchUs its cost per captured call, µs, ≥ 0
  * @param multiPeerEfficiency per protocol, in (0, 1]; every protocol present
+ * @param channelSkewNs     how much later each channel's thread block starts than the previous one, ns, ≥ 0
+ *                          (JSON {@code sim.channel_skew_ns}, optional, default 0): channel c starts
+ *                          (c mod {@value #SKEW_PHASES}) × this after its rank's kernel. Identical channels of a
+ *                          simulation otherwise stay in lock-step, so their bursts all meet on the links, where
+ *                          real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on
+ *                          4 × H200 took 1234 µs, 1548 simulated in lock-step, ~1310 with a skew of 20-1000 ns
+ *                          (gpu-backend/results/h200x4-channels). With a skew, only channels of the same phase
+ *                          fold into one simulated representative.
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
                        Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
-                       double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency) {
+                       double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency, double channelSkewNs) {
+
+    /** Channel start phases of {@link #channelSkewNs}: channel c starts (c mod this) skews late. */
+    public static final int SKEW_PHASES = 8;
 
     /** Duplex efficiency 1 for every link class: the directions of a full-duplex link are independent. */
     public static final Map<LinkClass, Double> INDEPENDENT_DIRECTIONS = independentDirections();
@@ -131,6 +142,17 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         if (!(graphCallLaunchUs >= 0 && graphCallLaunchUs < 1e6)) {
             throw new IllegalArgumentException("sim.graph_call_launch_us must be in [0, 1e6) µs, got " + graphCallLaunchUs);
         }
+        if (!(channelSkewNs >= 0 && channelSkewNs < 1e6)) {
+            throw new IllegalArgumentException("sim.channel_skew_ns must be in [0, 1e6) ns, got " + channelSkewNs);
+        }
+    }
+
+    /** Costs without a channel skew (channels start together). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                    Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
+                    double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency) {
+        this(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, 0.0);
     }
 
     /** Costs without a multi-peer loss ({@link #NO_MULTI_PEER_LOSS}). */
@@ -213,7 +235,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
+                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
     }
 
     /** The duplex efficiency of link class {@code c}, in (0, 1]. */
@@ -223,7 +245,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withDuplexEfficiency(LinkClass c, double e) {
         EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
         d.put(c, e);
-        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
+        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
     }
 
     /** The multi-peer NVLink efficiency of protocol {@code p}, in (0, 1]. */
@@ -233,7 +255,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withMultiPeerEfficiency(Protocol p, double e) {
         EnumMap<Protocol, Double> m = new EnumMap<>(multiPeerEfficiency);
         m.put(p, e);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m, channelSkewNs);
     }
 
     /** The thread-block stream costs of protocol {@code p}, or null when {@code p} uses the per-channel limit model. */
@@ -244,12 +266,17 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, CtaCosts> m = new EnumMap<>(Protocol.class);
         m.putAll(cta);
         if (c == null) m.remove(p); else m.put(p, c);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
     }
 
     /** A copy with other graph launch costs of the CudaExecutor's timing: per graph and per captured call, µs (≥ 0). */
     public SimCosts withGraphLaunch(double perGraphUs, double perCallUs) {
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs, multiPeerEfficiency);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs, multiPeerEfficiency, channelSkewNs);
+    }
+
+    /** A copy with another channel skew, ns (≥ 0; see {@link #channelSkewNs}). */
+    public SimCosts withChannelSkew(double ns) {
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, ns);
     }
 
     /**

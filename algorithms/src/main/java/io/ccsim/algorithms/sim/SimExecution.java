@@ -98,6 +98,8 @@ public final class SimExecution {
     private final int elemBytes;
     private final Protocol proto;
     private final long startLatencyPs;
+    /** sim.channel_skew_ns in ps: channel c starts (c mod SKEW_PHASES) times this after its rank (0: together). */
+    private final long channelSkewPs;
     private final long stepOverheadPs;
     private final double channelCapBps;
     /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss for the protocol */
@@ -195,6 +197,7 @@ public final class SimExecution {
         SimCosts.Family family = SimCosts.Family.of(algo, plan.call().op());
         SimProtocolCosts pc = prof.sim().get(family, proto);
         this.startLatencyPs = Time.us(pc.launchLatencyUs());
+        this.channelSkewPs = Math.round(prof.sim().channelSkewNs() * 1000.0);
         this.stepOverheadPs = Time.ns(pc.stepOverheadNs());
         this.channelCapBps = pc.maxChannelBwGbps() * 1e9;
         this.pipelineBytes = pc.pipelineBytes();
@@ -238,7 +241,7 @@ public final class SimExecution {
         // ring orders (multi-node rings) spread load by design, which the ring fits were made without
         boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
         this.multiPeer = byDesign && prof.sim().multiPeerEfficiency(proto) < 1 ? multiPeerRanks(plan) : null;
-        this.repOf = foldReplicas ? channelReplicas(plan) : identity(nCh);
+        this.repOf = foldReplicas ? channelReplicas(plan, channelSkewPs > 0 ? SimCosts.SKEW_PHASES : 1) : identity(nCh);
         this.multiplicity = new int[nCh];
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
 
@@ -321,9 +324,10 @@ public final class SimExecution {
      * same step sequence (same counts and slices) as channel r behaves identically by symmetry, so only r
      * is simulated, its flows standing for all of them ({@link FlowNetwork#start} with a multiplicity) and
      * using r's routes. NCCL's ring channels are duplicated this way (search.cc duplicates the graph's
-     * channels), so on an NVSwitch board all channels of a ring fold into one or two.
+     * channels), so on an NVSwitch board all channels of a ring fold into one or two. With a channel skew only
+     * channels of the same start phase (c mod {@code phases}) are replicas.
      */
-    private static int[] channelReplicas(Plan plan) {
+    private static int[] channelReplicas(Plan plan, int phases) {
         int nCh = plan.nChannels();
         int[] rep = new int[nCh];
         for (int c = 0; c < nCh; c++) rep[c] = c;
@@ -335,7 +339,7 @@ public final class SimExecution {
         for (int c = 1; c < nCh; c++) {
             int[] ring = plan.options().ringOrder(c);
             for (int r = 0; r < c; r++) {
-                if (rep[r] != r || sig[r] != sig[c]) continue;
+                if (rep[r] != r || sig[r] != sig[c] || r % phases != c % phases) continue;
                 if (plan.stepCount(0, r, 0) != plan.stepCount(0, c, 0) || plan.stepCount(last, r, 0) != plan.stepCount(last, c, 0)) continue;
                 if (!Arrays.equals(ring, plan.options().ringOrder(r))) continue;
                 rep[c] = r;
@@ -412,13 +416,29 @@ public final class SimExecution {
             rankFinished(rank);
             return;
         }
+        if (channelSkewPs == 0) {
+            startChannels(rank, 0, 1);
+            return;
+        }
+        // channel c's block starts (c mod SKEW_PHASES) skews late (SimCosts.channelSkewNs)
+        startChannels(rank, 0, SimCosts.SKEW_PHASES);
+        for (int ph = 1; ph < Math.min(nCh, SimCosts.SKEW_PHASES); ph++) {
+            final int phase = ph;
+            sim.schedule(phase * channelSkewPs, () -> startChannels(rank, phase, SimCosts.SKEW_PHASES));
+        }
+    }
+
+    /** Starts rank {@code rank}'s workers of the channels c with c mod {@code phases} = {@code phase}. */
+    private void startChannels(int rank, int phase, int phases) {
         int base = rank * nCh * nLanes;
-        for (int i = 0; i < nCh * nLanes; i++) {
-            int w = base + i;
-            wi[w * WI + STARTED] = 1;
-            if (wi[w * WI + STEP_COUNT] > 0) {
-                load(w);
-                tryStart(w);
+        for (int c = phase; c < nCh; c += phases) {
+            for (int l = 0; l < nLanes; l++) {
+                int w = base + c * nLanes + l;
+                wi[w * WI + STARTED] = 1;
+                if (wi[w * WI + STEP_COUNT] > 0) {
+                    load(w);
+                    tryStart(w);
+                }
             }
         }
     }

@@ -234,4 +234,22 @@ class SimSectionJsonTest {
         // ps per byte = ns/KiB * 1000 / 1024, src and dst scaled
         assertThat(c.psPerByte(1, true, true, 2, true, 2.0)).isCloseTo((1 + 2 + 2 + 2 + 1) * 1000.0 / 1024, org.assertj.core.api.Assertions.within(1e-12));
     }
+
+    @Test
+    void channelSkewIsOptionalRoundTripsAndIsValidated() {
+        CalibrationProfile h = CalibrationProfile.builtin("h200");
+        assertThat(h.sim().channelSkewNs()).isZero();
+        assertThat(h.toJson()).doesNotContain("channel_skew_ns");
+        CalibrationProfile s = h.withSim(h.sim().withChannelSkew(20));
+        assertThat(s.toJson()).contains("\"channel_skew_ns\": 20.0");
+        assertThat(CalibrationProfile.parse(s.toJson(), "round trip")).isEqualTo(s);
+        String json = s.toJson();
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace("\"channel_skew_ns\": 20.0", "\"channel_skew_ns\": -1"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.channel_skew_ns");
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace("\"channel_skew_ns\": 20.0", "\"channel_skew_ns\": 2e6"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.channel_skew_ns").hasMessageContaining("[0, 1e6)");
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace("\"channel_skew_ns\": 20.0", "\"channel_skew_ns\": \"x\""), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.channel_skew_ns");
+        assertThatThrownBy(() -> h.sim().withChannelSkew(Double.NaN)).hasMessageContaining("sim.channel_skew_ns must be in [0, 1e6)");
+    }
 }

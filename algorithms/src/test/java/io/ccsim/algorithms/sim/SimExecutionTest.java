@@ -14,6 +14,7 @@ import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.sim.Simulator;
 import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Link;
@@ -38,8 +39,13 @@ class SimExecutionTest {
 
     /** Runs the plan with every rank launched at 0, applying {@code midRun} at {@code atPs}. */
     private static Run run(Topology t, Plan plan, boolean fold, long atPs, java.util.function.Consumer<Fabric> midRun, int... skipRanks) {
+        return run(H200, t, plan, fold, atPs, midRun, skipRanks);
+    }
+
+    private static Run run(CalibrationProfile profile, Topology t, Plan plan, boolean fold, long atPs,
+                           java.util.function.Consumer<Fabric> midRun, int... skipRanks) {
         Simulator sim = new Simulator(7);
-        Fabric fabric = new Fabric(sim, t, H200);
+        Fabric fabric = new Fabric(sim, t, profile);
         SimExecution x = new SimExecution(sim, fabric, plan, SimExecutor.firstGpus(t, plan.nRanks()), tm -> { }, fold);
         for (int r = 0; r < plan.nRanks(); r++) {
             final int rr = r;
@@ -67,6 +73,31 @@ class SimExecutionTest {
         assertThat(folded.x().endTimePs()).isEqualTo(full.x().endTimePs());
         assertThat(folded.x().stepsExecuted()).isEqualTo(full.x().stepsExecuted());
         assertThat(folded.events()).isLessThan(full.events());
+    }
+
+    @Test
+    void aChannelSkewStartsChannelsByPhaseAndFoldsOnlyChannelsOfOnePhase() {
+        CalibrationProfile skewed = H200.withSim(H200.sim().withChannelSkew(500));
+        Plan plan = ringAllReduce(4, 3 * 1024 * 1024 + 12345, Protocol.SIMPLE, 16, null);
+        Run folded = run(skewed, board4, plan, true, 0, null);
+        Run full = run(skewed, board4, plan, false, 0, null);
+        // channels c and c + 8 start together and stay alike: folding them is still exact
+        assertThat(folded.x().endTimePs()).isEqualTo(full.x().endTimePs());
+        assertThat(folded.x().stepsExecuted()).isEqualTo(full.x().stepsExecuted());
+        int reps = 0;
+        for (int c = 0; c < 16; c++) {
+            int m = folded.x().channelMultiplicity(c);
+            if (m > 0) {
+                reps++;
+                assertThat(m).as("channel %d", c).isLessThanOrEqualTo(2);
+            }
+        }
+        assertThat(reps).as("one representative per phase at least").isGreaterThanOrEqualTo(SimCosts.SKEW_PHASES);
+        assertThat(run(board4, plan, true, 0, null).x().channelMultiplicity(0)).as("without a skew").isGreaterThan(2);
+        // latency-bound (1 KiB per channel): the last phase starts 7 x 500 ns late and finishes about that much later
+        Plan tiny = ringAllReduce(4, 16 * 256, Protocol.SIMPLE, 16, null);
+        long late = run(skewed, board4, tiny, true, 0, null).x().endTimePs() - run(board4, tiny, true, 0, null).x().endTimePs();
+        assertThat(late).isBetween(3_000_000L, 3_500_000L);
     }
 
     @Test
