@@ -73,9 +73,9 @@ import java.util.Objects;
  *                          (c mod {@value #SKEW_PHASES}) × this after its rank's kernel. Identical channels of a
  *                          simulation otherwise stay in lock-step, so their bursts all meet on the links, where
  *                          real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on
- *                          4 × H200 took 1234 µs, 1548 simulated in lock-step, ~1310 with a skew of 20-1000 ns
- *                          (gpu-backend/results/h200x4-channels). With a skew, only channels of the same phase
- *                          fold into one simulated representative.
+ *                          4 × H200 took 1234 µs, 1548 simulated in lock-step, 1400 with a skew of 20 ns and
+ *                          1300 with 500 ns (gpu-backend/results/h200x4-channels). With a skew, only channels of
+ *                          the same phase fold into one simulated representative.
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,

@@ -243,13 +243,8 @@ public final class FlowNetwork {
                     + linkSharing[link]);
         }
         duplexEff[link] = efficiency;
-        for (int h = link << 1; h <= ((link << 1) | 1); h++) {
-            Constraint c = (h & 1) == 0 ? fwdCons[link] : revCons[link];
-            c.capacity = directionCapacity(h);
-            if (c.size > 0) {
-                addSeed(c);
-            }
-        }
+        refreshDirection(link << 1);
+        refreshDirection((link << 1) | 1);
         requestSolve();
     }
 
@@ -264,10 +259,10 @@ public final class FlowNetwork {
     }
 
     /**
-     * The opposite direction of hop h turned busy or idle: re-derive h's capacity and re-solve its flows.
-     * Only for links with a duplex efficiency below 1.
+     * Re-derives the capacity of direction (hop) h of a FULL_DUPLEX link and re-solves its flows: after its duplex
+     * efficiency changed, or its opposite direction turned busy or idle.
      */
-    private void oppositeChanged(int h) {
+    private void refreshDirection(int h) {
         Constraint c = (h & 1) == 0 ? fwdCons[h >>> 1] : revCons[h >>> 1];
         c.capacity = directionCapacity(h);
         if (c.size > 0) {
@@ -501,7 +496,7 @@ public final class FlowNetwork {
         int[] r = f.route;
         for (int h : r) {
             if (dir[h * DIR_STRIDE + DIR_FLOWS]++ == 0 && duplexEff[h >>> 1] < 1) {
-                oppositeChanged(h ^ 1); // both ways at once now
+                refreshDirection(h ^ 1); // both ways at once now
             }
         }
         addSeed(f);
@@ -525,7 +520,7 @@ public final class FlowNetwork {
             if (--dir[b + DIR_FLOWS] == 0) {
                 dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
                 if (duplexEff[h >>> 1] < 1) {
-                    oppositeChanged(h ^ 1); // one way only now
+                    refreshDirection(h ^ 1); // one way only now
                 }
             } else {
                 double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
