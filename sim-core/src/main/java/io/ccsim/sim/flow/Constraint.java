@@ -19,6 +19,20 @@ final class Constraint {
     int[] memberSlot = new int[4];
     int size;
 
+    /**
+     * Sum over the members of weight x bound (the member's own rate bound, {@link Flow#bound}), in whole
+     * {@link #BOUND_UNIT}s rounded up so that the sum is exact (no drift over millions of adds and removes) and never
+     * below the true one; members with no finite bound are counted in {@link #unbounded} instead.
+     */
+    long boundSum;
+    int unbounded;
+    /**
+     * No member can ever saturate this constraint: every member at its own bound still fits
+     * ({@code unbounded == 0 && boundSum <= capacity}). Such a constraint is implied by the bounds, so it
+     * takes no part in the max-min solution: the solver neither crosses it nor counts it.
+     */
+    boolean slack = true;
+
     // solver scratch
     int epoch;
     int compIdx;
@@ -42,6 +56,23 @@ final class Constraint {
         members[size] = f;
         memberSlot[size] = slotInFlow;
         return size++;
+    }
+
+    /** {@link #boundSum}'s unit, bytes/s */
+    static final double BOUND_UNIT = 1024.0;
+
+    /** Whether the members' bounds fit in the capacity now (the state {@link #slack} should have). */
+    boolean fits() {
+        return unbounded == 0 && boundSum <= capacity / BOUND_UNIT;
+    }
+
+    /** Counts member f (weight w here) into the bound sum ({@code sign} = 1) or out of it (-1). */
+    void count(Flow f, int w, int sign) {
+        if (f.boundUnits < 0) {
+            unbounded += sign;
+        } else {
+            boundSum += sign * w * f.boundUnits;
+        }
     }
 
     void remove(int pos) {

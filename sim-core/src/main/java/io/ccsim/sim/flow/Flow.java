@@ -17,6 +17,10 @@ public final class Flow {
     final int[] route;
     /** bytes/s; +Inf when none */
     final double rateCap;
+    /** the flow's own rate bound in its bandwidth phase: its cap and its non-shared constraints' capacities */
+    double bound;
+    /** {@link #bound} as counted in shared constraints' {@link Constraint#boundSum}: whole bytes/s, rounded up; -1 unbounded */
+    long boundUnits;
     final FlowListener listener;
     private final long startTime;
     /** one reusable action for this flow's events (end of latency, completion) */

@@ -34,9 +34,18 @@ import java.util.Objects;
  * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
  * a constraint saturates, freeze its flows at the current level; when a flow reaches its own
  * bound, freeze it there. Here each constraint's saturation level
- * {@code (capacity - frozen usage) / (weight of unfrozen members)} sits in a min-heap with
- * per-flow bounds; levels only grow as flows freeze, so stale heap entries are skipped. The
- * cost is O((flows x hops) log constraints) for the component.
+ * {@code (capacity - frozen usage) / (weight of unfrozen members)} sits in an indexed min-heap (one
+ * entry per constraint, moved as its level changes) and the flows' own bounds in a second heap; the
+ * lower top freezes next. The cost is O(flows x hops x log constraints + flows x log flows) for the
+ * component (a heap of stale constraint entries, one per freeze, made the pops dominate an
+ * all-to-all's solves of hundreds of flows).
+ *
+ * <p><em>Slack constraints</em> take no part: a shared constraint whose members all fit at their own bounds
+ * ({@code sum(weight x bound) <= capacity}, kept exactly in whole units per constraint as flows come and go) is
+ * implied by the bounds, so the max-min solution is the same without it. The solver neither solves it nor
+ * crosses it to find a component, and a flow leaving it, or its capacity changing while it stays slack,
+ * re-solves nothing. A constraint turning tight is solved with its members; one turning slack frees its
+ * members, each re-solved in what remains of its component.
  *
  * <p>Only the connected component of a change is solved: the flows and shared constraints
  * reachable from the changed flows/constraints through shared constraints (found by BFS with
@@ -98,6 +107,10 @@ public final class FlowNetwork {
     private double[] lhKey = new double[16];
     private int[] lhIdx = new int[16];
     private int lhSize;
+    /** heap of the component's unsaturated constraints (compIdx), by level; cqPos: compIdx -> position or -1 */
+    private int[] cqIdx = new int[16];
+    private int[] cqPos = new int[16];
+    private int cqSize;
 
     // completion heap
     private Flow[] ch = new Flow[16];
@@ -211,13 +224,18 @@ public final class FlowNetwork {
         f.capacity = directionCapacity(link << 1);
         r.capacity = directionCapacity((link << 1) | 1);
         if (f.shared) {
-            addSeed(f);
+            capacityChanged(f);
             if (r != f) {
-                addSeed(r);
+                capacityChanged(r);
             }
         } else {
+            // a per-flow bound: its members' own bounds change, and with them the sums of their shared constraints
             for (int i = 0; i < f.size; i++) {
-                addSeed(f.members[i]);
+                Flow m = f.members[i];
+                countBounds(m, -1);
+                computeBound(m);
+                countBounds(m, +1);
+                addSeed(m);
             }
         }
         requestSolve();
@@ -265,8 +283,70 @@ public final class FlowNetwork {
     private void refreshDirection(int h) {
         Constraint c = (h & 1) == 0 ? fwdCons[h >>> 1] : revCons[h >>> 1];
         c.capacity = directionCapacity(h);
-        if (c.size > 0) {
+        capacityChanged(c);
+    }
+
+    /**
+     * A shared constraint's capacity changed: re-solve what it binds. A constraint that was slack and still is
+     * binds nobody before or after (the duplex mode toggling on a lightly used link costs nothing).
+     */
+    private void capacityChanged(Constraint c) {
+        boolean fits = c.fits();
+        if (c.slack && fits) {
+            return;
+        }
+        updateSlack(c);
+        if (!c.slack && c.size > 0) {
             addSeed(c);
+        }
+    }
+
+    /**
+     * Brings {@link Constraint#slack} up to date after its bound sum or capacity changed: a constraint turning
+     * tight is seeded (its members now share it); one turning slack frees its members, each re-solved in what
+     * remains of its component.
+     */
+    private void updateSlack(Constraint c) {
+        boolean fits = c.fits();
+        if (fits == c.slack) {
+            return;
+        }
+        c.slack = fits;
+        if (fits) {
+            Flow[] ms = c.members;
+            for (int k = 0, n = c.size; k < n; k++) {
+                addSeed(ms[k]);
+            }
+        } else if (c.size > 0) {
+            addSeed(c);
+        }
+    }
+
+    /** Above this a flow's bound counts as none (keeps {@link Constraint#boundSum} far from overflow). */
+    private static final double MAX_COUNTED_BOUND = 0x1p50 * Constraint.BOUND_UNIT;
+
+    /** Sets f's own rate bound: its cap and the capacities of its non-shared constraints. */
+    private static void computeBound(Flow f) {
+        double b = f.rateCap;
+        for (Constraint c : f.cons) {
+            if (!c.shared && c.capacity < b) {
+                b = c.capacity;
+            }
+        }
+        f.bound = b;
+        f.boundUnits = b <= MAX_COUNTED_BOUND ? (long) Math.ceil(b / Constraint.BOUND_UNIT) : -1;
+    }
+
+    /** Adds ({@code sign} = 1) or removes (-1) f's bound in the sums of its shared constraints, updating their slack. */
+    private void countBounds(Flow f, int sign) {
+        Constraint[] cs = f.cons;
+        int[] ws = f.weights;
+        for (int i = 0; i < cs.length; i++) {
+            Constraint c = cs[i];
+            if (c.shared) {
+                c.count(f, ws[i], sign);
+                updateSlack(c);
+            }
         }
     }
 
@@ -493,6 +573,8 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             f.posInCons[i] = cs[i].add(f, i);
         }
+        computeBound(f);
+        countBounds(f, +1);
         int[] r = f.route;
         for (int h : r) {
             if (dir[h * DIR_STRIDE + DIR_FLOWS]++ == 0 && duplexEff[h >>> 1] < 1) {
@@ -529,15 +611,23 @@ public final class FlowNetwork {
         }
         f.rate = 0.0;
         Constraint[] cs = f.cons;
+        int[] ws = f.weights;
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
-            if (c.shared && c.size > 0) {
-                addSeed(c);
+            if (c.shared) {
+                c.count(f, ws[i], -1);
+                if (!c.slack) {
+                    updateSlack(c); // turning slack frees the members
+                    if (!c.slack && c.size > 0) {
+                        addSeed(c);
+                    }
+                }
+                // a slack constraint bound nobody: the others' rates do not change
             }
         }
         heapRemove(f);
-        if (nSeedCons > 0) {
+        if (nSeedCons > 0 || nSeedFlows > 0) {
             requestSolve();
         }
     }
@@ -668,8 +758,20 @@ public final class FlowNetwork {
             seedCons[i] = null;
             if (c.epoch != ep) {
                 c.epoch = ep;
-                pushComp(c);
-                solveComponent(ep);
+                if (c.slack) {
+                    // turned slack since it was seeded: it couples nobody; each member is solved in its own component
+                    for (int k = 0; k < c.size; k++) {
+                        Flow f = c.members[k];
+                        if (f.epoch != ep) {
+                            f.epoch = ep;
+                            pushComp(f);
+                            solveComponent(ep);
+                        }
+                    }
+                } else {
+                    pushComp(c);
+                    solveComponent(ep);
+                }
             }
         }
         nSeedFlows = 0;
@@ -684,7 +786,7 @@ public final class FlowNetwork {
             while (fi < nCompFlows) {
                 Constraint[] cs = compFlows[fi++].cons;
                 for (Constraint c : cs) {
-                    if (c.shared && c.epoch != ep) {
+                    if (c.shared && !c.slack && c.epoch != ep) {
                         c.epoch = ep;
                         pushComp(c);
                     }
@@ -748,47 +850,55 @@ public final class FlowNetwork {
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
             f.frozen = false;
-            double bound = f.rateCap;
+            double bound = f.bound;
             Constraint[] cs = f.cons;
             int[] ws = f.weights;
             for (int k = 0; k < cs.length; k++) {
                 Constraint c = cs[k];
-                if (c.shared) {
+                if (c.shared && !c.slack) {
                     c.wsum += ws[k];
-                } else if (c.capacity < bound) {
-                    bound = c.capacity;
                 }
             }
             if (bound < Double.POSITIVE_INFINITY) {
-                lhPush(bound, -i - 1);
+                lhPush(bound, i);
             }
         }
+        if (cqIdx.length < nCompCons) {
+            cqIdx = new int[Math.max(nCompCons, 2 * cqIdx.length)];
+            cqPos = new int[cqIdx.length];
+        }
+        cqSize = 0;
         for (int i = 0; i < nCompCons; i++) {
             Constraint c = compCons[i];
             if (c.wsum > 0) {
                 c.level = c.remaining / c.wsum;
-                lhPush(c.level, i);
+                cqPos[i] = cqSize;
+                cqIdx[cqSize++] = i;
+            } else {
+                cqPos[i] = -1;
             }
         }
-        while (lhSize > 0) {
-            double key = lhKey[0];
-            int idx = lhIdx[0];
-            lhPop();
-            if (idx >= 0) {
-                Constraint c = compCons[idx];
-                if (c.saturated || key != c.level) {
-                    continue; // stale entry
-                }
+        for (int p = cqSize / 2 - 1; p >= 0; p--) {
+            cqDown(p);
+        }
+        // the lowest of the next constraint level and the next flow bound freezes next
+        while (cqSize > 0 || lhSize > 0) {
+            double level = cqSize > 0 ? compCons[cqIdx[0]].level : Double.POSITIVE_INFINITY;
+            if (cqSize > 0 && (lhSize == 0 || level <= lhKey[0])) {
+                Constraint c = compCons[cqIdx[0]];
+                cqRemove(0);
                 c.saturated = true;
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.size; k < n; k++) {
                     Flow f = ms[k];
                     if (!f.frozen) {
-                        freeze(f, key);
+                        freeze(f, level);
                     }
                 }
             } else {
-                Flow f = compFlows[-idx - 1];
+                double key = lhKey[0];
+                Flow f = compFlows[lhIdx[0]];
+                lhPop();
                 if (!f.frozen) {
                     freeze(f, key);
                 }
@@ -842,7 +952,9 @@ public final class FlowNetwork {
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
             if (c.shared) {
-                capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
+                if (!c.slack) {
+                    capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
+                }
             } else {
                 bound = Math.min(bound, c.capacity);
             }
@@ -892,16 +1004,22 @@ public final class FlowNetwork {
         int[] ws = f.weights;
         for (int k = 0; k < cs.length; k++) {
             Constraint c = cs[k];
-            if (!c.shared || c.saturated) {
+            if (!c.shared || c.slack || c.saturated) {
                 continue;
             }
             int w = ws[k];
             c.remaining -= w * r;
             c.wsum -= w;
+            int pos = cqPos[c.compIdx];
             if (c.wsum > 0) {
                 double rem = c.remaining > 0 ? c.remaining : 0.0;
                 c.level = rem / c.wsum;
-                lhPush(c.level, c.compIdx);
+                if (pos >= 0) {
+                    cqUp(pos);
+                    cqDown(cqPos[c.compIdx]);
+                }
+            } else if (pos >= 0) {
+                cqRemove(pos); // no unfrozen member left: it can no longer saturate
             }
         }
     }
@@ -1002,7 +1120,65 @@ public final class FlowNetwork {
         return (long) Math.ceil(t);
     }
 
-    // ---- level heap (binary, double keys, int payload) ----
+    // ---- constraint heap: component constraints (by compIdx) ordered by level, with their positions ----
+
+    private void cqRemove(int pos) {
+        int i = cqIdx[pos];
+        cqPos[i] = -1;
+        int last = --cqSize;
+        if (pos != last) {
+            int moved = cqIdx[last];
+            cqIdx[pos] = moved;
+            cqPos[moved] = pos;
+            cqUp(pos);
+            cqDown(cqPos[moved]);
+        }
+    }
+
+    private void cqUp(int pos) {
+        int i = cqIdx[pos];
+        double key = compCons[i].level;
+        while (pos > 0) {
+            int parent = (pos - 1) >>> 1;
+            int pi = cqIdx[parent];
+            if (key < compCons[pi].level) {
+                cqIdx[pos] = pi;
+                cqPos[pi] = pos;
+                pos = parent;
+            } else {
+                break;
+            }
+        }
+        cqIdx[pos] = i;
+        cqPos[i] = pos;
+    }
+
+    private void cqDown(int pos) {
+        int i = cqIdx[pos];
+        double key = compCons[i].level;
+        int n = cqSize;
+        while (true) {
+            int c = 2 * pos + 1;
+            if (c >= n) {
+                break;
+            }
+            if (c + 1 < n && compCons[cqIdx[c + 1]].level < compCons[cqIdx[c]].level) {
+                c++;
+            }
+            int ci = cqIdx[c];
+            if (compCons[ci].level < key) {
+                cqIdx[pos] = ci;
+                cqPos[ci] = pos;
+                pos = c;
+            } else {
+                break;
+            }
+        }
+        cqIdx[pos] = i;
+        cqPos[i] = pos;
+    }
+
+    // ---- bound heap (binary, double keys, int payload) ----
 
     private void lhPush(double key, int idx) {
         if (lhSize == lhKey.length) {

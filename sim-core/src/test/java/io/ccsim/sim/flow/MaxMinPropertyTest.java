@@ -30,7 +30,18 @@ class MaxMinPropertyTest {
         trials(true);
     }
 
+    @Test
+    void randomNetworksOfCappedFlowsStayMaxMinFairThroughChanges() {
+        // every flow capped: many constraints are slack (all members at their caps fit), which the solver leaves
+        // out; starts, cancels and capacity changes (FAT_PIPE ones too) turn constraints slack and tight again
+        trials(true, true);
+    }
+
     private static void trials(boolean duplex) {
+        trials(duplex, false);
+    }
+
+    private static void trials(boolean duplex, boolean allCapped) {
         for (int trial = 0; trial < 200; trial++) {
             Simulator sim = new Simulator(trial);
             RandomStream r = sim.random("net");
@@ -43,22 +54,37 @@ class MaxMinPropertyTest {
                 }
             }
             int nf = 1 + r.nextInt(25);
-            Flow[] flows = new Flow[nf];
+            java.util.List<Flow> flows = new java.util.ArrayList<>();
             for (int i = 0; i < nf; i++) {
-                int len = r.nextInt(4);
-                int[] route = new int[len];
-                for (int k = 0; k < len; k++) {
-                    route[k] = hop(r.nextInt(links), r.nextBoolean());
-                }
-                double cap = r.nextInt(3) == 0 ? 1e8 * (1 + r.nextInt(50)) : 0;
-                flows[i] = net.start(route, 1L << 50, 0, cap, null);
+                flows.add(randomFlow(net, r, links, allCapped));
             }
-            check(net, flows, "trial " + trial);
-            // change a capacity, cancel a flow, and check again
-            net.setCapacity(r.nextInt(links), 1e9 * r.nextInt(5));
-            net.cancel(flows[r.nextInt(nf)]);
-            check(net, flows, "trial " + trial + " after changes");
+            check(net, flows.toArray(new Flow[0]), "trial " + trial);
+            int rounds = allCapped ? 12 : 1;
+            for (int round = 0; round < rounds; round++) {
+                // change a capacity, cancel a flow (and, with caps everywhere, start one), and check again
+                int action = allCapped ? r.nextInt(3) : -1;
+                if (action < 0 || action == 0) {
+                    net.setCapacity(r.nextInt(links), 1e9 * r.nextInt(5));
+                }
+                if (action < 0 || action == 1) {
+                    net.cancel(flows.get(r.nextInt(flows.size())));
+                }
+                if (action == 2) {
+                    flows.add(randomFlow(net, r, links, true));
+                }
+                check(net, flows.toArray(new Flow[0]), "trial " + trial + " after " + (round + 1) + " change(s)");
+            }
         }
+    }
+
+    private static Flow randomFlow(FlowNetwork net, RandomStream r, int links, boolean capped) {
+        int len = r.nextInt(4);
+        int[] route = new int[len];
+        for (int k = 0; k < len; k++) {
+            route[k] = hop(r.nextInt(links), r.nextBoolean());
+        }
+        double cap = capped || r.nextInt(3) == 0 ? 1e8 * (1 + r.nextInt(50)) : 0;
+        return net.start(route, 1L << 50, 0, cap, null);
     }
 
     private static void check(FlowNetwork net, Flow[] flows, String where) {
