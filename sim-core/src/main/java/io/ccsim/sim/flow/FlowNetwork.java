@@ -581,8 +581,19 @@ public final class FlowNetwork {
                 refreshDirection(h ^ 1); // both ways at once now
             }
         }
-        addSeed(f);
-        requestSolve();
+        boolean unbound = f.bound < Double.POSITIVE_INFINITY;
+        for (int i = 0; i < cs.length && unbound; i++) {
+            unbound = !cs[i].shared || cs[i].slack;
+        }
+        if (unbound) {
+            // every shared constraint it crosses is slack: its rate is its own bound, and no other flow's changes
+            setRate(f, f.bound, sim.now());
+        } else {
+            addSeed(f);
+        }
+        if (nSeedFlows > 0 || nSeedCons > 0) {
+            requestSolve();
+        }
     }
 
     /**
@@ -1034,18 +1045,23 @@ public final class FlowNetwork {
             if (nr == old && !fresh) {
                 continue;
             }
-            settleFlow(f, now);
-            double delta = nr - old;
-            if (delta != 0) {
-                for (int h : f.route) {
-                    settleDir(h, now);
-                    int b = h * DIR_STRIDE + DIR_RATE;
-                    dir[b] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b]) + delta * f.multiplicity);
-                }
-            }
-            f.rate = nr;
-            reschedule(f, now);
+            setRate(f, nr, now);
         }
+    }
+
+    /** Gives f rate {@code nr} from now: settles its progress and its links', and reschedules its completion. */
+    private void setRate(Flow f, double nr, long now) {
+        settleFlow(f, now);
+        double delta = nr - f.rate;
+        if (delta != 0) {
+            for (int h : f.route) {
+                settleDir(h, now);
+                int b = h * DIR_STRIDE + DIR_RATE;
+                dir[b] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b]) + delta * f.multiplicity);
+            }
+        }
+        f.rate = nr;
+        reschedule(f, now);
     }
 
     private void settleFlow(Flow f, long now) {
