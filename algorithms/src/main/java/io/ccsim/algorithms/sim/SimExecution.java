@@ -541,7 +541,7 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.start(connPath[k], wire, delay, cap, connFlowDone[k]);
+                net.startRecycled(connPath[k], wire, delay, cap, connFlowDone[k]);
             }
         } else {
             long t;

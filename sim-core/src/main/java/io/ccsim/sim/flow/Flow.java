@@ -12,26 +12,28 @@ public final class Flow {
     static final int CANCELLED = 3;
 
     final FlowNetwork net;
-    private final long id;
-    private final long bytes;
-    final int[] route;
+    private long id;
+    private long bytes;
+    int[] route;
     /** bytes/s; +Inf when none */
-    final double rateCap;
+    double rateCap;
     /** the flow's own rate bound in its bandwidth phase: its cap and its non-shared constraints' capacities */
     double bound;
     /** {@link #bound} as counted in shared constraints' {@link Constraint#boundSum}: whole bytes/s, rounded up; -1 unbounded */
     long boundUnits;
-    final FlowListener listener;
-    private final long startTime;
+    FlowListener listener;
+    private long startTime;
     /** one reusable action for this flow's events (end of latency, completion) */
     final Runnable event;
 
     /** distinct constraints of the route, their multiplicity and this flow's position in each */
-    final Constraint[] cons;
-    final int[] weights;
+    Constraint[] cons;
+    int[] weights;
     /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
     int multiplicity = 1;
-    final int[] posInCons;
+    int[] posInCons;
+    /** started by {@link FlowNetwork#startRecycled}: back to the network's pool once its listener returned */
+    boolean pooled;
 
     int phase;
     /** bytes/s */
@@ -65,6 +67,37 @@ public final class Flow {
         this.posInCons = new int[cons.length];
         this.lastUpdate = startTime;
         this.event = () -> net.onFlowEvent(this);
+    }
+
+    /** Makes a finished pooled flow a fresh one (as the constructor leaves it), keeping its arrays where they fit. */
+    void reuse(long id, int[] route, long bytes, double rateCap, FlowListener listener, long startTime,
+               Constraint[] cons, int[] weights) {
+        this.id = id;
+        this.route = route;
+        this.bytes = bytes;
+        this.rateCap = rateCap;
+        this.listener = listener;
+        this.startTime = startTime;
+        this.cons = cons;
+        this.weights = weights;
+        if (posInCons.length < cons.length) {
+            posInCons = new int[cons.length];
+        }
+        this.lastUpdate = startTime;
+        bound = 0;
+        boundUnits = 0;
+        multiplicity = 1;
+        phase = LATENCY;
+        rate = 0;
+        done = 0;
+        endTime = -1;
+        eventHandle = -1;
+        completionTime = Long.MAX_VALUE;
+        heapPos = -1;
+        epoch = 0;
+        frozen = false;
+        newRate = 0;
+        tag = null;
     }
 
     /** @return id, unique within its network, in start order from 0 */

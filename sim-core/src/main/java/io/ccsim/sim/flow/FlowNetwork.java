@@ -118,6 +118,9 @@ public final class FlowNetwork {
     private final boolean trackCompletions;
 
     private long nextFlowId;
+    /** finished flows of {@link #startRecycled}, for reuse (LIFO: the most recently used is the likeliest cached) */
+    private Flow[] pool = new Flow[16];
+    private int poolSize;
     private int activeFlows;
     private long solveCount;
     private long flowsStarted;
@@ -508,6 +511,34 @@ public final class FlowNetwork {
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
+        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+        launch(f, path, latencyPs);
+        return f;
+    }
+
+    /**
+     * Starts a flow as {@link #start(Path, long, long, double, FlowListener)} does, but one the caller never holds:
+     * once its listener has returned, the network reuses the flow object for a later start. The listener must not
+     * keep the {@link Flow} it is given. Executors that start millions of flows and only want their completion use
+     * this, so that a long run allocates nothing per flow and its flows stay in a small, cache-resident set.
+     */
+    public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
+        Flow f;
+        if (poolSize > 0) {
+            f = pool[--poolSize];
+            pool[poolSize] = null;
+            f.reuse(nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+        } else {
+            f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+            f.pooled = true;
+        }
+        launch(f, path, latencyPs);
+    }
+
+    /** Validates a start's arguments; returns the rate cap in bytes/s (+Infinity for none). */
+    private double checkStart(Path path, long bytes, long latencyPs, double rateCapBytesPerSec) {
         Objects.requireNonNull(path, "start: path must not be null");
         if (bytes < 0) {
             throw new IllegalArgumentException("start: bytes must be >= 0, was " + bytes);
@@ -523,12 +554,14 @@ public final class FlowNetwork {
             throw new IllegalArgumentException("start: latency " + latencyPs + " ps overflows the clock at now="
                     + sim.now() + " ps");
         }
-        double cap = rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
-        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+        return rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
+    }
+
+    private void launch(Flow f, Path path, long latencyPs) {
         f.multiplicity = path.multiplicity;
         flowsStarted++;
         activeFlows++;
-        if (bytes == 0) {
+        if (f.bytes() == 0) {
             f.completionTime = sim.now() + latencyPs;
             f.eventHandle = sim.schedule(latencyPs, f.event);
             heapInsert(f);
@@ -537,7 +570,6 @@ public final class FlowNetwork {
         } else {
             enterBandwidth(f);
         }
-        return f;
     }
 
     /** The flow's single event: end of latency phase, or completion. */
@@ -563,6 +595,14 @@ public final class FlowNetwork {
         activeFlows--;
         if (f.listener != null) {
             f.listener.onComplete(f);
+        }
+        if (f.pooled) {
+            f.listener = null;
+            f.setTag(null);
+            if (poolSize == pool.length) {
+                pool = Arrays.copyOf(pool, poolSize * 2);
+            }
+            pool[poolSize++] = f;
         }
     }
 
@@ -701,6 +741,7 @@ public final class FlowNetwork {
     public int maxComponentFlows() {
         return maxComponentFlows;
     }
+
 
     /** @return number of flows started so far */
     public long flowsStarted() {

@@ -1,0 +1,110 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.RandomStream;
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.Simulator;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+import static io.ccsim.sim.flow.FlowNetwork.hop;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * {@link FlowNetwork#startRecycled} reuses finished flow objects: a workload run with it must give exactly the
+ * completions (time and order) of the same workload run with {@link FlowNetwork#start}, while creating no more
+ * flow objects than were ever active at once.
+ */
+class RecycledFlowTest {
+
+    /** Chains of flows on random paths: each completion starts the chain's next flow; returns "time:chain" lines. */
+    private static List<String> run(long seed, boolean recycled, Set<Flow> seen, int[] peakActive) {
+        Simulator sim = new Simulator(seed);
+        RandomStream r = sim.random("workload");
+        FlowNetwork net = new FlowNetwork(sim, seed % 2 == 0); // with and without the completion heap
+        int links = 2 + r.nextInt(5);
+        for (int i = 0; i < links; i++) {
+            net.addLink("l" + i, 1e9 * (1 + r.nextInt(8)), Sharing.values()[r.nextInt(3)]);
+        }
+        net.setCapacity(0, net.capacity(0)); // no-op: a capacity set before any flow
+        int nPaths = 6;
+        FlowNetwork.Path[] paths = new FlowNetwork.Path[nPaths];
+        for (int p = 0; p < nPaths; p++) {
+            int len = r.nextInt(4); // 0..3 hops: local copies, and routes of different lengths (posInCons grows)
+            int[] route = new int[len];
+            for (int h = 0; h < len; h++) route[h] = hop(r.nextInt(links), r.nextBoolean());
+            paths[p] = net.path(route, 1 + r.nextInt(3));
+        }
+        List<String> out = new ArrayList<>();
+        int chains = 3 + r.nextInt(6);
+        int[] left = new int[chains];
+        for (int c = 0; c < chains; c++) left[c] = 5 + r.nextInt(20);
+        // the workload's random choices come from per-chain streams, so both runs draw the same numbers
+        RandomStream[] cr = new RandomStream[chains];
+        for (int c = 0; c < chains; c++) cr[c] = sim.random("chain" + c);
+        FlowListener[] next = new FlowListener[chains];
+        for (int c = 0; c < chains; c++) {
+            final int chain = c;
+            next[c] = f -> {
+                seen.add(f);
+                out.add(sim.now() + ":" + chain);
+                if (--left[chain] > 0) startOne(net, paths, cr[chain], recycled, next[chain]);
+                peakActive[0] = Math.max(peakActive[0], net.activeFlowCount());
+            };
+        }
+        for (int c = 0; c < chains; c++) startOne(net, paths, cr[c], recycled, next[c]);
+        peakActive[0] = Math.max(peakActive[0], net.activeFlowCount());
+        // mid-run capacity changes re-solve flows of both kinds
+        sim.schedule(2_000_000, () -> net.setCapacity(0, net.capacity(0) / 3));
+        sim.schedule(9_000_000, () -> net.setCapacity(0, net.capacity(0) * 5));
+        sim.run();
+        assertThat(net.activeFlowCount()).isZero();
+        return out;
+    }
+
+    private static void startOne(FlowNetwork net, FlowNetwork.Path[] paths, RandomStream r, boolean recycled, FlowListener l) {
+        FlowNetwork.Path p = paths[r.nextInt(paths.length)];
+        long bytes = r.nextInt(4) == 0 ? 0 : 1 + r.nextInt(20_000);
+        long latency = r.nextInt(3) == 0 ? 0 : r.nextInt(3_000_000);
+        double cap = r.nextBoolean() ? 0 : 1e8 * (1 + r.nextInt(40));
+        if (recycled) {
+            net.startRecycled(p, bytes, latency, cap, l);
+        } else {
+            net.start(p, bytes, latency, cap, l);
+        }
+    }
+
+    @Test
+    void recycledFlowsCompleteExactlyAsFreshOnes() {
+        for (long seed = 0; seed < 60; seed++) {
+            Set<Flow> freshSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Flow> recycledSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+            int[] peakFresh = {0};
+            int[] peakRecycled = {0};
+            List<String> fresh = run(seed, false, freshSeen, peakFresh);
+            List<String> recycled = run(seed, true, recycledSeen, peakRecycled);
+            assertThat(recycled).as("seed %d", seed).isEqualTo(fresh);
+            assertThat(freshSeen).hasSize(fresh.size()); // every start a new object
+            // reuse: never more objects than flows active at once (a listener's new flow may come before the old one
+            // is back in the pool, hence + 1)
+            assertThat(recycledSeen.size()).as("seed %d", seed).isLessThanOrEqualTo(peakRecycled[0] + 1);
+            assertThat(recycledSeen.size()).as("seed %d: objects reused", seed).isLessThan(recycled.size());
+        }
+    }
+
+    @Test
+    void recycledStartValidatesItsArgumentsAsStartDoes() {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim);
+        int l = net.addLink("a", 1e9, Sharing.FULL_DUPLEX);
+        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
+        assertThatThrownBy(() -> net.startRecycled(p, -1, 0, 0, null)).hasMessageContaining("bytes must be >= 0, was -1");
+        assertThatThrownBy(() -> net.startRecycled(p, 1, -5, 0, null)).hasMessageContaining("latency must be >= 0 ps, was -5");
+        assertThatThrownBy(() -> net.startRecycled(p, 1, 0, Double.NaN, null)).hasMessageContaining("rate cap is NaN");
+        assertThatThrownBy(() -> net.startRecycled(null, 1, 0, 0, null)).hasMessageContaining("path must not be null");
+    }
+}
