@@ -56,20 +56,14 @@ public final class Flow {
     Flow(FlowNetwork net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
          long startTime, Constraint[] cons, int[] weights) {
         this.net = net;
-        this.id = id;
-        this.route = route;
-        this.bytes = bytes;
-        this.rateCap = rateCap;
-        this.listener = listener;
-        this.startTime = startTime;
-        this.cons = cons;
-        this.weights = weights;
-        this.posInCons = new int[cons.length];
-        this.lastUpdate = startTime;
         this.event = () -> net.onFlowEvent(this);
+        reuse(id, route, bytes, rateCap, listener, startTime, cons, weights);
     }
 
-    /** Makes a finished pooled flow a fresh one (as the constructor leaves it), keeping its arrays where they fit. */
+    /**
+     * Sets the flow up for a start: from the constructor, and again when a finished pooled flow is reused (its
+     * position array is kept where it fits).
+     */
     void reuse(long id, int[] route, long bytes, double rateCap, FlowListener listener, long startTime,
                Constraint[] cons, int[] weights) {
         this.id = id;
@@ -80,7 +74,7 @@ public final class Flow {
         this.startTime = startTime;
         this.cons = cons;
         this.weights = weights;
-        if (posInCons.length < cons.length) {
+        if (posInCons == null || posInCons.length < cons.length) {
             posInCons = new int[cons.length];
         }
         this.lastUpdate = startTime;
@@ -100,12 +94,12 @@ public final class Flow {
         tag = null;
     }
 
-    /** @return id, unique within its network, in start order from 0 */
     /** @return how many identical flows this flow stands for (1 unless started with a multiplicity) */
     public int multiplicity() {
         return multiplicity;
     }
 
+    /** @return id, unique within its network, in start order from 0 */
     public long id() {
         return id;
     }
