@@ -95,14 +95,38 @@ class KernelFitTest {
 
     @Test
     void groupsWithinIssueBoundsDoNotDrop() {
+        Map<String, double[]> byGroup = byGroup(table);
+        assertThat(byGroup).hasSize(48);
+        assertThat(within(byGroup)).isGreaterThanOrEqualTo(GROUPS_WITHIN_MEASURED);
+    }
+
+    /**
+     * Out of sample: a fresh n = 2 sweep of the same kernels on another host 14 h later (gpu-backend/results/
+     * h200x2-repeat/timing-a.json; it repeats a second run of the same lease within 0.3 % from 1 MiB), which the
+     * profile never saw: 20 of its 24 groups within issue 4's bounds (15 of 24 on the fitted run's own n = 2 rows).
+     */
+    @Test
+    void freshRunOfTheKernelsOnAnotherHostStaysWithinTheBounds() throws IOException {
+        List<FixtureRow> fresh = KernelTimings.load(Path.of("..", "gpu-backend", "results", "h200x2-repeat", "timing-a.json"));
+        assertThat(fresh).hasSize(432 + 96).allMatch(r -> r.nRanks() == 2);
+        ErrorTable t = ErrorTable.of(new FixturePredictor().predictAll(fitted, fresh), ErrorTable.KERNEL_LARGE_BYTES);
+        Map<String, double[]> byGroup = byGroup(t);
+        assertThat(byGroup).hasSize(24);
+        assertThat(within(byGroup)).as(t.format()).isGreaterThanOrEqualTo(20);
+    }
+
+    /** Per (op, mode, n): the median errors below 1 MiB [0] and from 1 MiB [1]. */
+    private static Map<String, double[]> byGroup(ErrorTable t) {
         Map<String, double[]> byGroup = new java.util.TreeMap<>();
-        for (ErrorTable.Group g : table.groups()) {
+        for (ErrorTable.Group g : t.groups()) {
             String k = g.op() + " " + g.mode() + " n=" + g.nRanks();
             byGroup.computeIfAbsent(k, x -> new double[] {0, 0})[g.large() ? 1 : 0] = g.medianError();
         }
-        long within = byGroup.values().stream().filter(e -> e[0] <= BOUND_SMALL && e[1] <= BOUND_LARGE).count();
-        assertThat(byGroup).hasSize(48);
-        assertThat(within).isGreaterThanOrEqualTo(GROUPS_WITHIN_MEASURED);
+        return byGroup;
+    }
+
+    private static long within(Map<String, double[]> byGroup) {
+        return byGroup.values().stream().filter(e -> e[0] <= BOUND_SMALL && e[1] <= BOUND_LARGE).count();
     }
 
     @Test
