@@ -933,8 +933,25 @@ public final class FlowNetwork {
         for (int p = cqSize / 2 - 1; p >= 0; p--) {
             cqDown(p);
         }
-        // the lowest of the next constraint level and the next flow bound freezes next
+        // the lowest of the next constraint level and the next flow bound freezes next. A constraint's level only
+        // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
+        // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
+        // the top: a stale key is below the true level, never above, so the true minimum is never passed over
         while (cqSize > 0 || lhSize > 0) {
+            if (cqSize > 0) {
+                Constraint top = compCons[cqIdx[0]];
+                if (!(top.wsum > 0)) {
+                    cqRemove(0); // no unfrozen member left: it can no longer saturate
+                    continue;
+                }
+                double lvl = (top.remaining > 0 ? top.remaining : 0.0) / top.wsum;
+                if (lvl > top.level) {
+                    top.level = lvl;
+                    cqDown(0);
+                    continue;
+                }
+                top.level = lvl;
+            }
             double level = cqSize > 0 ? compCons[cqIdx[0]].level : Double.POSITIVE_INFINITY;
             if (cqSize > 0 && (lhSize == 0 || level <= lhKey[0])) {
                 Constraint c = compCons[cqIdx[0]];
@@ -1061,18 +1078,7 @@ public final class FlowNetwork {
             }
             int w = ws[k];
             c.remaining -= w * r;
-            c.wsum -= w;
-            int pos = cqPos[c.compIdx];
-            if (c.wsum > 0) {
-                double rem = c.remaining > 0 ? c.remaining : 0.0;
-                c.level = rem / c.wsum;
-                if (pos >= 0) {
-                    cqUp(pos);
-                    cqDown(cqPos[c.compIdx]);
-                }
-            } else if (pos >= 0) {
-                cqRemove(pos); // no unfrozen member left: it can no longer saturate
-            }
+            c.wsum -= w; // its level rises; fill() re-keys it when it reaches the top of the heap
         }
     }
 
