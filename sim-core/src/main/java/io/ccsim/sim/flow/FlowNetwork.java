@@ -937,7 +937,9 @@ public final class FlowNetwork {
         // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
         // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
         // the top: a stale key is below the true level, never above, so the true minimum is never passed over
-        while (cqSize > 0 || lhSize > 0) {
+        unfrozen = nCompFlows;
+        // once every flow is frozen the constraints left in the heap can saturate nothing: stop
+        while (unfrozen > 0 && (cqSize > 0 || lhSize > 0)) {
             if (cqSize > 0) {
                 Constraint top = compCons[cqIdx[0]];
                 if (!(top.wsum > 0)) {
@@ -1066,8 +1068,12 @@ public final class FlowNetwork {
         return true;
     }
 
+    /** flows of the component fill() has not frozen yet */
+    private int unfrozen;
+
     private void freeze(Flow f, double r) {
         f.frozen = true;
+        unfrozen--;
         f.newRate = r;
         Constraint[] cs = f.cons;
         int[] ws = f.weights;
