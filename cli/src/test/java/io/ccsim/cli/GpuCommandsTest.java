@@ -89,8 +89,8 @@ class GpuCommandsTest {
     /**
      * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
      * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (README: 7.0 / 4.5 % below 1 MiB, 14.7-14.8 % from 1 MiB, the Simple rings saturating with
-     * channels), so that a change that makes the model transfer worse is seen.
+     * to the errors it has (README: 5.6 / 4.5 % below 1 MiB, 11.0 / 12.3 % from 1 MiB — 14.7-14.8 % before the blocks'
+     * channel load; the Simple rings saturating with channels), so that a change that makes the model transfer worse is seen.
      */
     @Test
     void holdoutRunOfTheKernelsKeepsItsErrors() {
@@ -103,7 +103,7 @@ class GpuCommandsTest {
             Matcher m = Pattern.compile("# all rows: < 1 MiB median ([\\d.]+)% .*>= 1 MiB median ([\\d.]+)% ").matcher(v.out());
             assertThat(m.find()).as(v.out()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as("n = " + n + " below 1 MiB").isLessThanOrEqualTo(8.0);
-            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(16.0);
+            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(13.0);
         }
     }
 
@@ -112,7 +112,8 @@ class GpuCommandsTest {
      * channels, 16-256 MiB). NCCL's rows against the built-in h200 profile, which was fitted to NCCL at its own channel
      * choices only: out of sample, medians 3.7 % (Simple) and 4.4 % (LL128), worst 13.9 % (LL128 at 4 channels).
      * ccsim's kernels against the kernel profile: their Simple and LL128 rings saturate early (all-gather Simple
-     * 243 GB/s at 16 channels, 247 at 24), which per-block costs under an NVLink cap do not follow; held at its errors.
+     * 243 GB/s at 16 channels, 247 at 24), which per-block costs under an NVLink cap do not follow; held at its errors
+     * (median 4.6 %, worst 27.2 %; 6.6 % and 30.2 % before the blocks' channel load, sim.cta.*.channel_load).
      */
     @Test
     void channelSweepAgainstNcclAndTheKernels() {
@@ -133,8 +134,8 @@ class GpuCommandsTest {
         assertThat(k.out()).contains("ccsim-perf.json: 144 rows");
         Matcher m = Pattern.compile("# all rows: .*>= 1 MiB median ([\\d.]+)% max ([\\d.]+)%").matcher(k.out());
         assertThat(m.find()).as(k.out()).isTrue();
-        assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(7.0);
-        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(31.0);
+        assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(5.0);
+        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(28.0);
     }
 
     @Test

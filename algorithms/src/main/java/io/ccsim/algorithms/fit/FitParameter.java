@@ -84,17 +84,19 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     }
 
     /**
-     * As {@link #cta(Protocol)}; without {@code l2} only the five stream costs: a protocol whose profile has no
+     * As {@link #cta(Protocol)}; without {@code l2} only the five stream costs and the channel load: a protocol whose profile has no
      * cache effect ({@code l2_miss_factor} 1) keeps none (for ccsim's Simple kernel the step from 16 to 32 MiB is
      * not in the measurements: its stream costs fit without it, gpu-backend/results/h200x4-fidelity).
      */
     public static List<FitParameter> cta(Protocol p, boolean l2) {
         List<FitParameter> l = new ArrayList<>();
-        for (int i = 0; i < (l2 ? CtaCosts.KEYS.size() : CtaCosts.STREAM_KEYS.size()); i++) {
+        for (int i = 0; i < CtaCosts.KEYS.size(); i++) {
+            if (!l2 && (i == 5 || i == 6)) continue;
             final int s = i;
-            // l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; the stream costs in [0.5, 5000] ns/KiB
-            double lo = i == 5 ? 16e6 : i == 6 ? 1.0 : 0.5;
-            double hi = i == 5 ? 256e6 : i == 6 ? 4.0 : 5000.0;
+            // l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; channel_load in [1e-4, 0.1] (the search is in
+            // the logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one); the stream costs in [0.5, 5000] ns/KiB
+            double lo = i == 5 ? 16e6 : i == 6 ? 1.0 : i == CtaCosts.CHANNEL_LOAD ? 1e-4 : 0.5;
+            double hi = i == 5 ? 256e6 : i == 6 ? 4.0 : i == CtaCosts.CHANNEL_LOAD ? 0.1 : 5000.0;
             l.add(new FitParameter("sim.cta." + p.ncclName() + "." + CtaCosts.KEYS.get(i), lo, hi,
                     q -> ctaOf(q, p).toArray()[s], (q, v) -> q.withSim(q.sim().withCta(p, ctaOf(q, p).with(s, v)))));
         }

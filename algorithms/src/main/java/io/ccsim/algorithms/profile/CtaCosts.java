@@ -31,16 +31,29 @@ package io.ccsim.algorithms.profile;
  * working set of W bytes per GPU (the call's input plus output buffer): about 1 below l2Bytes, 0 above
  * (a smooth step, so that a fit can move l2Bytes).
  *
+ * <p>A block is slower when more blocks run beside it on the GPU (its loads and stores queue behind theirs):
+ * measured on 2 and 4 × H200 (gpu-backend/results/h200x4-fidelity, ccsim's own ring all-reduce at 512 MiB), one
+ * channel's work takes 9–17 % longer at 16 channels than at 4 with Simple and LL128 (LL: 1–2 %, its flag polling
+ * dominates). So every cost is multiplied by {@code 1 + channelLoad × (channels − 1)} for a call that runs
+ * {@code channels} thread blocks per GPU (0 = no such effect).
+ *
  * @param reduceNsPerKiB combining the inputs (once per step that reduces)
  * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
  * @param l2MissFactor   how much dearer src and dst bytes are when they miss L2 (&ge; 1; 1 = no cache effect)
+ * @param channelLoad    how much dearer every byte is per other thread block of the call on the GPU (&ge; 0)
  */
 public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB,
-                       double reduceNsPerKiB, double l2Bytes, double l2MissFactor) {
+                       double reduceNsPerKiB, double l2Bytes, double l2MissFactor, double channelLoad) {
 
-    /** Costs without a cache effect. */
+    /** Costs without a cache effect or a load effect. */
     public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB) {
-        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, DEFAULT_L2_BYTES, 1.0);
+        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, DEFAULT_L2_BYTES, 1.0, 0.0);
+    }
+
+    /** Costs without a load effect. */
+    public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,
+                    double l2Bytes, double l2MissFactor) {
+        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, 0.0);
     }
 
     /** H200's L2 as PyTorch reports it (60 MB), bytes: the default l2Bytes. */
@@ -56,6 +69,9 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         if (!(l2MissFactor >= 1) || Double.isInfinite(l2MissFactor)) {
             throw new IllegalArgumentException("l2MissFactor must be >= 1 (1 = no cache effect), got " + l2MissFactor);
         }
+        if (!(channelLoad >= 0) || Double.isInfinite(channelLoad)) {
+            throw new IllegalArgumentException("channelLoad must be a finite number >= 0 (0 = no load effect), got " + channelLoad);
+        }
         if (recvNsPerKiB + srcNsPerKiB + dstNsPerKiB + sendNsPerKiB + reduceNsPerKiB <= 0) {
             throw new IllegalArgumentException("cta costs are all zero: a thread block would move data in no time; at least one must be > 0");
         }
@@ -67,6 +83,11 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         double x = Math.pow(workingSetBytes / l2Bytes, 8);
         double hit = 1.0 / (1.0 + x);
         return 1.0 + (l2MissFactor - 1.0) * (1.0 - hit);
+    }
+
+    /** The multiplier of every cost for a call of {@code channels} thread blocks per GPU (1 for one block). */
+    public double loadFactor(int channels) {
+        return 1.0 + channelLoad * (Math.max(1, channels) - 1);
     }
 
     /**
@@ -89,19 +110,22 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
     public CtaCosts with(int i, double v) {
         double[] a = toArray();
         a[i] = v;
-        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6]);
+        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
     }
 
-    /** The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor. */
+    /** The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor, channel load. */
     public double[] toArray() {
-        return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor};
+        return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad};
     }
+
+    /** {@link #toArray()}'s index of {@code channel_load}. */
+    public static final int CHANNEL_LOAD = 7;
 
     /** The five stream costs' JSON keys, in {@link #toArray()} order (all required). */
     public static final java.util.List<String> STREAM_KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
             "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib");
 
-    /** Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes and l2_miss_factor. */
+    /** Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes, l2_miss_factor and channel_load. */
     public static final java.util.List<String> KEYS = java.util.stream.Stream.concat(STREAM_KEYS.stream(),
-            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor")).toList();
+            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor", "channel_load")).toList();
 }

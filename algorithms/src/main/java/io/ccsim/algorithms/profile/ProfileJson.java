@@ -274,7 +274,9 @@ final class ProfileJson {
                 double l2 = po.has("l2_bytes") ? c.positive(po, "l2_bytes", path) : CtaCosts.DEFAULT_L2_BYTES;
                 double miss = po.has("l2_miss_factor") ? c.number(po, "l2_miss_factor", path) : 1.0;
                 if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
-                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss));
+                double load = po.has("channel_load") ? c.nonNegative(po, "channel_load", path) : 0.0;
+                if (load > 1) throw c.error(path + ".channel_load", "expected a number in [0, 1] (0 = no load effect), got " + load);
+                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load));
             }
         }
         double[] launch = new double[2];

@@ -109,6 +109,8 @@ public final class SimExecution {
     private final long pipelineBytes;
     /** Thread-block stream costs of this protocol ({@code sim.cta}), or null: per-channel limit model. */
     private final CtaCosts cta;
+    /** The cta model's multiplier of every cost for this call's thread blocks per GPU (its channels). */
+    private final double loadFactor;
     /** The cta model's src/dst multiplier for this call's working set per GPU (L2 fit or not). */
     private final double bufferFactor;
 
@@ -207,6 +209,7 @@ public final class SimExecution {
         this.cta = prof.sim().ctaOf(proto);
         long workingSet = (plan.call().inputCount() + plan.call().outputCount()) * (long) elemBytes;
         this.bufferFactor = cta == null ? 1.0 : cta.bufferFactor(workingSet);
+        this.loadFactor = cta == null ? 1.0 : cta.loadFactor(nCh);
 
         // connections
         ConnIndex ci = new ConnIndex();
@@ -461,7 +464,7 @@ public final class SimExecution {
         wi[w * WI + NSEND] = ns;
         if (cta != null) {
             Primitive prim = cursor.prim();
-            wd[w * WD + PS_PER_BYTE] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor);
+            wd[w * WD + PS_PER_BYTE] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor) * loadFactor;
         }
         for (int i = 0; i < nr; i++) {
             // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup

@@ -201,6 +201,12 @@ class SimSectionJsonTest {
         CalibrationProfile q = CalibrationProfile.parse(withCta("{" + LL + "}}"), "x.json");
         assertThat(q.sim().ctaOf(Protocol.LL).l2MissFactor()).isEqualTo(1.0);
         assertThat(q.sim().ctaOf(Protocol.LL).bufferFactor(1e12)).isEqualTo(1.0);
+        // channel_load is optional (no load effect) and round-trips
+        assertThat(q.sim().ctaOf(Protocol.LL).loadFactor(64)).isEqualTo(1.0);
+        CalibrationProfile r = CalibrationProfile.parse(withCta("{" + LL + ", \"channel_load\": 0.0125}}"), "x.json");
+        assertThat(r.sim().ctaOf(Protocol.LL)).isEqualTo(new CtaCosts(30, 60, 40, 70, 20, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0125));
+        assertThat(r.sim().ctaOf(Protocol.LL).loadFactor(17)).isEqualTo(1.2);
+        assertThat(CalibrationProfile.parse(r.toJson(), "round trip")).isEqualTo(r);
         // the built-in profiles carry the H200 NCCL fit's LL stream costs only (LL128 and Simple keep per-channel limits)
         for (String name : CalibrationProfile.BUILTIN_NAMES) {
             assertThat(CalibrationProfile.builtin(name).sim().cta().keySet()).as(name).containsExactly(Protocol.LL);
@@ -216,6 +222,12 @@ class SimSectionJsonTest {
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("missing required key 'src_ns_per_kib'");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_miss_factor\": 0.5}}"), "x.json"))
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.l2_miss_factor").hasMessageContaining(">= 1");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"channel_load\": -0.01}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("channel_load");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"channel_load\": 2}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.channel_load").hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channelLoad");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_bytes\": 0}}"), "x.json"))
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.l2_bytes");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL.replaceAll("\\d+", "0") + "}}"), "x.json"))

@@ -46,9 +46,13 @@ class SimCtaModelTest {
     }
 
     static double timeUs(CalibrationProfile p, CollectiveOp op, int n) {
+        return timeUs(p, op, n, 1);
+    }
+
+    static double timeUs(CalibrationProfile p, CollectiveOp op, int n, int channels) {
         PerfRunner r = new PerfRunner(TopologyCatalog.build("hgx-h200", BuildOptions.of(n, 1)), n, p, NcclEnv.empty(), 1);
         long count = op == CollectiveOp.ALL_GATHER ? BYTES / 4 / n : BYTES / 4;
-        return r.simulate(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, 1).timeUs();
+        return r.simulate(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, channels).timeUs();
     }
 
     /** µs for {@code bytes} at {@code nsPerKiB}. */
@@ -83,6 +87,20 @@ class SimCtaModelTest {
         // and with a working set far below l2 nothing changes
         CalibrationProfile big = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, 1e12, miss));
         assertThat(timeUs(big, CollectiveOp.BROADCAST, 2)).isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
+    }
+
+    @Test
+    void moreThreadBlocksPerGpuMakeEveryBlockSlower() {
+        // 4 channels: each carries a quarter of the broadcast, one step each; with channel_load k every cost is
+        // (1 + 3k) dearer. One channel: no other block, no change.
+        double quarter = BYTES / 4.0;
+        double alone = us(quarter, SRC + DST + SEND) + us(quarter, RECV + DST);
+        for (double k : new double[] {0.0, 0.05, 0.2}) {
+            CalibrationProfile p = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, k));
+            assertThat(timeUs(p, CollectiveOp.BROADCAST, 2, 4)).as("k = " + k).isCloseTo(alone * (1 + 3 * k), within(1e-3));
+            assertThat(timeUs(p, CollectiveOp.BROADCAST, 2, 1)).as("k = " + k)
+                    .isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
+        }
     }
 
     @Test
