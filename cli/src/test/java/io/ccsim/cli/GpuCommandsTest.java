@@ -89,7 +89,7 @@ class GpuCommandsTest {
     /**
      * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
      * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (README: 5.6 / 4.5 % below 1 MiB, 11.0 / 12.3 % from 1 MiB — 14.7-14.8 % before the blocks'
+     * to the errors it has (README: 5.9 / 4.7 % below 1 MiB, 10.4 / 11.8 % from 1 MiB — 14.7-14.8 % before the blocks'
      * channel load; the Simple rings saturating with channels), so that a change that makes the model transfer worse is seen.
      */
     @Test
@@ -113,7 +113,7 @@ class GpuCommandsTest {
      * choices only: out of sample, medians 3.7 % (Simple) and 4.4 % (LL128), worst 13.9 % (LL128 at 4 channels).
      * ccsim's kernels against the kernel profile: their Simple and LL128 rings saturate early (all-gather Simple
      * 243 GB/s at 16 channels, 247 at 24), which per-block costs under an NVLink cap do not follow; held at its errors
-     * (median 4.6 %, worst 27.2 %; 6.6 % and 30.2 % before the blocks' channel load, sim.cta.*.channel_load).
+     * (median 4.3 %, worst 26.1 %; 6.6 % and 30.2 % before the blocks' channel load, sim.cta.*.channel_load).
      */
     @Test
     void channelSweepAgainstNcclAndTheKernels() {
