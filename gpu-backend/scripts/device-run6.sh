@@ -27,21 +27,6 @@ for ch in 4 8 12 16 24 32 48 64; do
     echo "nccl ch=$ch $proto rc=$? after $(( $(date +%s) - T0 )) s"; tail -1 "$P/nccl-$ch-$proto.log"
   done
 done
-python3 - "$P" > "$O/channels.json" <<'PY'
-import glob, json, os, sys
-rows = []
-for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
-    base = os.path.basename(f)[:-5].split("-")
-    try:
-        data = json.load(open(f))
-    except ValueError as e:
-        print("skipped %s: %s" % (f, e), file=sys.stderr); continue
-    for r in data:
-        r["source"] = base[0]
-        r["channels_forced"] = int(base[1])
-        r["proto_forced"] = base[2]
-        rows.append(r)
-print(json.dumps(rows, indent=1))
-PY
+python3 "$R/gpu-backend/scripts/merge_parts.py" "$P" > "$O/channels.json"
 echo "end after $(( $(date +%s) - T0 )) s"
 } 2>&1 | tee "$O/run.log"
