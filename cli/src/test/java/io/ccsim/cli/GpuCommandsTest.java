@@ -89,7 +89,7 @@ class GpuCommandsTest {
     /**
      * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
      * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (README: 5.9 / 4.7 % below 1 MiB, 10.4 / 11.8 % from 1 MiB — 14.7-14.8 % before the blocks'
+     * to the errors it has (README: 5.9 / 4.8 % below 1 MiB, 10.4 / 11.9 % from 1 MiB — 14.7-14.8 % before the blocks'
      * channel load; the Simple rings saturating with channels), so that a change that makes the model transfer worse is seen.
      */
     @Test

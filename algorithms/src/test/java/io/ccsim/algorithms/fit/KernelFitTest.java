@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@link KernelFit}) predicts every row with the plan that ran, as back-to-back calls like the graph replay that timed
  * it. The fit is in-sample (fitted on the same rows). Each group's median error must stay within what the fit reached
  * (recorded in the profile's {@code fit} section) plus one point, so that a simulator change that makes it worse is
- * caught; and the number of groups within issue 4's bounds must not drop below the 38 of 48 measured. (The older
+ * caught; and the number of groups within issue 4's bounds must not drop below the 39 of 48 measured. (The older
  * h200x4/ and h200x2/ timings ran all-to-all with its self copy on the send lane, before AllToAllPlanner's third lane.)
  */
 class KernelFitTest {
@@ -32,13 +32,14 @@ class KernelFitTest {
     static final double BOUND_SMALL = 0.15;
     static final double BOUND_LARGE = 0.05;
     /**
-     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 38 of 48 (every group within 15 % below
-     * 1 MiB; the 10 others miss 5 % from 1 MiB by 0.1 to 5.3 points). Session 4 reached 31, session 3 23, the one before
+     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 39 of 48 (every group within 15 % below
+     * 1 MiB; the 9 others miss 5 % from 1 MiB by 0.1 to 5.3 points). Session 4 reached 31, session 3 23, the one before
      * 20: the timing's graph launch costs (sim.graph_launch_us) and line-sized LL/LL128 forwarding units made the
      * difference, then (session 5) Simple stream costs without a cache step (35), then (session 9) a thread block's
-     * costs rising with the blocks beside it (sim.cta.*.channel_load, 38).
+     * costs rising with the blocks beside it (sim.cta.*.channel_load, 38), and a refit of the tree LL128 and p2p
+     * latencies weighing the rows from 1 MiB 5 x (39).
      */
-    static final int GROUPS_WITHIN_MEASURED = 38;
+    static final int GROUPS_WITHIN_MEASURED = 39;
 
     static List<FixtureRow> rows;
     static CalibrationProfile fitted;
