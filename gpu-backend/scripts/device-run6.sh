@@ -6,27 +6,6 @@
 # 16 channels (and 4/64 for all-reduce) and predicts the tuner's 24-channel runs 15-21 % fast (h200x4-holdout): this
 # run measures the per-channel rate as channels are added, and whether NCCL's kernels show it too.
 # Run from the repository root with the bundle in .device-bundle: sh gpu-backend/scripts/device-run6.sh OUTDIR
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
-R=$(pwd); B=$R/.device-bundle; O=$1; P=/tmp/ccsim-parts
-mkdir -p "$O" "$P"
-{
-T0=$(date +%s)
-echo "start $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv
-for ch in 4 8 12 16 24 32 48 64; do
-  for proto in Simple LL128 LL; do
-    for op in all_reduce all_gather; do
-      NCCL_ALGO=Ring NCCL_PROTO=$proto NCCL_MIN_NCHANNELS=$ch NCCL_MAX_NCHANNELS=$ch timeout 60 "$B/ccsim" perf --backend cuda \
-        --gpus 4 --op $op -b 16M -e 256M -f 4 --format json > "$P/ccsim-$ch-$proto-$op.json" 2> "$P/ccsim-$ch-$proto-$op.err"
-      echo "ccsim ch=$ch $proto $op rc=$? after $(( $(date +%s) - T0 )) s"; grep -iE "error|exception" "$P/ccsim-$ch-$proto-$op.err" | head -2
-    done
-  done
-  for proto in Simple LL128; do
-    NCCL_ALGO=Ring NCCL_PROTO=$proto NCCL_MIN_NCHANNELS=$ch NCCL_MAX_NCHANNELS=$ch timeout 60 python3 "$B/nccl_allreduce.py" \
-      "$P/nccl-$ch-$proto.json" 16777216 67108864 268435456 > "$P/nccl-$ch-$proto.log" 2>&1
-    echo "nccl ch=$ch $proto rc=$? after $(( $(date +%s) - T0 )) s"; tail -1 "$P/nccl-$ch-$proto.log"
-  done
-done
-python3 "$R/gpu-backend/scripts/merge_parts.py" "$P" > "$O/channels.json"
-echo "end after $(( $(date +%s) - T0 )) s"
-} 2>&1 | tee "$O/run.log"
+# (It ran with the sweep's body inline and nccl_allreduce.py from the bundle; the same commands now live in
+# channel_sweep.sh.)
+exec sh "$(dirname "$0")/channel_sweep.sh" 4 "all_reduce all_gather" "$1"
