@@ -91,17 +91,22 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     public static List<FitParameter> cta(Protocol p, boolean l2) {
         List<FitParameter> l = new ArrayList<>();
         for (int i = 0; i < CtaCosts.KEYS.size(); i++) {
-            if (!l2 && (i == 5 || i == 6)) continue;
+            String key = CtaCosts.KEYS.get(i);
+            if (!l2 && key.startsWith("l2_")) continue;
             final int s = i;
-            // l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; channel_load in [1e-4, 0.1] (the search is in
-            // the logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one); the stream costs in [0.5, 5000] ns/KiB
-            double lo = i == 5 ? 16e6 : i == 6 ? 1.0 : i == CtaCosts.CHANNEL_LOAD ? 1e-4 : 0.5;
-            double hi = i == 5 ? 256e6 : i == 6 ? 4.0 : i == CtaCosts.CHANNEL_LOAD ? 0.1 : 5000.0;
-            l.add(new FitParameter("sim.cta." + p.ncclName() + "." + CtaCosts.KEYS.get(i), lo, hi,
+            l.add(new FitParameter("sim.cta." + p.ncclName() + "." + key, CTA_LOWER[i], CTA_UPPER[i],
                     q -> ctaOf(q, p).toArray()[s], (q, v) -> q.withSim(q.sim().withCta(p, ctaOf(q, p).with(s, v)))));
         }
         return l;
     }
+
+    /**
+     * Search bounds of the {@link CtaCosts#KEYS}, in their order: the five stream costs in [0.5, 5000] ns/KiB;
+     * l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; channel_load in [1e-4, 0.1] (the search is in the
+     * logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one).
+     */
+    private static final double[] CTA_LOWER = {0.5, 0.5, 0.5, 0.5, 0.5, 16e6, 1.0, 1e-4};
+    private static final double[] CTA_UPPER = {5000, 5000, 5000, 5000, 5000, 256e6, 4.0, 0.1};
 
     private static CtaCosts ctaOf(CalibrationProfile q, Protocol p) {
         CtaCosts c = q.sim().ctaOf(p);

@@ -118,9 +118,6 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad};
     }
 
-    /** {@link #toArray()}'s index of {@code channel_load}. */
-    public static final int CHANNEL_LOAD = 7;
-
     /** The five stream costs' JSON keys, in {@link #toArray()} order (all required). */
     public static final java.util.List<String> STREAM_KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
             "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib");

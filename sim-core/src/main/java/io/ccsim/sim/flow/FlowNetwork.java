@@ -742,7 +742,6 @@ public final class FlowNetwork {
         return maxComponentFlows;
     }
 
-
     /** @return number of flows started so far */
     public long flowsStarted() {
         return flowsStarted;
