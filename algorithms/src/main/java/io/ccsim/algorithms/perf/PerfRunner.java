@@ -185,7 +185,7 @@ public final class PerfRunner {
      */
     private SimExecution[] runChained(Plan plan, int m) {
         Simulator sim = new Simulator(seed);
-        Fabric fabric = new Fabric(sim, topology, profile);
+        Fabric fabric = new Fabric(sim, topology, profile, false); // times only: no link counters
         fabric.setP2pDisabled(env.p2pDisable());
         SimExecutor ex = new SimExecutor(sim, fabric);
         SimExecution[] calls = new SimExecution[m];

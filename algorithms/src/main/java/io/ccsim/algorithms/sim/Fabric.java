@@ -36,10 +36,19 @@ public final class Fabric {
     private static final int NPROTO = Protocol.values().length;
 
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile) {
+        this(sim, topology, profile, true);
+    }
+
+    /**
+     * @param trackLinkTraffic whether the network keeps each link direction's rate and bytes carried
+     *                         ({@link FlowNetwork#linkBytes}); a run that only wants times (perf, tune) leaves it
+     *                         off and is faster (see {@link FlowNetwork#FlowNetwork(Simulator, boolean, boolean)})
+     */
+    public Fabric(Simulator sim, Topology topology, CalibrationProfile profile, boolean trackLinkTraffic) {
         this.sim = sim;
         this.topology = topology;
         this.profile = profile;
-        this.net = new FlowNetwork(sim, false); // nothing here asks for nextCompletionTime()
+        this.net = new FlowNetwork(sim, false, trackLinkTraffic); // nothing here asks for nextCompletionTime()
         this.multiPeerLinks = new int[topology.nodes().size() * NPROTO];
         java.util.Arrays.fill(multiPeerLinks, UNSET);
         int n = topology.fabric().size();

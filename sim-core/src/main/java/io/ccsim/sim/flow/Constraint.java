@@ -5,7 +5,13 @@ import java.util.Arrays;
 /**
  * One capacity that flows share (a link direction, or a whole SHARED link), or, when not
  * {@link #shared}, a per-flow bound (a FAT_PIPE link). Holds its member flows (those in their
- * bandwidth phase) in an array with O(1) swap-removal; each member knows its position here.
+ * bandwidth phase) in an array with O(1) removal by tombstone: a leaving member's entry is cleared
+ * (each member knows its position here), members are appended after the last used entry, and the array is
+ * compacted when full of holes. A swap-removal instead moved the last member into the hole and updated that
+ * member's position, a miss on another flow's object and its position array for every flow leaving every
+ * constraint (with membership it was most of a 1,024-GPU ring all-reduce's time); a tombstone touches only this
+ * constraint's array. Compaction, amortised over the entries it reclaims, runs when the holes fill the array, and
+ * when the solver takes the constraint into a component.
  */
 final class Constraint {
     final int link;
@@ -13,10 +19,19 @@ final class Constraint {
     final boolean shared;
     /** bytes/s */
     double capacity;
+    /**
+     * The direction (hop) of a FULL_DUPLEX link this constraint stands for, -1 for a SHARED or FAT_PIPE link
+     * (one constraint for both directions).
+     */
+    final int hop;
+    /** a FULL_DUPLEX direction whose link has a duplex efficiency below 1: its opposite's capacity follows {@link #size} */
+    boolean duplex;
 
+    /** members at [0, end), with null entries (tombstones) where members left */
     Flow[] members = new Flow[4];
-    /** index, in the member's own constraint arrays, of this constraint */
-    int[] memberSlot = new int[4];
+    /** one past the last used entry of {@link #members} */
+    int end;
+    /** live members: the flows in their bandwidth phase that cross this constraint */
     int size;
 
     /**
@@ -41,21 +56,53 @@ final class Constraint {
     double level;
     boolean saturated;
 
-    Constraint(int link, boolean shared, double capacity) {
+    Constraint(int link, boolean shared, double capacity, int hop) {
         this.link = link;
         this.shared = shared;
         this.capacity = capacity;
+        this.hop = hop;
     }
 
-    /** @return the position of the flow in {@link #members} */
-    int add(Flow f, int slotInFlow) {
-        if (size == members.length) {
-            members = Arrays.copyOf(members, size * 2);
-            memberSlot = Arrays.copyOf(memberSlot, size * 2);
+    /** Adds f; returns its position in {@link #members}. */
+    int add(Flow f) {
+        if (end == members.length) {
+            if (size <= end / 2) {
+                compact();
+            } else {
+                members = Arrays.copyOf(members, end * 2);
+            }
         }
-        members[size] = f;
-        memberSlot[size] = slotInFlow;
-        return size++;
+        members[end] = f;
+        size++;
+        return end++;
+    }
+
+    /**
+     * Moves the live members to the front, in order, and tells each its new position. The solver calls it on each
+     * constraint of a component it solves (whose members it visits anyway), so that busy constraints (an
+     * all-to-all's, hundreds of members coming and going) are walked without holes.
+     */
+    void compact() {
+        int n = 0;
+        for (int k = 0; k < end; k++) {
+            Flow m = members[k];
+            if (m == null) {
+                continue;
+            }
+            if (n != k) {
+                members[n] = m;
+                members[k] = null;
+                Constraint[] cs = m.cons;
+                for (int i = 0; i < cs.length; i++) {
+                    if (cs[i] == this) {
+                        m.posInCons[i] = n;
+                        break;
+                    }
+                }
+            }
+            n++;
+        }
+        end = n;
     }
 
     /** {@link #boundSum}'s unit, bytes/s */
@@ -75,15 +122,19 @@ final class Constraint {
         }
     }
 
+    /** Removes the member at {@code pos}: a tombstone, and the trailing ones trimmed off. */
     void remove(int pos) {
-        int last = --size;
-        if (pos != last) {
-            Flow moved = members[last];
-            int ms = memberSlot[last];
-            members[pos] = moved;
-            memberSlot[pos] = ms;
-            moved.posInCons[ms] = pos;
+        members[pos] = null;
+        if (--size == 0) {
+            end = 0; // every entry is a hole: start over at 0 (the common case of a lightly used link)
+            return;
         }
-        members[last] = null;
+        if (pos == end - 1) {
+            int e = pos;
+            while (members[e - 1] == null) {
+                e--;
+            }
+            end = e;
+        }
     }
 }

@@ -116,6 +116,8 @@ public final class FlowNetwork {
     private Flow[] ch = new Flow[16];
     private int chSize;
     private final boolean trackCompletions;
+    /** whether {@link #dir} is kept (link rates and bytes) */
+    private final boolean trackTraffic;
 
     private long nextFlowId;
     /** finished flows of {@link #startRecycled}, for reuse (LIFO: the most recently used is the likeliest cached) */
@@ -140,8 +142,21 @@ public final class FlowNetwork {
      *                            its upkeep on every rate change (the completions themselves are events)
      */
     public FlowNetwork(Simulator sim, boolean trackNextCompletion) {
+        this(sim, trackNextCompletion, true);
+    }
+
+    /**
+     * @param sim                 the simulator whose clock and event queue this network uses
+     * @param trackNextCompletion as in {@link #FlowNetwork(Simulator, boolean)}
+     * @param trackLinkTraffic    whether to keep each link direction's rate and bytes carried, which
+     *                            {@link #linkRate} and {@link #linkBytes} read; keeping them settles every hop of a
+     *                            flow at each of its rate changes, a quarter of a 1,024-GPU ring all-reduce's time,
+     *                            so an executor that never asks leaves them off
+     */
+    public FlowNetwork(Simulator sim, boolean trackNextCompletion, boolean trackLinkTraffic) {
         this.sim = Objects.requireNonNull(sim, "simulator must not be null");
         this.trackCompletions = trackNextCompletion;
+        this.trackTraffic = trackLinkTraffic;
     }
 
     long now() {
@@ -179,15 +194,15 @@ public final class FlowNetwork {
         duplexEff[l] = 1.0;
         switch (sharing) {
             case FULL_DUPLEX:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
-                revCons[l] = new Constraint(l, true, capacityBytesPerSec);
+                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, l << 1);
+                revCons[l] = new Constraint(l, true, capacityBytesPerSec, (l << 1) | 1);
                 break;
             case SHARED:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec);
+                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, -1);
                 revCons[l] = fwdCons[l];
                 break;
             case FAT_PIPE:
-                fwdCons[l] = new Constraint(l, false, capacityBytesPerSec);
+                fwdCons[l] = new Constraint(l, false, capacityBytesPerSec, -1);
                 revCons[l] = fwdCons[l];
                 break;
             default:
@@ -233,8 +248,11 @@ public final class FlowNetwork {
             }
         } else {
             // a per-flow bound: its members' own bounds change, and with them the sums of their shared constraints
-            for (int i = 0; i < f.size; i++) {
+            for (int i = 0; i < f.end; i++) {
                 Flow m = f.members[i];
+                if (m == null) {
+                    continue;
+                }
                 countBounds(m, -1);
                 computeBound(m);
                 countBounds(m, +1);
@@ -264,6 +282,8 @@ public final class FlowNetwork {
                     + linkSharing[link]);
         }
         duplexEff[link] = efficiency;
+        fwdCons[link].duplex = efficiency < 1;
+        revCons[link].duplex = efficiency < 1;
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
         requestSolve();
@@ -276,7 +296,11 @@ public final class FlowNetwork {
     private double directionCapacity(int h) {
         int link = h >>> 1;
         double e = duplexEff[link];
-        return e < 1 && dir[(h ^ 1) * DIR_STRIDE + DIR_FLOWS] > 0 ? linkCap[link] * e : linkCap[link];
+        if (!(e < 1)) {
+            return linkCap[link];
+        }
+        Constraint opposite = (h & 1) == 0 ? revCons[link] : fwdCons[link];
+        return opposite.size > 0 ? linkCap[link] * e : linkCap[link];
     }
 
     /**
@@ -317,8 +341,10 @@ public final class FlowNetwork {
         c.slack = fits;
         if (fits) {
             Flow[] ms = c.members;
-            for (int k = 0, n = c.size; k < n; k++) {
-                addSeed(ms[k]);
+            for (int k = 0, n = c.end; k < n; k++) {
+                if (ms[k] != null) {
+                    addSeed(ms[k]);
+                }
             }
         } else if (c.size > 0) {
             addSeed(c);
@@ -396,6 +422,7 @@ public final class FlowNetwork {
      */
     public double linkBytes(int link, boolean reverse) {
         checkLink("linkBytes", link);
+        checkTraffic("linkBytes");
         int d = (link << 1) | (reverse ? 1 : 0);
         long dt = sim.now() - dir[d * DIR_STRIDE + DIR_LAST];
         double rate = dirRate(d);
@@ -406,8 +433,16 @@ public final class FlowNetwork {
     /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
     public double linkRate(int link, boolean reverse) {
         checkLink("linkRate", link);
+        checkTraffic("linkRate");
         flush();
         return dirRate((link << 1) | (reverse ? 1 : 0));
+    }
+
+    private void checkTraffic(String where) {
+        if (!trackTraffic) {
+            throw new IllegalStateException(where + ": this network was created without link traffic tracking"
+                    + " (new FlowNetwork(sim, trackNextCompletion, true) keeps it)");
+        }
     }
 
     // ------------------------------------------------------------------ flows
@@ -611,14 +646,18 @@ public final class FlowNetwork {
         f.lastUpdate = sim.now();
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f, i);
+            f.posInCons[i] = cs[i].add(f);
         }
         computeBound(f);
         countBounds(f, +1);
-        int[] r = f.route;
-        for (int h : r) {
-            if (dir[h * DIR_STRIDE + DIR_FLOWS]++ == 0 && duplexEff[h >>> 1] < 1) {
-                refreshDirection(h ^ 1); // both ways at once now
+        if (trackTraffic) {
+            for (int h : f.route) {
+                dir[h * DIR_STRIDE + DIR_FLOWS]++;
+            }
+        }
+        for (Constraint c : cs) {
+            if (c.duplex && c.size == 1) {
+                refreshDirection(c.hop ^ 1); // both ways at once now
             }
         }
         boolean unbound = f.bound < Double.POSITIVE_INFINITY;
@@ -645,19 +684,18 @@ public final class FlowNetwork {
         long now = sim.now();
         double rate = f.rate;
         settleFlow(f, now);
-        double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
-        for (int h : f.route) {
-            settleDir(h, now);
-            int b = h * DIR_STRIDE;
-            dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
-            if (--dir[b + DIR_FLOWS] == 0) {
-                dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
-                if (duplexEff[h >>> 1] < 1) {
-                    refreshDirection(h ^ 1); // one way only now
+        if (trackTraffic) {
+            double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
+            for (int h : f.route) {
+                settleDir(h, now);
+                int b = h * DIR_STRIDE;
+                dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
+                if (--dir[b + DIR_FLOWS] == 0) {
+                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
+                } else {
+                    double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
+                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
                 }
-            } else {
-                double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
-                dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
             }
         }
         f.rate = 0.0;
@@ -666,6 +704,9 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
+            if (c.duplex && c.size == 0) {
+                refreshDirection(c.hop ^ 1); // one way only now
+            }
             if (c.shared) {
                 c.count(f, ws[i], -1);
                 if (!c.slack) {
@@ -811,9 +852,9 @@ public final class FlowNetwork {
                 c.epoch = ep;
                 if (c.slack) {
                     // turned slack since it was seeded: it couples nobody; each member is solved in its own component
-                    for (int k = 0; k < c.size; k++) {
+                    for (int k = 0; k < c.end; k++) {
                         Flow f = c.members[k];
-                        if (f.epoch != ep) {
+                        if (f != null && f.epoch != ep) {
                             f.epoch = ep;
                             pushComp(f);
                             solveComponent(ep);
@@ -846,9 +887,9 @@ public final class FlowNetwork {
             while (ci < nCompCons) {
                 Constraint c = compCons[ci++];
                 Flow[] ms = c.members;
-                for (int k = 0, n = c.size; k < n; k++) {
+                for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
-                    if (f.epoch != ep) {
+                    if (f != null && f.epoch != ep) {
                         f.epoch = ep;
                         pushComp(f);
                     }
@@ -879,6 +920,9 @@ public final class FlowNetwork {
     }
 
     private void pushComp(Constraint c) {
+        if (c.end != c.size) {
+            c.compact(); // its members are about to be walked (and their flows touched) anyway
+        }
         if (nCompCons == compCons.length) {
             compCons = Arrays.copyOf(compCons, nCompCons * 2);
         }
@@ -959,9 +1003,9 @@ public final class FlowNetwork {
                 cqRemove(0);
                 c.saturated = true;
                 Flow[] ms = c.members;
-                for (int k = 0, n = c.size; k < n; k++) {
+                for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
-                    if (!f.frozen) {
+                    if (f != null && !f.frozen) {
                         freeze(f, level);
                     }
                 }
@@ -1105,7 +1149,7 @@ public final class FlowNetwork {
     private void setRate(Flow f, double nr, long now) {
         settleFlow(f, now);
         double delta = nr - f.rate;
-        if (delta != 0) {
+        if (delta != 0 && trackTraffic) {
             for (int h : f.route) {
                 settleDir(h, now);
                 int b = h * DIR_STRIDE + DIR_RATE;

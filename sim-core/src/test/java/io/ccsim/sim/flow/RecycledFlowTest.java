@@ -23,12 +23,19 @@ class RecycledFlowTest {
 
     /** Chains of flows on random paths: each completion starts the chain's next flow; returns "time:chain" lines. */
     private static List<String> run(long seed, boolean recycled, Set<Flow> seen, int[] peakActive) {
+        return run(seed, recycled, true, seen, peakActive);
+    }
+
+    private static List<String> run(long seed, boolean recycled, boolean traffic, Set<Flow> seen, int[] peakActive) {
         Simulator sim = new Simulator(seed);
         RandomStream r = sim.random("workload");
-        FlowNetwork net = new FlowNetwork(sim, seed % 2 == 0); // with and without the completion heap
+        FlowNetwork net = new FlowNetwork(sim, seed % 2 == 0, traffic); // with and without the completion heap
         int links = 2 + r.nextInt(5);
         for (int i = 0; i < links; i++) {
-            net.addLink("l" + i, 1e9 * (1 + r.nextInt(8)), Sharing.values()[r.nextInt(3)]);
+            Sharing sharing = Sharing.values()[r.nextInt(3)];
+            net.addLink("l" + i, 1e9 * (1 + r.nextInt(8)), sharing);
+            // duplex limits: a direction's capacity follows the opposite direction's flow count
+            if (sharing == Sharing.FULL_DUPLEX && r.nextBoolean()) net.setDuplexEfficiency(i, 0.5 + 0.1 * r.nextInt(5));
         }
         net.setCapacity(0, net.capacity(0)); // no-op: a capacity set before any flow
         int nPaths = 6;
@@ -94,6 +101,27 @@ class RecycledFlowTest {
             assertThat(recycledSeen.size()).as("seed %d", seed).isLessThanOrEqualTo(peakRecycled[0] + 1);
             assertThat(recycledSeen.size()).as("seed %d: objects reused", seed).isLessThan(recycled.size());
         }
+    }
+
+    /**
+     * Without link traffic tracking the network keeps no per-direction counters (the duplex mode then follows the
+     * constraints' member counts): every completion must still come at the same time, in the same order.
+     */
+    @Test
+    void untrackedLinkTrafficCompletesExactlyAsTracked() {
+        for (long seed = 0; seed < 60; seed++) {
+            Set<Flow> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            int[] peak = {0};
+            List<String> tracked = run(seed, seed % 3 == 0, true, seen, peak);
+            List<String> untracked = run(seed, seed % 3 == 0, false, seen, peak);
+            assertThat(untracked).as("seed %d", seed).isEqualTo(tracked);
+            assertThat(untracked).as("seed %d", seed).isNotEmpty();
+        }
+        FlowNetwork net = new FlowNetwork(new Simulator(1), false, false);
+        int l = net.addLink("nvl", 1e9, Sharing.FULL_DUPLEX);
+        assertThatThrownBy(() -> net.linkBytes(l, false)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("linkBytes: this network was created without link traffic tracking");
+        assertThatThrownBy(() -> net.linkRate(l, true)).hasMessageContaining("linkRate: this network was created without");
     }
 
     @Test
