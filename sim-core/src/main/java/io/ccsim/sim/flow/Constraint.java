@@ -24,8 +24,6 @@ final class Constraint {
      * (one constraint for both directions).
      */
     final int hop;
-    /** a FULL_DUPLEX direction whose link has a duplex efficiency below 1: its opposite's capacity follows {@link #size} */
-    boolean duplex;
 
     /** members at [0, end), with null entries (tombstones) where members left */
     Flow[] members = new Flow[4];

@@ -283,8 +283,6 @@ public final class FlowNetwork {
                     + linkSharing[link]);
         }
         duplexEff[link] = efficiency;
-        fwdCons[link].duplex = efficiency < 1;
-        revCons[link].duplex = efficiency < 1;
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
         requestSolve();
@@ -302,6 +300,11 @@ public final class FlowNetwork {
         }
         Constraint opposite = (h & 1) == 0 ? revCons[link] : fwdCons[link];
         return opposite.size > 0 ? linkCap[link] * e : linkCap[link];
+    }
+
+    /** Whether c is a FULL_DUPLEX direction whose opposite's capacity follows c's member count (efficiency below 1). */
+    private boolean hasDuplexLimit(Constraint c) {
+        return c.hop >= 0 && duplexEff[c.link] < 1;
     }
 
     /**
@@ -657,7 +660,7 @@ public final class FlowNetwork {
             }
         }
         for (Constraint c : cs) {
-            if (c.duplex && c.size == 1) {
+            if (c.size == 1 && hasDuplexLimit(c)) {
                 refreshDirection(c.hop ^ 1); // both ways at once now
             }
         }
@@ -705,7 +708,7 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
-            if (c.duplex && c.size == 0) {
+            if (c.size == 0 && hasDuplexLimit(c)) {
                 refreshDirection(c.hop ^ 1); // one way only now
             }
             if (c.shared) {
@@ -887,10 +890,10 @@ public final class FlowNetwork {
             }
             while (ci < nCompCons) {
                 Constraint c = compCons[ci++];
-                Flow[] ms = c.members;
+                Flow[] ms = c.members; // compacted by pushComp: no holes
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
-                    if (f != null && f.epoch != ep) {
+                    if (f.epoch != ep) {
                         f.epoch = ep;
                         pushComp(f);
                     }
@@ -1006,7 +1009,7 @@ public final class FlowNetwork {
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
-                    if (f != null && !f.frozen) {
+                    if (!f.frozen) { // (compacted by pushComp: no holes)
                         freeze(f, level);
                     }
                 }
