@@ -46,7 +46,7 @@ final class ProfileJson {
     private static final List<String> SIM_PROTOCOL_ALLOWED = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares");
     /** Lanes of the plans that have more than one (tree: reduce up, broadcast down; p2p: send, receive). */
-    private static final int LANES = 2;
+    private static final int LANES = 3;
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
     private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");
     private static final List<String> NODE_KEYS = List.of("n1", "n2", "n4");
@@ -297,13 +297,17 @@ final class ProfileJson {
                 fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer, skew);
     }
 
-    /** {@code lane_shares}: an array of {@value #LANES} fractions of the thread block, each in (0, 1]. */
+    /**
+     * {@code lane_shares}: an array of 2 or {@value #LANES} fractions of the thread block, each in (0, 1]: a tree plan
+     * has two lanes (reduce up, broadcast down), a point-to-point plan two (send, receive) or three (all-to-all's
+     * own-block copy); a plan with more lanes than listed is refused when it is simulated.
+     */
     private static List<Double> laneShares(Ctx c, JsonElement e, String path) {
         if (e == null || !e.isJsonArray()) {
-            throw c.error(path, "expected an array of " + LANES + " fractions of the thread block (lane 0, lane 1), got " + Ctx.describe(e));
+            throw c.error(path, "expected an array of 2 or " + LANES + " fractions of the thread block (lane 0, lane 1[, lane 2]), got " + Ctx.describe(e));
         }
         JsonArray a = e.getAsJsonArray();
-        if (a.size() != LANES) throw c.error(path, "expected " + LANES + " fractions (lane 0, lane 1), got " + a.size());
+        if (a.size() < 2 || a.size() > LANES) throw c.error(path, "expected 2 or " + LANES + " fractions (lane 0, lane 1[, lane 2]), got " + a.size());
         List<Double> l = new ArrayList<>(LANES);
         for (int i = 0; i < a.size(); i++) {
             JsonElement x = a.get(i);

@@ -54,10 +54,17 @@ class LaneSharesJsonTest {
     }
 
     @Test
-    void sharesMustListBothLanes() {
+    void sharesListTwoOrThreeLanes() {
         assertThatThrownBy(() -> CalibrationProfile.parse(withTreeLlShares("[0.7]"), "x.json"))
                 .isInstanceOf(ProfileException.class)
-                .hasMessageContaining("$.sim.tree.LL.lane_shares").hasMessageContaining("expected 2 fractions").hasMessageContaining("got 1");
+                .hasMessageContaining("$.sim.tree.LL.lane_shares").hasMessageContaining("expected 2 or 3 fractions").hasMessageContaining("got 1");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withTreeLlShares("[0.5, 0.5, 0.5, 0.5]"), "x.json"))
+                .isInstanceOf(ProfileException.class)
+                .hasMessageContaining("$.sim.tree.LL.lane_shares").hasMessageContaining("expected 2 or 3 fractions").hasMessageContaining("got 4");
+        // three: all-to-all's point-to-point plan has a third lane (the own block's copy)
+        CalibrationProfile three = CalibrationProfile.parse(withTreeLlShares("[0.5, 0.4, 1.0]"), "x.json");
+        assertThat(three.sim().get(SimCosts.Family.TREE, Protocol.LL).laneShares()).containsExactly(0.5, 0.4, 1.0);
+        assertThat(CalibrationProfile.parse(three.toJson(), "round trip")).isEqualTo(three);
         assertThatThrownBy(() -> CalibrationProfile.parse(withTreeLlShares("0.7"), "x.json"))
                 .isInstanceOf(ProfileException.class)
                 .hasMessageContaining("$.sim.tree.LL.lane_shares").hasMessageContaining("expected an array");

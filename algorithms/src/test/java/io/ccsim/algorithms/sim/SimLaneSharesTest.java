@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.ccsim.algorithms.Algorithm;
@@ -87,5 +88,26 @@ class SimLaneSharesTest {
         CalibrationProfile shared = p.withSim(s.with(SimCosts.Family.RING, Protocol.SIMPLE,
                 s.get(SimCosts.Family.RING, Protocol.SIMPLE).withLaneShares(List.of(0.5, 0.5))));
         assertThat(SimCtaModelTest.timeUs(shared, CollectiveOp.ALL_REDUCE, 4)).isEqualTo(SimCtaModelTest.timeUs(p, CollectiveOp.ALL_REDUCE, 4));
+    }
+
+    static double allToAllUs(List<Double> shares) {
+        CalibrationProfile p = SimCtaModelTest.profile(new CtaCosts(RECV, SRC, DST, SEND, RED));
+        SimCosts s = p.sim();
+        CalibrationProfile q = p.withSim(s.with(SimCosts.Family.P2P, Protocol.SIMPLE,
+                s.get(SimCosts.Family.P2P, Protocol.SIMPLE).withLaneShares(shares)));
+        PerfRunner r = new PerfRunner(TopologyCatalog.build("hgx-h200", BuildOptions.of(2, 1)), 2, q, NcclEnv.empty(), 1);
+        return r.simulate(CollectiveOp.ALL_TO_ALL, BYTES / 4, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.P2P, Protocol.SIMPLE, 1).timeUs();
+    }
+
+    @Test
+    void allToAllHasThreeLanesAndTakesThreeShares() {
+        // all-to-all's lanes: send (0), receive (1), the own block's copy (2); all three busy on every rank
+        double whole = allToAllUs(List.of());
+        assertThat(allToAllUs(List.of(1.0, 1.0, 1.0))).isEqualTo(whole);
+        // with the thread-block costs far slower than NVLink, halving the send and receive lanes' share halves their rate
+        assertThat(allToAllUs(List.of(0.5, 0.5, 1.0))).isGreaterThan(1.5 * whole);
+        assertThatThrownBy(() -> allToAllUs(List.of(0.5, 0.5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sim.p2p.Simple.lane_shares lists 2 lanes").hasMessageContaining("has 3");
     }
 }
