@@ -17,7 +17,8 @@ final class ConnIndex {
         Arrays.fill(keys, -1L);
     }
 
-    private static long key(int ch, int f, int t) {
+    /** The key of connection (ch, f, t): distinct for distinct connections, never −1. */
+    static long key(int ch, int f, int t) {
         return ((long) ch << 42) | ((long) f << 21) | t;
     }
 
@@ -80,12 +81,10 @@ final class ConnIndex {
         return v;
     }
 
-    /** Whether connection {@code k} (any int; out of range is false) is (ch, f, t): one load, no hashing. */
-    boolean is(int k, int ch, int f, int t) {
-        return k >= 0 && k < size && keyOf[k] == key(ch, f, t);
-    }
-
     int size() { return size; }
+
+    /** The {@link #key} of connection {@code k}. */
+    long keyOf(int k) { return keyOf[k]; }
 
     int channel(int k) { return chan[k]; }
 

@@ -118,11 +118,13 @@ public final class SimExecution {
     private final ConnIndex connIndex;
     private final int[][] connRoute;
     private final FlowNetwork.Path[] connPath;
-    private final long[] connLatencyPs;
     private final int[] connFrom;
     private final int[] connTo;
-    private final int[] connSender;
-    private final int[] connReceiver;
+    // the hot fields of connection k, together in one block of CM longs (one cache line holds two connections;
+    // a flow's completion reads all of them): the worker sending on it and the one receiving on it (-1: none yet),
+    // its hop latency (ps), and its ConnIndex key (load's check that a worker's last connection is still the one)
+    private static final int CM = 4, CM_SENDER = 0, CM_RECEIVER = 1, CM_LATENCY = 2, CM_KEY = 3;
+    private final long[] cm;
     // per connection k, counters kept in the header of its queues (one cache line with the queue):
     // on queue 2k (data arrivals) SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
     // the receiver started consuming), UNITS_ARRIVED (sub-transfers whose data reached it), UNITS_BASE
@@ -130,7 +132,8 @@ public final class SimExecution {
     // reserved by the sender) and CREDIT_BACK (slots freed by the receiver whose credit reached the sender)
     private static final int SLOTS_ARRIVED = 0, SLOTS_TAKEN = 1, UNITS_ARRIVED = 2, UNITS_BASE = 3;
     private static final int SLOTS_SENT = 0, CREDIT_BACK = 1;
-    private final FlowListener[] connFlowDone;
+    /** the one listener of every flow: the flow's key is its connection (no object per connection) */
+    private final FlowListener flowDone = f -> onFlowDone(f.key());
 
     // workers, w = (rank * nCh + ch) * nLanes + lane: their state interleaved, one block per worker (a
     // cache line of ints, a half line of longs, two doubles), where one array per field cost a miss per
@@ -220,14 +223,14 @@ public final class SimExecution {
         connPath = new FlowNetwork.Path[nc];
         // 8 entries per queue: a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers)
         queues = new TimedQueues(2 * nc, Protocol.NCCL_STEPS);
-        connLatencyPs = new long[nc];
         connFrom = new int[nc];
         connTo = new int[nc];
-        connSender = new int[nc];
-        connReceiver = new int[nc];
-        Arrays.fill(connSender, -1);
-        Arrays.fill(connReceiver, -1);
-        connFlowDone = new FlowListener[nc];
+        cm = new long[nc * CM];
+        for (int k = 0; k < nc; k++) {
+            cm[k * CM + CM_SENDER] = -1;
+            cm[k * CM + CM_RECEIVER] = -1;
+            cm[k * CM + CM_KEY] = ci.keyOf(k);
+        }
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.fabric = fabric;
         this.gpuOfRank = gpuOfRank.clone();
@@ -390,8 +393,7 @@ public final class SimExecution {
         }
         connRoute[k] = hops;
         connPath[k] = net.path(hops, multiplicity[connIndex.channel(k)]);
-        connLatencyPs[k] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
-        connFlowDone[k] = f -> onFlowDone(k);
+        cm[k * CM + CM_LATENCY] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
     }
 
     /** The plan being executed. */
@@ -470,22 +472,22 @@ public final class SimExecution {
             // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
             int k = curRecvConn[w * MAXP + i];
             int peer = cursor.recvPeer(i);
-            if (!connIndex.is(k, ch, peer, rank)) {
+            if (k < 0 || cm[k * CM + CM_KEY] != ConnIndex.key(ch, peer, rank)) {
                 k = connIndex.find(ch, peer, rank);
                 ensureConn(k);
             }
             curRecvConn[w * MAXP + i] = k;
-            connReceiver[k] = w;
+            cm[k * CM + CM_RECEIVER] = w;
         }
         for (int i = 0; i < ns; i++) {
             int k = curSendConn[w * MAXP + i];
             int peer = cursor.sendPeer(i);
-            if (!connIndex.is(k, ch, rank, peer)) {
+            if (k < 0 || cm[k * CM + CM_KEY] != ConnIndex.key(ch, rank, peer)) {
                 k = connIndex.find(ch, rank, peer);
                 ensureConn(k);
             }
             curSendConn[w * MAXP + i] = k;
-            connSender[k] = w;
+            cm[k * CM + CM_SENDER] = w;
         }
     }
 
@@ -544,7 +546,7 @@ public final class SimExecution {
             for (int i = 0; i < ns; i++) {
                 int k = curSendConn[w * MAXP + i];
                 flowsStarted++;
-                net.startRecycled(connPath[k], wire, delay, cap, connFlowDone[k]);
+                net.startRecycled(connPath[k], wire, delay, cap, flowDone, k);
             }
         } else {
             long t;
@@ -630,12 +632,12 @@ public final class SimExecution {
     }
 
     private void onFlowDone(int k) {
-        int w = connSender[k];
+        int w = (int) cm[k * CM + CM_SENDER];
         int s = wi[w * WI + SUB] == wi[w * WI + UNITS] - 1 ? wi[w * WI + SLOTS] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        queues.push(2 * k, sim.now() + connLatencyPs[k], s);
-        int rw = connReceiver[k];
+        queues.push(2 * k, sim.now() + cm[k * CM + CM_LATENCY], s);
+        int rw = (int) cm[k * CM + CM_RECEIVER];
         if (rw >= 0) tryStart(rw);
         if (--wi[w * WI + PENDING] == 0) onStepDone(w);
     }
@@ -653,8 +655,8 @@ public final class SimExecution {
             int k = curRecvConn[w * MAXP + i];
             queues.addCounter(2 * k, UNITS_BASE, wi[w * WI + UNITS]);
             // the consumed slots' credit travels back to the sender
-            queues.push(2 * k + 1, sim.now() + connLatencyPs[k], s);
-            int sw = connSender[k];
+            queues.push(2 * k + 1, sim.now() + cm[k * CM + CM_LATENCY], s);
+            int sw = (int) cm[k * CM + CM_SENDER];
             if (sw >= 0 && sw != w) tryStart(sw);
         }
         wi[w * WI + BUSY] = 0;

@@ -563,6 +563,14 @@ public final class FlowNetwork {
      * this, so that a long run allocates nothing per flow and its flows stay in a small, cache-resident set.
      */
     public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
+        startRecycled(path, bytes, latencyPs, rateCapBytesPerSec, onComplete, 0);
+    }
+
+    /**
+     * As {@link #startRecycled(Path, long, long, double, FlowListener)}, the flow carrying {@code key} ({@link Flow#key()})
+     * to its listener: one listener can then serve many connections without an object (and a cache miss) per connection.
+     */
+    public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete, int key) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
         Flow f;
         if (poolSize > 0) {
@@ -573,6 +581,7 @@ public final class FlowNetwork {
             f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
             f.pooled = true;
         }
+        f.setKey(key);
         launch(f, path, latencyPs);
     }
 
@@ -602,13 +611,18 @@ public final class FlowNetwork {
         activeFlows++;
         if (f.bytes() == 0) {
             f.completionTime = sim.now() + latencyPs;
-            f.eventHandle = sim.schedule(latencyPs, f.event);
+            f.eventHandle = sim.schedule(latencyPs, f);
             heapInsert(f);
         } else if (latencyPs > 0) {
-            f.eventHandle = sim.schedule(latencyPs, f.event);
+            f.eventHandle = sim.schedule(latencyPs, f);
         } else {
             enterBandwidth(f);
         }
+    }
+
+    /** Whether the simulator event with this handle is still queued (not yet due, or not yet run). */
+    boolean eventPending(long handle) {
+        return sim.isPending(handle);
     }
 
     /** The flow's single event: end of latency phase, or completion. */
@@ -1205,7 +1219,7 @@ public final class FlowNetwork {
             return;
         }
         f.completionTime = now + delay;
-        f.eventHandle = sim.schedule(delay, f.event);
+        f.eventHandle = sim.schedule(delay, f);
         if (f.heapPos < 0) {
             heapInsert(f);
         } else {

@@ -135,4 +135,41 @@ class RecycledFlowTest {
         assertThatThrownBy(() -> net.startRecycled(p, 1, 0, Double.NaN, null)).hasMessageContaining("rate cap is NaN");
         assertThatThrownBy(() -> net.startRecycled(null, 1, 0, 0, null)).hasMessageContaining("path must not be null");
     }
+
+    /** A recycled flow carries its start's key to the listener, also when its object is reused for another key. */
+    @Test
+    void recycledFlowsCarryTheirKeyToTheListener() {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim);
+        int l = net.addLink("a", 1e9, Sharing.FULL_DUPLEX);
+        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
+        List<String> got = new ArrayList<>();
+        Set<Flow> objects = Collections.newSetFromMap(new IdentityHashMap<>());
+        FlowListener[] listener = new FlowListener[1];
+        listener[0] = f -> {
+            objects.add(f);
+            got.add(sim.now() + ":" + f.key());
+            if (f.key() < 40) net.startRecycled(p, 1000 * (1 + f.key() % 3), f.key() % 2 * 500, 0, listener[0], f.key() + 7);
+        };
+        net.startRecycled(p, 1000, 0, 0, listener[0], 5);
+        net.startRecycled(p, 3000, 200, 0, listener[0], 6);
+        net.startRecycled(p, 2000, 0, 0, listener[0]); // no key: 0
+        sim.run();
+        assertThat(got).extracting(x -> Integer.parseInt(x.substring(x.indexOf(':') + 1)))
+                .containsExactlyInAnyOrder(5, 12, 19, 26, 33, 40, 6, 13, 20, 27, 34, 41, 0, 7, 14, 21, 28, 35, 42);
+        assertThat(objects.size()).isLessThan(got.size()); // objects were reused, each time with its new key
+    }
+
+    /** A flow is its own simulator event; running it from elsewhere is refused, before and after its event. */
+    @Test
+    void aFlowsEventRunsOnlyFromTheSimulator() {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim);
+        int l = net.addLink("a", 1e9, Sharing.FULL_DUPLEX);
+        Flow f = net.start(new int[] {hop(l, false)}, 1000, 100, 0, null);
+        assertThatThrownBy(f::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("has none due now");
+        sim.run();
+        assertThat(f.isDone()).isTrue();
+        assertThatThrownBy(f::run).isInstanceOf(IllegalStateException.class).hasMessageContaining("simulator event");
+    }
 }
