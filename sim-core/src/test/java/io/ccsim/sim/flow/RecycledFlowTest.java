@@ -124,12 +124,15 @@ class RecycledFlowTest {
         assertThatThrownBy(() -> net.linkRate(l, true)).hasMessageContaining("linkRate: this network was created without");
     }
 
+    /** A path over one direction of one 1 GB/s full-duplex link of {@code net}. */
+    private static FlowNetwork.Path oneLinkPath(FlowNetwork net) {
+        return net.path(new int[] {hop(net.addLink("a", 1e9, Sharing.FULL_DUPLEX), false)}, 1);
+    }
+
     @Test
     void recycledStartValidatesItsArgumentsAsStartDoes() {
-        Simulator sim = new Simulator(1);
-        FlowNetwork net = new FlowNetwork(sim);
-        int l = net.addLink("a", 1e9, Sharing.FULL_DUPLEX);
-        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
+        FlowNetwork net = new FlowNetwork(new Simulator(1));
+        FlowNetwork.Path p = oneLinkPath(net);
         assertThatThrownBy(() -> net.startRecycled(p, -1, 0, 0, null)).hasMessageContaining("bytes must be >= 0, was -1");
         assertThatThrownBy(() -> net.startRecycled(p, 1, -5, 0, null)).hasMessageContaining("latency must be >= 0 ps, was -5");
         assertThatThrownBy(() -> net.startRecycled(p, 1, 0, Double.NaN, null)).hasMessageContaining("rate cap is NaN");
@@ -141,8 +144,7 @@ class RecycledFlowTest {
     void recycledFlowsCarryTheirKeyToTheListener() {
         Simulator sim = new Simulator(1);
         FlowNetwork net = new FlowNetwork(sim);
-        int l = net.addLink("a", 1e9, Sharing.FULL_DUPLEX);
-        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
+        FlowNetwork.Path p = oneLinkPath(net);
         List<String> got = new ArrayList<>();
         Set<Flow> objects = Collections.newSetFromMap(new IdentityHashMap<>());
         FlowListener[] listener = new FlowListener[1];
