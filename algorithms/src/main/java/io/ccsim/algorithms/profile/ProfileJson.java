@@ -45,7 +45,7 @@ final class ProfileJson {
     /** The keys a sim family's protocol may have: the required ones plus the optional {@code lane_shares}. */
     private static final List<String> SIM_PROTOCOL_ALLOWED = List.of("launch_latency_us", "step_overhead_ns",
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares");
-    /** Lanes of the plans that have more than one (tree: reduce up, broadcast down; p2p: send, receive). */
+    /** The most lanes a plan has (tree: reduce up, broadcast down; p2p: send, receive, and all-to-all's own-block copy). */
     private static final int LANES = 3;
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
     private static final List<String> LINK_KEYS = List.of("nvlink", "pcie", "net");

@@ -17,8 +17,7 @@ final class ConnIndex {
         Arrays.fill(keys, -1L);
     }
 
-    /** The key of connection (ch, f, t): distinct for distinct connections, never −1. */
-    static long key(int ch, int f, int t) {
+    private static long key(int ch, int f, int t) {
         return ((long) ch << 42) | ((long) f << 21) | t;
     }
 
@@ -81,10 +80,12 @@ final class ConnIndex {
         return v;
     }
 
-    int size() { return size; }
+    /** Whether connection {@code k} (any int; out of range is false) is (ch, f, t): one load, no hashing. */
+    boolean is(int k, int ch, int f, int t) {
+        return k >= 0 && k < size && keyOf[k] == key(ch, f, t);
+    }
 
-    /** The {@link #key} of connection {@code k}. */
-    long keyOf(int k) { return keyOf[k]; }
+    int size() { return size; }
 
     int channel(int k) { return chan[k]; }
 

@@ -120,10 +120,9 @@ public final class SimExecution {
     private final FlowNetwork.Path[] connPath;
     private final int[] connFrom;
     private final int[] connTo;
-    // the hot fields of connection k, together in one block of CM longs (one cache line holds two connections;
-    // a flow's completion reads all of them): the worker sending on it and the one receiving on it (-1: none yet),
-    // its hop latency (ps), and its ConnIndex key (load's check that a worker's last connection is still the one)
-    private static final int CM = 4, CM_SENDER = 0, CM_RECEIVER = 1, CM_LATENCY = 2, CM_KEY = 3;
+    // the fields of connection k that a flow's completion reads, together in one block of CM longs: the worker
+    // sending on it and the one receiving on it (-1: none yet), and its hop latency (ps)
+    private static final int CM = 3, CM_SENDER = 0, CM_RECEIVER = 1, CM_LATENCY = 2;
     private final long[] cm;
     // per connection k, counters kept in the header of its queues (one cache line with the queue):
     // on queue 2k (data arrivals) SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
@@ -229,7 +228,6 @@ public final class SimExecution {
         for (int k = 0; k < nc; k++) {
             cm[k * CM + CM_SENDER] = -1;
             cm[k * CM + CM_RECEIVER] = -1;
-            cm[k * CM + CM_KEY] = ci.keyOf(k);
         }
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.fabric = fabric;
@@ -472,7 +470,7 @@ public final class SimExecution {
             // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
             int k = curRecvConn[w * MAXP + i];
             int peer = cursor.recvPeer(i);
-            if (k < 0 || cm[k * CM + CM_KEY] != ConnIndex.key(ch, peer, rank)) {
+            if (!connIndex.is(k, ch, peer, rank)) {
                 k = connIndex.find(ch, peer, rank);
                 ensureConn(k);
             }
@@ -482,7 +480,7 @@ public final class SimExecution {
         for (int i = 0; i < ns; i++) {
             int k = curSendConn[w * MAXP + i];
             int peer = cursor.sendPeer(i);
-            if (k < 0 || cm[k * CM + CM_KEY] != ConnIndex.key(ch, rank, peer)) {
+            if (!connIndex.is(k, ch, rank, peer)) {
                 k = connIndex.find(ch, rank, peer);
                 ensureConn(k);
             }
