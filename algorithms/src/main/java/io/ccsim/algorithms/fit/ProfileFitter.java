@@ -113,8 +113,44 @@ public final class ProfileFitter {
         return this;
     }
 
+    /** Bounds of {@link #withGroupCriterion} on a group's median relative error: below the boundary, and from it (0 = off). */
+    private double criterionSmall, criterionLarge;
+    /** The fraction of its bound above which {@link #withGroupCriterion} scores a group's median. */
+    private double criterionMargin = 1.0;
+    /** Weight of the mean soft-L1 in the group criterion's search loss. */
+    static final double CRITERION_TIE = 0.02;
+
+    /**
+     * Makes the search minimise, instead of the mean soft-L1 of every row, how far each group's median error lies
+     * above {@code margin} times its bound ({@code small} below the size class boundary, {@code large} from it):
+     * the mean over the groups of max(0, median / bound − margin)², plus the mean soft-L1 over every row scaled by
+     * {@value #CRITERION_TIE} (so that the groups within their bounds still pull the parameters to a well-defined
+     * point). Issue 4 asks for each group's median within its bound, which the mean over all rows does not target: it
+     * lets one group sit at 6 % while others sit at 1 %. The reported loss stays the unweighted mean soft-L1.
+     *
+     * @return this fitter
+     */
+    public ProfileFitter withGroupCriterion(double small, double large, double margin) {
+        if (!(small > 0 && large > 0 && margin > 0 && margin <= 1)) {
+            throw new IllegalArgumentException("group criterion bounds must be > 0 and the margin in (0, 1], got " + small + ", " + large + ", " + margin);
+        }
+        criterionSmall = small;
+        criterionLarge = large;
+        criterionMargin = margin;
+        return this;
+    }
+
     /** The search's loss: as {@link #loss}, rows from the size class boundary weighing {@link #withLargeRowWeight}. */
     double searchLoss(List<Prediction> preds) {
+        if (criterionSmall > 0) {
+            double s = 0;
+            List<ErrorTable.Group> gs = ErrorTable.of(preds, boundary).groups();
+            for (ErrorTable.Group g : gs) {
+                double x = g.medianError() / (g.large() ? criterionLarge : criterionSmall) - criterionMargin;
+                if (x > 0) s += x * x;
+            }
+            return s / gs.size() + CRITERION_TIE * loss(preds);
+        }
         if (largeRowWeight == 1.0) return loss(preds);
         double s = 0, w = 0;
         for (Prediction p : preds) {

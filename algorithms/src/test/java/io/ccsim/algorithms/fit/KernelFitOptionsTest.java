@@ -61,4 +61,27 @@ class KernelFitOptionsTest {
         assertThatThrownBy(() -> f.withLargeRowWeight(Double.NaN)).hasMessageContaining(">= 1");
         assertThatThrownBy(() -> KernelFit.main(new String[] {"--bogus"})).hasMessageContaining("--large-weight");
     }
+
+    @Test
+    void criterionScoresEachGroupsMedianAgainstItsBound() {
+        // group A (all_reduce Ring/Simple n=2 >=1MiB): errors 8 %, 2 %, 7 % -> median 7 %, bound 5 %
+        // group B (same, <1MiB): errors 10 %, 20 % -> median 15 %, bound 15 %
+        java.util.List<Prediction> preds = java.util.List.of(
+                new Prediction(row(1 << 20), 10.8, Algorithm.RING, Protocol.SIMPLE, 16),
+                new Prediction(row(2 << 20), 9.8, Algorithm.RING, Protocol.SIMPLE, 16),
+                new Prediction(row(4 << 20), 10.7, Algorithm.RING, Protocol.SIMPLE, 16),
+                new Prediction(row(4 << 10), 11.0, Algorithm.RING, Protocol.SIMPLE, 16),
+                new Prediction(row(8 << 10), 8.0, Algorithm.RING, Protocol.SIMPLE, 16));
+        ProfileFitter f = ProfileFitter.forKernelTimings(null, 20).withGroupCriterion(0.15, 0.05, 0.8);
+        // A: 0.07 / 0.05 - 0.8 = 0.6; B: 0.15 / 0.15 - 0.8 = 0.2; mean of squares over 2 groups, plus the tie term
+        double expected = (0.6 * 0.6 + 0.2 * 0.2) / 2 + ProfileFitter.CRITERION_TIE * ProfileFitter.loss(preds);
+        assertThat(f.searchLoss(preds)).isCloseTo(expected, org.assertj.core.api.Assertions.within(1e-9));
+        // a group below margin x bound adds nothing: margin 1 leaves only A (0.4^2 / 2)
+        ProfileFitter g = ProfileFitter.forKernelTimings(null, 20).withGroupCriterion(0.15, 0.05, 1.0);
+        assertThat(g.searchLoss(preds)).isCloseTo(0.4 * 0.4 / 2 + ProfileFitter.CRITERION_TIE * ProfileFitter.loss(preds),
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThatThrownBy(() -> g.withGroupCriterion(0.15, 0.05, 0)).hasMessageContaining("margin in (0, 1]");
+        assertThatThrownBy(() -> g.withGroupCriterion(0, 0.05, 1)).hasMessageContaining("bounds must be > 0");
+        assertThatThrownBy(() -> KernelFit.main(new String[] {"--bogus"})).hasMessageContaining("--criterion");
+    }
 }
