@@ -29,7 +29,8 @@ public final class KernelFit {
     public static void main(String[] args) throws IOException {
         Path base = null, out = null;
         int rounds = 2, maxEval = 60, fitN = 0;
-        double largeWeight = 1.0, criterion = 0;
+        double largeWeight = 1.0;
+        Double criterion = null;
         boolean sparse = false;
         java.util.regex.Pattern only = null;
         String date = null;
@@ -57,6 +58,9 @@ public final class KernelFit {
         if (base == null || out == null || date == null || files.isEmpty()) {
             throw new IllegalArgumentException("usage: KernelFit --base PROFILE.json --out FILE --date YYYY-MM-DD [--rounds N] [--max-eval N] [--fit-n N] [--sparse] [--blocks REGEX] [--large-weight W] [--criterion MARGIN] TIMING.json...");
         }
+        if (criterion != null && !(criterion > 0 && criterion <= 1)) {
+            throw new IllegalArgumentException("--criterion " + criterion + ": the margin must be in (0, 1] (the fraction of each group's bound it aims below)");
+        }
         java.util.regex.Pattern blocks = only;
         if (blocks != null && ProfileFitter.kernelBlockNames().stream().noneMatch(b -> blocks.matcher(b).matches())) {
             throw new IllegalArgumentException("--blocks " + blocks + " matches no block; blocks: " + ProfileFitter.kernelBlockNames());
@@ -70,7 +74,7 @@ public final class KernelFit {
         ProfileFitter fitter = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
                 .withLargeRowWeight(largeWeight);
         // --criterion: search on issue 4's check itself, each group's median against its bound (ProfileFitter#withGroupCriterion)
-        if (criterion > 0) fitter.withGroupCriterion(ISSUE4_BOUND_SMALL, ISSUE4_BOUND_LARGE, criterion);
+        if (criterion != null) fitter.withGroupCriterion(ISSUE4_BOUND_SMALL, ISSUE4_BOUND_LARGE, criterion);
         ProfileFitter.Result r = fitter
                 .fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
@@ -82,7 +86,7 @@ public final class KernelFit {
             System.out.print(ErrorTable.of(held, ErrorTable.KERNEL_LARGE_BYTES).format());
         }
         System.out.printf(Locale.ROOT, "loss %.4f over %d rows (fitted on %d)%n", ProfileFitter.loss(all), rows.size(), fitRows.size());
-        String objective = criterion > 0
+        String objective = criterion != null
                 ? "BOBYQA on the squared excess of each group's median error over " + criterion + " x its bound (15 % below 1 MiB, 5 % from 1 MiB)"
                         + " plus " + ProfileFitter.CRITERION_TIE + " x the soft-L1 of log(pred/meas) (--criterion)"
                 : "BOBYQA on soft-L1 of log(pred/meas)";

@@ -80,8 +80,16 @@ class KernelFitOptionsTest {
         ProfileFitter g = ProfileFitter.forKernelTimings(null, 20).withGroupCriterion(0.15, 0.05, 1.0);
         assertThat(g.searchLoss(preds)).isCloseTo(0.4 * 0.4 / 2 + ProfileFitter.CRITERION_TIE * ProfileFitter.loss(preds),
                 org.assertj.core.api.Assertions.within(1e-9));
+        // the tie term weighs the rows from 1 MiB as --large-weight says
+        g.withLargeRowWeight(3);
+        ProfileFitter w = ProfileFitter.forKernelTimings(null, 20).withLargeRowWeight(3);
+        assertThat(g.searchLoss(preds)).isCloseTo(0.4 * 0.4 / 2 + ProfileFitter.CRITERION_TIE * w.searchLoss(preds),
+                org.assertj.core.api.Assertions.within(1e-9));
         assertThatThrownBy(() -> g.withGroupCriterion(0.15, 0.05, 0)).hasMessageContaining("margin in (0, 1]");
         assertThatThrownBy(() -> g.withGroupCriterion(0, 0.05, 1)).hasMessageContaining("bounds must be > 0");
         assertThatThrownBy(() -> KernelFit.main(new String[] {"--bogus"})).hasMessageContaining("--criterion");
+        assertThatThrownBy(() -> KernelFit.main(new String[] {"--base", "x.json", "--out", "y.json", "--date", "2026-11-23",
+                "--criterion", "1.5", "t.json"})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--criterion 1.5: the margin must be in (0, 1]");
     }
 }
