@@ -4,6 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.fit.ErrorTable;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
@@ -40,9 +41,9 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
                 "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
 final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
-    /** Issue 4's fidelity bounds on the median relative error: below 1 MiB, and from 1 MiB. */
-    static final double BOUND_SMALL = 0.15;
-    static final double BOUND_LARGE = 0.05;
+    /** Issue 4's fidelity bounds on the median relative error: below 1 MiB, and from 1 MiB (one definition, ErrorTable's). */
+    static final double BOUND_SMALL = ErrorTable.KERNEL_BOUND_SMALL;
+    static final double BOUND_LARGE = ErrorTable.KERNEL_BOUND_LARGE;
     static final long MIB = 1L << 20;
 
     @Spec CommandSpec spec;

@@ -40,6 +40,9 @@ public final class ErrorTable {
     /** Issue 4's size class boundary for the CudaExecutor's timings, bytes (1 MiB). */
     public static final long KERNEL_LARGE_BYTES = 1L << 20;
 
+    /** Issue 4's bounds on a group's median relative error: below {@link #KERNEL_LARGE_BYTES} (15 %), and from it (5 %). */
+    public static final double KERNEL_BOUND_SMALL = 0.15, KERNEL_BOUND_LARGE = 0.05;
+
     static String sizeLabel(long b) {
         return b % (1L << 20) == 0 ? (b >> 20) + "MiB" : b % 1024 == 0 ? (b >> 10) + "KiB" : b + "B";
     }

@@ -22,9 +22,6 @@ import java.util.Map;
 public final class KernelFit {
     private KernelFit() {}
 
-    /** Issue 4's bounds on a group's median relative error: below 1 MiB, and from 1 MiB (as {@code ccsim validate} checks). */
-    static final double ISSUE4_BOUND_SMALL = 0.15, ISSUE4_BOUND_LARGE = 0.05;
-
     /** Runs the fit; see the class comment for the arguments. */
     public static void main(String[] args) throws IOException {
         Path base = null, out = null;
@@ -74,7 +71,7 @@ public final class KernelFit {
         ProfileFitter fitter = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
                 .withLargeRowWeight(largeWeight);
         // --criterion: search on issue 4's check itself, each group's median against its bound (ProfileFitter#withGroupCriterion)
-        if (criterion != null) fitter.withGroupCriterion(ISSUE4_BOUND_SMALL, ISSUE4_BOUND_LARGE, criterion);
+        if (criterion != null) fitter.withGroupCriterion(ErrorTable.KERNEL_BOUND_SMALL, ErrorTable.KERNEL_BOUND_LARGE, criterion);
         ProfileFitter.Result r = fitter
                 .fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
@@ -87,7 +84,8 @@ public final class KernelFit {
         }
         System.out.printf(Locale.ROOT, "loss %.4f over %d rows (fitted on %d)%n", ProfileFitter.loss(all), rows.size(), fitRows.size());
         String objective = criterion != null
-                ? "BOBYQA on the squared excess of each group's median error over " + criterion + " x its bound (15 % below 1 MiB, 5 % from 1 MiB)"
+                ? "BOBYQA on the squared excess of each group's median error over " + criterion + " x its bound (" + Math.round(100 * ErrorTable.KERNEL_BOUND_SMALL)
+                        + " % below 1 MiB, " + Math.round(100 * ErrorTable.KERNEL_BOUND_LARGE) + " % from 1 MiB)"
                         + " plus " + ProfileFitter.CRITERION_TIE + " x the soft-L1 of log(pred/meas) (--criterion)"
                 : "BOBYQA on soft-L1 of log(pred/meas)";
         StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.KernelFit (ProfileFitter: " + objective
