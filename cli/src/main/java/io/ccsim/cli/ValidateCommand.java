@@ -41,10 +41,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
                 "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
 final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
-    /** Issue 4's fidelity bounds on the median relative error: below 1 MiB, and from 1 MiB (one definition, ErrorTable's). */
-    static final double BOUND_SMALL = ErrorTable.KERNEL_BOUND_SMALL;
-    static final double BOUND_LARGE = ErrorTable.KERNEL_BOUND_LARGE;
-    static final long MIB = 1L << 20;
+    // issue 4's bounds and size boundary: ErrorTable.KERNEL_BOUND_SMALL / KERNEL_BOUND_LARGE, KERNEL_LARGE_BYTES
+    private static final long MIB = ErrorTable.KERNEL_LARGE_BYTES;
 
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
@@ -196,7 +194,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
             double bias = median(g.stream().mapToDouble(Compared::relErr).toArray());
             long lo = g.stream().mapToLong(c -> c.m().bytes()).min().orElse(0);
             long hi = g.stream().mapToLong(c -> c.m().bytes()).max().orElse(0);
-            boolean ok = (small.length == 0 || median(small) <= BOUND_SMALL) && (large.length == 0 || median(large) <= BOUND_LARGE);
+            boolean ok = (small.length == 0 || median(small) <= ErrorTable.KERNEL_BOUND_SMALL)
+                    && (large.length == 0 || median(large) <= ErrorTable.KERNEL_BOUND_LARGE);
             if (ok) groupsOk++;
             out.printf(Locale.ROOT, "  %-14s  %-6s  %-6s %2d  %-8s %4s %6s %6s    %4s %6s %6s %+6.1f%%  %s%n", f.m().op().cliName(), f.algoLabel(),
                     f.protoLabel(), f.n(), Sizes.human(lo) + ".." + Sizes.human(hi), small.length, pct(median(small)), pct(max(small)),

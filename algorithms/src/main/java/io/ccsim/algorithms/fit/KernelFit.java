@@ -72,8 +72,7 @@ public final class KernelFit {
                 .withLargeRowWeight(largeWeight);
         // --criterion: search on issue 4's check itself, each group's median against its bound (ProfileFitter#withGroupCriterion)
         if (criterion != null) fitter.withGroupCriterion(ErrorTable.KERNEL_BOUND_SMALL, ErrorTable.KERNEL_BOUND_LARGE, criterion);
-        ProfileFitter.Result r = fitter
-                .fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
+        ProfileFitter.Result r = fitter.fit(start, fitRows, rounds, name -> blocks == null || blocks.matcher(name).matches());
         List<Prediction> all = new FixturePredictor().predictAll(r.profile(), rows);
         ErrorTable table = ErrorTable.of(all, ErrorTable.KERNEL_LARGE_BYTES);
         System.out.print(table.format());
