@@ -103,10 +103,11 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
     /**
      * Search bounds of the {@link CtaCosts#KEYS}, in their order: the five stream costs in [0.5, 5000] ns/KiB;
      * l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; channel_load in [1e-4, 0.1] (the search is in the
-     * logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one).
+     * logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one); send_overlap in [1e-3, 1] (a profile's 0 starts
+     * the search at 1e-3, where it changes nothing measurable: seed it higher to let it move).
      */
-    private static final double[] CTA_LOWER = {0.5, 0.5, 0.5, 0.5, 0.5, 16e6, 1.0, 1e-4};
-    private static final double[] CTA_UPPER = {5000, 5000, 5000, 5000, 5000, 256e6, 4.0, 0.1};
+    private static final double[] CTA_LOWER = {0.5, 0.5, 0.5, 0.5, 0.5, 16e6, 1.0, 1e-4, 1e-3};
+    private static final double[] CTA_UPPER = {5000, 5000, 5000, 5000, 5000, 256e6, 4.0, 0.1, 1.0};
 
     private static CtaCosts ctaOf(CalibrationProfile q, Protocol p) {
         CtaCosts c = q.sim().ctaOf(p);

@@ -276,7 +276,9 @@ final class ProfileJson {
                 if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
                 double load = po.has("channel_load") ? c.nonNegative(po, "channel_load", path) : 0.0;
                 if (load > 1) throw c.error(path + ".channel_load", "expected a number in [0, 1] (0 = no load effect), got " + load);
-                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load));
+                double overlap = po.has("send_overlap") ? c.nonNegative(po, "send_overlap", path) : 0.0;
+                if (overlap > 1) throw c.error(path + ".send_overlap", "expected a number in [0, 1] (0 = the streams add up), got " + overlap);
+                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap));
             }
         }
         double[] launch = new double[2];

@@ -207,6 +207,11 @@ class SimSectionJsonTest {
         assertThat(r.sim().ctaOf(Protocol.LL)).isEqualTo(new CtaCosts(30, 60, 40, 70, 20, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0125));
         assertThat(r.sim().ctaOf(Protocol.LL).loadFactor(17)).isEqualTo(1.2);
         assertThat(CalibrationProfile.parse(r.toJson(), "round trip")).isEqualTo(r);
+        // send_overlap is optional (0: the streams add up) and round-trips
+        assertThat(q.sim().ctaOf(Protocol.LL).sendOverlap()).isZero();
+        CalibrationProfile o = CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap\": 0.4}}"), "x.json");
+        assertThat(o.sim().ctaOf(Protocol.LL)).isEqualTo(new CtaCosts(30, 60, 40, 70, 20, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.4));
+        assertThat(CalibrationProfile.parse(o.toJson(), "round trip")).isEqualTo(o);
         // the built-in profiles carry the H200 NCCL fit's LL stream costs only (LL128 and Simple keep per-channel limits)
         for (String name : CalibrationProfile.BUILTIN_NAMES) {
             assertThat(CalibrationProfile.builtin(name).sim().cta().keySet()).as(name).containsExactly(Protocol.LL);
@@ -226,6 +231,12 @@ class SimSectionJsonTest {
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("channel_load");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"channel_load\": 2}}"), "x.json"))
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.channel_load").hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap\": 1.5}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.send_overlap").hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap\": -0.1}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("send_overlap");
+        assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, 0.0, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sendOverlap");
         assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channelLoad");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_bytes\": 0}}"), "x.json"))
@@ -245,6 +256,26 @@ class SimSectionJsonTest {
         assertThat(c.bufferFactor(1e9)).isCloseTo(3.0, org.assertj.core.api.Assertions.within(1e-9));
         // ps per byte = ns/KiB * 1000 / 1024, src and dst scaled
         assertThat(c.psPerByte(1, true, true, 2, true, 2.0)).isCloseTo((1 + 2 + 2 + 2 + 1) * 1000.0 / 1024, org.assertj.core.api.Assertions.within(1e-12));
+    }
+
+    @Test
+    void sendOverlapHidesPartOfTheShorterOfLocalAndRemoteWork() {
+        // recv 10, src 20, dst 6, send 30, reduce 2 ns/KiB, overlap 0.4: ns = local + remote - 0.4 min(local, remote)
+        CtaCosts c = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4);
+        java.util.function.DoubleUnaryOperator ps = ns -> ns * 1000.0 / 1024;
+        // send (src + one peer): local 20, remote 30 -> 50 - 0.4 x 20 = 42
+        assertThat(c.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(42), org.assertj.core.api.Assertions.within(1e-12));
+        // copySend (src + dst + one peer): local 26, remote 30 -> 56 - 0.4 x 26 = 45.6
+        assertThat(c.psPerByte(0, true, true, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(45.6), org.assertj.core.api.Assertions.within(1e-12));
+        // recvReduceCopySend (recv + src + dst + reduce + one peer): local 38 > remote 30 -> 68 - 0.4 x 30 = 56
+        assertThat(c.psPerByte(1, true, true, 1, true, 1.0)).isCloseTo(ps.applyAsDouble(56), org.assertj.core.api.Assertions.within(1e-12));
+        // nothing sent: nothing to overlap (recv + dst = 16)
+        assertThat(c.psPerByte(1, false, true, 0, false, 1.0)).isCloseTo(ps.applyAsDouble(16), org.assertj.core.api.Assertions.within(1e-12));
+        // overlap 0 is the plain sum; overlap 1 the larger of the two
+        assertThat(new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.0).psPerByte(0, true, true, 1, false, 1.0))
+                .isCloseTo(ps.applyAsDouble(56), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 1.0).psPerByte(0, true, true, 1, false, 1.0))
+                .isCloseTo(ps.applyAsDouble(30), org.assertj.core.api.Assertions.within(1e-12));
     }
 
     @Test
