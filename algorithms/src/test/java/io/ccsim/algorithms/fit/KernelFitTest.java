@@ -37,9 +37,11 @@ class KernelFitTest {
      * 20: the timing's graph launch costs (sim.graph_launch_us) and line-sized LL/LL128 forwarding units made the
      * difference, then (session 5) Simple stream costs without a cache step (35), then (session 9) a thread block's
      * costs rising with the blocks beside it (sim.cta.*.channel_load, 38), and a refit of the tree LL128 and p2p
-     * latencies weighing the rows from 1 MiB 5 x (39).
+     * latencies weighing the rows from 1 MiB 5 x (39), then (session 14) the link-side work overlapping the local work in
+     * part (sim.cta.*.send_overlap) and a refit with more evaluations per block (44; the 4 others miss 5 % from 1 MiB by
+     * 0.0 to 1.7 points).
      */
-    static final int GROUPS_WITHIN_MEASURED = 39;
+    static final int GROUPS_WITHIN_MEASURED = 44;
 
     static List<FixtureRow> rows;
     static CalibrationProfile fitted;
@@ -104,7 +106,8 @@ class KernelFitTest {
     /**
      * Out of sample: a fresh n = 2 sweep of the same kernels on another host 14 h later (gpu-backend/results/
      * h200x2-repeat/timing-a.json; it repeats a second run of the same lease within 0.3 % from 1 MiB), which the
-     * profile never saw: 20 of its 24 groups within issue 4's bounds (15 of 24 on the fitted run's own n = 2 rows).
+     * profile never saw: 23 of its 24 groups within issue 4's bounds (20 before send_overlap; 15 of 24 on the fitted run's
+     * own n = 2 rows in session 4).
      */
     @Test
     void freshRunOfTheKernelsOnAnotherHostStaysWithinTheBounds() throws IOException {
@@ -113,7 +116,28 @@ class KernelFitTest {
         ErrorTable t = ErrorTable.of(new FixturePredictor().predictAll(fitted, fresh), ErrorTable.KERNEL_LARGE_BYTES);
         Map<String, double[]> byGroup = byGroup(t);
         assertThat(byGroup).hasSize(24);
-        assertThat(within(byGroup)).as(t.format()).isGreaterThanOrEqualTo(20);
+        assertThat(within(byGroup)).as(t.format()).isGreaterThanOrEqualTo(23);
+    }
+
+    /**
+     * What send_overlap is for: a 2-rank Simple broadcast (the root copy-sends: src + dst + send) and reduce (the peer
+     * sends: src + send) measure within 3 % of each other at 512 MiB (time ratio 1.028); with the streams simply added
+     * (the session-9 profile) the simulated ratio was 1.153, with send_overlap it is 1.071. It must stay within 5 points
+     * of the measured one.
+     */
+    @Test
+    void twoRankBroadcastAndReduceRunAtTheSameRateAsMeasured() {
+        FixturePredictor p = new FixturePredictor();
+        java.util.function.Function<io.ccsim.algorithms.CollectiveOp, FixtureRow> row = op -> rows.stream()
+                .filter(r -> r.op() == op && r.nRanks() == 2 && r.bytes() == 512L << 20 && r.forcedProto().get() == Protocol.SIMPLE)
+                .findFirst().orElseThrow();
+        FixtureRow b = row.apply(io.ccsim.algorithms.CollectiveOp.BROADCAST);
+        FixtureRow r = row.apply(io.ccsim.algorithms.CollectiveOp.REDUCE);
+        double measured = b.timeUs() / r.timeUs();
+        double simulated = p.predict(fitted, b).timeUs() / p.predict(fitted, r).timeUs();
+        assertThat(measured).isBetween(0.97, 1.06);
+        assertThat(simulated).isCloseTo(measured, org.assertj.core.api.Assertions.within(0.05));
+        assertThat(fitted.sim().ctaOf(Protocol.SIMPLE).sendOverlap()).isGreaterThan(0.3);
     }
 
     /** Per (op, mode, n): the median errors below 1 MiB [0] and from 1 MiB [1]. */
