@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@link KernelFit}) predicts every row with the plan that ran, as back-to-back calls like the graph replay that timed
  * it. The fit is in-sample (fitted on the same rows). Each group's median error must stay within what the fit reached
  * (recorded in the profile's {@code fit} section) plus one point, so that a simulator change that makes it worse is
- * caught; and the number of groups within issue 4's bounds must not drop below the 39 of 48 measured. (The older
+ * caught; and the number of groups within issue 4's bounds must not drop below the 44 of 48 measured. (The older
  * h200x4/ and h200x2/ timings ran all-to-all with its self copy on the send lane, before AllToAllPlanner's third lane.)
  */
 class KernelFitTest {
