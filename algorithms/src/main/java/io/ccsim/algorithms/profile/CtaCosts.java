@@ -43,9 +43,9 @@ package io.ccsim.algorithms.profile;
  * {@code local + remote − sendOverlap × min(local, remote)}: 0 is the plain sum above, 1 the larger of the two.
  * Measured on ccsim's kernels (gpu-backend/results/h200x4-fidelity, 2 × H200, Simple, 16 channels, from 32 MiB): a
  * 2-rank broadcast, whose root copy-sends (src + dst + send), and a 2-rank reduce, whose peer sends (src + send),
- * run at the same 274–281 GB/s, where the plain sum makes the broadcast 13 % slower than the reduce (the extra
+ * run at the same 274–281 GB/s, where the plain sum made the broadcast 15 % slower than the reduce (the extra
  * dst store is hidden behind the NVLink stores). Fitted with the other costs (KernelFit): Simple 0.53, LL128 0.38, LL
- * about 0 (its flag polling keeps the block waiting either way).
+ * about 0 (0.0013: the all-block refit left it at its search bound).
  *
  * @param reduceNsPerKiB combining the inputs (once per step that reduces)
  * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
