@@ -41,9 +41,6 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
                 "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
 final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
-    // issue 4's bounds and size boundary: ErrorTable.KERNEL_BOUND_SMALL / KERNEL_BOUND_LARGE, KERNEL_LARGE_BYTES
-    private static final long MIB = ErrorTable.KERNEL_LARGE_BYTES;
-
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
 
@@ -189,8 +186,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
         int groupsOk = 0;
         for (List<Compared> g : groups.values()) {
             Compared f = g.get(0);
-            double[] small = g.stream().filter(c -> c.m().bytes() < MIB).mapToDouble(c -> Math.abs(c.relErr())).toArray();
-            double[] large = g.stream().filter(c -> c.m().bytes() >= MIB).mapToDouble(c -> Math.abs(c.relErr())).toArray();
+            double[] small = absErrors(g, false);
+            double[] large = absErrors(g, true);
             double bias = median(g.stream().mapToDouble(Compared::relErr).toArray());
             long lo = g.stream().mapToLong(c -> c.m().bytes()).min().orElse(0);
             long hi = g.stream().mapToLong(c -> c.m().bytes()).max().orElse(0);
@@ -201,11 +198,17 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
                     f.protoLabel(), f.n(), Sizes.human(lo) + ".." + Sizes.human(hi), small.length, pct(median(small)), pct(max(small)),
                     large.length, pct(median(large)), pct(max(large)), 100 * bias, ok ? "yes" : "NO");
         }
-        double[] allSmall = cmp.stream().filter(c -> c.m().bytes() < MIB).mapToDouble(c -> Math.abs(c.relErr())).toArray();
-        double[] allLarge = cmp.stream().filter(c -> c.m().bytes() >= MIB).mapToDouble(c -> Math.abs(c.relErr())).toArray();
+        double[] allSmall = absErrors(cmp, false);
+        double[] allLarge = absErrors(cmp, true);
         out.printf(Locale.ROOT, "# all rows: < 1 MiB median %s max %s (%d rows); >= 1 MiB median %s max %s (%d rows); %d of %d groups within bounds%n",
                 pct(median(allSmall)), pct(max(allSmall)), allSmall.length, pct(median(allLarge)), pct(max(allLarge)), allLarge.length,
                 groupsOk, groups.size());
+    }
+
+    /** |relative error| of the rows below issue 4's size boundary ({@link ErrorTable#KERNEL_LARGE_BYTES}), or from it. */
+    private static double[] absErrors(List<Compared> rows, boolean large) {
+        return rows.stream().filter(c -> (c.m().bytes() >= ErrorTable.KERNEL_LARGE_BYTES) == large)
+                .mapToDouble(c -> Math.abs(c.relErr())).toArray();
     }
 
     static String pct(double v) {

@@ -28,9 +28,6 @@ import org.junit.jupiter.api.Test;
  */
 class KernelFitTest {
     static final Path DIR = Path.of("..", "gpu-backend", "results", "h200x4-fidelity");
-    /** Issue 4's bounds on the median relative error: below 1 MiB, and from 1 MiB. */
-    static final double BOUND_SMALL = 0.15;
-    static final double BOUND_LARGE = 0.05;
     /**
      * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 39 of 48 (every group within 15 % below
      * 1 MiB; the 9 others miss 5 % from 1 MiB by 0.1 to 5.3 points). Session 4 reached 31, session 3 23, the one before
@@ -151,7 +148,7 @@ class KernelFitTest {
     }
 
     private static long within(Map<String, double[]> byGroup) {
-        return byGroup.values().stream().filter(e -> e[0] <= BOUND_SMALL && e[1] <= BOUND_LARGE).count();
+        return byGroup.values().stream().filter(e -> e[0] <= ErrorTable.KERNEL_BOUND_SMALL && e[1] <= ErrorTable.KERNEL_BOUND_LARGE).count();
     }
 
     @Test
