@@ -2,8 +2,10 @@ package io.ccsim.algorithms.fit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.data.Offset.offset;
 
 import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.SimCosts;
@@ -67,7 +69,7 @@ class KernelFitTest {
     void predictionUsesTheRowsChannelCount() {
         // the channel sweep: same op and size, 4, 16 and 64 channels; the prediction must follow the plan that ran
         List<FixtureRow> sweep = rows.stream().filter(r -> r.bytes() == 512L << 20 && r.nRanks() == 4
-                && r.op() == io.ccsim.algorithms.CollectiveOp.ALL_REDUCE && r.forcedAlgo().get() == Algorithm.RING
+                && r.op() == CollectiveOp.ALL_REDUCE && r.forcedAlgo().get() == Algorithm.RING
                 && r.forcedProto().get() == Protocol.SIMPLE).toList();
         FixturePredictor p = new FixturePredictor();
         for (FixtureRow r : sweep) assertThat(p.predict(fitted, r).channels()).isEqualTo(r.planChannels().getAsInt());
@@ -125,16 +127,19 @@ class KernelFitTest {
     @Test
     void twoRankBroadcastAndReduceRunAtTheSameRateAsMeasured() {
         FixturePredictor p = new FixturePredictor();
-        java.util.function.Function<io.ccsim.algorithms.CollectiveOp, FixtureRow> row = op -> rows.stream()
-                .filter(r -> r.op() == op && r.nRanks() == 2 && r.bytes() == 512L << 20 && r.forcedProto().get() == Protocol.SIMPLE)
-                .findFirst().orElseThrow();
-        FixtureRow b = row.apply(io.ccsim.algorithms.CollectiveOp.BROADCAST);
-        FixtureRow r = row.apply(io.ccsim.algorithms.CollectiveOp.REDUCE);
+        FixtureRow b = twoRankSimpleAt512MiB(CollectiveOp.BROADCAST);
+        FixtureRow r = twoRankSimpleAt512MiB(CollectiveOp.REDUCE);
         double measured = b.timeUs() / r.timeUs();
         double simulated = p.predict(fitted, b).timeUs() / p.predict(fitted, r).timeUs();
         assertThat(measured).isBetween(0.97, 1.06);
-        assertThat(simulated).isCloseTo(measured, org.assertj.core.api.Assertions.within(0.05));
+        assertThat(simulated).isCloseTo(measured, offset(0.05));
         assertThat(fitted.sim().ctaOf(Protocol.SIMPLE).sendOverlap()).isGreaterThan(0.3);
+    }
+
+    private static FixtureRow twoRankSimpleAt512MiB(CollectiveOp op) {
+        return rows.stream()
+                .filter(r -> r.op() == op && r.nRanks() == 2 && r.bytes() == 512L << 20 && r.forcedProto().get() == Protocol.SIMPLE)
+                .findFirst().orElseThrow();
     }
 
     /** Per (op, mode, n): the median errors below 1 MiB [0] and from 1 MiB [1]. */

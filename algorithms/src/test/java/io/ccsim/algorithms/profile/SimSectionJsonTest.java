@@ -2,6 +2,7 @@ package io.ccsim.algorithms.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.ccsim.algorithms.Protocol;
 import org.junit.jupiter.api.Test;
@@ -251,11 +252,11 @@ class SimSectionJsonTest {
     void bufferFactorIsASmoothStepAtL2() {
         CtaCosts c = new CtaCosts(1, 1, 1, 1, 1, 1e6, 3.0);
         // 1 + (m - 1)(1 - h), h = 1 / (1 + (W / l2)^8)
-        assertThat(c.bufferFactor(1e6)).isCloseTo(1 + 2.0 * 0.5, org.assertj.core.api.Assertions.within(1e-12));
-        assertThat(c.bufferFactor(0.5e6)).isCloseTo(1 + 2.0 * (1 - 1 / (1 + Math.pow(0.5, 8))), org.assertj.core.api.Assertions.within(1e-12));
-        assertThat(c.bufferFactor(1e9)).isCloseTo(3.0, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(c.bufferFactor(1e6)).isCloseTo(1 + 2.0 * 0.5, within(1e-12));
+        assertThat(c.bufferFactor(0.5e6)).isCloseTo(1 + 2.0 * (1 - 1 / (1 + Math.pow(0.5, 8))), within(1e-12));
+        assertThat(c.bufferFactor(1e9)).isCloseTo(3.0, within(1e-9));
         // ps per byte = ns/KiB * 1000 / 1024, src and dst scaled
-        assertThat(c.psPerByte(1, true, true, 2, true, 2.0)).isCloseTo((1 + 2 + 2 + 2 + 1) * 1000.0 / 1024, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.psPerByte(1, true, true, 2, true, 2.0)).isCloseTo((1 + 2 + 2 + 2 + 1) * 1000.0 / 1024, within(1e-12));
     }
 
     @Test
@@ -264,18 +265,18 @@ class SimSectionJsonTest {
         CtaCosts c = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4);
         java.util.function.DoubleUnaryOperator ps = ns -> ns * 1000.0 / 1024;
         // send (src + one peer): local 20, remote 30 -> 50 - 0.4 x 20 = 42
-        assertThat(c.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(42), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(42), within(1e-12));
         // copySend (src + dst + one peer): local 26, remote 30 -> 56 - 0.4 x 26 = 45.6
-        assertThat(c.psPerByte(0, true, true, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(45.6), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.psPerByte(0, true, true, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(45.6), within(1e-12));
         // recvReduceCopySend (recv + src + dst + reduce + one peer): local 38 > remote 30 -> 68 - 0.4 x 30 = 56
-        assertThat(c.psPerByte(1, true, true, 1, true, 1.0)).isCloseTo(ps.applyAsDouble(56), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.psPerByte(1, true, true, 1, true, 1.0)).isCloseTo(ps.applyAsDouble(56), within(1e-12));
         // nothing sent: nothing to overlap (recv + dst = 16)
-        assertThat(c.psPerByte(1, false, true, 0, false, 1.0)).isCloseTo(ps.applyAsDouble(16), org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(c.psPerByte(1, false, true, 0, false, 1.0)).isCloseTo(ps.applyAsDouble(16), within(1e-12));
         // overlap 0 is the plain sum; overlap 1 the larger of the two
         assertThat(new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.0).psPerByte(0, true, true, 1, false, 1.0))
-                .isCloseTo(ps.applyAsDouble(56), org.assertj.core.api.Assertions.within(1e-12));
+                .isCloseTo(ps.applyAsDouble(56), within(1e-12));
         assertThat(new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 1.0).psPerByte(0, true, true, 1, false, 1.0))
-                .isCloseTo(ps.applyAsDouble(30), org.assertj.core.api.Assertions.within(1e-12));
+                .isCloseTo(ps.applyAsDouble(30), within(1e-12));
     }
 
     @Test
