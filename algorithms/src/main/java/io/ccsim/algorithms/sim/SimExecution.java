@@ -125,9 +125,9 @@ public final class SimExecution {
     private static final int CM = 3, CM_SENDER = 0, CM_RECEIVER = 1, CM_LATENCY = 2;
     private final long[] cm;
     // per connection k, counters kept in the header of its queues (one cache line with the queue):
-    // on queue 2k (data arrivals) SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
+    // on arrivals' queue k SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
     // the receiver started consuming), UNITS_ARRIVED (sub-transfers whose data reached it), UNITS_BASE
-    // (sub-transfers of the receiver's finished steps); on queue 2k + 1 (credit returns) SLOTS_SENT (slots
+    // (sub-transfers of the receiver's finished steps); on credits' queue k SLOTS_SENT (slots
     // reserved by the sender) and CREDIT_BACK (slots freed by the receiver whose credit reached the sender)
     private static final int SLOTS_ARRIVED = 0, SLOTS_TAKEN = 1, UNITS_ARRIVED = 2, UNITS_BASE = 3;
     private static final int SLOTS_SENT = 0, CREDIT_BACK = 1;
@@ -167,8 +167,9 @@ public final class SimExecution {
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
     private static final long NO_WAKE = Long.MIN_VALUE;
-    /** per connection k: queue 2k holds its data arrivals, queue 2k + 1 its credit returns */
-    private final TimedQueues queues;
+    /** per connection k: queue k of arrivals holds its data arrivals, queue k of credits its credit returns */
+    private final TimedQueues arrivals;
+    private final TimedQueues credits;
     private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
@@ -220,8 +221,10 @@ public final class SimExecution {
         int nc = ci.size();
         connRoute = new int[nc][];
         connPath = new FlowNetwork.Path[nc];
-        // 8 entries per queue: a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers)
-        queues = new TimedQueues(2 * nc, Protocol.NCCL_STEPS);
+        // a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers): 4 entries hold a Simple
+        // ring's two-slot steps, and the queues grow for LL's one-slot steps; only the counters each side uses
+        arrivals = new TimedQueues(nc, 4, 4);
+        credits = new TimedQueues(nc, 2, 4);
         connFrom = new int[nc];
         connTo = new int[nc];
         cm = new long[nc * CM];
@@ -528,8 +531,8 @@ public final class SimExecution {
         if (delay > 0) wl[w * WL + STEP_START] = startAt;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
-            for (int i = 0; i < nr; i++) queues.addCounter(2 * curRecvConn[w * MAXP + i], SLOTS_TAKEN, s);
-            for (int i = 0; i < ns; i++) queues.addCounter(2 * curSendConn[w * MAXP + i] + 1, SLOTS_SENT, s);
+            for (int i = 0; i < nr; i++) arrivals.addCounter(curRecvConn[w * MAXP + i], SLOTS_TAKEN, s);
+            for (int i = 0; i < ns; i++) credits.addCounter(curSendConn[w * MAXP + i], SLOTS_SENT, s);
         }
         Primitive prim = PRIMS[wi[b + PRIM]];
         long bytes = wl[w * WL + BYTES];
@@ -564,8 +567,8 @@ public final class SimExecution {
      * of a split step needs sub-transfer j arrived. Arrivals due by {@code now} are absorbed first.
      */
     private long recvReadyAt(int w, int k, long now) {
-        TimedQueues qs = queues;
-        int q = 2 * k;
+        TimedQueues qs = arrivals;
+        int q = k;
         while (qs.size(q) > 0 && qs.time(q, 0) <= now) {
             qs.addCounter(q, SLOTS_ARRIVED, qs.pop(q));
             qs.addCounter(q, UNITS_ARRIVED, 1);
@@ -584,8 +587,8 @@ public final class SimExecution {
 
     /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
     private long creditReadyAt(int k, int s, long now) {
-        TimedQueues qs = queues;
-        int q = 2 * k + 1;
+        TimedQueues qs = credits;
+        int q = k;
         while (qs.size(q) > 0 && qs.time(q, 0) <= now) qs.addCounter(q, CREDIT_BACK, qs.pop(q));
         long free = Protocol.NCCL_STEPS - (qs.counter(q, SLOTS_SENT) - qs.counter(q, CREDIT_BACK));
         if (free >= s) return now;
@@ -598,19 +601,19 @@ public final class SimExecution {
 
     /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
     private boolean eventuallyArrives(int w, int k) {
-        int q = 2 * k;
+        TimedQueues qs = arrivals;
         boolean whole = wi[w * WI + UNITS] == 1;
-        long have = whole ? queues.counter(q, SLOTS_ARRIVED) - queues.counter(q, SLOTS_TAKEN)
-                : queues.counter(q, UNITS_ARRIVED) - queues.counter(q, UNITS_BASE);
-        for (int i = 0; i < queues.size(q); i++) have += whole ? queues.slots(q, i) : 1;
+        long have = whole ? qs.counter(k, SLOTS_ARRIVED) - qs.counter(k, SLOTS_TAKEN)
+                : qs.counter(k, UNITS_ARRIVED) - qs.counter(k, UNITS_BASE);
+        for (int i = 0; i < qs.size(k); i++) have += whole ? qs.slots(k, i) : 1;
         return have >= (whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1);
     }
 
     /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
     private boolean eventuallyFree(int k, int s) {
-        int q = 2 * k + 1;
-        long free = Protocol.NCCL_STEPS - (queues.counter(q, SLOTS_SENT) - queues.counter(q, CREDIT_BACK));
-        for (int i = 0; i < queues.size(q); i++) free += queues.slots(q, i);
+        TimedQueues qs = credits;
+        long free = Protocol.NCCL_STEPS - (qs.counter(k, SLOTS_SENT) - qs.counter(k, CREDIT_BACK));
+        for (int i = 0; i < qs.size(k); i++) free += qs.slots(k, i);
         return free >= s;
     }
 
@@ -634,7 +637,7 @@ public final class SimExecution {
         int s = wi[w * WI + SUB] == wi[w * WI + UNITS] - 1 ? wi[w * WI + SLOTS] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        queues.push(2 * k, sim.now() + cm[k * CM + CM_LATENCY], s);
+        arrivals.push(k, sim.now() + cm[k * CM + CM_LATENCY], s);
         int rw = (int) cm[k * CM + CM_RECEIVER];
         if (rw >= 0) tryStart(rw);
         if (--wi[w * WI + PENDING] == 0) onStepDone(w);
@@ -651,9 +654,9 @@ public final class SimExecution {
         int nr = wi[w * WI + NRECV];
         for (int i = 0; i < nr; i++) {
             int k = curRecvConn[w * MAXP + i];
-            queues.addCounter(2 * k, UNITS_BASE, wi[w * WI + UNITS]);
+            arrivals.addCounter(k, UNITS_BASE, wi[w * WI + UNITS]);
             // the consumed slots' credit travels back to the sender
-            queues.push(2 * k + 1, sim.now() + cm[k * CM + CM_LATENCY], s);
+            credits.push(k, sim.now() + cm[k * CM + CM_LATENCY], s);
             int sw = (int) cm[k * CM + CM_SENDER];
             if (sw >= 0 && sw != w) tryStart(sw);
         }

@@ -7,26 +7,31 @@ package io.ccsim.algorithms.sim;
  * at the time the increment it needs lands, and costs nothing when nobody waits.
  *
  * <p>All queues live in one {@code long[]}: queue {@code q} is the block
- * {@code [q * stride, (q + 1) * stride)} holding its head index, its size, {@link #COUNTERS} counters
- * that belong to the queue's owner (a connection's slot counts), then a ring of {@code capacity}
+ * {@code [q * stride, (q + 1) * stride)} holding its head index and size (one long), the {@link #counters()}
+ * counters that belong to the queue's owner (a connection's slot counts), then a ring of {@code capacity}
  * entries, each one long: {@code time << 8 | slots}. A queue's header, its owner's counters and its
- * entries thus share two cache lines (8 entries), where one object per queue with two arrays and the
+ * entries thus share one or two cache lines, where one object per queue with two arrays and the
  * counters in arrays of their own cost five or six misses per access in a simulation whose 10^4
  * connections are touched in turn (the 512-GPU 1 GiB ring all-reduce: 4.2-5.1 s before this layout and
  * the interleaved worker state of SimExecution, 3.8-3.9 s after, same machine, alternated runs). When a queue outgrows the capacity, every block is
  * re-laid out at twice the capacity (amortised O(1) per push).
+ *
+ * <p>Size matters more than lines here: the 1,024-GPU ring all-reduce touches 8,192 connections' queues in turn, and
+ * its run time follows its hot state's size against the L3 this VM leaves it (README, session 16). So the header is one
+ * long, a queue has only the counters its owner uses, and SimExecution starts with four entries (a Simple ring step
+ * holds two of NCCL_STEPS = 8 slots, so four steps in flight at most; LL's one-slot steps grow it to eight).
  */
 final class TimedQueues {
-    private static final int HEAD = 0;
-    private static final int SIZE = 1;
-    /** owner counters per queue */
-    static final int COUNTERS = 4;
-    private static final int ENTRIES = 2 + COUNTERS;
+    /** header long: head index in the low 32 bits, size in the high 32 */
+    private static final int HEADER = 1;
     /** largest time an entry holds (55 bits of ps: 10 hours), and largest slot count (8 bits) */
     static final long MAX_TIME = (1L << 55) - 1;
     static final int MAX_SLOTS = 255;
 
     private final int nQueues;
+    private final int counters;
+    /** offset of the entries in a block */
+    private final int entries;
     /** entries per queue, a power of two */
     private int cap;
     private int stride;
@@ -34,18 +39,24 @@ final class TimedQueues {
 
     /**
      * @param nQueues         number of queues, {@code >= 0}
+     * @param counters        owner counters per queue, 0..16
      * @param initialCapacity entries per queue before the first growth, {@code >= 1} (rounded up to a power of two)
      */
-    TimedQueues(int nQueues, int initialCapacity) {
+    TimedQueues(int nQueues, int counters, int initialCapacity) {
         if (nQueues < 0) throw new IllegalArgumentException("TimedQueues: queue count must be >= 0, was " + nQueues);
+        if (counters < 0 || counters > 16) {
+            throw new IllegalArgumentException("TimedQueues: counters per queue must be in 0..16, was " + counters);
+        }
         if (initialCapacity < 1 || initialCapacity > (1 << 20)) {
             throw new IllegalArgumentException("TimedQueues: initial capacity must be in 1..2^20, was " + initialCapacity);
         }
         this.nQueues = nQueues;
+        this.counters = counters;
+        this.entries = HEADER + counters;
         int c = 1;
         while (c < initialCapacity) c <<= 1;
         this.cap = c;
-        this.stride = ENTRIES + cap;
+        this.stride = entries + cap;
         long len = (long) nQueues * stride;
         if (len > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("TimedQueues: " + nQueues + " queues of " + cap + " entries exceed one array");
@@ -55,6 +66,9 @@ final class TimedQueues {
 
     /** @return the number of queues */
     int queueCount() { return nQueues; }
+
+    /** @return owner counters per queue */
+    int counters() { return counters; }
 
     /** @return entries per queue before the next growth (a power of two) */
     int capacity() { return cap; }
@@ -66,51 +80,53 @@ final class TimedQueues {
                     + "] and slots " + nSlots + " in [0, " + MAX_SLOTS + "]");
         }
         int b = q * stride;
-        int n = (int) a[b + SIZE];
+        long h = a[b];
+        int n = (int) (h >>> 32);
         if (n == cap) {
             grow();
             b = q * stride;
+            h = a[b];
         }
-        a[b + ENTRIES + ((int) (a[b + HEAD] + n) & (cap - 1))] = at << 8 | nSlots;
-        a[b + SIZE] = n + 1;
+        a[b + entries + (((int) h + n) & (cap - 1))] = at << 8 | nSlots;
+        a[b] = h + (1L << 32);
     }
 
     /** @return pending increments of queue {@code q} */
-    int size(int q) { return (int) a[q * stride + SIZE]; }
+    int size(int q) { return (int) (a[q * stride] >>> 32); }
 
-    /** Time of the i-th pending increment of queue {@code q} (0 = oldest), ps. */
+    /** @return the time of queue {@code q}'s i-th pending increment (0 = oldest) */
     long time(int q, int i) {
         int b = q * stride;
-        return a[b + ENTRIES + ((int) (a[b + HEAD] + i) & (cap - 1))] >>> 8;
+        return a[b + entries + (((int) a[b] + i) & (cap - 1))] >>> 8;
     }
 
-    /** Slots of the i-th pending increment of queue {@code q}. */
+    /** @return the slots of queue {@code q}'s i-th pending increment */
     int slots(int q, int i) {
         int b = q * stride;
-        return (int) a[b + ENTRIES + ((int) (a[b + HEAD] + i) & (cap - 1))] & MAX_SLOTS;
+        return (int) a[b + entries + (((int) a[b] + i) & (cap - 1))] & MAX_SLOTS;
     }
 
-    /** Counter {@code c} (0 .. {@link #COUNTERS} − 1) of queue {@code q}'s owner; 0 at first. */
-    long counter(int q, int c) { return a[q * stride + 2 + c]; }
+    /** @return owner counter {@code c} (0..counters-1) of queue {@code q} */
+    long counter(int q, int c) { return a[q * stride + HEADER + c]; }
 
-    /** Adds {@code v} to counter {@code c} of queue {@code q}. */
-    void addCounter(int q, int c, long v) { a[q * stride + 2 + c] += v; }
+    /** Adds {@code v} to owner counter {@code c} of queue {@code q}. */
+    void addCounter(int q, int c, long v) { a[q * stride + HEADER + c] += v; }
 
-    /** Removes the oldest increment of queue {@code q} (which must not be empty) and returns its slots. */
+    /** Removes queue {@code q}'s oldest increment; returns its slots. */
     int pop(int q) {
         int b = q * stride;
-        int n = (int) a[b + SIZE];
+        long h = a[b];
+        int n = (int) (h >>> 32);
         if (n == 0) throw new IllegalStateException("TimedQueues.pop: queue " + q + " is empty");
-        int h = (int) a[b + HEAD];
-        int s = (int) a[b + ENTRIES + h] & MAX_SLOTS;
-        a[b + HEAD] = (h + 1) & (cap - 1);
-        a[b + SIZE] = n - 1;
+        int head = (int) h;
+        int s = (int) a[b + entries + head] & MAX_SLOTS;
+        a[b] = (long) (n - 1) << 32 | ((head + 1) & (cap - 1));
         return s;
     }
 
     private void grow() {
         int nc = cap * 2;
-        int ns = ENTRIES + nc;
+        int ns = entries + nc;
         long len = (long) nQueues * ns;
         if (len > Integer.MAX_VALUE - 16) {
             throw new IllegalStateException("TimedQueues: " + nQueues + " queues of " + nc + " entries exceed one array");
@@ -119,12 +135,12 @@ final class TimedQueues {
         for (int q = 0; q < nQueues; q++) {
             int o = q * stride;
             int p = q * ns;
-            int n = (int) a[o + SIZE];
-            int h = (int) a[o + HEAD];
-            for (int i = 0; i < n; i++) b[p + ENTRIES + i] = a[o + ENTRIES + ((h + i) & (cap - 1))];
-            for (int c = 0; c < COUNTERS; c++) b[p + 2 + c] = a[o + 2 + c];
-            b[p + HEAD] = 0;
-            b[p + SIZE] = n;
+            long h = a[o];
+            int n = (int) (h >>> 32);
+            int head = (int) h;
+            for (int i = 0; i < n; i++) b[p + entries + i] = a[o + entries + ((head + i) & (cap - 1))];
+            for (int c = 0; c < counters; c++) b[p + HEADER + c] = a[o + HEADER + c];
+            b[p] = (long) n << 32; // head 0
         }
         a = b;
         cap = nc;
@@ -133,6 +149,6 @@ final class TimedQueues {
 
     @Override
     public String toString() {
-        return "TimedQueues[" + nQueues + " queues, capacity " + cap + "]";
+        return "TimedQueues[" + nQueues + " queues, " + counters + " counters, capacity " + cap + "]";
     }
 }

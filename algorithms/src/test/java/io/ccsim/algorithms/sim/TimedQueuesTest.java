@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class TimedQueuesTest {
     @Test
     void queuesAreIndependentFifos() {
-        TimedQueues q = new TimedQueues(3, 8);
+        TimedQueues q = new TimedQueues(3, 4, 8);
         q.push(0, 100, 2);
         q.push(2, 50, 1);
         q.push(0, 120, 0);
@@ -29,16 +29,20 @@ class TimedQueuesTest {
 
     @Test
     void capacityIsRoundedUpToAPowerOfTwo() {
-        assertThat(new TimedQueues(1, 1).capacity()).isEqualTo(1);
-        assertThat(new TimedQueues(1, 5).capacity()).isEqualTo(8);
-        assertThat(new TimedQueues(1, 8).capacity()).isEqualTo(8);
+        assertThat(new TimedQueues(1, 4, 1).capacity()).isEqualTo(1);
+        assertThat(new TimedQueues(1, 4, 5).capacity()).isEqualTo(8);
+        assertThat(new TimedQueues(1, 4, 8).capacity()).isEqualTo(8);
     }
 
     /** Against a reference deque per queue: wrap-around of the ring and growth past the capacity keep every entry in order. */
     @Test
     void matchesReferenceFifosThroughWrapAroundAndGrowth() {
+        for (int counters : new int[] {0, 2, 4}) matchesReference(counters);
+    }
+
+    private static void matchesReference(int counters) {
         int n = 5;
-        TimedQueues q = new TimedQueues(n, 2);
+        TimedQueues q = new TimedQueues(n, counters, 2);
         @SuppressWarnings("unchecked")
         ArrayDeque<long[]>[] ref = new ArrayDeque[n];
         for (int i = 0; i < n; i++) ref[i] = new ArrayDeque<>();
@@ -54,6 +58,7 @@ class TimedQueuesTest {
             } else {
                 assertThat(q.pop(k)).isEqualTo((int) ref[k].removeFirst()[1]);
             }
+            if (counters > 0) q.addCounter(k, counters - 1, 1); // counters sit between header and entries
             assertThat(q.size(k)).isEqualTo(ref[k].size());
             int i = 0;
             for (long[] e : ref[k]) {
@@ -63,19 +68,24 @@ class TimedQueuesTest {
             }
         }
         assertThat(q.capacity()).isGreaterThan(2);
+        if (counters > 0) {
+            long total = 0;
+            for (int k = 0; k < n; k++) total += q.counter(k, counters - 1);
+            assertThat(total).isEqualTo(20_000);
+        }
     }
 
     @Test
     void ownerCountersArePerQueueAndSurviveGrowth() {
-        TimedQueues q = new TimedQueues(3, 1);
+        TimedQueues q = new TimedQueues(3, 4, 1);
         q.addCounter(1, 0, 5);
-        q.addCounter(1, TimedQueues.COUNTERS - 1, -7);
+        q.addCounter(1, 3, -7);
         q.addCounter(2, 0, 11);
         for (int i = 0; i < 9; i++) q.push(1, 10L * i, i % 3); // grows 1 -> 16 entries
         assertThat(q.capacity()).isEqualTo(16);
         assertThat(q.counter(0, 0)).isZero();
         assertThat(q.counter(1, 0)).isEqualTo(5);
-        assertThat(q.counter(1, TimedQueues.COUNTERS - 1)).isEqualTo(-7);
+        assertThat(q.counter(1, 3)).isEqualTo(-7);
         assertThat(q.counter(2, 0)).isEqualTo(11);
         for (int i = 0; i < 9; i++) {
             assertThat(q.time(1, 0)).isEqualTo(10L * i);
@@ -85,7 +95,7 @@ class TimedQueuesTest {
 
     @Test
     void entriesPackTimeAndSlotsUpToTheirLimits() {
-        TimedQueues q = new TimedQueues(1, 2);
+        TimedQueues q = new TimedQueues(1, 4, 2);
         q.push(0, TimedQueues.MAX_TIME, TimedQueues.MAX_SLOTS);
         assertThat(q.time(0, 0)).isEqualTo(TimedQueues.MAX_TIME);
         assertThat(q.slots(0, 0)).isEqualTo(TimedQueues.MAX_SLOTS);
@@ -98,11 +108,13 @@ class TimedQueuesTest {
 
     @Test
     void badArgumentsAndEmptyPopAreErrors() {
-        assertThatThrownBy(() -> new TimedQueues(-1, 8)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new TimedQueues(-1, 4, 8)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue count");
-        assertThatThrownBy(() -> new TimedQueues(1, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new TimedQueues(1, 4, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("capacity");
-        assertThatThrownBy(() -> new TimedQueues(2, 8).pop(1)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> new TimedQueues(1, 17, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("counters");
+        assertThatThrownBy(() -> new TimedQueues(2, 4, 8).pop(1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("queue 1 is empty");
     }
 }

@@ -46,13 +46,9 @@ final class Constraint {
      */
     boolean slack = true;
 
-    // solver scratch
+    // solver scratch (the filling's per-constraint numbers live in FlowNetwork's arrays, indexed by compIdx)
     int epoch;
     int compIdx;
-    double remaining;
-    double wsum;
-    double level;
-    boolean saturated;
 
     Constraint(int link, boolean shared, double capacity, int hop) {
         this.link = link;

@@ -103,6 +103,13 @@ public final class FlowNetwork {
     private Flow[] compFlows = new Flow[16];
     private int nCompFlows;
     private Constraint[] compCons = new Constraint[16];
+    // per component constraint (by compIdx), the filling's state: capacity not yet given to frozen flows, weight of the
+    // unfrozen members, saturation level (the heap's key), saturated. Kept here, not in the Constraint objects, so that
+    // the objects hold only what every flow start and end touches (their size is what a large run's cache holds)
+    private double[] cRem = new double[16];
+    private double[] cWsum = new double[16];
+    private double[] cLevel = new double[16];
+    private boolean[] cSat = new boolean[16];
     private int nCompCons;
     private double[] lhKey = new double[16];
     private int[] lhIdx = new int[16];
@@ -477,7 +484,7 @@ public final class FlowNetwork {
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
                       FlowListener onComplete) {
-        return start(path(route, multiplicity), bytes, latencyPs, rateCapBytesPerSec, onComplete);
+        return start(resolve(route, multiplicity, false), bytes, latencyPs, rateCapBytesPerSec, onComplete);
     }
 
     /**
@@ -509,6 +516,11 @@ public final class FlowNetwork {
      * @throws IllegalArgumentException for a hop naming no link, or a multiplicity below 1
      */
     public Path path(int[] route, int multiplicity) {
+        return resolve(route, multiplicity, true);
+    }
+
+    /** As {@link #path}; {@code share}: whether the weights come from {@link #sharedWeights} (setup), not a fresh array (per flow). */
+    private Path resolve(int[] route, int multiplicity, boolean share) {
         Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
         if (multiplicity < 1) {
             throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
@@ -531,8 +543,22 @@ public final class FlowNetwork {
             cs = Arrays.copyOf(cs, n);
             ws = Arrays.copyOf(ws, n);
         }
-        return new Path(r, cs, ws, multiplicity);
+        return new Path(r, cs, share ? sharedWeights(ws) : ws, multiplicity);
     }
+
+    /**
+     * One array per distinct weight vector (a ring's thousands of paths have a handful: {1, 1}, {2, 2, 2, 2}, ...),
+     * so that the flows of every path read the same few cache lines. Arrays handed out are never written.
+     */
+    private int[] sharedWeights(int[] ws) {
+        java.util.List<Integer> key = new java.util.ArrayList<>(ws.length);
+        for (int w : ws) {
+            key.add(w);
+        }
+        return weightSets.computeIfAbsent(key, k -> ws);
+    }
+
+    private final java.util.Map<java.util.List<Integer>, int[]> weightSets = new java.util.HashMap<>();
 
     private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
         int j = 0;
@@ -943,6 +969,10 @@ public final class FlowNetwork {
         }
         if (nCompCons == compCons.length) {
             compCons = Arrays.copyOf(compCons, nCompCons * 2);
+            cRem = Arrays.copyOf(cRem, nCompCons * 2);
+            cWsum = Arrays.copyOf(cWsum, nCompCons * 2);
+            cLevel = Arrays.copyOf(cLevel, nCompCons * 2);
+            cSat = Arrays.copyOf(cSat, nCompCons * 2);
         }
         c.compIdx = nCompCons;
         compCons[nCompCons++] = c;
@@ -955,10 +985,9 @@ public final class FlowNetwork {
         }
         lhSize = 0;
         for (int i = 0; i < nCompCons; i++) {
-            Constraint c = compCons[i];
-            c.remaining = c.capacity;
-            c.wsum = 0;
-            c.saturated = false;
+            cRem[i] = compCons[i].capacity;
+            cWsum[i] = 0;
+            cSat[i] = false;
         }
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
@@ -969,7 +998,7 @@ public final class FlowNetwork {
             for (int k = 0; k < cs.length; k++) {
                 Constraint c = cs[k];
                 if (c.shared && !c.slack) {
-                    c.wsum += ws[k];
+                    cWsum[c.compIdx] += ws[k];
                 }
             }
             if (bound < Double.POSITIVE_INFINITY) {
@@ -982,9 +1011,8 @@ public final class FlowNetwork {
         }
         cqSize = 0;
         for (int i = 0; i < nCompCons; i++) {
-            Constraint c = compCons[i];
-            if (c.wsum > 0) {
-                c.level = c.remaining / c.wsum;
+            if (cWsum[i] > 0) {
+                cLevel[i] = cRem[i] / cWsum[i];
                 cqPos[i] = cqSize;
                 cqIdx[cqSize++] = i;
             } else {
@@ -1002,24 +1030,24 @@ public final class FlowNetwork {
         // once every flow is frozen the constraints left in the heap can saturate nothing: stop
         while (unfrozen > 0 && (cqSize > 0 || lhSize > 0)) {
             if (cqSize > 0) {
-                Constraint top = compCons[cqIdx[0]];
-                if (!(top.wsum > 0)) {
+                int top = cqIdx[0];
+                if (!(cWsum[top] > 0)) {
                     cqRemove(0); // no unfrozen member left: it can no longer saturate
                     continue;
                 }
-                double lvl = (top.remaining > 0 ? top.remaining : 0.0) / top.wsum;
-                if (lvl > top.level) {
-                    top.level = lvl;
+                double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
+                if (lvl > cLevel[top]) {
+                    cLevel[top] = lvl;
                     cqDown(0);
                     continue;
                 }
-                top.level = lvl;
+                cLevel[top] = lvl;
             }
-            double level = cqSize > 0 ? compCons[cqIdx[0]].level : Double.POSITIVE_INFINITY;
+            double level = cqSize > 0 ? cLevel[cqIdx[0]] : Double.POSITIVE_INFINITY;
             if (cqSize > 0 && (lhSize == 0 || level <= lhKey[0])) {
                 Constraint c = compCons[cqIdx[0]];
+                cSat[cqIdx[0]] = true;
                 cqRemove(0);
-                c.saturated = true;
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
@@ -1140,12 +1168,13 @@ public final class FlowNetwork {
         int[] ws = f.weights;
         for (int k = 0; k < cs.length; k++) {
             Constraint c = cs[k];
-            if (!c.shared || c.slack || c.saturated) {
+            if (!c.shared || c.slack || cSat[c.compIdx]) {
                 continue;
             }
             int w = ws[k];
-            c.remaining -= w * r;
-            c.wsum -= w; // its level rises; fill() re-keys it when it reaches the top of the heap
+            int ci = c.compIdx; // a tight shared constraint of a component's flow is in the component
+            cRem[ci] -= w * r;
+            cWsum[ci] -= w; // its level rises; fill() re-keys it when it reaches the top of the heap
         }
     }
 
@@ -1267,11 +1296,11 @@ public final class FlowNetwork {
 
     private void cqUp(int pos) {
         int i = cqIdx[pos];
-        double key = compCons[i].level;
+        double key = cLevel[i];
         while (pos > 0) {
             int parent = (pos - 1) >>> 1;
             int pi = cqIdx[parent];
-            if (key < compCons[pi].level) {
+            if (key < cLevel[pi]) {
                 cqIdx[pos] = pi;
                 cqPos[pi] = pos;
                 pos = parent;
@@ -1285,18 +1314,18 @@ public final class FlowNetwork {
 
     private void cqDown(int pos) {
         int i = cqIdx[pos];
-        double key = compCons[i].level;
+        double key = cLevel[i];
         int n = cqSize;
         while (true) {
             int c = 2 * pos + 1;
             if (c >= n) {
                 break;
             }
-            if (c + 1 < n && compCons[cqIdx[c + 1]].level < compCons[cqIdx[c]].level) {
+            if (c + 1 < n && cLevel[cqIdx[c + 1]] < cLevel[cqIdx[c]]) {
                 c++;
             }
             int ci = cqIdx[c];
-            if (compCons[ci].level < key) {
+            if (cLevel[ci] < key) {
                 cqIdx[pos] = ci;
                 cqPos[ci] = pos;
                 pos = c;

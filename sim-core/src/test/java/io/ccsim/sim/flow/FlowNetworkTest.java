@@ -75,6 +75,24 @@ class FlowNetworkTest {
     }
 
     @Test
+    void pathsWithTheSameWeightsShareOneArrayAndKeepTheirOwnConstraints() {
+        int a = net.addLink("a", C, Sharing.FULL_DUPLEX);
+        int b = net.addLink("b", C, Sharing.FULL_DUPLEX);
+        FlowNetwork.Path ab = net.path(new int[] {hop(a, true), hop(b, true)}, 2);
+        FlowNetwork.Path ba = net.path(new int[] {hop(b, false), hop(a, false)}, 2);
+        FlowNetwork.Path aa = net.path(new int[] {hop(a, true), hop(a, true)}, 2); // one constraint crossed twice
+        assertThat(ab.weights).containsExactly(2, 2).isSameAs(ba.weights);
+        assertThat(aa.weights).containsExactly(4);
+        assertThat(ab.cons).isNotSameAs(ba.cons);
+        assertThat(ab.cons[0]).isNotSameAs(ba.cons[1]); // a forward vs a reverse
+        // flows on the shared weights still count their own constraints: both directions of a carry C each
+        Flow f = net.start(ab, (long) 1e9, 0, 0, null);
+        Flow g = net.start(ba, (long) 1e9, 0, 0, null);
+        sim.run();
+        assertThat(f.endTime()).isEqualTo(g.endTime()).isEqualTo((long) (1e9 / (C / 2) * PS));
+    }
+
+    @Test
     void aFlowWithMultiplicityCountsAsThatManyFlows() {
         int l = net.addLink("l", C, Sharing.FULL_DUPLEX);
         // one flow standing for 3 replicas + 1 plain flow: max-min gives each of the 4 flows C/4
