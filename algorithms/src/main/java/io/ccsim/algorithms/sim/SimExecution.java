@@ -568,19 +568,18 @@ public final class SimExecution {
      */
     private long recvReadyAt(int w, int k, long now) {
         TimedQueues qs = arrivals;
-        int q = k;
-        while (qs.size(q) > 0 && qs.time(q, 0) <= now) {
-            qs.addCounter(q, SLOTS_ARRIVED, qs.pop(q));
-            qs.addCounter(q, UNITS_ARRIVED, 1);
+        while (qs.size(k) > 0 && qs.time(k, 0) <= now) {
+            qs.addCounter(k, SLOTS_ARRIVED, qs.pop(k));
+            qs.addCounter(k, UNITS_ARRIVED, 1);
         }
         boolean whole = wi[w * WI + UNITS] == 1;
-        long have = whole ? qs.counter(q, SLOTS_ARRIVED) - qs.counter(q, SLOTS_TAKEN)
-                : qs.counter(q, UNITS_ARRIVED) - qs.counter(q, UNITS_BASE);
+        long have = whole ? qs.counter(k, SLOTS_ARRIVED) - qs.counter(k, SLOTS_TAKEN)
+                : qs.counter(k, UNITS_ARRIVED) - qs.counter(k, UNITS_BASE);
         long need = whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1;
         if (have >= need) return now;
-        for (int i = 0, n = qs.size(q); i < n; i++) {
-            have += whole ? qs.slots(q, i) : 1;
-            if (have >= need) return qs.time(q, i);
+        for (int i = 0, n = qs.size(k); i < n; i++) {
+            have += whole ? qs.slots(k, i) : 1;
+            if (have >= need) return qs.time(k, i);
         }
         return NO_WAKE;
     }
@@ -588,13 +587,12 @@ public final class SimExecution {
     /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
     private long creditReadyAt(int k, int s, long now) {
         TimedQueues qs = credits;
-        int q = k;
-        while (qs.size(q) > 0 && qs.time(q, 0) <= now) qs.addCounter(q, CREDIT_BACK, qs.pop(q));
-        long free = Protocol.NCCL_STEPS - (qs.counter(q, SLOTS_SENT) - qs.counter(q, CREDIT_BACK));
+        while (qs.size(k) > 0 && qs.time(k, 0) <= now) qs.addCounter(k, CREDIT_BACK, qs.pop(k));
+        long free = Protocol.NCCL_STEPS - (qs.counter(k, SLOTS_SENT) - qs.counter(k, CREDIT_BACK));
         if (free >= s) return now;
-        for (int i = 0, n = qs.size(q); i < n; i++) {
-            free += qs.slots(q, i);
-            if (free >= s) return qs.time(q, i);
+        for (int i = 0, n = qs.size(k); i < n; i++) {
+            free += qs.slots(k, i);
+            if (free >= s) return qs.time(k, i);
         }
         return NO_WAKE;
     }

@@ -94,25 +94,25 @@ final class TimedQueues {
     /** @return pending increments of queue {@code q} */
     int size(int q) { return (int) (a[q * stride] >>> 32); }
 
-    /** @return the time of queue {@code q}'s i-th pending increment (0 = oldest) */
+    /** Time of the i-th pending increment of queue {@code q} (0 = oldest), ps. */
     long time(int q, int i) {
         int b = q * stride;
         return a[b + entries + (((int) a[b] + i) & (cap - 1))] >>> 8;
     }
 
-    /** @return the slots of queue {@code q}'s i-th pending increment */
+    /** Slots of the i-th pending increment of queue {@code q}. */
     int slots(int q, int i) {
         int b = q * stride;
         return (int) a[b + entries + (((int) a[b] + i) & (cap - 1))] & MAX_SLOTS;
     }
 
-    /** @return owner counter {@code c} (0..counters-1) of queue {@code q} */
+    /** Counter {@code c} (0 .. {@link #counters()} − 1) of queue {@code q}'s owner; 0 at first. */
     long counter(int q, int c) { return a[q * stride + HEADER + c]; }
 
-    /** Adds {@code v} to owner counter {@code c} of queue {@code q}. */
+    /** Adds {@code v} to counter {@code c} of queue {@code q}. */
     void addCounter(int q, int c, long v) { a[q * stride + HEADER + c] += v; }
 
-    /** Removes queue {@code q}'s oldest increment; returns its slots. */
+    /** Removes the oldest increment of queue {@code q} (which must not be empty) and returns its slots. */
     int pop(int q) {
         int b = q * stride;
         long h = a[b];

@@ -3,7 +3,11 @@ package io.ccsim.sim.flow;
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -551,14 +555,14 @@ public final class FlowNetwork {
      * so that the flows of every path read the same few cache lines. Arrays handed out are never written.
      */
     private int[] sharedWeights(int[] ws) {
-        java.util.List<Integer> key = new java.util.ArrayList<>(ws.length);
+        List<Integer> key = new ArrayList<>(ws.length);
         for (int w : ws) {
             key.add(w);
         }
         return weightSets.computeIfAbsent(key, k -> ws);
     }
 
-    private final java.util.Map<java.util.List<Integer>, int[]> weightSets = new java.util.HashMap<>();
+    private final Map<List<Integer>, int[]> weightSets = new HashMap<>();
 
     private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
         int j = 0;
