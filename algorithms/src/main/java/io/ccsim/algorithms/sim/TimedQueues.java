@@ -7,8 +7,8 @@ package io.ccsim.algorithms.sim;
  * at the time the increment it needs lands, and costs nothing when nobody waits.
  *
  * <p>All queues live in one {@code long[]}: queue {@code q} is the block
- * {@code [q * stride, (q + 1) * stride)} holding its head index and size (one long), the {@link #counters()}
- * counters that belong to the queue's owner (a connection's slot counts), then a ring of {@code capacity}
+ * {@code [q * stride, (q + 1) * stride)} holding its head index and size (one long), the counters (a number fixed per instance)
+ * that belong to the queue's owner (a connection's slot counts), then a ring of {@code capacity}
  * entries, each one long: {@code time << 8 | slots}. A queue's header, its owner's counters and its
  * entries thus share one or two cache lines, where one object per queue with two arrays and the
  * counters in arrays of their own cost five or six misses per access in a simulation whose 10^4
@@ -64,12 +64,6 @@ final class TimedQueues {
         this.a = new long[(int) len];
     }
 
-    /** @return the number of queues */
-    int queueCount() { return nQueues; }
-
-    /** @return owner counters per queue */
-    int counters() { return counters; }
-
     /** @return entries per queue before the next growth (a power of two) */
     int capacity() { return cap; }
 
@@ -106,7 +100,7 @@ final class TimedQueues {
         return (int) a[b + entries + (((int) a[b] + i) & (cap - 1))] & MAX_SLOTS;
     }
 
-    /** Counter {@code c} (0 .. {@link #counters()} − 1) of queue {@code q}'s owner; 0 at first. */
+    /** Counter {@code c} (0 .. counters − 1) of queue {@code q}'s owner; 0 at first. */
     long counter(int q, int c) { return a[q * stride + HEADER + c]; }
 
     /** Adds {@code v} to counter {@code c} of queue {@code q}. */

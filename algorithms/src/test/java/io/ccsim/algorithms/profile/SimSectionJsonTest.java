@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.ccsim.algorithms.Protocol;
+import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The profile's {@code sim} section: round trip, strict validation with JSON paths, separation from the Tuner's constants. */
@@ -263,7 +264,7 @@ class SimSectionJsonTest {
     void sendOverlapHidesPartOfTheShorterOfLocalAndRemoteWork() {
         // recv 10, src 20, dst 6, send 30, reduce 2 ns/KiB, overlap 0.4: ns = local + remote - 0.4 min(local, remote)
         CtaCosts c = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4);
-        java.util.function.DoubleUnaryOperator ps = ns -> ns * 1000.0 / 1024;
+        DoubleUnaryOperator ps = ns -> ns * 1000.0 / 1024;
         // send (src + one peer): local 20, remote 30 -> 50 - 0.4 x 20 = 42
         assertThat(c.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(42), within(1e-12));
         // copySend (src + dst + one peer): local 26, remote 30 -> 56 - 0.4 x 26 = 45.6
