@@ -55,6 +55,7 @@ final class Constraint {
         this.shared = shared;
         this.capacity = capacity;
         this.hop = hop;
+        this.id = hop >= 0 ? hop : link << 1;
     }
 
     /** Adds f; returns its position in {@link #members}. */
@@ -97,6 +98,22 @@ final class Constraint {
             n++;
         }
         end = n;
+    }
+
+    /**
+     * Index of this constraint in FlowNetwork's per-constraint registration table: its hop for a FULL_DUPLEX
+     * direction, {@code link << 1} otherwise.
+     */
+    final int id;
+    /** the paths of recycled flows that cross this constraint (registered at their first flow), at [0, nPaths) */
+    FlowNetwork.Path[] paths = new FlowNetwork.Path[2];
+    int nPaths;
+
+    void addPath(FlowNetwork.Path p) {
+        if (nPaths == paths.length) {
+            paths = Arrays.copyOf(paths, 2 * nPaths);
+        }
+        paths[nPaths++] = p;
     }
 
     /** {@link #boundSum}'s unit, bytes/s */

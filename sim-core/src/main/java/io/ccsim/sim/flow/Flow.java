@@ -6,7 +6,7 @@ package io.ccsim.sim.flow;
  * {@link FlowNetwork#start}. Identity-based; belongs to one network.
  *
  * <p>A flow is its own event in the simulator's queue ({@link #run()}): the end of its latency phase, then its
- * completion. Scheduling the flow itself, not a separate action object, spares every event one object (and
+ * completion (only its completion when it enters its bandwidth phase without an event: see {@link FlowNetwork}). Scheduling the flow itself, not a separate action object, spares every event one object (and
  * one cache line) on the way from the queue to the flow: a 1,024-GPU ring dispatches tens of millions.
  */
 public final class Flow implements Runnable {
@@ -14,6 +14,11 @@ public final class Flow implements Runnable {
     static final int BANDWIDTH = 1;
     static final int DONE = 2;
     static final int CANCELLED = 3;
+    /**
+     * Entered without an event ({@link FlowNetwork}'s event-free bandwidth entry): latency phase until {@link #t1},
+     * then bandwidth phase at {@link #rate}, its only event its completion at {@link #completionTime}.
+     */
+    static final int FAST = 4;
 
     final FlowNetwork net;
     private long id;
@@ -36,6 +41,16 @@ public final class Flow implements Runnable {
     /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
     int multiplicity = 1;
     int[] posInCons;
+    /** the path of a recycled start (its fast flows are listed there: {@link #fastNext}, {@link #fastPrev}) */
+    FlowNetwork.Path path;
+    Flow fastNext;
+    Flow fastPrev;
+    /** whether the flow holds registrations in its shared constraints (event-free bandwidth entry on) */
+    boolean registered;
+    /** when its latency phase ends, ps (registered flows) */
+    long t1;
+    /** the most rate it can get (registered flows), bytes/s: its registered usage on constraint i is {@code weights[i]} times it */
+    double regRate;
     /** started by {@link FlowNetwork#startRecycled}: back to the network's pool once its listener returned */
     boolean pooled;
 
@@ -80,6 +95,8 @@ public final class Flow implements Runnable {
         if (posInCons == null || posInCons.length < cons.length) {
             posInCons = new int[cons.length];
         }
+        registered = false;
+        t1 = startTime;
         this.lastUpdate = startTime;
         bound = 0;
         boundUnits = 0;
@@ -119,13 +136,17 @@ public final class Flow implements Runnable {
      */
     public double rate() {
         net.flush();
-        return phase == BANDWIDTH ? rate : 0.0;
+        return phase == BANDWIDTH || (phase == FAST && net.now() >= t1) ? rate : 0.0;
     }
 
     /** @return bytes delivered as of the simulator's current time, in [0, bytes] */
     public double bytesDone() {
         if (phase == DONE) {
             return bytes;
+        }
+        if (phase == FAST) {
+            long dt = net.now() - t1;
+            return dt <= 0 || rate == 0.0 ? 0.0 : Double.isInfinite(rate) ? bytes : Math.min(bytes, rate * dt / 1e12);
         }
         if (phase != BANDWIDTH) {
             return done;

@@ -60,6 +60,29 @@ import java.util.Objects;
  * observer of rates
  * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
  *
+ * <h2>Event-free bandwidth entry</h2>
+ * A flow costs two events, the end of its latency phase and its completion, unless its rate can be known at its start.
+ * Max-min fairness gives a flow the most it could get alone, {@code most = min(bound, capacity / weight)} over its
+ * constraints, whenever every constraint holds all its flows at their most: then nobody limits anybody. So every flow,
+ * once started, is <em>registered</em> on its shared constraints with its most usage (weight x most), from its start
+ * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
+ * 1/16 B/s units rounded up (exact integer sums over millions of flows). A flow started with {@link #startRecycled}
+ * whose every shared constraint would still fit (its own use included) in the least capacity the constraint can have
+ * (a FULL_DUPLEX direction's C x e), and for a duplex-limited direction the opposite direction too (its capacity
+ * drops while this one is busy), is entered without an event: it runs at its most from the end of its latency
+ * phase, and its completion, {@code t1 + ceil(bytes / most)}, is its only event. It never joins the solver's
+ * constraints. A later flow that does not fit is timed by the solver as usual and hands every event-free flow on the
+ * overfull constraint (and on its duplex opposite) to the solver: one still in its latency phase gets its latency
+ * event back, one running joins its constraints as if it had entered at its t1 (its completion event kept if the
+ * solver leaves its rate as it was). Registrations count a flow at its most whichever way it is timed, so a flow
+ * handed over changes no sum and hands nobody else over. Completions come at the same times as with the solver alone
+ * ({@code EventFreeEntryTest}, and the 1,024-GPU ring's simulated time, 15979 us, is unchanged); within one instant
+ * their order may differ, since an event-free flow's completion is queued at its start. A capacity changing while
+ * flows are active hands every event-free flow over and turns the mechanism off for the rest of the run (the sums
+ * assumed the old capacities). Networks that track completions or link traffic keep every flow with the solver, which
+ * those observers read. In a 1,024-GPU ring all-reduce 99.8 % of the flows enter without an event, and the run
+ * dispatches 33.6 million events instead of 67.1 million.
+ *
  * <h2>Time</h2>
  * Progress is accounted lazily: a flow's (and, when link traffic is tracked, a link direction's) bytes are
  * settled only when its rate changes. A completion is scheduled at {@code now + ceil(remaining * 1e12 / rate)}
@@ -220,6 +243,7 @@ public final class FlowNetwork {
             default:
                 throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
         }
+        refreshLeast(l);
         dir[2 * l * DIR_STRIDE + DIR_LAST] = sim.now();
         dir[(2 * l + 1) * DIR_STRIDE + DIR_LAST] = sim.now();
         linkCount++;
@@ -248,7 +272,9 @@ public final class FlowNetwork {
     public void setCapacity(int link, double bytesPerSec) {
         checkLink("setCapacity", link);
         checkCapacity("setCapacity on link " + link + " '" + linkName[link] + "'", bytesPerSec);
+        capacitiesChanging();
         linkCap[link] = bytesPerSec;
+        refreshLeast(link);
         Constraint f = fwdCons[link];
         Constraint r = revCons[link];
         f.capacity = directionCapacity(link << 1);
@@ -293,7 +319,9 @@ public final class FlowNetwork {
             throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
                     + linkSharing[link]);
         }
+        capacitiesChanging();
         duplexEff[link] = efficiency;
+        refreshLeast(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
         requestSolve();
@@ -500,6 +528,15 @@ public final class FlowNetwork {
         final Constraint[] cons;
         final int[] weights;
         final int multiplicity;
+        // as of capacity stamp capStamp: min over shared constraints of capacity / weight, and the least non-shared
+        // capacity (the event-free entry's per-path numbers)
+        double most;
+        double nonShared;
+        int capStamp = -1;
+        /** whether the path is listed in its shared constraints' paths (at its first flow entered without an event) */
+        boolean listed;
+        /** its running flows entered without an event (linked through Flow.fastNext) */
+        Flow fastHead;
 
         private Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
             this.route = route;
@@ -643,10 +680,277 @@ public final class FlowNetwork {
             f.completionTime = sim.now() + latencyPs;
             f.eventHandle = sim.schedule(latencyPs, f);
             heapInsert(f);
+        } else if (registering() && enterWithoutEvent(f, path, latencyPs)) {
+            return;
         } else if (latencyPs > 0) {
             f.eventHandle = sim.schedule(latencyPs, f);
         } else {
             enterBandwidth(f);
+        }
+    }
+
+    // ------------------------------------------------------------------ event-free bandwidth entry
+
+    /** Test hook: false times every flow with the solver (a latency event, then a completion event). */
+    boolean eventFreeEntry = true;
+    /** counts capacity changes: a path's cached numbers are current when they carry this stamp */
+    private int capStamp;
+    /** set for good once a capacity changes while flows are active: every later flow is timed by the solver */
+    private boolean entryOff;
+    /** every path that has had a flow entered without an event (for handing them all over) */
+    private Path[] fastPaths = new Path[8];
+    private int nFastPaths;
+    /** flows entered without an event, and those of them handed to the solver later (tests, diagnostics) */
+    long eventFreeEntries;
+    long handedOver;
+    /**
+     * Per shared constraint (by {@link Constraint#id}), REG_STRIDE longs: the registered flows' most usage in
+     * {@link #REG_UNIT}s (each rounded up: an exact integer sum), the limit it must stay within (the least capacity
+     * the constraint can have, in REG_UNITs, rounded down after a relative tolerance of 1e-9), the id of the opposite
+     * direction whose capacity the constraint's use lowers (-1: none), and how many registered flows run without an
+     * event. Dense and small (32 B per constraint), so a flow's start and end touch a few cache-resident lines, not
+     * its constraints' objects.
+     */
+    private long[] reg = new long[32 * 4];
+    private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
+    /** {@link #reg}'s unit of usage, bytes/s */
+    static final double REG_UNIT = 1.0 / 16;
+    /** Relative tolerance of the fit test: rates of C / w each, summed, may exceed C by rounding. */
+    private static final double FIT_TOLERANCE = 1e-9;
+
+    /** Whether new flows register (needs neither completion nor traffic tracking, which read solver state). */
+    private boolean registering() {
+        return eventFreeEntry && !entryOff && !trackCompletions && !trackTraffic;
+    }
+
+    /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
+    private void refreshLeast(int link) {
+        if (reg.length < (2 * link + 2) * REG_STRIDE) {
+            reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
+        }
+        Constraint f = fwdCons[link];
+        Constraint r = revCons[link];
+        boolean duplex = f.hop >= 0 && duplexEff[link] < 1;
+        double least = duplex ? linkCap[link] * duplexEff[link] : linkCap[link];
+        long limit = (long) Math.floor(least * (1 + FIT_TOLERANCE) / REG_UNIT);
+        reg[f.id * REG_STRIDE + REG_LIMIT] = limit;
+        reg[f.id * REG_STRIDE + REG_OPPOSITE] = duplex ? r.id : -1;
+        if (r != f) {
+            reg[r.id * REG_STRIDE + REG_LIMIT] = limit;
+            reg[r.id * REG_STRIDE + REG_OPPOSITE] = duplex ? f.id : -1;
+        }
+    }
+
+    /** Brings p's per-path numbers up to the current capacities (they change only with a capacity). */
+    private void refreshPath(Path p) {
+        double most = Double.POSITIVE_INFINITY;
+        double nonShared = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < p.cons.length; i++) {
+            Constraint c = p.cons[i];
+            if (c.shared) {
+                most = Math.min(most, linkCap[c.link] / p.weights[i]);
+            } else {
+                nonShared = Math.min(nonShared, c.capacity);
+            }
+        }
+        p.most = most;
+        p.nonShared = nonShared;
+        p.capStamp = capStamp;
+    }
+
+    /** Weight w times rate r in {@link #REG_UNIT}s, rounded up. */
+    private static long regUnits(int w, double r) {
+        double u = Math.ceil(w * r / REG_UNIT);
+        return u < 0x1p62 ? (long) u : 1L << 62;
+    }
+
+    /**
+     * Registers flow f (bytes &gt; 0, starting now on {@code path} with latency {@code latencyPs}) in its shared
+     * constraints and, when it can, enters it into its bandwidth phase without an event; returns whether it did (else
+     * the caller times it with the solver as usual). See the class comment.
+     */
+    private boolean enterWithoutEvent(Flow f, Path path, long latencyPs) {
+        if (path.capStamp != capStamp) {
+            refreshPath(path);
+        }
+        long now = sim.now();
+        long t1 = now + latencyPs;
+        // f's own bound (computeBound's) and the most rate it could get alone (full capacities)
+        double bound = Math.min(f.rateCap, path.nonShared);
+        f.bound = bound;
+        double most = Math.min(bound, path.most);
+        Constraint[] cs = f.cons;
+        int[] ws = f.weights;
+        long[] rg = reg;
+        f.registered = true;
+        f.t1 = t1;
+        f.regRate = most;
+        boolean fast = f.pooled && most > 0;
+        long d = fast ? completionDelayPs(f.bytes(), most) : -1;
+        fast = d >= 0 && d < Long.MAX_VALUE - t1;
+        for (int i = 0; i < cs.length && fast; i++) {
+            Constraint c = cs[i];
+            if (c.shared) {
+                // every registered flow at its most, f included, fits in the least capacity c can have, so that c
+                // never binds f, whatever the opposite direction does (f's most is then its rate either way); and where
+                // f's use lowers the opposite direction's capacity, what is registered there fits in what it keeps
+                int b = c.id * REG_STRIDE;
+                int o = (int) rg[b + REG_OPPOSITE];
+                fast = rg[b + REG_UNITS] + regUnits(ws[i], most) <= rg[b + REG_LIMIT]
+                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
+            }
+        }
+        for (int i = 0; i < cs.length; i++) {
+            Constraint c = cs[i];
+            if (c.shared) {
+                int b = c.id * REG_STRIDE;
+                rg[b + REG_UNITS] += regUnits(ws[i], most);
+                if (fast) {
+                    rg[b + REG_FAST]++;
+                }
+            }
+        }
+        if (fast) {
+            if (!path.listed) {
+                path.listed = true;
+                for (Constraint c : cs) {
+                    if (c.shared) {
+                        c.addPath(path);
+                    }
+                }
+                if (nFastPaths == fastPaths.length) {
+                    fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
+                }
+                fastPaths[nFastPaths++] = path;
+            }
+            f.path = path;
+            f.fastPrev = null;
+            f.fastNext = path.fastHead;
+            if (path.fastHead != null) {
+                path.fastHead.fastPrev = f;
+            }
+            path.fastHead = f;
+            eventFreeEntries++;
+            f.phase = Flow.FAST;
+            f.rate = most;
+            f.lastUpdate = t1;
+            f.completionTime = t1 + d;
+            f.eventHandle = sim.schedule(latencyPs + d, f);
+            return true;
+        }
+        // f's use may break what flows entered without an event rely on: those are handed to the solver
+        for (int i = 0; i < cs.length; i++) {
+            Constraint c = cs[i];
+            if (c.shared) {
+                int b = c.id * REG_STRIDE;
+                if (rg[b + REG_UNITS] > rg[b + REG_LIMIT]) {
+                    handOver(c);
+                    int o = (int) rg[b + REG_OPPOSITE];
+                    if (o >= 0) {
+                        handOver((o & 1) == 0 ? fwdCons[o >>> 1] : revCons[o >>> 1]);
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Hands every flow that crosses c and runs without an event to the solver. */
+    private void handOver(Constraint c) {
+        for (int k = 0; k < c.nPaths && reg[c.id * REG_STRIDE + REG_FAST] > 0; k++) {
+            Path p = c.paths[k];
+            while (p.fastHead != null) {
+                toSolver(p.fastHead);
+            }
+        }
+    }
+
+    /** Unlinks fast flow f from its path's list. */
+    private static void unlinkFast(Flow f) {
+        if (f.fastPrev != null) {
+            f.fastPrev.fastNext = f.fastNext;
+        } else {
+            f.path.fastHead = f.fastNext;
+        }
+        if (f.fastNext != null) {
+            f.fastNext.fastPrev = f.fastPrev;
+        }
+        f.fastNext = null;
+        f.fastPrev = null;
+    }
+
+    /**
+     * Flow f, entered without an event, is timed by the solver from now on: still in its latency phase it gets its
+     * latency event back; already running (at its most rate, which every registration so far left it) it joins its
+     * constraints as if it had entered at its t1. Its registered use stays (it never depended on how f is timed).
+     */
+    private void toSolver(Flow f) {
+        handedOver++;
+        long now = sim.now();
+        unlinkFast(f);
+        Constraint[] cs = f.cons;
+        for (Constraint c : cs) {
+            if (c.shared) {
+                reg[c.id * REG_STRIDE + REG_FAST]--;
+            }
+        }
+        if (now < f.t1) {
+            sim.cancel(f.eventHandle);
+            f.phase = Flow.LATENCY;
+            f.rate = 0;
+            f.lastUpdate = now;
+            f.completionTime = Long.MAX_VALUE;
+            f.eventHandle = sim.schedule(f.t1 - now, f);
+        } else {
+            // running since t1 at f.rate: its completion event stays unless the solver changes the rate
+            f.phase = Flow.BANDWIDTH;
+            f.lastUpdate = f.t1;
+            f.done = 0;
+            join(f);
+        }
+    }
+
+    /** Removes f's registered use (it completed or was cancelled). */
+    private void unregister(Flow f) {
+        if (!f.registered) {
+            return;
+        }
+        f.registered = false;
+        boolean fast = f.phase == Flow.FAST;
+        if (fast) {
+            unlinkFast(f);
+        }
+        Constraint[] cs = f.cons;
+        int[] ws = f.weights;
+        long[] rg = reg;
+        for (int i = 0; i < cs.length; i++) {
+            Constraint c = cs[i];
+            if (c.shared) {
+                int b = c.id * REG_STRIDE;
+                rg[b + REG_UNITS] -= regUnits(ws[i], f.regRate);
+                if (fast) {
+                    rg[b + REG_FAST]--;
+                }
+            }
+        }
+    }
+
+    /**
+     * A capacity changes: the registrations assumed the old ones. With flows active, every flow entered without an
+     * event is handed to the solver and later flows are timed by it (a fault mid-run); before any flow, nothing is
+     * at stake.
+     */
+    private void capacitiesChanging() {
+        capStamp++;
+        if (activeFlows == 0 || entryOff) {
+            return;
+        }
+        entryOff = true;
+        for (int k = 0; k < nFastPaths; k++) {
+            Path p = fastPaths[k];
+            while (p.fastHead != null) {
+                toSolver(p.fastHead);
+            }
         }
     }
 
@@ -658,6 +962,11 @@ public final class FlowNetwork {
     /** The flow's single event: end of latency phase, or completion. */
     void onFlowEvent(Flow f) {
         f.eventHandle = -1;
+        if (f.phase == Flow.FAST) {
+            unregister(f);
+            finish(f);
+            return;
+        }
         if (f.phase == Flow.LATENCY) {
             if (f.bytes() == 0) {
                 heapRemove(f);
@@ -692,6 +1001,16 @@ public final class FlowNetwork {
     private void enterBandwidth(Flow f) {
         f.phase = Flow.BANDWIDTH;
         f.lastUpdate = sim.now();
+        join(f);
+    }
+
+    /**
+     * Makes bandwidth-phase flow f a member of its constraints and gives it its rate: its own bound if every shared
+     * constraint it crosses stays slack, else the solver's (at the end of the instant). A flow that was running
+     * already (a flow entered without an event, handed to the solver) keeps its completion event when its rate
+     * does not change.
+     */
+    private void join(Flow f) {
         Constraint[] cs = f.cons;
         for (int i = 0; i < cs.length; i++) {
             f.posInCons[i] = cs[i].add(f);
@@ -714,7 +1033,9 @@ public final class FlowNetwork {
         }
         if (unbound) {
             // every shared constraint it crosses is slack: its rate is its own bound, and no other flow's changes
-            setRate(f, f.bound, sim.now());
+            if (f.rate != f.bound || f.eventHandle < 0) {
+                setRate(f, f.bound, sim.now());
+            }
         } else {
             addSeed(f);
         }
@@ -767,6 +1088,7 @@ public final class FlowNetwork {
             }
         }
         heapRemove(f);
+        unregister(f);
         if (nSeedCons > 0 || nSeedFlows > 0) {
             requestSolve();
         }
@@ -794,6 +1116,7 @@ public final class FlowNetwork {
             detach(f, false);
         } else {
             heapRemove(f);
+            unregister(f);
         }
         f.phase = Flow.CANCELLED;
         activeFlows--;

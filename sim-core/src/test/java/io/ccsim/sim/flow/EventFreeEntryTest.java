@@ -1,0 +1,173 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.RandomStream;
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.Simulator;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+import static io.ccsim.sim.flow.FlowNetwork.hop;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A recycled flow whose constraints can never be exceeded while it runs enters its bandwidth phase without an event
+ * (its completion is its only event); a flow whose use could exceed them hands the flows relying on them back to the
+ * solver. Either way every completion must come at the time, and in the order, that the solver alone gives.
+ */
+class EventFreeEntryTest {
+
+    /** One link of 1 GB/s; returns "time:name" per completion and the simulator's dispatched event count. */
+    private static List<String> twoFlowsOnOneLink(boolean eventFree, long[] events) {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim, false, false);
+        net.eventFreeEntry = eventFree;
+        FlowNetwork.Path p = net.path(new int[] {hop(net.addLink("l", 1e9, Sharing.FULL_DUPLEX), false)}, 1);
+        List<String> out = new ArrayList<>();
+        // A: 1,000,000 B from t = 0; B: 500,000 B from 0.25 ms, when A has delivered 250,000 B alone
+        net.startRecycled(p, 1_000_000, 0, 0, f -> out.add(sim.now() + ":A"));
+        sim.schedule(250_000_000L, () -> net.startRecycled(p, 500_000, 0, 0, f -> out.add(sim.now() + ":B")));
+        sim.run();
+        events[0] = sim.dispatchedCount();
+        return out;
+    }
+
+    @Test
+    void aFlowThatWouldOverfillALinkHandsTheRunningOneToTheSolver() {
+        long[] fast = {0};
+        long[] solver = {0};
+        // both at 0.5 GB/s from 0.25 ms: B's 500,000 B take 1 ms (ends 1.25 ms); A then has 250,000 B left alone at
+        // 1 GB/s (ends 1.5 ms)
+        assertThat(twoFlowsOnOneLink(true, fast)).containsExactly("1250000000:B", "1500000000:A")
+                .isEqualTo(twoFlowsOnOneLink(false, solver));
+    }
+
+    @Test
+    void aFlowAloneHasOneEvent() {
+        for (boolean eventFree : new boolean[] {true, false}) {
+            Simulator sim = new Simulator(1);
+            FlowNetwork net = new FlowNetwork(sim, false, false);
+            net.eventFreeEntry = eventFree;
+            int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
+            net.setDuplexEfficiency(l, 0.5);
+            FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 2);
+            long[] end = {-1};
+            // capped at 1 GB/s per replica, 2 replicas: 2 GB/s fits even the direction's 4 x 0.5 GB/s with the
+            // opposite busy; 3,000 B after 700 ps of latency take 3 us
+            net.startRecycled(p, 3_000, 700, 1e9, f -> end[0] = sim.now());
+            sim.run();
+            assertThat(end[0]).isEqualTo(700 + 3_000_000);
+            assertThat(sim.dispatchedCount()).as("event-free %s", eventFree).isEqualTo(eventFree ? 1 : 2);
+        }
+    }
+
+    @Test
+    void aFlowWhoseRateDependsOnTheOppositeDirectionIsTimedByTheSolver() {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim, false, false);
+        int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, 0.5);
+        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
+        long[] end = {-1};
+        // uncapped: 4 GB/s alone, 2 GB/s once the opposite direction is busy, so it needs the solver (2 events)
+        net.startRecycled(p, 4_000, 100, 0, f -> end[0] = sim.now());
+        sim.run();
+        assertThat(end[0]).isEqualTo(100 + 1_000_000);
+        assertThat(sim.dispatchedCount()).isEqualTo(2);
+    }
+
+    /**
+     * Chains of flows (each completion starts the chain's next) on random networks: every sharing kind, duplex
+     * efficiencies, multiplicities, caps, latencies, fresh and recycled flows, more chains than links (contention),
+     * and in some seeds capacity changes mid-run. Returns "time:chain" per completion.
+     */
+    private static List<String> chains(long seed, boolean eventFree, long[] events) {
+        return chains(seed, eventFree, events, new long[2]);
+    }
+
+    /** counts[0] += flows entered without an event, counts[1] += those handed to the solver later */
+    private static List<String> chains(long seed, boolean eventFree, long[] events, long[] counts) {
+        Simulator sim = new Simulator(seed);
+        RandomStream r = sim.random("net");
+        FlowNetwork net = new FlowNetwork(sim, false, false);
+        net.eventFreeEntry = eventFree;
+        int links = 1 + r.nextInt(4);
+        for (int i = 0; i < links; i++) {
+            Sharing sharing = Sharing.values()[r.nextInt(3)];
+            net.addLink("l" + i, 1e9 * (1 + r.nextInt(8)), sharing);
+            if (sharing == Sharing.FULL_DUPLEX && r.nextBoolean()) net.setDuplexEfficiency(i, 0.5 + 0.1 * r.nextInt(5));
+        }
+        FlowNetwork.Path[] paths = new FlowNetwork.Path[2 + r.nextInt(6)];
+        for (int p = 0; p < paths.length; p++) {
+            int[] route = new int[r.nextInt(4)];
+            for (int h = 0; h < route.length; h++) route[h] = hop(r.nextInt(links), r.nextBoolean());
+            paths[p] = net.path(route, 1 + r.nextInt(3));
+        }
+        List<String> out = new ArrayList<>();
+        int n = 2 + r.nextInt(10);
+        int[] left = new int[n];
+        RandomStream[] cr = new RandomStream[n];
+        FlowListener[] next = new FlowListener[n];
+        for (int c = 0; c < n; c++) {
+            final int chain = c;
+            left[c] = 5 + r.nextInt(30);
+            cr[c] = sim.random("chain" + c);
+            next[c] = f -> {
+                out.add(sim.now() + ":" + chain);
+                if (--left[chain] > 0) startOne(net, paths, cr[chain], next[chain]);
+            };
+        }
+        for (int c = 0; c < n; c++) startOne(net, paths, cr[c], next[c]);
+        if (seed % 4 == 0) {
+            sim.schedule(3_000_000, () -> net.setCapacity(0, net.capacity(0) / 2));
+            sim.schedule(30_000_000, () -> net.setCapacity(0, net.capacity(0) * 3));
+        } else if (seed % 4 == 1 && net.sharing(0) == Sharing.FULL_DUPLEX) {
+            sim.schedule(5_000_000, () -> net.setDuplexEfficiency(0, 0.6));
+        }
+        sim.run();
+        assertThat(net.activeFlowCount()).isZero();
+        events[0] += sim.dispatchedCount();
+        counts[0] += net.eventFreeEntries;
+        counts[1] += net.handedOver;
+        return out;
+    }
+
+    private static void startOne(FlowNetwork net, FlowNetwork.Path[] paths, RandomStream r, FlowListener l) {
+        FlowNetwork.Path p = paths[r.nextInt(paths.length)];
+        long bytes = r.nextInt(6) == 0 ? 0 : 1 + r.nextInt(50_000);
+        long latency = r.nextInt(3) == 0 ? 0 : r.nextInt(5_000_000);
+        double cap = r.nextBoolean() ? 0 : 1e8 * (1 + r.nextInt(40));
+        if (r.nextInt(5) == 0) {
+            net.start(p, bytes, latency, cap, l); // never entered without an event, but registered
+        } else {
+            net.startRecycled(p, bytes, latency, cap, l);
+        }
+    }
+
+    /** The lines sorted within each instant (lines are "time:chain", in time order). */
+    private static List<String> byInstant(List<String> lines) {
+        List<String> out = new ArrayList<>(lines);
+        out.sort(java.util.Comparator.comparingLong((String s) -> Long.parseLong(s.substring(0, s.indexOf(':'))))
+                .thenComparing(s -> s));
+        return out;
+    }
+
+    @Test
+    void randomWorkloadsCompleteExactlyAsWithTheSolverAlone() {
+        long[] fast = {0};
+        long[] solver = {0};
+        long[] counts = {0, 0};
+        for (long seed = 0; seed < 400; seed++) {
+            List<String> a = chains(seed, true, fast, counts);
+            List<String> b = chains(seed, false, solver);
+            // the same completions at the same times; within one instant the order may differ (a flow entered without
+            // an event has its completion queued at its start, one timed by the solver at its entry or at a solve)
+            assertThat(byInstant(a)).as("seed %d", seed).isEqualTo(byInstant(b)).isNotEmpty();
+        }
+        // both ways ran: flows entered without an event (one event fewer each, unless handed over while still in
+        // their latency phase), and flows handed back to the solver
+        assertThat(counts[0]).isGreaterThan(1000);
+        assertThat(counts[1]).isGreaterThan(100);
+        assertThat(fast[0]).isLessThan(solver[0]);
+    }
+}
