@@ -528,6 +528,8 @@ public final class FlowNetwork {
         final Constraint[] cons;
         final int[] weights;
         final int multiplicity;
+        /** per entry of cons: the constraint's {@link Constraint#id} if shared, else -1 (the registration table's rows) */
+        final int[] regIds;
         // as of capacity stamp capStamp: min over shared constraints of capacity / weight, and the least non-shared
         // capacity (the event-free entry's per-path numbers)
         double most;
@@ -543,6 +545,10 @@ public final class FlowNetwork {
             this.cons = cons;
             this.weights = weights;
             this.multiplicity = multiplicity;
+            this.regIds = new int[cons.length];
+            for (int i = 0; i < cons.length; i++) {
+                regIds[i] = cons[i].shared ? cons[i].id : -1;
+            }
         }
 
         /** @return identical flows each flow on this path stands for */
@@ -779,31 +785,31 @@ public final class FlowNetwork {
         double bound = Math.min(f.rateCap, path.nonShared);
         f.bound = bound;
         double most = Math.min(bound, path.most);
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
+        int[] ids = path.regIds;
+        int[] ws = path.weights;
         long[] rg = reg;
         f.registered = true;
+        f.path = path;
         f.t1 = t1;
         f.regRate = most;
         boolean fast = f.pooled && most > 0;
         long d = fast ? completionDelayPs(f.bytes(), most) : -1;
         fast = d >= 0 && d < Long.MAX_VALUE - t1;
-        for (int i = 0; i < cs.length && fast; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                // every registered flow at its most, f included, fits in the least capacity c can have, so that c
-                // never binds f, whatever the opposite direction does (f's most is then its rate either way); and where
-                // f's use lowers the opposite direction's capacity, what is registered there fits in what it keeps
-                int b = c.id * REG_STRIDE;
+        for (int i = 0; i < ids.length && fast; i++) {
+            if (ids[i] >= 0) {
+                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
+                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
+                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
+                // what it keeps
+                int b = ids[i] * REG_STRIDE;
                 int o = (int) rg[b + REG_OPPOSITE];
                 fast = rg[b + REG_UNITS] + regUnits(ws[i], most) <= rg[b + REG_LIMIT]
                         && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
             }
         }
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                int b = c.id * REG_STRIDE;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                int b = ids[i] * REG_STRIDE;
                 rg[b + REG_UNITS] += regUnits(ws[i], most);
                 if (fast) {
                     rg[b + REG_FAST]++;
@@ -813,7 +819,7 @@ public final class FlowNetwork {
         if (fast) {
             if (!path.listed) {
                 path.listed = true;
-                for (Constraint c : cs) {
+                for (Constraint c : path.cons) {
                     if (c.shared) {
                         c.addPath(path);
                     }
@@ -823,7 +829,6 @@ public final class FlowNetwork {
                 }
                 fastPaths[nFastPaths++] = path;
             }
-            f.path = path;
             f.fastPrev = null;
             f.fastNext = path.fastHead;
             if (path.fastHead != null) {
@@ -839,16 +844,13 @@ public final class FlowNetwork {
             return true;
         }
         // f's use may break what flows entered without an event rely on: those are handed to the solver
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                int b = c.id * REG_STRIDE;
-                if (rg[b + REG_UNITS] > rg[b + REG_LIMIT]) {
-                    handOver(c);
-                    int o = (int) rg[b + REG_OPPOSITE];
-                    if (o >= 0) {
-                        handOver((o & 1) == 0 ? fwdCons[o >>> 1] : revCons[o >>> 1]);
-                    }
+        for (int i = 0; i < ids.length; i++) {
+            int id = ids[i];
+            if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
+                handOver(path.cons[i]);
+                int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
+                if (o >= 0) {
+                    handOver((o & 1) == 0 ? fwdCons[o >>> 1] : revCons[o >>> 1]);
                 }
             }
         }
@@ -888,10 +890,9 @@ public final class FlowNetwork {
         handedOver++;
         long now = sim.now();
         unlinkFast(f);
-        Constraint[] cs = f.cons;
-        for (Constraint c : cs) {
-            if (c.shared) {
-                reg[c.id * REG_STRIDE + REG_FAST]--;
+        for (int id : f.path.regIds) {
+            if (id >= 0) {
+                reg[id * REG_STRIDE + REG_FAST]--;
             }
         }
         if (now < f.t1) {
@@ -920,14 +921,14 @@ public final class FlowNetwork {
         if (fast) {
             unlinkFast(f);
         }
-        Constraint[] cs = f.cons;
+        int[] ids = f.path.regIds;
         int[] ws = f.weights;
         long[] rg = reg;
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                int b = c.id * REG_STRIDE;
-                rg[b + REG_UNITS] -= regUnits(ws[i], f.regRate);
+        double r = f.regRate;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                int b = ids[i] * REG_STRIDE;
+                rg[b + REG_UNITS] -= regUnits(ws[i], r);
                 if (fast) {
                     rg[b + REG_FAST]--;
                 }
