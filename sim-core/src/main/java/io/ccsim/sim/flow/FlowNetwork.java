@@ -67,7 +67,8 @@ import java.util.Objects;
  * once started, is <em>registered</em> on its shared constraints with its most usage (weight x most), from its start
  * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
  * 1/16 B/s units rounded up (exact integer sums over millions of flows). A flow started with {@link #startRecycled}
- * whose every shared constraint would still fit (its own use included) in the least capacity the constraint can have
+ * whose every shared constraint would still fit (its own use included, within a relative 1e-9 for the rounding of
+ * sums of C / w) in the least capacity the constraint can have
  * (a FULL_DUPLEX direction's C x e), and for a duplex-limited direction the opposite direction too (its capacity
  * drops while this one is busy), is entered without an event: it runs at its most from the end of its latency
  * phase, and its completion, {@code t1 + ceil(bytes / most)}, is its only event. It never joins the solver's
@@ -764,10 +765,13 @@ public final class FlowNetwork {
         p.capStamp = capStamp;
     }
 
-    /** Weight w times rate r in {@link #REG_UNIT}s, rounded up. */
+    /** Largest registered sum kept (beyond it the mechanism gives up rather than risk an overflow). */
+    private static final long REG_MAX = 1L << 62;
+
+    /** Weight w times rate r in {@link #REG_UNIT}s, rounded up (at most {@link #REG_MAX}). */
     private static long regUnits(int w, double r) {
         double u = Math.ceil(w * r / REG_UNIT);
-        return u < 0x1p62 ? (long) u : 1L << 62;
+        return u < 0x1p62 ? (long) u : REG_MAX;
     }
 
     /**
@@ -805,6 +809,15 @@ public final class FlowNetwork {
                 int o = (int) rg[b + REG_OPPOSITE];
                 fast = rg[b + REG_UNITS] + regUnits(ws[i], most) <= rg[b + REG_LIMIT]
                         && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
+            }
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0 && rg[ids[i] * REG_STRIDE + REG_UNITS] > REG_MAX - regUnits(ws[i], most)) {
+                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
+                // every flow goes to the solver from now on
+                f.registered = false;
+                giveUpEventFreeEntry();
+                return false;
             }
         }
         for (int i = 0; i < ids.length; i++) {
@@ -943,7 +956,14 @@ public final class FlowNetwork {
      */
     private void capacitiesChanging() {
         capStamp++;
-        if (activeFlows == 0 || entryOff) {
+        if (activeFlows > 0) {
+            giveUpEventFreeEntry();
+        }
+    }
+
+    /** Hands every flow entered without an event to the solver and times every later flow with it. */
+    private void giveUpEventFreeEntry() {
+        if (entryOff) {
             return;
         }
         entryOff = true;

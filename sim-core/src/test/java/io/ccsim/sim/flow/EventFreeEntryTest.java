@@ -76,6 +76,32 @@ class EventFreeEntryTest {
         assertThat(sim.dispatchedCount()).isEqualTo(2);
     }
 
+    @Test
+    void registeredSumsBeyondTheirExactRangeTurnTheMechanismOff() {
+        List<List<String>> runs = new ArrayList<>();
+        for (boolean eventFree : new boolean[] {true, false}) {
+            Simulator sim = new Simulator(1);
+            FlowNetwork net = new FlowNetwork(sim, false, false);
+            net.eventFreeEntry = eventFree;
+            // 1e17 B/s: each flow alone may use it all (1.6e18 sixteenths of B/s), so the third registration would pass
+            // 2^62 and the sixth would wrap a long around
+            FlowNetwork.Path p = net.path(new int[] {hop(net.addLink("huge", 1e17, Sharing.SHARED), false)}, 1);
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                final int k = i;
+                net.startRecycled(p, 100_000_000_000L, 1_000 * (i + 1), 0, f -> out.add(sim.now() + ":" + k));
+            }
+            sim.run();
+            if (eventFree) {
+                // the second does not fit (the first is handed over), the third turns the mechanism off
+                assertThat(net.eventFreeEntries).isEqualTo(1);
+                assertThat(net.handedOver).isEqualTo(1);
+            }
+            runs.add(out);
+        }
+        assertThat(runs.get(0)).isEqualTo(runs.get(1)).hasSize(8);
+    }
+
     /**
      * Chains of flows (each completion starts the chain's next) on random networks: every sharing kind, duplex
      * efficiencies, multiplicities, caps, latencies, fresh and recycled flows, more chains than links (contention),
