@@ -42,38 +42,35 @@ class EventFreeEntryTest {
                 .isEqualTo(twoFlowsOnOneLink(false, solver));
     }
 
+    /**
+     * One recycled flow on one direction of a 4 GB/s full-duplex link with duplex efficiency 0.5 (2 GB/s with the
+     * opposite direction busy); returns its completion time and the simulator's dispatched event count.
+     */
+    private static long[] oneFlowOnADuplexLink(boolean eventFree, int multiplicity, long bytes, long latency, double cap) {
+        Simulator sim = new Simulator(1);
+        FlowNetwork net = new FlowNetwork(sim, false, false);
+        net.eventFreeEntry = eventFree;
+        int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
+        net.setDuplexEfficiency(l, 0.5);
+        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, multiplicity);
+        long[] end = {-1};
+        net.startRecycled(p, bytes, latency, cap, f -> end[0] = sim.now());
+        sim.run();
+        return new long[] {end[0], sim.dispatchedCount()};
+    }
+
     @Test
     void aFlowAloneHasOneEvent() {
-        for (boolean eventFree : new boolean[] {true, false}) {
-            Simulator sim = new Simulator(1);
-            FlowNetwork net = new FlowNetwork(sim, false, false);
-            net.eventFreeEntry = eventFree;
-            int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
-            net.setDuplexEfficiency(l, 0.5);
-            FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 2);
-            long[] end = {-1};
-            // capped at 1 GB/s per replica, 2 replicas: 2 GB/s fits even the direction's 4 x 0.5 GB/s with the
-            // opposite busy; 3,000 B after 700 ps of latency take 3 us
-            net.startRecycled(p, 3_000, 700, 1e9, f -> end[0] = sim.now());
-            sim.run();
-            assertThat(end[0]).isEqualTo(700 + 3_000_000);
-            assertThat(sim.dispatchedCount()).as("event-free %s", eventFree).isEqualTo(eventFree ? 1 : 2);
-        }
+        // capped at 1 GB/s per replica, 2 replicas: 2 GB/s fits even the direction's 4 x 0.5 GB/s with the opposite
+        // busy; 3,000 B after 700 ps of latency take 3 us
+        assertThat(oneFlowOnADuplexLink(true, 2, 3_000, 700, 1e9)).containsExactly(700 + 3_000_000, 1);
+        assertThat(oneFlowOnADuplexLink(false, 2, 3_000, 700, 1e9)).containsExactly(700 + 3_000_000, 2);
     }
 
     @Test
     void aFlowWhoseRateDependsOnTheOppositeDirectionIsTimedByTheSolver() {
-        Simulator sim = new Simulator(1);
-        FlowNetwork net = new FlowNetwork(sim, false, false);
-        int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
-        net.setDuplexEfficiency(l, 0.5);
-        FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, 1);
-        long[] end = {-1};
         // uncapped: 4 GB/s alone, 2 GB/s once the opposite direction is busy, so it needs the solver (2 events)
-        net.startRecycled(p, 4_000, 100, 0, f -> end[0] = sim.now());
-        sim.run();
-        assertThat(end[0]).isEqualTo(100 + 1_000_000);
-        assertThat(sim.dispatchedCount()).isEqualTo(2);
+        assertThat(oneFlowOnADuplexLink(true, 1, 4_000, 100, 0)).containsExactly(100 + 1_000_000, 2);
     }
 
     @Test
