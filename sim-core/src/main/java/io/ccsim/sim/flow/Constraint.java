@@ -24,6 +24,11 @@ final class Constraint {
      * (one constraint for both directions).
      */
     final int hop;
+    /**
+     * Index of this constraint in FlowNetwork's per-constraint registration table: its hop for a FULL_DUPLEX
+     * direction, {@code link << 1} otherwise.
+     */
+    final int id;
 
     /** members at [0, end), with null entries (tombstones) where members left */
     Flow[] members = new Flow[4];
@@ -101,11 +106,9 @@ final class Constraint {
     }
 
     /**
-     * Index of this constraint in FlowNetwork's per-constraint registration table: its hop for a FULL_DUPLEX
-     * direction, {@code link << 1} otherwise.
+     * the paths crossing this constraint that have had a flow entered without an event, at [0, nPaths): where
+     * FlowNetwork finds those flows to hand them to the solver
      */
-    final int id;
-    /** the paths of recycled flows that cross this constraint (registered at their first flow), at [0, nPaths) */
     FlowNetwork.Path[] paths = new FlowNetwork.Path[2];
     int nPaths;
 

@@ -6,8 +6,9 @@ package io.ccsim.sim.flow;
  * {@link FlowNetwork#start}. Identity-based; belongs to one network.
  *
  * <p>A flow is its own event in the simulator's queue ({@link #run()}): the end of its latency phase, then its
- * completion (only its completion when it enters its bandwidth phase without an event: see {@link FlowNetwork}). Scheduling the flow itself, not a separate action object, spares every event one object (and
- * one cache line) on the way from the queue to the flow: a 1,024-GPU ring dispatches tens of millions.
+ * completion (only its completion when it enters its bandwidth phase without an event: see {@link FlowNetwork}).
+ * Scheduling the flow itself, not a separate action object, spares every event one object (and one cache line) on
+ * the way from the queue to the flow: a 1,024-GPU ring dispatches tens of millions.
  */
 public final class Flow implements Runnable {
     static final int LATENCY = 0;
@@ -41,7 +42,7 @@ public final class Flow implements Runnable {
     /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
     int multiplicity = 1;
     int[] posInCons;
-    /** the path of a recycled start (its fast flows are listed there: {@link #fastNext}, {@link #fastPrev}) */
+    /** its path while {@link #registered} (a flow entered without an event is listed there: fastNext, fastPrev) */
     FlowNetwork.Path path;
     Flow fastNext;
     Flow fastPrev;

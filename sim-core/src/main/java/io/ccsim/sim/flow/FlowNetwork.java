@@ -246,7 +246,7 @@ public final class FlowNetwork {
             default:
                 throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
         }
-        refreshLeast(l);
+        refreshRegLimits(l);
         dir[2 * l * DIR_STRIDE + DIR_LAST] = sim.now();
         dir[(2 * l + 1) * DIR_STRIDE + DIR_LAST] = sim.now();
         linkCount++;
@@ -277,7 +277,7 @@ public final class FlowNetwork {
         checkCapacity("setCapacity on link " + link + " '" + linkName[link] + "'", bytesPerSec);
         capacitiesChanging();
         linkCap[link] = bytesPerSec;
-        refreshLeast(link);
+        refreshRegLimits(link);
         Constraint f = fwdCons[link];
         Constraint r = revCons[link];
         f.capacity = directionCapacity(link << 1);
@@ -324,7 +324,7 @@ public final class FlowNetwork {
         }
         capacitiesChanging();
         duplexEff[link] = efficiency;
-        refreshLeast(link);
+        refreshRegLimits(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
         requestSolve();
@@ -740,7 +740,7 @@ public final class FlowNetwork {
     }
 
     /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
-    private void refreshLeast(int link) {
+    private void refreshRegLimits(int link) {
         if (reg.length < (2 * link + 2) * REG_STRIDE) {
             reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
         }
