@@ -717,7 +717,8 @@ public final class FlowNetwork {
      * gives up for the rest of the run (tests lower it).
      */
     int entryCheckInterval = 1 << 16;
-    private long registeredStarts;
+    /** registered starts left until the next check (negative before the first: the first start sets it) */
+    private int startsUntilCheck;
     private long entriesAtCheck;
     /**
      * Per shared constraint (by {@link Constraint#id}), REG_STRIDE longs: the registered flows' most usage in
@@ -789,12 +790,13 @@ public final class FlowNetwork {
      * the caller times it with the solver as usual). See the class comment.
      */
     private boolean enterWithoutEvent(Flow f, Path path, long latencyPs) {
-        if (++registeredStarts % entryCheckInterval == 0) {
+        if (--startsUntilCheck <= 0) {
             // where few flows fit (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost
-            if (eventFreeEntries - entriesAtCheck < entryCheckInterval / 16) {
+            if (startsUntilCheck == 0 && eventFreeEntries - entriesAtCheck < entryCheckInterval / 16) {
                 giveUpEventFreeEntry();
                 return false;
             }
+            startsUntilCheck = entryCheckInterval;
             entriesAtCheck = eventFreeEntries;
         }
         if (path.capStamp != capStamp) {
@@ -816,25 +818,27 @@ public final class FlowNetwork {
         boolean fast = f.pooled && most > 0;
         long d = fast ? completionDelayPs(f.bytes(), most) : -1;
         fast = d >= 0 && d < Long.MAX_VALUE - t1;
-        for (int i = 0; i < ids.length && fast; i++) {
-            if (ids[i] >= 0) {
-                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
-                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
-                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
-                // what it keeps
-                int b = ids[i] * REG_STRIDE;
-                int o = (int) rg[b + REG_OPPOSITE];
-                fast = rg[b + REG_UNITS] + regUnits(ws[i], most) <= rg[b + REG_LIMIT]
-                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
-            }
-        }
         for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0 && rg[ids[i] * REG_STRIDE + REG_UNITS] > REG_MAX - regUnits(ws[i], most)) {
+            if (ids[i] < 0) {
+                continue;
+            }
+            int b = ids[i] * REG_STRIDE;
+            long u = regUnits(ws[i], most);
+            if (rg[b + REG_UNITS] > REG_MAX - u) {
                 // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
                 // every flow goes to the solver from now on
                 f.registered = false;
                 giveUpEventFreeEntry();
                 return false;
+            }
+            if (fast) {
+                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
+                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
+                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
+                // what it keeps
+                int o = (int) rg[b + REG_OPPOSITE];
+                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
+                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
             }
         }
         for (int i = 0; i < ids.length; i++) {
