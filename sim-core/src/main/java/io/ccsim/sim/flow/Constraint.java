@@ -119,6 +119,32 @@ final class Constraint {
         paths[nPaths++] = p;
     }
 
+    /**
+     * The shared constraints crossed by exactly the same paths as this one, with the same weight in each (a GPU's
+     * NVLink direction and its multi-peer constraint; a GPU's PCIe link, its NIC's PCIe link and the NIC's cable):
+     * they always have the same members with the same weights. Null before any path crosses it.
+     */
+    TwinGroup twins;
+
+    /** A set of twin constraints ({@link #twins}); FlowNetwork splits it when a new path crosses only some of them. */
+    static final class TwinGroup {
+        Constraint[] members = new Constraint[2];
+        int n;
+        /** FlowNetwork's stamps: the path resolution and the filling that last visited the group */
+        int pathMark;
+        int fillMark;
+        /** during a filling: the component index of the least capacity member seen so far */
+        int best;
+
+        void add(Constraint c) {
+            if (n == members.length) {
+                members = Arrays.copyOf(members, 2 * n);
+            }
+            members[n++] = c;
+            c.twins = this;
+        }
+    }
+
     /** {@link #boundSum}'s unit, bytes/s */
     static final double BOUND_UNIT = 1024.0;
 
