@@ -129,21 +129,7 @@ class EventFreeEntryTest {
             for (int h = 0; h < route.length; h++) route[h] = hop(r.nextInt(links), r.nextBoolean());
             paths[p] = net.path(route, 1 + r.nextInt(3));
         }
-        List<String> out = new ArrayList<>();
-        int n = 2 + r.nextInt(10);
-        int[] left = new int[n];
-        RandomStream[] cr = new RandomStream[n];
-        FlowListener[] next = new FlowListener[n];
-        for (int c = 0; c < n; c++) {
-            final int chain = c;
-            left[c] = 5 + r.nextInt(30);
-            cr[c] = sim.random("chain" + c);
-            next[c] = f -> {
-                out.add(sim.now() + ":" + chain);
-                if (--left[chain] > 0) startOne(net, paths, cr[chain], next[chain]);
-            };
-        }
-        for (int c = 0; c < n; c++) startOne(net, paths, cr[c], next[c]);
+        List<String> out = FlowChains.start(sim, r, 2 + r.nextInt(10), 30, (cr, next) -> startOne(net, paths, cr, next));
         if (seed % 4 == 0) {
             sim.schedule(3_000_000, () -> net.setCapacity(0, net.capacity(0) / 2));
             sim.schedule(30_000_000, () -> net.setCapacity(0, net.capacity(0) * 3));

@@ -3,7 +3,6 @@ package io.ccsim.sim.flow;
 import io.ccsim.sim.RandomStream;
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -65,21 +64,7 @@ class TwinConstraintTest {
             for (int h = 0; h < len; h++) route[h] = hop(from + h, reverse);
             paths[p] = net.path(route, 1 + r.nextInt(2));
         }
-        List<String> out = new ArrayList<>();
-        int n = 2 + r.nextInt(12);
-        int[] left = new int[n];
-        RandomStream[] cr = new RandomStream[n];
-        FlowListener[] next = new FlowListener[n];
-        for (int c = 0; c < n; c++) {
-            final int chain = c;
-            left[c] = 5 + r.nextInt(25);
-            cr[c] = sim.random("chain" + c);
-            next[c] = f -> {
-                out.add(sim.now() + ":" + chain);
-                if (--left[chain] > 0) startOne(net, paths, cr[chain], next[chain]);
-            };
-        }
-        for (int c = 0; c < n; c++) startOne(net, paths, cr[c], next[c]);
+        List<String> out = FlowChains.start(sim, r, 2 + r.nextInt(12), 25, (cr, next) -> startOne(net, paths, cr, next));
         if (seed % 3 == 0) sim.schedule(4_000_000, () -> net.setCapacity(0, net.capacity(0) / 2));
         sim.run();
         solves[0] += net.solveCount();
