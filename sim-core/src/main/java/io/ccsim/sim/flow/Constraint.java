@@ -131,8 +131,8 @@ final class Constraint {
         Constraint[] members = new Constraint[2];
         int n;
         /** FlowNetwork's stamps: the path resolution and the filling that last visited the group */
-        int pathMark;
-        int fillMark;
+        long pathMark;
+        long fillMark;
         /** during a filling: the component index of the least capacity member seen so far */
         int best;
 

@@ -611,7 +611,7 @@ public final class FlowNetwork {
      * ever split (a path crossing both of two constraints cannot make their path sets equal if they were not).
      */
     private void groupTwins(Constraint[] cs, int[] ws) {
-        int stamp = ++twinStamp;
+        long stamp = ++twinStamp;
         boolean[] fresh = new boolean[cs.length];
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
@@ -675,8 +675,9 @@ public final class FlowNetwork {
         }
     }
 
-    private int twinStamp;
-    private int fillStamp;
+    // stamps (long: never wrap within a run)
+    private long twinStamp;
+    private long fillStamp;
     /** Test hook: false fills with every twin constraint (none left out of the heap). */
     boolean twinFilling = true;
 
@@ -1466,7 +1467,7 @@ public final class FlowNetwork {
         // of twin constraints (the same members, the same weights) only the least capacity can saturate first: with
         // the same frozen and unfrozen members at every step the others' levels are never below its own, so they are
         // left out of the heap (marked saturated; freeze() then skips them)
-        int fm = ++fillStamp;
+        long fm = ++fillStamp;
         for (int i = 0; i < nCompCons && twinFilling; i++) {
             Constraint.TwinGroup g = compCons[i].twins;
             if (g == null || g.n == 1 || !(cWsum[i] > 0)) {
