@@ -16,8 +16,9 @@ public final class Flow implements Runnable {
     static final int DONE = 2;
     static final int CANCELLED = 3;
     /**
-     * Entered without an event ({@link FlowNetwork}'s event-free bandwidth entry): latency phase until {@link #t1},
-     * then bandwidth phase at {@link #rate}, its only event its completion at {@link #completionTime}.
+     * Entered without an event ({@link FlowNetwork}'s event-free bandwidth entry): latency phase until
+     * {@link #lastUpdate} (its t1, when it starts to deliver), then bandwidth phase at {@link #rate}, its only event its
+     * completion at {@link #completionTime}.
      */
     static final int FAST = 4;
 
@@ -48,8 +49,6 @@ public final class Flow implements Runnable {
     Flow fastPrev;
     /** whether the flow holds registrations in its shared constraints (event-free bandwidth entry on) */
     boolean registered;
-    /** when its latency phase ends, ps (registered flows) */
-    long t1;
     /** the most rate it can get (registered flows), bytes/s: its registered usage on constraint i is {@code weights[i]} times it */
     double regRate;
     /** started by {@link FlowNetwork#startRecycled}: back to the network's pool once its listener returned */
@@ -97,7 +96,6 @@ public final class Flow implements Runnable {
             posInCons = new int[cons.length];
         }
         registered = false;
-        t1 = startTime;
         this.lastUpdate = startTime;
         bound = 0;
         boundUnits = 0;
@@ -137,7 +135,7 @@ public final class Flow implements Runnable {
      */
     public double rate() {
         net.flush();
-        return phase == BANDWIDTH || (phase == FAST && net.now() >= t1) ? rate : 0.0;
+        return phase == BANDWIDTH || (phase == FAST && net.now() >= lastUpdate) ? rate : 0.0;
     }
 
     /** @return bytes delivered as of the simulator's current time, in [0, bytes] */
@@ -146,7 +144,7 @@ public final class Flow implements Runnable {
             return bytes;
         }
         if (phase == FAST) {
-            long dt = net.now() - t1;
+            long dt = net.now() - lastUpdate;
             return dt <= 0 || rate == 0.0 ? 0.0 : Double.isInfinite(rate) ? bytes : Math.min(bytes, rate * dt / 1e12);
         }
         if (phase != BANDWIDTH) {

@@ -898,7 +898,6 @@ public final class FlowNetwork {
         long[] rg = reg;
         f.registered = true;
         f.path = path;
-        f.t1 = t1;
         f.regRate = most;
         boolean fast = f.pooled && most > 0;
         long d = fast ? completionDelayPs(f.bytes(), most) : -1;
@@ -1014,17 +1013,17 @@ public final class FlowNetwork {
                 reg[id * REG_STRIDE + REG_FAST]--;
             }
         }
-        if (now < f.t1) {
+        long t1 = f.lastUpdate; // an event-free flow's lastUpdate is its t1
+        if (now < t1) {
             sim.cancel(f.eventHandle);
             f.phase = Flow.LATENCY;
             f.rate = 0;
             f.lastUpdate = now;
             f.completionTime = Long.MAX_VALUE;
-            f.eventHandle = sim.schedule(f.t1 - now, f);
+            f.eventHandle = sim.schedule(t1 - now, f);
         } else {
             // running since t1 at f.rate: its completion event stays unless the solver changes the rate
             f.phase = Flow.BANDWIDTH;
-            f.lastUpdate = f.t1;
             f.done = 0;
             join(f);
         }
