@@ -10,7 +10,7 @@ package io.ccsim.sim.flow;
  * Scheduling the flow itself, not a separate action object, spares every event one object (and one cache line) on
  * the way from the queue to the flow: a 1,024-GPU ring dispatches tens of millions.
  */
-public final class Flow implements Runnable {
+public final class Flow extends FlowCore implements Runnable {
     static final int LATENCY = 0;
     static final int BANDWIDTH = 1;
     static final int DONE = 2;
@@ -22,9 +22,7 @@ public final class Flow implements Runnable {
      */
     static final int FAST = 4;
 
-    final FlowNetwork net;
     private long id;
-    private long bytes;
     int[] route;
     /** bytes/s; +Inf when none */
     double rateCap;
@@ -32,36 +30,17 @@ public final class Flow implements Runnable {
     double bound;
     /** {@link #bound} as counted in shared constraints' {@link Constraint#boundSum}: whole bytes/s, rounded up; -1 unbounded */
     long boundUnits;
-    FlowListener listener;
     private long startTime;
-    /** the caller's int attachment of a recycled start ({@link FlowNetwork#startRecycled(FlowNetwork.Path, long, long, double, FlowListener, int)}) */
-    private int key;
 
     /** distinct constraints of the route, their multiplicity and this flow's position in each */
     Constraint[] cons;
-    int[] weights;
     /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
     int multiplicity = 1;
     int[] posInCons;
-    /** its path while {@link #registered} (a flow entered without an event is listed there: fastNext, fastPrev) */
-    FlowNetwork.Path path;
-    Flow fastNext;
-    Flow fastPrev;
-    /** whether the flow holds registrations in its shared constraints (event-free bandwidth entry on) */
-    boolean registered;
-    /** the most rate it can get (registered flows), bytes/s: its registered usage on constraint i is {@code weights[i]} times it */
-    double regRate;
-    /** started by {@link FlowNetwork#startRecycled}: back to the network's pool once its listener returned */
-    boolean pooled;
 
-    int phase;
     /** bytes/s */
     double rate;
-    /** bytes delivered as of {@link #lastUpdate} */
-    double done;
     long lastUpdate;
-    long endTime = -1;
-    long eventHandle = -1;
     long completionTime = Long.MAX_VALUE;
     int heapPos = -1;
 
@@ -70,11 +49,9 @@ public final class Flow implements Runnable {
     boolean frozen;
     double newRate;
 
-    private Object tag;
-
     Flow(FlowNetwork net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
          long startTime, Constraint[] cons, int[] weights) {
-        this.net = net;
+        super(net);
         reuse(id, route, bytes, rateCap, listener, startTime, cons, weights);
     }
 
