@@ -120,39 +120,39 @@ public final class SimExecution {
     private final FlowNetwork.Path[] connPath;
     private final int[] connFrom;
     private final int[] connTo;
-    // the fields of connection k that a flow's completion reads, together in one block of CM longs: the worker
-    // sending on it and the one receiving on it (-1: none yet), and its hop latency (ps)
-    private static final int CM = 3, CM_SENDER = 0, CM_RECEIVER = 1, CM_LATENCY = 2;
-    private final long[] cm;
-    // per connection k, counters kept in the header of its queues (one cache line with the queue):
-    // on arrivals' queue k SLOTS_ARRIVED (slots whose data reached the receiver), SLOTS_TAKEN (slots
-    // the receiver started consuming), UNITS_ARRIVED (sub-transfers whose data reached it), UNITS_BASE
-    // (sub-transfers of the receiver's finished steps); on credits' queue k SLOTS_SENT (slots
-    // reserved by the sender) and CREDIT_BACK (slots freed by the receiver whose credit reached the sender)
-    private static final int SLOTS_ARRIVED = 0, SLOTS_TAKEN = 1, UNITS_ARRIVED = 2, UNITS_BASE = 3;
-    private static final int SLOTS_SENT = 0, CREDIT_BACK = 1;
+    // per connection k, one block of conns: queue ARRIVALS holds its data arrivals in flight, queue CREDITS its credit
+    // returns, and its counters are what a flow's completion and a step's start read of it: SENDER and RECEIVER (the
+    // workers sending and receiving on it, -1: none yet), LATENCY (its hop latency, ps), SLOTS_ARRIVED (slots whose
+    // data reached the receiver), SLOTS_TAKEN (slots the receiver started consuming), UNITS_ARRIVED (sub-transfers
+    // whose data reached it), UNITS_BASE (sub-transfers of the receiver's finished steps), SLOTS_SENT (slots reserved by
+    // the sender) and CREDIT_BACK (slots freed by the receiver whose credit reached the sender)
+    private static final int ARRIVALS = 0, CREDITS = 1;
+    private static final int SENDER = 0, RECEIVER = 1, LATENCY = 2, SLOTS_ARRIVED = 3, SLOTS_TAKEN = 4, UNITS_ARRIVED = 5,
+            UNITS_BASE = 6, SLOTS_SENT = 7, CREDIT_BACK = 8, CONN_COUNTERS = 9;
     /** the one listener of every flow: the flow's key is its connection (no object per connection) */
     private final FlowListener flowDone = f -> onFlowDone(f.key());
 
-    // workers, w = (rank * nCh + ch) * nLanes + lane: their state interleaved, one block per worker (a
-    // cache line of ints, a half line of longs, two doubles), where one array per field cost a miss per
-    // field touched in simulations whose 10^4 workers run in turn (the 1,024-GPU ring)
+    // workers, w = (rank * nCh + ch) * nLanes + lane: everything a step's start, its flows' ends and its end read
+    // of a worker is in one block of WI ints (64 B), where one array per field cost a miss per field touched in
+    // simulations whose 10^4 workers run in turn (the 1,024-GPU ring), and a block per type (ints, longs,
+    // doubles, connections) still cost four or five
     private static final int WI = 16; // ints per worker in wi
-    private static final int STEP_IDX = 0, STEP_COUNT = 1, BUSY = 2, STARTED = 3, PRIM = 4, NRECV = 5, NSEND = 6,
-            SLOTS = 7, SUB = 8, UNITS = 9, PENDING = 10, OVERHEAD_PAID = 11;
-    // SUB: index of the sub-transfer in progress or next; UNITS: sub-transfers of the current step (k);
-    // BUSY, STARTED, OVERHEAD_PAID: 0 or 1
+    private static final int STEP_IDX = 0, STEP_COUNT = 1, FLAGS = 2, PRIM = 3, NRECV = 4, NSEND = 5, SLOTS = 6,
+            SUB = 7, UNITS = 8, PENDING = 9, BYTES_LO = 10, BYTES_HI = 11, RECV0 = 12, SEND0 = 13, RECV_PEER0 = 14,
+            SEND_PEER0 = 15;
+    // SUB: index of the sub-transfer in progress or next; UNITS: sub-transfers of the current step (k); BYTES_HI,
+    // BYTES_LO: data bytes of the current step; RECV0, SEND0: its first receive and send connections (the others in
+    // curRecvConn, curSendConn), with the peers they were looked up for (-1: none yet)
+    private static final int F_BUSY = 1, F_STARTED = 2, F_OVERHEAD_PAID = 4, F_WAKE = 8; // FLAGS bits (F_WAKE: a wake-up pending)
     private final int[] wi;
-    private static final int WL = 4; // longs per worker in wl
-    // WAKE_AT: pending wake-up (NO_WAKE if none); STEP_START: when the worker's deferred flows leave their
-    // latency phase (diagnostics: "starting its step" until then), ps; BYTES: data bytes of the current step
-    private static final int WAKE_AT = 0, STEP_START = 1, BYTES = 2;
-    private final long[] wl;
+    /** per worker: when its deferred flows leave their latency phase (diagnostics: "starting its step" until then), ps */
+    private final long[] stepStart;
     private static final int WD = 2; // doubles per worker in wd
     // PS_PER_BYTE: thread-block cost of the current step, ps per data byte (cta model); LANE_SHARE: fraction
     // of the block the worker's lane runs on (1: the whole block)
     private static final int PS_PER_BYTE = 0, LANE_SHARE = 1;
     private final double[] wd;
+    /** per worker, MAXP entries: its current step's receive and send connections beyond the first (index 0 unused) */
     private final int[] curRecvConn;
     private final int[] curSendConn;
     private final Runnable[] localDone;
@@ -167,9 +167,8 @@ public final class SimExecution {
     private long flowsStarted;
     private final StepCursor cursor = new StepCursor();
     private static final long NO_WAKE = Long.MIN_VALUE;
-    /** per connection k: queue k of arrivals holds its data arrivals, queue k of credits its credit returns */
-    private final TimedQueues arrivals;
-    private final TimedQueues credits;
+    /** per connection k: block k, its queues and counters (above) */
+    private final TimedQueues conns;
     private final Runnable[] wake;
     private final RouteCache routes;
     private final Fabric fabric;
@@ -222,15 +221,13 @@ public final class SimExecution {
         connRoute = new int[nc][];
         connPath = new FlowNetwork.Path[nc];
         // a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers): 4 entries hold a Simple
-        // ring's two-slot steps, and the queues grow for LL's one-slot steps; only the counters each side uses
-        arrivals = new TimedQueues(nc, 4, 4);
-        credits = new TimedQueues(nc, 2, 4);
+        // ring's two-slot steps, and the queues grow for LL's one-slot steps
+        conns = new TimedQueues(nc, 2, CONN_COUNTERS, 4);
         connFrom = new int[nc];
         connTo = new int[nc];
-        cm = new long[nc * CM];
         for (int k = 0; k < nc; k++) {
-            cm[k * CM + CM_SENDER] = -1;
-            cm[k * CM + CM_RECEIVER] = -1;
+            conns.setCounter(k, SENDER, -1);
+            conns.setCounter(k, RECEIVER, -1);
         }
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.fabric = fabric;
@@ -254,15 +251,20 @@ public final class SimExecution {
 
         int nw = nRanks * nCh * nLanes;
         wi = new int[nw * WI];
-        wl = new long[nw * WL];
+        stepStart = new long[nw];
         wd = new double[nw * WD];
         curRecvConn = new int[nw * MAXP];
         curSendConn = new int[nw * MAXP];
         // -1: no connection looked up yet (load's reuse of the last lookup then always misses, and ensures it)
         Arrays.fill(curRecvConn, -1);
         Arrays.fill(curSendConn, -1);
+        for (int w = 0; w < nw; w++) {
+            wi[w * WI + RECV0] = -1;
+            wi[w * WI + SEND0] = -1;
+            wi[w * WI + RECV_PEER0] = -1;
+            wi[w * WI + SEND_PEER0] = -1;
+        }
         localDone = new Runnable[nw];
-        for (int w = 0; w < nw; w++) wl[w * WL + WAKE_AT] = NO_WAKE;
         wake = new Runnable[nw];
         rankLaunched = new boolean[nRanks];
         rankWorkersLeft = new int[nRanks];
@@ -394,7 +396,7 @@ public final class SimExecution {
         }
         connRoute[k] = hops;
         connPath[k] = net.path(hops, multiplicity[connIndex.channel(k)]);
-        cm[k * CM + CM_LATENCY] = Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]);
+        conns.setCounter(k, LATENCY, Time.us(hopLatencyUs[fabric.routeClass(r).ordinal()]));
     }
 
     /** The plan being executed. */
@@ -440,7 +442,7 @@ public final class SimExecution {
         for (int c = phase; c < nCh; c += phases) {
             for (int l = 0; l < nLanes; l++) {
                 int w = base + c * nLanes + l;
-                wi[w * WI + STARTED] = 1;
+                wi[w * WI + FLAGS] |= F_STARTED;
                 if (wi[w * WI + STEP_COUNT] > 0) {
                     load(w);
                     tryStart(w);
@@ -458,7 +460,8 @@ public final class SimExecution {
         wi[w * WI + PRIM] = cursor.prim().ordinal();
         wi[w * WI + SLOTS] = cursor.slots();
         long bytes = (long) cursor.count() * elemBytes;
-        wl[w * WL + BYTES] = bytes;
+        wi[w * WI + BYTES_LO] = (int) bytes;
+        wi[w * WI + BYTES_HI] = (int) (bytes >>> 32);
         wi[w * WI + SUB] = 0;
         wi[w * WI + UNITS] = bytes <= pipelineBytes ? 1 : (int) Math.min(Integer.MAX_VALUE, (bytes + pipelineBytes - 1) / pipelineBytes);
         int nr = cursor.nRecv();
@@ -469,8 +472,20 @@ public final class SimExecution {
             Primitive prim = cursor.prim();
             wd[w * WD + PS_PER_BYTE] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor) * loadFactor;
         }
-        for (int i = 0; i < nr; i++) {
-            // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup
+        // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup, for the first
+        // connection each way by its peer (kept in the worker's block), for others by the connection's key
+        int b = w * WI;
+        if (nr > 0) {
+            int peer = cursor.recvPeer(0);
+            if (wi[b + RECV_PEER0] != peer) {
+                int k = connIndex.find(ch, peer, rank);
+                ensureConn(k);
+                wi[b + RECV0] = k;
+                wi[b + RECV_PEER0] = peer;
+            }
+            conns.setCounter(wi[b + RECV0], RECEIVER, w);
+        }
+        for (int i = 1; i < nr; i++) {
             int k = curRecvConn[w * MAXP + i];
             int peer = cursor.recvPeer(i);
             if (!connIndex.is(k, ch, peer, rank)) {
@@ -478,9 +493,19 @@ public final class SimExecution {
                 ensureConn(k);
             }
             curRecvConn[w * MAXP + i] = k;
-            cm[k * CM + CM_RECEIVER] = w;
+            conns.setCounter(k, RECEIVER, w);
         }
-        for (int i = 0; i < ns; i++) {
+        if (ns > 0) {
+            int peer = cursor.sendPeer(0);
+            if (wi[b + SEND_PEER0] != peer) {
+                int k = connIndex.find(ch, rank, peer);
+                ensureConn(k);
+                wi[b + SEND0] = k;
+                wi[b + SEND_PEER0] = peer;
+            }
+            conns.setCounter(wi[b + SEND0], SENDER, w);
+        }
+        for (int i = 1; i < ns; i++) {
             int k = curSendConn[w * MAXP + i];
             int peer = cursor.sendPeer(i);
             if (!connIndex.is(k, ch, rank, peer)) {
@@ -488,13 +513,29 @@ public final class SimExecution {
                 ensureConn(k);
             }
             curSendConn[w * MAXP + i] = k;
-            cm[k * CM + CM_SENDER] = w;
+            conns.setCounter(k, SENDER, w);
         }
+    }
+
+    /** Connection i (0 .. NRECV − 1) worker w's current step receives from. */
+    private int recvConn(int w, int i) {
+        return i == 0 ? wi[w * WI + RECV0] : curRecvConn[w * MAXP + i];
+    }
+
+    /** Connection i (0 .. NSEND − 1) worker w's current step sends on. */
+    private int sendConn(int w, int i) {
+        return i == 0 ? wi[w * WI + SEND0] : curSendConn[w * MAXP + i];
+    }
+
+    /** Data bytes of worker w's current step. */
+    private long stepBytes(int w) {
+        return (long) wi[w * WI + BYTES_HI] << 32 | (wi[w * WI + BYTES_LO] & 0xffffffffL);
     }
 
     private void tryStart(int w) {
         int b = w * WI;
-        if (wi[b + BUSY] != 0 || wi[b + STARTED] == 0 || wi[b + STEP_IDX] >= wi[b + STEP_COUNT] || wl[w * WL + WAKE_AT] != NO_WAKE) return;
+        int flags = wi[b + FLAGS];
+        if ((flags & (F_BUSY | F_STARTED | F_WAKE)) != F_STARTED || wi[b + STEP_IDX] >= wi[b + STEP_COUNT]) return;
         int s = wi[b + SLOTS];
         int nr = wi[b + NRECV];
         int ns = wi[b + NSEND];
@@ -502,40 +543,38 @@ public final class SimExecution {
         long now = sim.now();
         long ready = now; // when every input of this (sub-)transfer is present
         for (int i = 0; i < nr; i++) {
-            long t = recvReadyAt(w, curRecvConn[w * MAXP + i], now);
+            long t = recvReadyAt(w, recvConn(w, i), now);
             if (t == NO_WAKE) return; // not even sent yet: the sender's completion will call again
             if (t > ready) ready = t;
         }
         if (j == 0) {
             for (int i = 0; i < ns; i++) {
-                long t = creditReadyAt(curSendConn[w * MAXP + i], s, now);
+                long t = creditReadyAt(sendConn(w, i), s, now);
                 if (t == NO_WAKE) return; // the receiver's step end will call again
                 if (t > ready) ready = t;
             }
         }
         // the step's overhead (flag, fence) runs once its inputs are there
-        long startAt = ready + (j == 0 && wi[b + OVERHEAD_PAID] == 0 ? stepOverheadPs : 0);
+        long startAt = ready + (j == 0 && (flags & F_OVERHEAD_PAID) == 0 ? stepOverheadPs : 0);
         // A step that sends bytes commits now and starts its flows with a latency phase ending at startAt
         // (no wake event, no second evaluation): waiting changes nothing, since its inputs only accumulate,
         // and the flows' latency events take the place, in time and order, of the wake event.
-        boolean deferFlows = ns > 0 && wl[w * WL + BYTES] > 0;
+        long bytes = stepBytes(w);
+        boolean deferFlows = ns > 0 && bytes > 0;
         if (startAt > now && !deferFlows) {
-            wi[b + OVERHEAD_PAID] = j == 0 ? 1 : 0;
-            wl[w * WL + WAKE_AT] = startAt;
+            wi[b + FLAGS] = (flags & ~F_OVERHEAD_PAID) | (j == 0 ? F_OVERHEAD_PAID : 0) | F_WAKE;
             sim.scheduleAt(startAt, wake[w]);
             return;
         }
-        wi[b + OVERHEAD_PAID] = 0;
-        wi[b + BUSY] = 1;
+        wi[b + FLAGS] = (flags & ~F_OVERHEAD_PAID) | F_BUSY;
         long delay = startAt - now; // > 0 only for deferred flows
-        if (delay > 0) wl[w * WL + STEP_START] = startAt;
+        if (delay > 0) stepStart[w] = startAt;
         if (j == 0) {
             stepsExecuted += multiplicity[(w / nLanes) % nCh];
-            for (int i = 0; i < nr; i++) arrivals.addCounter(curRecvConn[w * MAXP + i], SLOTS_TAKEN, s);
-            for (int i = 0; i < ns; i++) credits.addCounter(curSendConn[w * MAXP + i], SLOTS_SENT, s);
+            for (int i = 0; i < nr; i++) conns.addCounter(recvConn(w, i), SLOTS_TAKEN, s);
+            for (int i = 0; i < ns; i++) conns.addCounter(sendConn(w, i), SLOTS_SENT, s);
         }
         Primitive prim = PRIMS[wi[b + PRIM]];
-        long bytes = wl[w * WL + BYTES];
         // sub-transfer j of k: pipelineBytes each, the last one takes the rest
         long sub = wi[b + UNITS] == 1 ? bytes : j < wi[b + UNITS] - 1 ? pipelineBytes : bytes - (long) j * pipelineBytes;
         if (ns > 0) {
@@ -545,7 +584,7 @@ public final class SimExecution {
                     : reduces(prim) ? reduceCapBps : channelCapBps) * wd[w * WD + LANE_SHARE];
             wi[b + PENDING] = ns;
             for (int i = 0; i < ns; i++) {
-                int k = curSendConn[w * MAXP + i];
+                int k = sendConn(w, i);
                 flowsStarted++;
                 net.startRecycled(connPath[k], wire, delay, cap, flowDone, k);
             }
@@ -567,9 +606,9 @@ public final class SimExecution {
      * of a split step needs sub-transfer j arrived. Arrivals due by {@code now} are absorbed first.
      */
     private long recvReadyAt(int w, int k, long now) {
-        TimedQueues qs = arrivals;
-        while (qs.size(k) > 0 && qs.time(k, 0) <= now) {
-            qs.addCounter(k, SLOTS_ARRIVED, qs.pop(k));
+        TimedQueues qs = conns;
+        while (qs.size(k, ARRIVALS) > 0 && qs.time(k, ARRIVALS, 0) <= now) {
+            qs.addCounter(k, SLOTS_ARRIVED, qs.pop(k, ARRIVALS));
             qs.addCounter(k, UNITS_ARRIVED, 1);
         }
         boolean whole = wi[w * WI + UNITS] == 1;
@@ -577,46 +616,46 @@ public final class SimExecution {
                 : qs.counter(k, UNITS_ARRIVED) - qs.counter(k, UNITS_BASE);
         long need = whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1;
         if (have >= need) return now;
-        for (int i = 0, n = qs.size(k); i < n; i++) {
-            have += whole ? qs.slots(k, i) : 1;
-            if (have >= need) return qs.time(k, i);
+        for (int i = 0, n = qs.size(k, ARRIVALS); i < n; i++) {
+            have += whole ? qs.slots(k, ARRIVALS, i) : 1;
+            if (have >= need) return qs.time(k, ARRIVALS, i);
         }
         return NO_WAKE;
     }
 
     /** When {@code s} slots of connection {@code k} are free at its sender, credits due by {@code now} absorbed. */
     private long creditReadyAt(int k, int s, long now) {
-        TimedQueues qs = credits;
-        while (qs.size(k) > 0 && qs.time(k, 0) <= now) qs.addCounter(k, CREDIT_BACK, qs.pop(k));
+        TimedQueues qs = conns;
+        while (qs.size(k, CREDITS) > 0 && qs.time(k, CREDITS, 0) <= now) qs.addCounter(k, CREDIT_BACK, qs.pop(k, CREDITS));
         long free = Protocol.NCCL_STEPS - (qs.counter(k, SLOTS_SENT) - qs.counter(k, CREDIT_BACK));
         if (free >= s) return now;
-        for (int i = 0, n = qs.size(k); i < n; i++) {
-            free += qs.slots(k, i);
-            if (free >= s) return qs.time(k, i);
+        for (int i = 0, n = qs.size(k, CREDITS); i < n; i++) {
+            free += qs.slots(k, CREDITS, i);
+            if (free >= s) return qs.time(k, CREDITS, i);
         }
         return NO_WAKE;
     }
 
     /** Diagnostics: whether what worker w waits for on k was at least sent (no state changes). */
     private boolean eventuallyArrives(int w, int k) {
-        TimedQueues qs = arrivals;
+        TimedQueues qs = conns;
         boolean whole = wi[w * WI + UNITS] == 1;
         long have = whole ? qs.counter(k, SLOTS_ARRIVED) - qs.counter(k, SLOTS_TAKEN)
                 : qs.counter(k, UNITS_ARRIVED) - qs.counter(k, UNITS_BASE);
-        for (int i = 0; i < qs.size(k); i++) have += whole ? qs.slots(k, i) : 1;
+        for (int i = 0; i < qs.size(k, ARRIVALS); i++) have += whole ? qs.slots(k, ARRIVALS, i) : 1;
         return have >= (whole ? wi[w * WI + SLOTS] : wi[w * WI + SUB] + 1);
     }
 
     /** Diagnostics: whether s slots of k are free once the credits in flight land (no state changes). */
     private boolean eventuallyFree(int k, int s) {
-        TimedQueues qs = credits;
+        TimedQueues qs = conns;
         long free = Protocol.NCCL_STEPS - (qs.counter(k, SLOTS_SENT) - qs.counter(k, CREDIT_BACK));
-        for (int i = 0; i < qs.size(k); i++) free += qs.slots(k, i);
+        for (int i = 0; i < qs.size(k, CREDITS); i++) free += qs.slots(k, CREDITS, i);
         return free >= s;
     }
 
     private void onWake(int w) {
-        wl[w * WL + WAKE_AT] = NO_WAKE;
+        wi[w * WI + FLAGS] &= ~F_WAKE;
         tryStart(w);
     }
 
@@ -631,12 +670,12 @@ public final class SimExecution {
     }
 
     private void onFlowDone(int k) {
-        int w = (int) cm[k * CM + CM_SENDER];
+        int w = (int) conns.counter(k, SENDER);
         int s = wi[w * WI + SUB] == wi[w * WI + UNITS] - 1 ? wi[w * WI + SLOTS] : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
-        arrivals.push(k, sim.now() + cm[k * CM + CM_LATENCY], s);
-        int rw = (int) cm[k * CM + CM_RECEIVER];
+        conns.push(k, ARRIVALS, sim.now() + conns.counter(k, LATENCY), s);
+        int rw = (int) conns.counter(k, RECEIVER);
         if (rw >= 0) tryStart(rw);
         if (--wi[w * WI + PENDING] == 0) onStepDone(w);
     }
@@ -644,21 +683,21 @@ public final class SimExecution {
     /** Worker {@code w}'s current sub-transfer is done; after the last one, its step is. */
     private void onStepDone(int w) {
         if (++wi[w * WI + SUB] < wi[w * WI + UNITS]) {
-            wi[w * WI + BUSY] = 0;
+            wi[w * WI + FLAGS] &= ~F_BUSY;
             tryStart(w);
             return;
         }
         int s = wi[w * WI + SLOTS];
         int nr = wi[w * WI + NRECV];
         for (int i = 0; i < nr; i++) {
-            int k = curRecvConn[w * MAXP + i];
-            arrivals.addCounter(k, UNITS_BASE, wi[w * WI + UNITS]);
+            int k = recvConn(w, i);
+            conns.addCounter(k, UNITS_BASE, wi[w * WI + UNITS]);
             // the consumed slots' credit travels back to the sender
-            credits.push(k, sim.now() + cm[k * CM + CM_LATENCY], s);
-            int sw = (int) cm[k * CM + CM_SENDER];
+            conns.push(k, CREDITS, sim.now() + conns.counter(k, LATENCY), s);
+            int sw = (int) conns.counter(k, SENDER);
             if (sw >= 0 && sw != w) tryStart(sw);
         }
-        wi[w * WI + BUSY] = 0;
+        wi[w * WI + FLAGS] &= ~F_BUSY;
         if (++wi[w * WI + STEP_IDX] >= wi[w * WI + STEP_COUNT]) {
             int rank = w / nLanes / nCh;
             if (--rankWorkersLeft[rank] == 0) rankFinished(rank);
@@ -721,15 +760,16 @@ public final class SimExecution {
                 out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "kernel never launched"));
                 continue;
             }
-            if (wi[w * WI + STARTED] == 0) {
+            int flags = wi[w * WI + FLAGS];
+            if ((flags & F_STARTED) == 0) {
                 out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "kernel starting"));
                 continue;
             }
-            if (wl[w * WL + WAKE_AT] != NO_WAKE || (wi[w * WI + BUSY] != 0 && wl[w * WL + STEP_START] > sim.now())) {
+            if ((flags & F_WAKE) != 0 || ((flags & F_BUSY) != 0 && stepStart[w] > sim.now())) {
                 out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "starting its step"));
                 continue;
             }
-            if (wi[w * WI + BUSY] != 0) {
+            if ((flags & F_BUSY) != 0) {
                 out.add(new Blocked(rank, ch, lane, wi[w * WI + STEP_IDX], wi[w * WI + STEP_COUNT], prim, -1, "transfer in progress (stalled link?)"));
                 continue;
             }
@@ -737,14 +777,14 @@ public final class SimExecution {
             String reason = "runnable";
             int peer = -1;
             for (int i = 0; i < wi[w * WI + NRECV] && peer < 0; i++) {
-                int k = curRecvConn[w * MAXP + i];
+                int k = recvConn(w, i);
                 if (!eventuallyArrives(w, k)) {
                     peer = connFrom[k];
                     reason = "waiting for data from";
                 }
             }
             for (int i = 0; i < wi[w * WI + NSEND] && peer < 0 && wi[w * WI + SUB] == 0; i++) {
-                int k = curSendConn[w * MAXP + i];
+                int k = sendConn(w, i);
                 if (!eventuallyFree(k, s)) {
                     peer = connTo[k];
                     reason = "waiting for free slots at";

@@ -1,34 +1,31 @@
 package io.ccsim.algorithms.sim;
 
 /**
- * Many queues of increments that become visible at known future times, each in time order (a
- * connection's data arrivals or credit returns travel one hop latency, a constant per connection).
- * Keeping them here instead of scheduling an event per increment lets a waiting worker be woken once,
- * at the time the increment it needs lands, and costs nothing when nobody waits.
+ * Many blocks, each of a few queues of increments that become visible at known future times, each queue in time
+ * order (a connection's data arrivals and its credit returns travel one hop latency, a constant per connection), and
+ * a few counters of the block's owner. Keeping the increments here instead of scheduling an event per increment lets a
+ * waiting worker be woken once, at the time the increment it needs lands, and costs nothing when nobody waits.
  *
- * <p>All queues live in one {@code long[]}: queue {@code q} is the block
- * {@code [q * stride, (q + 1) * stride)} holding its head index and size (one long), the counters (a number fixed per instance)
- * that belong to the queue's owner (a connection's slot counts), then a ring of {@code capacity}
- * entries, each one long: {@code time << 8 | slots}. A queue's header, its owner's counters and its
- * entries thus share one or two cache lines, where one object per queue with two arrays and the
- * counters in arrays of their own cost five or six misses per access in a simulation whose 10^4
- * connections are touched in turn (the 512-GPU 1 GiB ring all-reduce: 4.2-5.1 s before this layout and
- * the interleaved worker state of SimExecution, 3.8-3.9 s after, same machine, alternated runs). When a queue outgrows the capacity, every block is
+ * <p>All blocks live in one {@code long[]}: block {@code q} is {@code [q * stride, (q + 1) * stride)} holding one header
+ * per queue (head index and size, one long), the owner's counters (a number fixed per instance), then each queue's ring
+ * of {@code capacity} entries, each one long: {@code time << 8 | slots}. Everything a connection's events read (who
+ * sends and receives on it, its latency, its slot counts, its arrivals and credits in flight) thus shares two or three
+ * cache lines, where an array per field, or one per queue kind, cost a miss each in a simulation whose 10^4
+ * connections are touched in turn (the 1,024-GPU ring all-reduce). When a queue outgrows the capacity, every block is
  * re-laid out at twice the capacity (amortised O(1) per push).
  *
- * <p>Size matters more than lines here: the 1,024-GPU ring all-reduce touches 8,192 connections' queues in turn, and
- * its run time follows its hot state's size against the L3 this VM leaves it (README, session 16). So the header is one
- * long, a queue has only the counters its owner uses, and SimExecution starts with four entries (a Simple ring step
- * holds two of NCCL_STEPS = 8 slots, so four steps in flight at most; LL's one-slot steps grow it to eight).
+ * <p>Size matters more than lines here: the 1,024-GPU ring all-reduce's run time follows its hot state's size against
+ * the L3 this VM leaves it (README, session 16). So a header is one long, a block has only the counters its owner uses,
+ * and SimExecution starts with four entries per queue (a Simple ring step holds two of NCCL_STEPS = 8 slots, so four
+ * steps in flight at most; LL's one-slot steps grow it to eight).
  */
 final class TimedQueues {
-    /** header long: head index in the low 32 bits, size in the high 32 */
-    private static final int HEADER = 1;
     /** largest time an entry holds (55 bits of ps: 10 hours), and largest slot count (8 bits) */
     static final long MAX_TIME = (1L << 55) - 1;
     static final int MAX_SLOTS = 255;
 
-    private final int nQueues;
+    private final int nBlocks;
+    private final int queues;
     private final int counters;
     /** offset of the entries in a block */
     private final int entries;
@@ -38,28 +35,34 @@ final class TimedQueues {
     private long[] a;
 
     /**
-     * @param nQueues         number of queues, {@code >= 0}
-     * @param counters        owner counters per queue, 0..16
+     * @param nBlocks         number of blocks, {@code >= 0}
+     * @param queues          queues per block, 1..4
+     * @param counters        owner counters per block, 0..16
      * @param initialCapacity entries per queue before the first growth, {@code >= 1} (rounded up to a power of two)
      */
-    TimedQueues(int nQueues, int counters, int initialCapacity) {
-        if (nQueues < 0) throw new IllegalArgumentException("TimedQueues: queue count must be >= 0, was " + nQueues);
+    TimedQueues(int nBlocks, int queues, int counters, int initialCapacity) {
+        if (nBlocks < 0) throw new IllegalArgumentException("TimedQueues: block count must be >= 0, was " + nBlocks);
+        if (queues < 1 || queues > 4) {
+            throw new IllegalArgumentException("TimedQueues: queues per block must be in 1..4, was " + queues);
+        }
         if (counters < 0 || counters > 16) {
-            throw new IllegalArgumentException("TimedQueues: counters per queue must be in 0..16, was " + counters);
+            throw new IllegalArgumentException("TimedQueues: counters per block must be in 0..16, was " + counters);
         }
         if (initialCapacity < 1 || initialCapacity > (1 << 20)) {
             throw new IllegalArgumentException("TimedQueues: initial capacity must be in 1..2^20, was " + initialCapacity);
         }
-        this.nQueues = nQueues;
+        this.nBlocks = nBlocks;
+        this.queues = queues;
         this.counters = counters;
-        this.entries = HEADER + counters;
+        this.entries = queues + counters;
         int c = 1;
         while (c < initialCapacity) c <<= 1;
         this.cap = c;
-        this.stride = entries + cap;
-        long len = (long) nQueues * stride;
+        this.stride = entries + queues * cap;
+        long len = (long) nBlocks * stride;
         if (len > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("TimedQueues: " + nQueues + " queues of " + cap + " entries exceed one array");
+            throw new IllegalArgumentException("TimedQueues: " + nBlocks + " blocks of " + queues + " queues of " + cap
+                    + " entries exceed one array");
         }
         this.a = new long[(int) len];
     }
@@ -67,74 +70,80 @@ final class TimedQueues {
     /** @return entries per queue before the next growth (a power of two) */
     int capacity() { return cap; }
 
-    /** Adds an increment of {@code nSlots} slots visible at {@code at} (not before the queue's last one) to queue {@code q}. */
-    void push(int q, long at, int nSlots) {
+    /** Adds an increment of {@code nSlots} slots visible at {@code at} (not before the queue's last one) to queue {@code r} of block {@code q}. */
+    void push(int q, int r, long at, int nSlots) {
         if (at < 0 || at > MAX_TIME || nSlots < 0 || nSlots > MAX_SLOTS) {
             throw new IllegalArgumentException("TimedQueues.push: time " + at + " ps must be in [0, " + MAX_TIME
                     + "] and slots " + nSlots + " in [0, " + MAX_SLOTS + "]");
         }
         int b = q * stride;
-        long h = a[b];
+        long h = a[b + r];
         int n = (int) (h >>> 32);
         if (n == cap) {
             grow();
             b = q * stride;
-            h = a[b];
+            h = a[b + r];
         }
-        a[b + entries + (((int) h + n) & (cap - 1))] = at << 8 | nSlots;
-        a[b] = h + (1L << 32);
+        a[b + entries + r * cap + (((int) h + n) & (cap - 1))] = at << 8 | nSlots;
+        a[b + r] = h + (1L << 32);
     }
 
-    /** @return pending increments of queue {@code q} */
-    int size(int q) { return (int) (a[q * stride] >>> 32); }
+    /** @return pending increments of queue {@code r} of block {@code q} */
+    int size(int q, int r) { return (int) (a[q * stride + r] >>> 32); }
 
-    /** Time of the i-th pending increment of queue {@code q} (0 = oldest), ps. */
-    long time(int q, int i) {
+    /** Time of the i-th pending increment of queue {@code r} of block {@code q} (0 = oldest), ps. */
+    long time(int q, int r, int i) {
         int b = q * stride;
-        return a[b + entries + (((int) a[b] + i) & (cap - 1))] >>> 8;
+        return a[b + entries + r * cap + (((int) a[b + r] + i) & (cap - 1))] >>> 8;
     }
 
-    /** Slots of the i-th pending increment of queue {@code q}. */
-    int slots(int q, int i) {
+    /** Slots of the i-th pending increment of queue {@code r} of block {@code q}. */
+    int slots(int q, int r, int i) {
         int b = q * stride;
-        return (int) a[b + entries + (((int) a[b] + i) & (cap - 1))] & MAX_SLOTS;
+        return (int) a[b + entries + r * cap + (((int) a[b + r] + i) & (cap - 1))] & MAX_SLOTS;
     }
 
-    /** Counter {@code c} (0 .. counters − 1) of queue {@code q}'s owner; 0 at first. */
-    long counter(int q, int c) { return a[q * stride + HEADER + c]; }
+    /** Counter {@code c} (0 .. counters − 1) of block {@code q}'s owner; 0 at first. */
+    long counter(int q, int c) { return a[q * stride + queues + c]; }
 
-    /** Adds {@code v} to counter {@code c} of queue {@code q}. */
-    void addCounter(int q, int c, long v) { a[q * stride + HEADER + c] += v; }
+    /** Adds {@code v} to counter {@code c} of block {@code q}. */
+    void addCounter(int q, int c, long v) { a[q * stride + queues + c] += v; }
 
-    /** Removes the oldest increment of queue {@code q} (which must not be empty) and returns its slots. */
-    int pop(int q) {
+    /** Sets counter {@code c} of block {@code q}. */
+    void setCounter(int q, int c, long v) { a[q * stride + queues + c] = v; }
+
+    /** Removes the oldest increment of queue {@code r} of block {@code q} (which must not be empty) and returns its slots. */
+    int pop(int q, int r) {
         int b = q * stride;
-        long h = a[b];
+        long h = a[b + r];
         int n = (int) (h >>> 32);
-        if (n == 0) throw new IllegalStateException("TimedQueues.pop: queue " + q + " is empty");
+        if (n == 0) throw new IllegalStateException("TimedQueues.pop: queue " + r + " of block " + q + " is empty");
         int head = (int) h;
-        int s = (int) a[b + entries + head] & MAX_SLOTS;
-        a[b] = (long) (n - 1) << 32 | ((head + 1) & (cap - 1));
+        int s = (int) a[b + entries + r * cap + head] & MAX_SLOTS;
+        a[b + r] = (long) (n - 1) << 32 | ((head + 1) & (cap - 1));
         return s;
     }
 
     private void grow() {
         int nc = cap * 2;
-        int ns = entries + nc;
-        long len = (long) nQueues * ns;
+        int ns = entries + queues * nc;
+        long len = (long) nBlocks * ns;
         if (len > Integer.MAX_VALUE - 16) {
-            throw new IllegalStateException("TimedQueues: " + nQueues + " queues of " + nc + " entries exceed one array");
+            throw new IllegalStateException("TimedQueues: " + nBlocks + " blocks of " + queues + " queues of " + nc
+                    + " entries exceed one array");
         }
         long[] b = new long[(int) len];
-        for (int q = 0; q < nQueues; q++) {
+        for (int q = 0; q < nBlocks; q++) {
             int o = q * stride;
             int p = q * ns;
-            long h = a[o];
-            int n = (int) (h >>> 32);
-            int head = (int) h;
-            for (int i = 0; i < n; i++) b[p + entries + i] = a[o + entries + ((head + i) & (cap - 1))];
-            for (int c = 0; c < counters; c++) b[p + HEADER + c] = a[o + HEADER + c];
-            b[p] = (long) n << 32; // head 0
+            for (int c = 0; c < counters; c++) b[p + queues + c] = a[o + queues + c];
+            for (int r = 0; r < queues; r++) {
+                long h = a[o + r];
+                int n = (int) (h >>> 32);
+                int head = (int) h;
+                for (int i = 0; i < n; i++) b[p + entries + r * nc + i] = a[o + entries + r * cap + ((head + i) & (cap - 1))];
+                b[p + r] = (long) n << 32; // head 0
+            }
         }
         a = b;
         cap = nc;
@@ -143,6 +152,6 @@ final class TimedQueues {
 
     @Override
     public String toString() {
-        return "TimedQueues[" + nQueues + " queues, " + counters + " counters, capacity " + cap + "]";
+        return "TimedQueues[" + nBlocks + " blocks of " + queues + " queues, " + counters + " counters, capacity " + cap + "]";
     }
 }
