@@ -32,10 +32,11 @@ public final class Flow extends FlowCore implements Runnable {
     long boundUnits;
     private long startTime;
 
-    /** distinct constraints of the route, their multiplicity and this flow's position in each */
+    /** distinct constraints of the route (their multiplicity: {@link #weights}) */
     Constraint[] cons;
     /** identical flows this one stands for (FlowNetwork.start with a multiplicity) */
     int multiplicity = 1;
+    /** its position in each of {@link #cons} while it is a member (sized when it first joins them; kept on reuse) */
     int[] posInCons;
 
     /** bytes/s */
@@ -57,7 +58,8 @@ public final class Flow extends FlowCore implements Runnable {
 
     /**
      * Sets the flow up for a start: from the constructor, and again when a finished pooled flow is reused (its
-     * position array is kept where it fits).
+     * position array is kept, and resized only if it joins constraints: the start reads nothing of the flow, so that
+     * reusing a flow last touched long ago costs no miss beyond its own lines).
      */
     void reuse(long id, int[] route, long bytes, double rateCap, FlowListener listener, long startTime,
                Constraint[] cons, int[] weights) {
@@ -69,9 +71,6 @@ public final class Flow extends FlowCore implements Runnable {
         this.startTime = startTime;
         this.cons = cons;
         this.weights = weights;
-        if (posInCons == null || posInCons.length < cons.length) {
-            posInCons = new int[cons.length];
-        }
         registered = false;
         this.lastUpdate = startTime;
         bound = 0;

@@ -1138,6 +1138,10 @@ public final class FlowNetwork {
      */
     private void join(Flow f) {
         Constraint[] cs = f.cons;
+        if (f.posInCons == null || f.posInCons.length < cs.length) {
+            // sized here, not at every start: a flow that never joins (entered without an event) never reads it
+            f.posInCons = new int[cs.length];
+        }
         for (int i = 0; i < cs.length; i++) {
             f.posInCons[i] = cs[i].add(f);
         }

@@ -27,6 +27,7 @@ class ConstraintTest {
                     boolean second = r.nextBoolean();
                     Constraint[] cs = second ? new Constraint[] {other, c} : new Constraint[] {c};
                     Flow f = new Flow(net, op, new int[0], 1, 1, null, 0, cs, new int[cs.length]);
+                    f.posInCons = new int[cs.length]; // as FlowNetwork.join sizes it
                     f.posInCons[second ? 1 : 0] = c.add(f);
                     live.add(f);
                 } else {
