@@ -472,48 +472,43 @@ public final class SimExecution {
             Primitive prim = cursor.prim();
             wd[w * WD + PS_PER_BYTE] = cta.psPerByte(nr, prim.readsInput(), prim.writesOutput(), ns, reduces(prim), bufferFactor) * loadFactor;
         }
-        // a worker mostly talks to the same peers step after step (ring: always): reuse the last lookup, for the first
-        // connection each way by its peer (kept in the worker's block), for others by the connection's key
+        bindConnections(w, ch, rank, nr, true);
+        bindConnections(w, ch, rank, ns, false);
+    }
+
+    /**
+     * Finds the {@code n} connections worker {@code w} (rank {@code rank}, channel {@code ch}) receives from
+     * ({@code receiving}) or sends on in the step the cursor holds, and makes w their receiver or sender. A worker mostly
+     * talks to the same peers step after step (ring: always), so the last lookup is reused: for the first connection
+     * by its peer (kept in the worker's block), for the others by the connection's key.
+     */
+    private void bindConnections(int w, int ch, int rank, int n, boolean receiving) {
         int b = w * WI;
-        if (nr > 0) {
-            int peer = cursor.recvPeer(0);
-            if (wi[b + RECV_PEER0] != peer) {
-                int k = connIndex.find(ch, peer, rank);
-                ensureConn(k);
-                wi[b + RECV0] = k;
-                wi[b + RECV_PEER0] = peer;
+        int first = receiving ? RECV0 : SEND0;
+        int firstPeer = receiving ? RECV_PEER0 : SEND_PEER0;
+        int[] more = receiving ? curRecvConn : curSendConn;
+        for (int i = 0; i < n; i++) {
+            int peer = receiving ? cursor.recvPeer(i) : cursor.sendPeer(i);
+            int from = receiving ? peer : rank;
+            int to = receiving ? rank : peer;
+            int k;
+            if (i == 0) {
+                k = wi[b + first];
+                if (wi[b + firstPeer] != peer) {
+                    k = connIndex.find(ch, from, to);
+                    ensureConn(k);
+                    wi[b + first] = k;
+                    wi[b + firstPeer] = peer;
+                }
+            } else {
+                k = more[w * MAXP + i];
+                if (!connIndex.is(k, ch, from, to)) {
+                    k = connIndex.find(ch, from, to);
+                    ensureConn(k);
+                }
+                more[w * MAXP + i] = k;
             }
-            conns.setCounter(wi[b + RECV0], RECEIVER, w);
-        }
-        for (int i = 1; i < nr; i++) {
-            int k = curRecvConn[w * MAXP + i];
-            int peer = cursor.recvPeer(i);
-            if (!connIndex.is(k, ch, peer, rank)) {
-                k = connIndex.find(ch, peer, rank);
-                ensureConn(k);
-            }
-            curRecvConn[w * MAXP + i] = k;
-            conns.setCounter(k, RECEIVER, w);
-        }
-        if (ns > 0) {
-            int peer = cursor.sendPeer(0);
-            if (wi[b + SEND_PEER0] != peer) {
-                int k = connIndex.find(ch, rank, peer);
-                ensureConn(k);
-                wi[b + SEND0] = k;
-                wi[b + SEND_PEER0] = peer;
-            }
-            conns.setCounter(wi[b + SEND0], SENDER, w);
-        }
-        for (int i = 1; i < ns; i++) {
-            int k = curSendConn[w * MAXP + i];
-            int peer = cursor.sendPeer(i);
-            if (!connIndex.is(k, ch, rank, peer)) {
-                k = connIndex.find(ch, rank, peer);
-                ensureConn(k);
-            }
-            curSendConn[w * MAXP + i] = k;
-            conns.setCounter(k, SENDER, w);
+            conns.setCounter(k, receiving ? RECEIVER : SENDER, w);
         }
     }
 
