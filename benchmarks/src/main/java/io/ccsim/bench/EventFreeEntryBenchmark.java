@@ -2,7 +2,6 @@ package io.ccsim.bench;
 
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
-import io.ccsim.sim.flow.FlowListener;
 import io.ccsim.sim.flow.FlowNetwork;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -15,7 +14,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Cost of one executor-style flow (recycled, a latency phase, then its bytes on a two-hop path whose links also carry
@@ -36,9 +34,7 @@ public class EventFreeEntryBenchmark {
     private Simulator sim;
     private FlowNetwork net;
     private FlowNetwork.Path path;
-    private boolean done;
-    private final FlowListener onDone = f -> done = true;
-    private final BooleanSupplier isDone = () -> done;
+    private final FlowCompletion completion = new FlowCompletion();
 
     @Setup(Level.Trial)
     public void setup() {
@@ -57,10 +53,9 @@ public class EventFreeEntryBenchmark {
 
     @Benchmark
     public long startAndFinish() {
-        done = false;
         // 512 KiB after 1 us of latency at a 28 GB/s cap per replica (a ring slice of a 1,024-GPU run)
-        net.startRecycled(path, 524_288, 1_000_000, 2.8e10, onDone);
-        sim.runUntil(isDone);
+        net.startRecycled(path, 524_288, 1_000_000, 2.8e10, completion.listener);
+        completion.await(sim);
         return sim.now();
     }
 }

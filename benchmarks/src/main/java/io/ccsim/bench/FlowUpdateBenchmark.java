@@ -3,7 +3,6 @@ package io.ccsim.bench;
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
 import io.ccsim.sim.flow.Flow;
-import io.ccsim.sim.flow.FlowListener;
 import io.ccsim.sim.flow.FlowNetwork;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -16,7 +15,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * Cost of one flow-network update cycle on a small component (a flow starts on a link already
@@ -38,9 +36,7 @@ public class FlowUpdateBenchmark {
     private FlowNetwork net;
     private int[] route;
     private FlowNetwork.Path path;
-    private boolean done;
-    private final FlowListener onDone = f -> done = true;
-    private final BooleanSupplier isDone = () -> done;
+    private final FlowCompletion completion = new FlowCompletion();
 
     @Setup(Level.Trial)
     public void setup() {
@@ -68,18 +64,16 @@ public class FlowUpdateBenchmark {
 
     @Benchmark
     public Flow startAndFinish() {
-        done = false;
-        Flow f = net.start(route, 1_000_000L, 0, 0, onDone);
-        sim.runUntil(isDone);
+        Flow f = net.start(route, 1_000_000L, 0, 0, completion.listener);
+        completion.await(sim);
         return f;
     }
 
     /** The same cycle through {@link FlowNetwork#startRecycled} (what the executor uses): no allocation per flow. */
     @Benchmark
     public long startAndFinishRecycled() {
-        done = false;
-        net.startRecycled(path, 1_000_000L, 0, 0, onDone);
-        sim.runUntil(isDone);
+        net.startRecycled(path, 1_000_000L, 0, 0, completion.listener);
+        completion.await(sim);
         return sim.now();
     }
 }
