@@ -103,7 +103,8 @@ class GpuCommandsTest {
             Matcher m = Pattern.compile("# all rows: < 1 MiB median ([\\d.]+)% .*>= 1 MiB median ([\\d.]+)% ").matcher(v.out());
             assertThat(m.find()).as(v.out()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as("n = " + n + " below 1 MiB").isLessThanOrEqualTo(8.0);
-            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(13.0);
+            // 11.6 / 13.0 % before the GPU send limit (session 19: 6.3 / 5.7 %)
+            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(7.0);
         }
     }
 
@@ -136,9 +137,10 @@ class GpuCommandsTest {
         assertThat(k.out()).contains("ccsim-perf.json: 144 rows");
         Matcher m = Pattern.compile("# all rows: .*>= 1 MiB median ([\\d.]+)% max ([\\d.]+)% .* (\\d+) of 6 groups within bounds").matcher(k.out());
         assertThat(m.find()).as(k.out()).isTrue();
-        assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(5.0);
-        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(31.0);
-        assertThat(Integer.parseInt(m.group(3))).as("kernels, groups within").isGreaterThanOrEqualTo(4);
+        // with the GPU send limit (session 19): median 4.8 -> 3.9 %, max 30.0 -> 29.2 %, 4 -> 5 of 6 groups
+        assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(4.5);
+        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(30.0);
+        assertThat(Integer.parseInt(m.group(3))).as("kernels, groups within").isGreaterThanOrEqualTo(5);
     }
 
     /**

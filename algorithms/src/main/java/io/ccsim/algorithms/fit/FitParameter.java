@@ -80,19 +80,21 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * [0.5, 5000]. The profile must have them for {@code p} ({@link SimCosts#withCta}).
      */
     public static List<FitParameter> cta(Protocol p) {
-        return cta(p, true);
+        return cta(p, true, false);
     }
 
     /**
      * As {@link #cta(Protocol)}; without {@code l2} only the five stream costs and the channel load: a protocol whose profile has no
      * cache effect ({@code l2_miss_factor} 1) keeps none (for ccsim's Simple kernel the step from 16 to 32 MiB is
-     * not in the measurements: its stream costs fit without it, gpu-backend/results/h200x4-fidelity).
+     * not in the measurements: its stream costs fit without it, gpu-backend/results/h200x4-fidelity); with {@code gpuSend} also
+     * the shared send limit and its part per block ({@link CtaCosts#limitsGpuSend}; a profile without the limit fits neither).
      */
-    public static List<FitParameter> cta(Protocol p, boolean l2) {
+    public static List<FitParameter> cta(Protocol p, boolean l2, boolean gpuSend) {
         List<FitParameter> l = new ArrayList<>();
         for (int i = 0; i < CtaCosts.KEYS.size(); i++) {
             String key = CtaCosts.KEYS.get(i);
             if (!l2 && key.startsWith("l2_")) continue;
+            if (!gpuSend && i >= CtaCosts.GPU_SEND) continue;
             final int s = i;
             l.add(new FitParameter("sim.cta." + p.ncclName() + "." + key, CTA_LOWER[i], CTA_UPPER[i],
                     q -> ctaOf(q, p).toArray()[s], (q, v) -> q.withSim(q.sim().withCta(p, ctaOf(q, p).with(s, v)))));
@@ -104,10 +106,11 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * Search bounds of the {@link CtaCosts#KEYS}, in their order: the five stream costs in [0.5, 5000] ns/KiB;
      * l2_bytes in [16 MB, 256 MB]; l2_miss_factor in [1, 4]; channel_load in [1e-4, 0.1] (the search is in the
      * logarithm, so not 0; at 0.1 a block of 64 costs 7.3 x a lone one); send_overlap in [1e-3, 1] (a profile's 0 starts
-     * the search at 1e-3, where it changes nothing measurable: seed it higher to let it move).
+     * the search at 1e-3, where it changes nothing measurable: seed it higher to let it move); gpu_send_gbps in [10, 2000] GB/s;
+     * gpu_send_gbps_per_block in [1e-3, 50] GB/s.
      */
-    private static final double[] CTA_LOWER = {0.5, 0.5, 0.5, 0.5, 0.5, 16e6, 1.0, 1e-4, 1e-3};
-    private static final double[] CTA_UPPER = {5000, 5000, 5000, 5000, 5000, 256e6, 4.0, 0.1, 1.0};
+    private static final double[] CTA_LOWER = {0.5, 0.5, 0.5, 0.5, 0.5, 16e6, 1.0, 1e-4, 1e-3, 10, 1e-3};
+    private static final double[] CTA_UPPER = {5000, 5000, 5000, 5000, 5000, 256e6, 4.0, 0.1, 1.0, 2000, 50};
 
     private static CtaCosts ctaOf(CalibrationProfile q, Protocol p) {
         CtaCosts c = q.sim().ctaOf(p);

@@ -212,7 +212,7 @@ public final class ProfileFitter {
         b.add(new Block("launch", lat, r -> r.bytes() < (1L << 20)));
         // the streams first: they set every large row, which the latencies barely move
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(base, p)), r -> r.forced() && r.forcedProto().get() == p));
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(base, p), limitsGpuSend(base, p)), r -> r.forced() && r.forcedProto().get() == p));
         }
         for (SimCosts.Family f : SimCosts.Family.values()) {
             for (Protocol p : Protocol.values()) {
@@ -230,6 +230,10 @@ public final class ProfileFitter {
      */
     private static boolean hasCacheEffect(CalibrationProfile profile, Protocol p) {
         return profile == null || profile.sim().ctaOf(p) == null || profile.sim().ctaOf(p).l2MissFactor() != 1.0;
+    }
+
+    private static boolean limitsGpuSend(CalibrationProfile profile, Protocol p) {
+        return profile != null && profile.sim().ctaOf(p) != null && profile.sim().ctaOf(p).limitsGpuSend();
     }
 
     /** The names of a kernel fit's blocks, in order. */
@@ -272,7 +276,7 @@ public final class ProfileFitter {
         List<Block> b = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
             if (profile.sim().ctaOf(p) == null) continue;
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(profile, p)), r -> r.forced()
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(profile, p), limitsGpuSend(profile, p)), r -> r.forced()
                     ? r.forcedProto().get() == p
                     : r.ncclProto().orElse(null) == p));
         }

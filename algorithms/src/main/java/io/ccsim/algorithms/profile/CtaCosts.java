@@ -45,16 +45,41 @@ package io.ccsim.algorithms.profile;
  * 2-rank broadcast, whose root copy-sends (src + dst + send), and a 2-rank reduce, whose peer sends (src + send),
  * run at the same 274–281 GB/s, where the plain sum made the broadcast 15 % slower than the reduce (the extra
  * dst store is hidden behind the NVLink stores). Fitted with the other costs (KernelFit): Simple 0.53, LL128 0.38, LL
- * about 0 (0.0013: the all-block refit left it at its search bound).
+ * about 0 (0.0013: the all-block refit left it at its search bound); Simple 0.35 once refitted with the send limit
+ * below.
+ *
+ * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
+ * limit): every flow a rank's blocks send to another GPU crosses one more flow-network constraint per rank and call,
+ * of capacity {@code gpuSendGbps + gpuSendGbpsPerBlock × B} GB/s of the protocol's wire bytes, where B counts the
+ * blocks that send on the rank: per channel with work there, its lanes with a step that sends (at least one). So a
+ * tree's middle rank, whose up and down lanes both send, counts two per channel where its root and leaf count one
+ * (an all-to-all one: its send lane goes round the peers in turn). Being a constraint, it binds only while the blocks
+ * send at once, where a per-block multiplier ({@code channelLoad}) slows them all the time. Measured on ccsim's Simple
+ * kernels at n = 4 (gpu-backend/results/h200x4-channels, all-reduce 256 MiB busbw by channels 4, 8, 12, 16, 24, 32, 48, 64: 74.8,
+ * 139.5, 195.8, 256.2, 274.8, 294.0, 311.4, 329.8 GB/s): the GPU's total grows almost linearly to 16 blocks and by
+ * ~1.5 GB/s per block after; a tree's middle rank at 16 channels (32 sending blocks) moves 274 GB/s each way,
+ * as the ring does at 32 blocks, while at 64 channels (128 blocks) it reaches 323 GB/s, near the NVLink limit;
+ * and at 1-16 MiB, where its up and down lanes take turns, the 16- and 64-channel trees take about the same time.
+ * Fitted with the Simple costs (KernelFit): 293.8 + 0.88 × B GB/s, so 308 GB/s at 16 blocks and 322 at 32, while
+ * the lone block got faster (send 32.5 → 24.3 ns/KiB) and the per-block load smaller (channel_load 0.018 → 0.012).
  *
  * @param reduceNsPerKiB combining the inputs (once per step that reduces)
  * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
  * @param l2MissFactor   how much dearer src and dst bytes are when they miss L2 (&ge; 1; 1 = no cache effect)
  * @param channelLoad    how much dearer every byte is per other thread block of the call on the GPU (&ge; 0)
  * @param sendOverlap    the fraction of the shorter of the local and the link-side work that overlaps the other ([0, 1])
+ * @param gpuSendGbps    GB/s (wire bytes) that a rank's sending blocks share, before the per-block term (0 = no limit)
+ * @param gpuSendGbpsPerBlock GB/s more per sending block (&ge; 0)
  */
 public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB,
-                       double reduceNsPerKiB, double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap) {
+                       double reduceNsPerKiB, double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap,
+                       double gpuSendGbps, double gpuSendGbpsPerBlock) {
+
+    /** Costs without a shared send limit. */
+    public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,
+                    double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap) {
+        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad, sendOverlap, 0.0, 0.0);
+    }
 
     /** Costs without send overlap: the streams add up. */
     public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,
@@ -92,6 +117,12 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         if (!(sendOverlap >= 0 && sendOverlap <= 1)) {
             throw new IllegalArgumentException("sendOverlap must be in [0, 1] (0 = the streams add up), got " + sendOverlap);
         }
+        if (!(gpuSendGbps >= 0) || Double.isInfinite(gpuSendGbps)) {
+            throw new IllegalArgumentException("gpuSendGbps must be a finite number of GB/s >= 0 (0 = no shared send limit), got " + gpuSendGbps);
+        }
+        if (!(gpuSendGbpsPerBlock >= 0) || Double.isInfinite(gpuSendGbpsPerBlock)) {
+            throw new IllegalArgumentException("gpuSendGbpsPerBlock must be a finite number of GB/s >= 0, got " + gpuSendGbpsPerBlock);
+        }
         if (recvNsPerKiB + srcNsPerKiB + dstNsPerKiB + sendNsPerKiB + reduceNsPerKiB <= 0) {
             throw new IllegalArgumentException("cta costs are all zero: a thread block would move data in no time; at least one must be > 0");
         }
@@ -108,6 +139,16 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
     /** The multiplier of every cost for a call of {@code channels} thread blocks per GPU (1 for one block). */
     public double loadFactor(int channels) {
         return 1.0 + channelLoad * (Math.max(1, channels) - 1);
+    }
+
+    /** Whether a rank's sending blocks share a send limit ({@link #gpuSendBytesPerSec}). */
+    public boolean limitsGpuSend() {
+        return gpuSendGbps > 0;
+    }
+
+    /** The send limit, bytes/s of wire bytes, that {@code blocks} sending blocks of a rank share. */
+    public double gpuSendBytesPerSec(int blocks) {
+        return (gpuSendGbps + gpuSendGbpsPerBlock * Math.max(1, blocks)) * 1e9;
     }
 
     /**
@@ -132,19 +173,29 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
     public CtaCosts with(int i, double v) {
         double[] a = toArray();
         a[i] = v;
-        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]);
+        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]);
     }
 
-    /** The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor, channel load, send overlap. */
+    /**
+     * The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor, channel load, send
+     * overlap, GPU send limit (GB/s), its part per sending block (GB/s).
+     */
     public double[] toArray() {
-        return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad, sendOverlap};
+        return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad, sendOverlap,
+                gpuSendGbps, gpuSendGbpsPerBlock};
     }
 
     /** The five stream costs' JSON keys, in {@link #toArray()} order (all required). */
     public static final java.util.List<String> STREAM_KEYS = java.util.List.of("recv_ns_per_kib", "src_ns_per_kib",
             "dst_ns_per_kib", "send_ns_per_kib", "reduce_ns_per_kib");
 
-    /** Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes, l2_miss_factor, channel_load and send_overlap. */
+    /**
+     * Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes, l2_miss_factor, channel_load,
+     * send_overlap, gpu_send_gbps and gpu_send_gbps_per_block (the last two only together).
+     */
     public static final java.util.List<String> KEYS = java.util.stream.Stream.concat(STREAM_KEYS.stream(),
-            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor", "channel_load", "send_overlap")).toList();
+            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor", "channel_load", "send_overlap", "gpu_send_gbps", "gpu_send_gbps_per_block")).toList();
+
+    /** Index of {@code gpu_send_gbps} in {@link #KEYS} and {@link #toArray()}. */
+    public static final int GPU_SEND = 9;
 }

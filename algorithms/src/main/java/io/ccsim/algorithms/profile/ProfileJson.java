@@ -278,7 +278,15 @@ final class ProfileJson {
                 if (load > 1) throw c.error(path + ".channel_load", "expected a number in [0, 1] (0 = no load effect), got " + load);
                 double overlap = po.has("send_overlap") ? c.nonNegative(po, "send_overlap", path) : 0.0;
                 if (overlap > 1) throw c.error(path + ".send_overlap", "expected a number in [0, 1] (0 = the streams add up), got " + overlap);
-                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap));
+                if (po.has("gpu_send_gbps") != po.has("gpu_send_gbps_per_block")) {
+                    throw c.error(path, "gpu_send_gbps and gpu_send_gbps_per_block go together (the send limit a rank's blocks share"
+                            + " and its part per sending block); give both or neither");
+                }
+                double send = po.has("gpu_send_gbps") ? c.positive(po, "gpu_send_gbps", path) : 0.0;
+                double perBlock = po.has("gpu_send_gbps_per_block") ? c.nonNegative(po, "gpu_send_gbps_per_block", path) : 0.0;
+                if (send >= 1e6) throw c.error(path + ".gpu_send_gbps", "expected GB/s in (0, 1e6), got " + send);
+                if (perBlock >= 1e6) throw c.error(path + ".gpu_send_gbps_per_block", "expected GB/s in [0, 1e6), got " + perBlock);
+                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock));
             }
         }
         double[] launch = new double[2];
@@ -425,7 +433,9 @@ final class ProfileJson {
                     if (cc == null) continue;
                     w.name(pr.ncclName()).beginObject();
                     double[] v = cc.toArray();
-                    for (int i = 0; i < v.length; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
+                    // the send limit's pair only when it is on: a profile without it reads and writes as before
+                    int n = cc.limitsGpuSend() ? v.length : CtaCosts.GPU_SEND;
+                    for (int i = 0; i < n; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
                     w.endObject();
                 }
                 w.endObject();

@@ -4,6 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.sim.Sharing;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
@@ -104,6 +105,8 @@ public final class SimExecution {
     private final double channelCapBps;
     /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss for the protocol */
     private final boolean[] multiPeer;
+    /** per rank: the flow-network link its sending blocks share ({@link CtaCosts#limitsGpuSend}); null without that limit */
+    private final int[] gpuSendLink;
     private final double reduceCapBps;
     private final double copyBps;
     private final long pipelineBytes;
@@ -245,6 +248,7 @@ public final class SimExecution {
         // ring orders (multi-node rings) spread load by design, which the ring fits were made without
         boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
         this.multiPeer = byDesign && prof.sim().multiPeerEfficiency(proto) < 1 ? multiPeerRanks(plan) : null;
+        this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, gpuOfRank, cta) : null;
         this.repOf = foldReplicas ? channelReplicas(plan, channelSkewPs > 0 ? SimCosts.SKEW_PHASES : 1) : identity(nCh);
         this.multiplicity = new int[nCh];
         for (int c = 0; c < nCh; c++) multiplicity[repOf[c]]++;
@@ -319,6 +323,46 @@ public final class SimExecution {
         else if (firstPeer[i] != peer) multi[i] = true;
     }
 
+    /**
+     * Per rank, a new flow-network link of {@link CtaCosts#gpuSendBytesPerSec} for the rank's sending blocks: this
+     * call's own, so that its capacity follows its blocks.
+     */
+    private static int[] gpuSendLinks(Fabric fabric, Plan plan, int[] gpuOfRank, CtaCosts cta) {
+        int[] links = new int[plan.nRanks()];
+        for (int r = 0; r < links.length; r++) {
+            links[r] = fabric.network().addLink(fabric.topology().nodes().get(gpuOfRank[r]).id() + ".cta-send",
+                    cta.gpuSendBytesPerSec(sendingBlocks(plan, r)), Sharing.FULL_DUPLEX);
+        }
+        return links;
+    }
+
+    /**
+     * The thread blocks that send on {@code rank}: per channel with work on the rank, its lanes with a step that sends,
+     * at least one ({@link CtaCosts#limitsGpuSend}). A lane's steps are read until the first that sends, so a ring
+     * costs one step per lane; only a receive-only lane (a tree's leaf going down, its root going up) is read through.
+     */
+    static int sendingBlocks(Plan plan, int rank) {
+        StepCursor cur = new StepCursor();
+        int blocks = 0;
+        for (int c = 0; c < plan.nChannels(); c++) {
+            int sending = 0;
+            boolean busy = false;
+            for (int l = 0; l < plan.nLanes(); l++) {
+                int n = plan.stepCount(rank, c, l);
+                if (n > 0) busy = true;
+                for (int i = 0; i < n; i++) {
+                    plan.step(rank, c, l, i, cur);
+                    if (cur.nSend() > 0) {
+                        sending++;
+                        break;
+                    }
+                }
+            }
+            if (busy) blocks += Math.max(1, sending);
+        }
+        return blocks;
+    }
+
     /** How many lanes of (rank, channel) have steps (those share the channel's thread block). */
     private static int busyLanes(Plan plan, int rank, int ch) {
         int n = 0;
@@ -383,6 +427,11 @@ public final class SimExecution {
         if (connRoute[k] != null) return;
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         int[] hops = r.hops();
+        if (gpuSendLink != null && r.length() > 0) {
+            // what the sender's SMs can store beside its other blocks (CtaCosts#limitsGpuSend)
+            hops = Arrays.copyOf(hops, hops.length + 1);
+            hops[hops.length - 1] = FlowNetwork.hop(gpuSendLink[connFrom[k]], false);
+        }
         if (multiPeer != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
             // a GPU talking to several peers at once gets a fraction of its NVLink capacity (SimCosts)
             int out = multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]], proto) : -1;

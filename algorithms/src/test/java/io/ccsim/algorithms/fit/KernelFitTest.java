@@ -25,22 +25,23 @@ import org.junit.jupiter.api.Test;
  * {@link KernelFit}) predicts every row with the plan that ran, as back-to-back calls like the graph replay that timed
  * it. The fit is in-sample (fitted on the same rows). Each group's median error must stay within what the fit reached
  * (recorded in the profile's {@code fit} section) plus one point, so that a simulator change that makes it worse is
- * caught; and the number of groups within issue 4's bounds must not drop below the 44 of 48 measured. (The older
+ * caught; and the number of groups within issue 4's bounds must not drop below the 45 of 48 measured. (The older
  * h200x4/ and h200x2/ timings ran all-to-all with its self copy on the send lane, before AllToAllPlanner's third lane.)
  */
 class KernelFitTest {
     static final Path DIR = Path.of("..", "gpu-backend", "results", "h200x4-fidelity");
     /**
-     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 39 of 48 (every group within 15 % below
-     * 1 MiB; the 9 others miss 5 % from 1 MiB by 0.1 to 5.3 points). Session 4 reached 31, session 3 23, the one before
+     * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: 45 of 48 (every group within 15 % below
+     * 1 MiB). Session 9 reached 39, session 4 31, session 3 23, the one before
      * 20: the timing's graph launch costs (sim.graph_launch_us) and line-sized LL/LL128 forwarding units made the
      * difference, then (session 5) Simple stream costs without a cache step (35), then (session 9) a thread block's
      * costs rising with the blocks beside it (sim.cta.*.channel_load, 38), and a refit of the tree LL128 and p2p
      * latencies weighing the rows from 1 MiB 5 x (39), then (session 14) the link-side work overlapping the local work in
-     * part (sim.cta.*.send_overlap) and a refit with more evaluations per block (44; the 4 others miss 5 % from 1 MiB by
-     * 0.0 to 1.7 points).
+     * part (sim.cta.*.send_overlap) and a refit with more evaluations per block (44), then (session 19) a send limit the
+     * rank's sending thread blocks share (sim.cta.Simple.gpu_send_gbps, 45; the 3 others miss 5 % from 1 MiB by 0.0 to 1.7
+     * points).
      */
-    static final int GROUPS_WITHIN_MEASURED = 44;
+    static final int GROUPS_WITHIN_MEASURED = 45;
 
     static List<FixtureRow> rows;
     static CalibrationProfile fitted;

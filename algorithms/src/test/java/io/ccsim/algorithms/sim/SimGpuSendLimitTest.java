@@ -1,0 +1,111 @@
+package io.ccsim.algorithms.sim;
+
+import static io.ccsim.algorithms.sim.SimCtaModelTest.BYTES;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.DST;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.RECV;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.RED;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.SEND;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.SRC;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.profile;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.timeUs;
+import static io.ccsim.algorithms.sim.SimCtaModelTest.us;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.CommLayout;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The send limit a rank's thread blocks share ({@code sim.cta.<proto>.gpu_send_gbps} and {@code gpu_send_gbps_per_block},
+ * {@link CtaCosts#limitsGpuSend}): one flow-network constraint per rank, of {@code a + b × B} GB/s for B sending
+ * blocks, crossed by every flow the rank sends to another GPU. Latencies are zeroed as in {@link SimCtaModelTest}, so
+ * the times below are the stream costs and the limit, written out.
+ */
+class SimGpuSendLimitTest {
+
+    private static CtaCosts costs(double a, double b) {
+        return new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.0, a, b);
+    }
+
+    @Test
+    void theLimitBindsWhenTheRootsBlocksTogetherOutrunIt() {
+        // broadcast n = 2 on 4 channels: the root's 4 blocks copy-send a quarter each, at 1 / (src + dst + send)
+        // each, 4 × 1.395 = 5.58 GB/s together; a limit of 2 + 0.5 × 4 = 4 GB/s holds them to 4 GB/s in all, so
+        // the root's phase takes BYTES / 4 GB/s; then rank 1 receives its quarters (local work, no flow)
+        double quarter = BYTES / 4.0;
+        double free = us(quarter, SRC + DST + SEND) + us(quarter, RECV + DST);
+        double limited = BYTES / 4e9 * 1e6 + us(quarter, RECV + DST);
+        assertThat(limited).isGreaterThan(free * 1.1);
+        assertThat(timeUs(profile(costs(2, 0.5)), CollectiveOp.BROADCAST, 2, 4)).isCloseTo(limited, within(1e-3));
+        // the same limit with one block: 2.5 GB/s, above the lone block's 1.395, so it never binds
+        assertThat(timeUs(profile(costs(2, 0.5)), CollectiveOp.BROADCAST, 2, 1))
+                .isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
+        // and a limit far above the blocks changes nothing at 4 channels either
+        assertThat(timeUs(profile(costs(500, 1)), CollectiveOp.BROADCAST, 2, 4)).isCloseTo(free, within(1e-3));
+    }
+
+    @Test
+    void theLimitGrowsWithTheSendingBlocks() {
+        // 8 channels, a = 0: the limit is b × 8; at b = 0.5 (4 GB/s) the 8 blocks (11.2 GB/s) are held to 4 GB/s,
+        // at b = 1 to 8 GB/s
+        double eighth = BYTES / 8.0;
+        for (double b : new double[] {0.5, 1.0}) {
+            CtaCosts c = new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.0, 1e-9, b);
+            double expect = BYTES / (b * 8 * 1e9) * 1e6 + us(eighth, RECV + DST);
+            assertThat(timeUs(profile(c), CollectiveOp.BROADCAST, 2, 8)).as("b = " + b).isCloseTo(expect, within(1e-3));
+        }
+    }
+
+    private static Plan plan(CollectiveOp op, Algorithm a, int n, int channels) {
+        return Planners.standard().plan(new CollectiveCall(op, 1 << 20, DataType.FLOAT32, ReduceOp.SUM, 0, CommLayout.singleHost(n)),
+                PlanOptions.of(a, Protocol.SIMPLE, channels));
+    }
+
+    @Test
+    void sendingBlocksCountTheLanesThatSendPerChannel() {
+        // a ring: one block per channel on every rank
+        Plan ring = plan(CollectiveOp.ALL_REDUCE, Algorithm.RING, 4, 16);
+        for (int r = 0; r < 4; r++) assertThat(SimExecution.sendingBlocks(ring, r)).as("ring rank " + r).isEqualTo(16);
+        // a 4-rank chain 0 - 1 - 2 - 3: the root reduces and sends down on one lane, the leaf sends up and only
+        // receives coming down, the middle ranks send on both lanes
+        Plan tree = plan(CollectiveOp.ALL_REDUCE, Algorithm.TREE, 4, 16);
+        int[] perChannel = new int[4];
+        for (int r = 0; r < 4; r++) perChannel[r] = SimExecution.sendingBlocks(tree, r) / 16;
+        assertThat(perChannel).containsExactlyInAnyOrder(1, 1, 2, 2);
+        // a ring reduce's root never sends: its channels still count one block each
+        Plan reduce = plan(CollectiveOp.REDUCE, Algorithm.RING, 4, 8);
+        assertThat(SimExecution.sendingBlocks(reduce, 0)).isEqualTo(8);
+        // an all-to-all: one send lane per channel, which goes round the peers in turn (its receive and self-copy lanes
+        // do not send)
+        Plan a2a = Planners.standard().plan(new CollectiveCall(CollectiveOp.ALL_TO_ALL, 1 << 20, DataType.FLOAT32, ReduceOp.SUM, 0,
+                CommLayout.singleHost(4)), PlanOptions.of(Algorithm.P2P, Protocol.SIMPLE, 4));
+        assertThat(SimExecution.sendingBlocks(a2a, 0)).isEqualTo(4);
+    }
+
+    @Test
+    void theJsonKeysGoTogetherAndRoundTrip() {
+        CalibrationProfile p = profile(costs(289.6, 1.06));
+        CalibrationProfile back = CalibrationProfile.parse(p.toJson(), "round trip");
+        assertThat(back.sim().ctaOf(Protocol.SIMPLE)).isEqualTo(p.sim().ctaOf(Protocol.SIMPLE));
+        // a profile without the limit writes neither key
+        String without = profile(new CtaCosts(RECV, SRC, DST, SEND, RED)).toJson();
+        assertThat(without).doesNotContain("gpu_send_gbps");
+        String one = p.toJson().replaceFirst("\"gpu_send_gbps\": [0-9.]+,\\s*", "");
+        assertThatThrownBy(() -> CalibrationProfile.parse(one, "one key"))
+                .hasMessageContaining("gpu_send_gbps and gpu_send_gbps_per_block go together");
+        assertThatThrownBy(() -> costs(-1, 1)).hasMessageContaining("gpuSendGbps must be");
+        assertThatThrownBy(() -> costs(10, Double.NaN)).hasMessageContaining("gpuSendGbpsPerBlock must be");
+    }
+}
