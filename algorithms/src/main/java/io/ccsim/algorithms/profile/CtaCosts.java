@@ -49,7 +49,7 @@ package io.ccsim.algorithms.profile;
  * below.
  *
  * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
- * limit): every flow a rank's blocks send to another GPU crosses one more flow-network constraint per rank and call,
+ * limit): every flow a rank's blocks send over NVLink crosses one more flow-network constraint per rank and call,
  * of capacity {@code gpuSendGbps + gpuSendGbpsPerBlock × B} GB/s of the protocol's wire bytes, where B counts the
  * blocks that send on the rank: per channel with work there, its lanes with a step that sends (at least one). So a
  * tree's middle rank, whose up and down lanes both send, counts two per channel where its root and leaf count one

@@ -4,13 +4,13 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
-import io.ccsim.sim.Sharing;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Primitive;
 import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
 import io.ccsim.sim.Time;
 import io.ccsim.sim.flow.Flow;
@@ -427,8 +427,9 @@ public final class SimExecution {
         if (connRoute[k] != null) return;
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         int[] hops = r.hops();
-        if (gpuSendLink != null && r.length() > 0) {
-            // what the sender's SMs can store beside its other blocks (CtaCosts#limitsGpuSend)
+        if (gpuSendLink != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
+            // what the sender's SMs can store over NVLink beside its other blocks (CtaCosts#limitsGpuSend; a network
+            // send is the NIC's, not the SMs')
             hops = Arrays.copyOf(hops, hops.length + 1);
             hops[hops.length - 1] = FlowNetwork.hop(gpuSendLink[connFrom[k]], false);
         }

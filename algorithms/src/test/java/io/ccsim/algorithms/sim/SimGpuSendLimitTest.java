@@ -18,6 +18,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.plan.Plan;
@@ -25,12 +26,15 @@ import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.TopologyCatalog;
 import org.junit.jupiter.api.Test;
 
 /**
  * The send limit a rank's thread blocks share ({@code sim.cta.<proto>.gpu_send_gbps} and {@code gpu_send_gbps_per_block},
  * {@link CtaCosts#limitsGpuSend}): one flow-network constraint per rank, of {@code a + b × B} GB/s for B sending
- * blocks, crossed by every flow the rank sends to another GPU. Latencies are zeroed as in {@link SimCtaModelTest}, so
+ * blocks, crossed by every flow the rank sends over NVLink. Latencies are zeroed as in {@link SimCtaModelTest}, so
  * the times below are the stream costs and the limit, written out.
  */
 class SimGpuSendLimitTest {
@@ -54,6 +58,16 @@ class SimGpuSendLimitTest {
                 .isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
         // and a limit far above the blocks changes nothing at 4 channels either
         assertThat(timeUs(profile(costs(500, 1)), CollectiveOp.BROADCAST, 2, 4)).isCloseTo(free, within(1e-3));
+    }
+
+    @Test
+    void onlyNvlinkSendsCrossIt() {
+        // the same 4 GB/s limit on a PCIe box: the root's stores cross PCIe, not the SMs' NVLink path, so the 4 blocks
+        // run at their own rate (5.58 GB/s together, below the PCIe link)
+        PerfRunner r = new PerfRunner(TopologyCatalog.build("pcie-8gpu", BuildOptions.of(2, 1)), 2, profile(costs(2, 0.5)), NcclEnv.empty(), 1);
+        double t = r.simulate(CollectiveOp.BROADCAST, BYTES / 4, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.RING, Protocol.SIMPLE, 4).timeUs();
+        double quarter = BYTES / 4.0;
+        assertThat(t).isCloseTo(us(quarter, SRC + DST + SEND) + us(quarter, RECV + DST), within(1e-3));
     }
 
     @Test
