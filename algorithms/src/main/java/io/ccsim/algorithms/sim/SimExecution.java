@@ -427,21 +427,20 @@ public final class SimExecution {
         if (connRoute[k] != null) return;
         Route r = routes.route(gpuOfRank[connFrom[k]], gpuOfRank[connTo[k]], connIndex.channel(k));
         int[] hops = r.hops();
-        if (gpuSendLink != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
-            // what the sender's SMs can store over NVLink beside its other blocks (CtaCosts#limitsGpuSend; a network
-            // send is the NIC's, not the SMs')
-            hops = Arrays.copyOf(hops, hops.length + 1);
-            hops[hops.length - 1] = FlowNetwork.hop(gpuSendLink[connFrom[k]], false);
-        }
-        if (multiPeer != null && r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
-            // a GPU talking to several peers at once gets a fraction of its NVLink capacity (SimCosts)
-            int out = multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]], proto) : -1;
-            int in = multiPeer[nRanks + connTo[k]] ? fabric.multiPeerLink(gpuOfRank[connTo[k]], proto) : -1;
-            int extra = (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
+        if (r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
+            // per-GPU constraints on NVLink sends, appended in one copy: what the sender's SMs can store beside its
+            // other blocks (CtaCosts#limitsGpuSend; a network send is the NIC's, not the SMs'), and a GPU talking to
+            // several peers at once getting a fraction of its NVLink capacity (SimCosts#multiPeerEfficiency)
+            int send = gpuSendLink != null ? gpuSendLink[connFrom[k]] : -1;
+            int out = multiPeer != null && multiPeer[connFrom[k]] ? fabric.multiPeerLink(gpuOfRank[connFrom[k]], proto) : -1;
+            int in = multiPeer != null && multiPeer[nRanks + connTo[k]] ? fabric.multiPeerLink(gpuOfRank[connTo[k]], proto) : -1;
+            int extra = (send >= 0 ? 1 : 0) + (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
             if (extra > 0) {
-                hops = Arrays.copyOf(hops, hops.length + extra);
-                if (out >= 0) hops[hops.length - extra] = FlowNetwork.hop(out, false);
-                if (in >= 0) hops[hops.length - 1] = FlowNetwork.hop(in, true);
+                int i = hops.length;
+                hops = Arrays.copyOf(hops, i + extra);
+                if (send >= 0) hops[i++] = FlowNetwork.hop(send, false);
+                if (out >= 0) hops[i++] = FlowNetwork.hop(out, false);
+                if (in >= 0) hops[i] = FlowNetwork.hop(in, true);
             }
         }
         connRoute[k] = hops;
