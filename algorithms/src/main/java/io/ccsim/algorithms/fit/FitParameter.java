@@ -53,14 +53,27 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * streams set the rate and the limit stays where it is).
      */
     public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap) {
+        return sim(f, p, minPipelineBytes, channelCap, false);
+    }
+
+    /**
+     * As {@link #sim(SimCosts.Family, Protocol, double, boolean)}, with {@code recvStepOverhead} also the overhead of a
+     * step that sends nothing ({@code recv_step_overhead_ns}, in the same bounds as the step overhead; fitted only where
+     * the profile sets it: {@link SimProtocolCosts#hasRecvStepOverhead}).
+     */
+    public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap, boolean recvStepOverhead) {
         String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";
         List<FitParameter> l = new ArrayList<>();
         l.add(new FitParameter(k + "launch_latency_us", 0.1, 30.0, q -> sp(q, f, p).launchLatencyUs(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(v, sp(q, f, p).hopLatencyUs()))));
         l.add(new FitParameter(k + "hop_latency_us.nvlink", 0.05, 10.0, q -> sp(q, f, p).hopLatencyUs(LinkClass.NVLINK),
                 (q, v) -> with(q, f, p, sp(q, f, p).withLatencies(sp(q, f, p).launchLatencyUs(), withNvlink(sp(q, f, p).hopLatencyUs(), v)))));
-        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 5000.0, q -> sp(q, f, p).stepOverheadNs(),
+        l.add(new FitParameter(k + "step_overhead_ns", 10.0, 20000.0, q -> sp(q, f, p).stepOverheadNs(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withStepOverheadNs(v))));
+        if (recvStepOverhead) {
+            l.add(new FitParameter(k + "recv_step_overhead_ns", 10.0, 20000.0, q -> sp(q, f, p).recvOnlyStepOverheadNs(),
+                    (q, v) -> with(q, f, p, sp(q, f, p).withRecvStepOverheadNs(v))));
+        }
         if (channelCap) {
             l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
                     (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));

@@ -216,7 +216,7 @@ public final class ProfileFitter {
         }
         for (SimCosts.Family f : SimCosts.Family.values()) {
             for (Protocol p : Protocol.values()) {
-                b.add(new Block(f.jsonName() + " " + p.ncclName(), FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false),
+                b.add(new Block(f.jsonName() + " " + p.ncclName(), FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false, hasRecvStepOverhead(base, f, p)),
                         r -> r.forced() && r.forcedProto().get() == p && SimCosts.Family.of(r.forcedAlgo().get(), r.op()) == f));
             }
         }
@@ -230,6 +230,11 @@ public final class ProfileFitter {
      */
     private static boolean hasCacheEffect(CalibrationProfile profile, Protocol p) {
         return profile == null || profile.sim().ctaOf(p) == null || profile.sim().ctaOf(p).l2MissFactor() != 1.0;
+    }
+
+    /** Whether {@code profile} gives family {@code f}'s protocol {@code p} its own overhead for steps that send nothing. */
+    private static boolean hasRecvStepOverhead(CalibrationProfile profile, SimCosts.Family f, Protocol p) {
+        return profile != null && profile.sim().get(f, p).hasRecvStepOverhead();
     }
 
     private static boolean limitsGpuSend(CalibrationProfile profile, Protocol p) {
@@ -284,21 +289,21 @@ public final class ProfileFitter {
         // (SimCosts.Family#of: broadcast and reduce are the chain)
         for (SimCosts.Family f : List.of(SimCosts.Family.RING, SimCosts.Family.CHAIN)) {
             for (Protocol p : Protocol.values()) {
-                b.add(new Block(f.jsonName() + " " + p.ncclName(), sim(f, p), r -> SimCosts.Family.of(Algorithm.RING, r.op()) == f
+                b.add(new Block(f.jsonName() + " " + p.ncclName(), sim(profile, f, p), r -> SimCosts.Family.of(Algorithm.RING, r.op()) == f
                         && (r.forced()
                         ? r.forcedAlgo().get() == Algorithm.RING && r.forcedProto().get() == p
                         : r.ncclAlgo().orElse(null) == Algorithm.RING && r.ncclProto().orElse(null) == p)));
             }
         }
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("tree " + p.ncclName(), sim(SimCosts.Family.TREE, p), r -> r.forced()
+            b.add(new Block("tree " + p.ncclName(), sim(profile, SimCosts.Family.TREE, p), r -> r.forced()
                     && r.forcedAlgo().get() == Algorithm.TREE && r.forcedProto().get() == p));
         }
         // p2p rows carry no NCCL log of the protocol; the Tuner's choice decides which protocol's costs apply
         // forced P2P rows (the CudaExecutor's timings) name their protocol
         for (Protocol p : Protocol.values()) {
             boolean tunerPicks = P2P_PROTOCOLS.contains(p);
-            b.add(new Block("p2p " + p.ncclName(), sim(SimCosts.Family.P2P, p), r -> r.forced()
+            b.add(new Block("p2p " + p.ncclName(), sim(profile, SimCosts.Family.P2P, p), r -> r.forced()
                     ? r.forcedAlgo().get() == Algorithm.P2P && r.forcedProto().get() == p
                     : tunerPicks && r.ncclAlgo().isEmpty()));
         }
@@ -311,8 +316,8 @@ public final class ProfileFitter {
      * step's rate is the smaller of the limit and the block's stream rate): NCCL's tree kernels run slower per
      * byte than the ring's streams predict, which the limit of the tree family absorbs.
      */
-    private List<FitParameter> sim(SimCosts.Family f, Protocol p) {
-        return FitParameter.sim(f, p, minPipelineBytes.getOrDefault(p, NCCL_MIN_PIPELINE_BYTES), true);
+    private List<FitParameter> sim(CalibrationProfile profile, SimCosts.Family f, Protocol p) {
+        return FitParameter.sim(f, p, minPipelineBytes.getOrDefault(p, NCCL_MIN_PIPELINE_BYTES), true, hasRecvStepOverhead(profile, f, p));
     }
 
     /**

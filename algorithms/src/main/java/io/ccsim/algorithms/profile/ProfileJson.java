@@ -44,7 +44,7 @@ final class ProfileJson {
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
     /** The keys a sim family's protocol may have: the required ones plus the optional {@code lane_shares}. */
     private static final List<String> SIM_PROTOCOL_ALLOWED = List.of("launch_latency_us", "step_overhead_ns",
-            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares");
+            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares", "recv_step_overhead_ns");
     /** The most lanes a plan has (tree: reduce up, broadcast down; p2p: send, receive, and all-to-all's own-block copy). */
     private static final int LANES = 3;
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
@@ -251,7 +251,8 @@ final class ProfileJson {
                 protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
                         c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
                         c.positive(po, "max_channel_bw_gbps", path), (long) pb,
-                        po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of()));
+                        po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of(),
+                        po.has("recv_step_overhead_ns") ? c.nonNegative(po, "recv_step_overhead_ns", path) : SimProtocolCosts.SAME_AS_STEP));
             }
             fams.put(f, protos);
         }
@@ -405,6 +406,7 @@ final class ProfileJson {
                     w.name(pr.ncclName()).beginObject();
                     w.name("launch_latency_us").value(sc.launchLatencyUs());
                     w.name("step_overhead_ns").value(sc.stepOverheadNs());
+                    if (sc.hasRecvStepOverhead()) w.name("recv_step_overhead_ns").value(sc.recvStepOverheadNs());
                     writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
                     w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
                     w.name("pipeline_bytes").value(sc.pipelineBytes());

@@ -25,9 +25,22 @@ import java.util.Map;
  *                         NCCL's tree all-reduce kernel splits one block between reduce-up (lane 0) and
  *                         broadcast-down (lane 1) on every non-root rank (runTreeSplit in NVIDIA/nccl
  *                         src/device/all_reduce.h), see {@link #NCCL_TREE_LL_SHARES}
+ * @param recvStepOverheadNs the overhead of a step that sends nothing (receive-only or local), ns (JSON
+ *                         {@code recv_step_overhead_ns}, optional): {@link #SAME_AS_STEP} (NaN, the default) = the
+ *                         {@code stepOverheadNs} of every step. ccsim's Simple kernel fences
+ *                         ({@code __threadfence_system}) only before it publishes what it sent (gpu-backend
+ *                         ccsim_prims.cu: {@code if (nSend > 0) __threadfence_system()}), and the fence is most of a
+ *                         sending step's fixed cost: measured on 2 and 4 × H200 (gpu-backend/results/h200x4-fidelity,
+ *                         Ring/Simple, 16 channels, 4 KiB), all-gather n = 2, all-reduce n = 2, all-gather n = 4 and
+ *                         all-reduce n = 4 take 16.1, 26.7, 39.6 and 72.9 µs with 2, 4, 6 and 12 sending steps and 2
+ *                         receive-only ones each: 5.5 µs per sending step and about 5 µs besides, nothing per
+ *                         receive-only step
  */
 public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
-                               double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares) {
+                               double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs) {
+
+    /** {@code recvStepOverheadNs} when a step that sends nothing costs what any other step does ({@code stepOverheadNs}). */
+    public static final double SAME_AS_STEP = Double.NaN;
 
     /**
      * NCCL's tree split for LL and LL128: runTreeSplit (NVIDIA/nccl src/device/all_reduce.h) gives the reduce-up
@@ -50,6 +63,10 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
         Profiles.requirePositive(maxChannelBwGbps, "maxChannelBwGbps");
         if (pipelineBytes < 1) throw new IllegalArgumentException("pipelineBytes must be >= 1 byte, got " + pipelineBytes);
         laneShares = List.copyOf(java.util.Objects.requireNonNull(laneShares, "laneShares"));
+        if (!Double.isNaN(recvStepOverheadNs) && !(recvStepOverheadNs >= 0 && recvStepOverheadNs < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("recvStepOverheadNs must be a finite number of ns >= 0 (or unset: as stepOverheadNs), got "
+                    + recvStepOverheadNs);
+        }
         for (int i = 0; i < laneShares.size(); i++) {
             double v = laneShares.get(i);
             if (!(v > 0 && v <= 1)) {
@@ -58,10 +75,26 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
         }
     }
 
+    /** Costs whose steps all pay {@code stepOverheadNs} (no {@code recv_step_overhead_ns}). */
+    public SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
+                            double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares) {
+        this(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, SAME_AS_STEP);
+    }
+
     /** Costs whose lanes each run as if they had the whole block (no {@code lane_shares}). */
     public SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
                             double maxChannelBwGbps, long pipelineBytes) {
         this(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, List.of());
+    }
+
+    /** Whether steps that send nothing have their own overhead ({@code recv_step_overhead_ns} is set). */
+    public boolean hasRecvStepOverhead() {
+        return !Double.isNaN(recvStepOverheadNs);
+    }
+
+    /** The overhead of a step that sends nothing, ns: {@code recvStepOverheadNs} if set, else {@code stepOverheadNs}. */
+    public double recvOnlyStepOverheadNs() {
+        return hasRecvStepOverhead() ? recvStepOverheadNs : stepOverheadNs;
     }
 
     /**
@@ -81,7 +114,7 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** A copy with other lane shares (empty: none). */
     public SimProtocolCosts withLaneShares(List<Double> shares) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, shares);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, shares, recvStepOverheadNs);
     }
 
     /** Latency of one hop over {@code linkClass}, µs. */
@@ -92,21 +125,26 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** A copy with other latencies. */
     public SimProtocolCosts withLatencies(double launchUs, Map<LinkClass, Double> hopUs) {
-        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes, laneShares);
+        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes, laneShares, recvStepOverheadNs);
     }
 
     /** A copy with another step overhead, ns. */
     public SimProtocolCosts withStepOverheadNs(double ns) {
-        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares);
+        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, recvStepOverheadNs);
     }
 
     /** A copy with another per-channel limit, GB/s. */
     public SimProtocolCosts withMaxChannelBwGbps(double gbps) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes, laneShares);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes, laneShares, recvStepOverheadNs);
     }
 
     /** A copy with another forwarding unit, bytes. */
     public SimProtocolCosts withPipelineBytes(long bytes) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes, laneShares);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes, laneShares, recvStepOverheadNs);
+    }
+
+    /** A copy with another overhead for steps that send nothing, ns ({@link #SAME_AS_STEP}: as every other step). */
+    public SimProtocolCosts withRecvStepOverheadNs(double ns) {
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, ns);
     }
 }

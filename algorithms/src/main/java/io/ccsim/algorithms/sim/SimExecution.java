@@ -59,7 +59,8 @@ import java.util.List;
  * (ring, tree, p2p, and chain for ring broadcast/reduce: {@link SimCosts.Family#of}) and protocol: launch latency, step overhead, hop latency per link class, per-channel
  * limit, forwarding unit; plus the shared reduce/copy throughput and link efficiencies. The Tuner's
  * NCCL constants are never read here.
- * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead plus its bytes
+ * A receive-only step (recv, recvReduceCopy, local copy/reduce) takes the step overhead (or the protocol's
+ * {@code recv_step_overhead_ns} where set: {@link SimProtocolCosts#recvOnlyStepOverheadNs}) plus its bytes
  * at the copy or reduction throughput.
  *
  * <h2>Lanes sharing one thread block</h2>
@@ -102,6 +103,8 @@ public final class SimExecution {
     /** sim.channel_skew_ns in ps: channel c starts (c mod SKEW_PHASES) times this after its rank (0: together). */
     private final long channelSkewPs;
     private final long stepOverheadPs;
+    /** the overhead of a step that sends nothing (receive-only or local), ps ({@link SimProtocolCosts#recvOnlyStepOverheadNs}) */
+    private final long recvStepOverheadPs;
     private final double channelCapBps;
     /** per rank r: [r] sends to several peers, [nRanks + r] receives from several (multiPeerRanks); null without a multi-peer loss for the protocol */
     private final boolean[] multiPeer;
@@ -206,6 +209,7 @@ public final class SimExecution {
         this.startLatencyPs = Time.us(pc.launchLatencyUs());
         this.channelSkewPs = Math.round(prof.sim().channelSkewNs() * 1000.0);
         this.stepOverheadPs = Time.ns(pc.stepOverheadNs());
+        this.recvStepOverheadPs = Time.ns(pc.recvOnlyStepOverheadNs());
         this.channelCapBps = pc.maxChannelBwGbps() * 1e9;
         this.pipelineBytes = pc.pipelineBytes();
         double eff = proto.dataEfficiency();
@@ -599,7 +603,7 @@ public final class SimExecution {
             }
         }
         // the step's overhead (flag, fence) runs once its inputs are there
-        long startAt = ready + (j == 0 && (flags & F_OVERHEAD_PAID) == 0 ? stepOverheadPs : 0);
+        long startAt = ready + (j == 0 && (flags & F_OVERHEAD_PAID) == 0 ? (ns == 0 ? recvStepOverheadPs : stepOverheadPs) : 0);
         // A step that sends bytes commits now and starts its flows with a latency phase ending at startAt
         // (no wake event, no second evaluation): waiting changes nothing, since its inputs only accumulate,
         // and the flows' latency events take the place, in time and order, of the wake event.
