@@ -89,8 +89,8 @@ class GpuCommandsTest {
     /**
      * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
      * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (README: 5.9 / 4.8 % below 1 MiB, 10.4 / 11.9 % from 1 MiB — 14.7-14.8 % before the blocks'
-     * channel load; the Simple rings saturating with channels), so that a change that makes the model transfer worse is seen.
+     * to the errors it has (n = 3 / 4, session 20: 5.5 / 5.2 % below 1 MiB, 3.1 / 4.6 % from 1 MiB; 10.4 / 11.9 % from 1 MiB
+     * in session 9, 14.7-14.8 % before the blocks' channel load), so that a change that makes the model transfer worse is seen.
      */
     @Test
     void holdoutRunOfTheKernelsKeepsItsErrors() {
@@ -103,8 +103,9 @@ class GpuCommandsTest {
             Matcher m = Pattern.compile("# all rows: < 1 MiB median ([\\d.]+)% .*>= 1 MiB median ([\\d.]+)% ").matcher(v.out());
             assertThat(m.find()).as(v.out()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as("n = " + n + " below 1 MiB").isLessThanOrEqualTo(8.0);
-            // 11.6 / 13.0 % before the GPU send limit (session 19: 6.3 / 5.7 %)
-            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(7.0);
+            // 11.6 / 13.0 % before the GPU send limit (session 19: 6.3 / 5.7 %; session 20, Simple's receive-only steps
+            // without the fence cost: 3.1 / 4.6 %)
+            assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(5.0);
         }
     }
 
@@ -137,9 +138,10 @@ class GpuCommandsTest {
         assertThat(k.out()).contains("ccsim-perf.json: 144 rows");
         Matcher m = Pattern.compile("# all rows: .*>= 1 MiB median ([\\d.]+)% max ([\\d.]+)% .* (\\d+) of 6 groups within bounds").matcher(k.out());
         assertThat(m.find()).as(k.out()).isTrue();
-        // with the GPU send limit (session 19): median 4.8 -> 3.9 %, max 30.0 -> 29.2 %, 4 -> 5 of 6 groups
+        // with the GPU send limit (session 19): median 4.8 -> 3.9 %, max 30.0 -> 29.2 %, 4 -> 5 of 6 groups; session 20's
+        // receive-only step overhead: max 24.6 %
         assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(4.5);
-        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(30.0);
+        assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(25.0);
         assertThat(Integer.parseInt(m.group(3))).as("kernels, groups within").isGreaterThanOrEqualTo(5);
     }
 

@@ -32,9 +32,12 @@ import java.util.Map;
  *                         ccsim_prims.cu: {@code if (nSend > 0) __threadfence_system()}), and the fence is most of a
  *                         sending step's fixed cost: measured on 2 and 4 × H200 (gpu-backend/results/h200x4-fidelity,
  *                         Ring/Simple, 16 channels, 4 KiB), all-gather n = 2, all-reduce n = 2, all-gather n = 4 and
- *                         all-reduce n = 4 take 16.1, 26.7, 39.6 and 72.9 µs with 2, 4, 6 and 12 sending steps and 2
- *                         receive-only ones each: 5.5 µs per sending step and about 5 µs besides, nothing per
- *                         receive-only step
+ *                         all-reduce n = 4 take 16.1, 26.7, 39.6 and 72.9 µs with 2, 4, 6 and 12 sending steps (two
+ *                         slices per ring position) and 2 receive-only ones each: 5.7 µs per sending step plus 4.6 µs
+ *                         (least squares, residuals under 0.9 µs) for the launch and the two receive-only steps. Where
+ *                         the step overhead was every step's and the rest a hop latency, which a slice's transfer
+ *                         overlaps, the simulated ring ramped up too early: all-reduce n = 4 at 4-16 MiB 11-18 % fast
+ *                         where the measured time grows by ~5.8 µs per MiB from 1 MiB on (4.8-6.2 between doublings)
  */
 public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
                                double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs) {
