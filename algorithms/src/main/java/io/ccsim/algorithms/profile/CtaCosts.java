@@ -46,7 +46,8 @@ package io.ccsim.algorithms.profile;
  * run at the same 274–281 GB/s, where the plain sum made the broadcast 15 % slower than the reduce (the extra
  * dst store is hidden behind the NVLink stores). Fitted with the other costs (KernelFit): Simple 0.53, LL128 0.38, LL
  * about 0 (0.0013: the all-block refit left it at its search bound); Simple 0.35 once refitted with the send limit
- * below.
+ * below, 0.19 once Simple's receive-only steps lost the fence cost (session 20): at 512 MiB the 2-rank broadcast and
+ * reduce now both run at the send limit, and the costs added without either would make the ratio 1.12.
  *
  * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
  * limit): every flow a rank's blocks send over NVLink crosses one more flow-network constraint per rank and call,
@@ -61,7 +62,9 @@ package io.ccsim.algorithms.profile;
  * as the ring does at 32 blocks, while at 64 channels (128 blocks) it reaches 323 GB/s, near the NVLink limit;
  * and at 1-16 MiB, where its up and down lanes take turns, the 16- and 64-channel trees take about the same time.
  * Fitted with the Simple costs (KernelFit): 293.8 + 0.88 × B GB/s, so 308 GB/s at 16 blocks and 322 at 32, while
- * the lone block got faster (send 32.5 → 24.3 ns/KiB) and the per-block load smaller (channel_load 0.018 → 0.012).
+ * the lone block got faster (send 32.5 → 24.3 ns/KiB) and the per-block load smaller (channel_load 0.018 → 0.012);
+ * refitted in session 20 (receive-only steps without the fence cost, {@link SimProtocolCosts#recvStepOverheadNs}):
+ * 308.4 + 0.84 × B GB/s, send 20.1 ns/KiB, channel_load 0.0097.
  *
  * @param reduceNsPerKiB combining the inputs (once per step that reduces)
  * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
