@@ -44,22 +44,15 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * own constants in {@code protocols}/{@code tree}/{@code tuner} stay as NCCL documents them).
      */
     public static List<FitParameter> sim(SimCosts.Family f, Protocol p) {
-        return sim(f, p, 65536.0, true);
+        return sim(f, p, 65536.0, true, false);
     }
 
     /**
-     * As {@link #sim(SimCosts.Family, Protocol)}, with the forwarding unit's lower bound {@code minPipelineBytes}
-     * and the per-channel limit free or not ({@code channelCap}; with {@code sim.cta} costs the thread block's
-     * streams set the rate and the limit stays where it is).
-     */
-    public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap) {
-        return sim(f, p, minPipelineBytes, channelCap, false);
-    }
-
-    /**
-     * As {@link #sim(SimCosts.Family, Protocol, double, boolean)}, with {@code recvStepOverhead} also the overhead of a
-     * step that sends nothing ({@code recv_step_overhead_ns}, in the same bounds as the step overhead; fitted only where
-     * the profile sets it: {@link SimProtocolCosts#hasRecvStepOverhead}).
+     * As {@link #sim(SimCosts.Family, Protocol)}, with the forwarding unit's lower bound {@code minPipelineBytes},
+     * the per-channel limit free or not ({@code channelCap}; with {@code sim.cta} costs the thread block's streams set
+     * the rate and the limit stays where it is), and with {@code recvStepOverhead} also the overhead of a step that
+     * sends nothing ({@code recv_step_overhead_ns}, in the same bounds as the step overhead; fitted only where the
+     * profile sets it: {@link SimProtocolCosts#hasRecvStepOverhead}).
      */
     public static List<FitParameter> sim(SimCosts.Family f, Protocol p, double minPipelineBytes, boolean channelCap, boolean recvStepOverhead) {
         String k = "sim." + f.jsonName() + "." + p.ncclName() + ".";

@@ -207,7 +207,7 @@ public final class ProfileFitter {
         // carries them in its latencies, differently per family
         List<FitParameter> lat = new ArrayList<>();
         for (SimCosts.Family f : SimCosts.Family.values()) {
-            for (Protocol p : Protocol.values()) lat.add(FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false).get(0));
+            for (Protocol p : Protocol.values()) lat.add(FitParameter.sim(f, p, KERNEL_MIN_PIPELINE_BYTES, false, false).get(0));
         }
         b.add(new Block("launch", lat, r -> r.bytes() < (1L << 20)));
         // the streams first: they set every large row, which the latencies barely move

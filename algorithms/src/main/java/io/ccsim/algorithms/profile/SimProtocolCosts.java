@@ -66,10 +66,7 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
         Profiles.requirePositive(maxChannelBwGbps, "maxChannelBwGbps");
         if (pipelineBytes < 1) throw new IllegalArgumentException("pipelineBytes must be >= 1 byte, got " + pipelineBytes);
         laneShares = List.copyOf(java.util.Objects.requireNonNull(laneShares, "laneShares"));
-        if (!Double.isNaN(recvStepOverheadNs) && !(recvStepOverheadNs >= 0 && recvStepOverheadNs < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("recvStepOverheadNs must be a finite number of ns >= 0 (or unset: as stepOverheadNs), got "
-                    + recvStepOverheadNs);
-        }
+        if (!Double.isNaN(recvStepOverheadNs)) Profiles.requireNonNegative(recvStepOverheadNs, "recvStepOverheadNs"); // NaN: unset
         for (int i = 0; i < laneShares.size(); i++) {
             double v = laneShares.get(i);
             if (!(v > 0 && v <= 1)) {
