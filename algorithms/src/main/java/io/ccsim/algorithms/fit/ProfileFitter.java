@@ -212,7 +212,7 @@ public final class ProfileFitter {
         b.add(new Block("launch", lat, r -> r.bytes() < (1L << 20)));
         // the streams first: they set every large row, which the latencies barely move
         for (Protocol p : Protocol.values()) {
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(base, p), limitsGpuSend(base, p)), r -> r.forced() && r.forcedProto().get() == p));
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(base, p), limitsGpuSend(base, p), narrowsOverlap(base, p)), r -> r.forced() && r.forcedProto().get() == p));
         }
         for (SimCosts.Family f : SimCosts.Family.values()) {
             for (Protocol p : Protocol.values()) {
@@ -235,6 +235,11 @@ public final class ProfileFitter {
     /** Whether {@code profile} gives family {@code f}'s protocol {@code p} its own overhead for steps that send nothing. */
     private static boolean hasRecvStepOverhead(CalibrationProfile profile, SimCosts.Family f, Protocol p) {
         return profile != null && profile.sim().get(f, p).hasRecvStepOverhead();
+    }
+
+    /** Whether protocol {@code p}'s stream costs in {@code profile} narrow the send overlap to part of the loads. */
+    private static boolean narrowsOverlap(CalibrationProfile profile, Protocol p) {
+        return profile != null && profile.sim().ctaOf(p) != null && profile.sim().ctaOf(p).narrowsOverlap();
     }
 
     private static boolean limitsGpuSend(CalibrationProfile profile, Protocol p) {
@@ -281,7 +286,7 @@ public final class ProfileFitter {
         List<Block> b = new ArrayList<>();
         for (Protocol p : Protocol.values()) {
             if (profile.sim().ctaOf(p) == null) continue;
-            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(profile, p), limitsGpuSend(profile, p)), r -> r.forced()
+            b.add(new Block("cta " + p.ncclName(), FitParameter.cta(p, hasCacheEffect(profile, p), limitsGpuSend(profile, p), narrowsOverlap(profile, p)), r -> r.forced()
                     ? r.forcedProto().get() == p
                     : r.ncclProto().orElse(null) == p));
         }

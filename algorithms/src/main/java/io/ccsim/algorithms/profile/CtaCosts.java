@@ -49,6 +49,18 @@ package io.ccsim.algorithms.profile;
  * below, 0.19 once Simple's receive-only steps lost the fence cost (session 20): at 512 MiB the 2-rank broadcast and
  * reduce now both run at the send limit, and the costs added without either would make the ratio 1.12.
  *
+ * <p>What the link-side work overlaps can be narrowed to the local stores: with {@code sendOverlapLoads} = k the
+ * overlapped part is {@code min(dst + k × (local − dst), remote)}, where dst is the step's output-store cost (0 if it
+ * writes no output). k = 1 (the default) is the form above; k = 0 hides the NVLink stores only behind the output
+ * stores, so a step that loads (recv, src) and sends but writes no output pays its send in full. Why: ccsim's LL128
+ * kernels at n = 4, 16 channels, 512 MiB (gpu-backend/results/h200x4-fidelity) give per-step times, from the ring
+ * and chain collectives (all-gather, reduce-scatter, all-reduce, broadcast, reduce: sums and maxima of their steps),
+ * of about 152 µs per MiB per block for recvReduceCopy, 161 for recvReduceSend and 165 for recvReduceCopySend: the
+ * reduce-send costs what the reduce-copy does, and adding a send to a reduce-copy costs almost nothing. With k = 1
+ * the overlap made the reduce-send the cheapest of the three (the send hid behind the two loads), and the 4-rank
+ * reduce-scatter, two of whose four steps reduce-send, ran 7-8 % fast from 32 MiB. A warp's loads wait for their
+ * data; its stores are posted, and two stores of the same registers (output and peer slot) share the wait.
+ *
  * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
  * limit): every flow a rank's blocks send over NVLink crosses one more flow-network constraint per rank and call,
  * of capacity {@code gpuSendGbps + gpuSendGbpsPerBlock × B} GB/s of the protocol's wire bytes, where B counts the
@@ -73,10 +85,20 @@ package io.ccsim.algorithms.profile;
  * @param sendOverlap    the fraction of the shorter of the local and the link-side work that overlaps the other ([0, 1])
  * @param gpuSendGbps    GB/s (wire bytes) that a rank's sending blocks share, before the per-block term (0 = no limit)
  * @param gpuSendGbpsPerBlock GB/s more per sending block (&ge; 0)
+ * @param sendOverlapLoads how much of the local loads (recv, src, reduce) the link-side work overlaps, relative to the
+ *                       output stores ([0, 1]; 1 = all local work, the form without it)
  */
 public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB,
                        double reduceNsPerKiB, double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap,
-                       double gpuSendGbps, double gpuSendGbpsPerBlock) {
+                       double gpuSendGbps, double gpuSendGbpsPerBlock, double sendOverlapLoads) {
+
+    /** Costs whose send overlap covers all local work ({@code sendOverlapLoads} 1). */
+    public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,
+                    double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap, double gpuSendGbps,
+                    double gpuSendGbpsPerBlock) {
+        this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad, sendOverlap,
+                gpuSendGbps, gpuSendGbpsPerBlock, ALL_LOCAL_WORK);
+    }
 
     /** Costs without a shared send limit. */
     public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,
@@ -100,6 +122,9 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
                     double l2Bytes, double l2MissFactor) {
         this(recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, 0.0);
     }
+
+    /** The default {@code sendOverlapLoads}: the link-side work overlaps all of a step's local work. */
+    public static final double ALL_LOCAL_WORK = 1.0;
 
     /** H200's L2 as PyTorch reports it (60 MB), bytes: the default l2Bytes. */
     public static final double DEFAULT_L2_BYTES = 60e6;
@@ -125,6 +150,9 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         }
         if (!(gpuSendGbpsPerBlock >= 0) || Double.isInfinite(gpuSendGbpsPerBlock)) {
             throw new IllegalArgumentException("gpuSendGbpsPerBlock must be a finite number of GB/s >= 0, got " + gpuSendGbpsPerBlock);
+        }
+        if (!(sendOverlapLoads >= 0 && sendOverlapLoads <= 1)) {
+            throw new IllegalArgumentException("sendOverlapLoads must be in [0, 1] (1 = the send overlaps all local work), got " + sendOverlapLoads);
         }
         if (recvNsPerKiB + srcNsPerKiB + dstNsPerKiB + sendNsPerKiB + reduceNsPerKiB <= 0) {
             throw new IllegalArgumentException("cta costs are all zero: a thread block would move data in no time; at least one must be > 0");
@@ -168,7 +196,9 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         double local = recvNsPerKiB * nRecv + ((src ? srcNsPerKiB : 0) + (dst ? dstNsPerKiB : 0)) * bufferFactor
                 + (reduces ? reduceNsPerKiB : 0);
         double remote = sendNsPerKiB * nSend;
-        double ns = local + remote - sendOverlap * Math.min(local, remote);
+        double stores = dst ? dstNsPerKiB * bufferFactor : 0;
+        double overlapped = sendOverlapLoads == ALL_LOCAL_WORK ? local : stores + sendOverlapLoads * (local - stores);
+        double ns = local + remote - sendOverlap * Math.min(overlapped, remote);
         return ns * 1000.0 / 1024.0;
     }
 
@@ -176,16 +206,16 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
     public CtaCosts with(int i, double v) {
         double[] a = toArray();
         a[i] = v;
-        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]);
+        return new CtaCosts(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]);
     }
 
     /**
      * The values in {@link #KEYS} order: recv, src, dst, send, reduce (ns/KiB), l2 bytes, l2 miss factor, channel load, send
-     * overlap, GPU send limit (GB/s), its part per sending block (GB/s).
+     * overlap, GPU send limit (GB/s), its part per sending block (GB/s), the send overlap's share of the loads.
      */
     public double[] toArray() {
         return new double[] {recvNsPerKiB, srcNsPerKiB, dstNsPerKiB, sendNsPerKiB, reduceNsPerKiB, l2Bytes, l2MissFactor, channelLoad, sendOverlap,
-                gpuSendGbps, gpuSendGbpsPerBlock};
+                gpuSendGbps, gpuSendGbpsPerBlock, sendOverlapLoads};
     }
 
     /** The five stream costs' JSON keys, in {@link #toArray()} order (all required). */
@@ -194,11 +224,20 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
 
     /**
      * Every JSON key, in {@link #toArray()} order: the streams, then the optional l2_bytes, l2_miss_factor, channel_load,
-     * send_overlap, gpu_send_gbps and gpu_send_gbps_per_block (the last two only together).
+     * send_overlap, gpu_send_gbps and gpu_send_gbps_per_block (only together), send_overlap_loads.
      */
     public static final java.util.List<String> KEYS = java.util.stream.Stream.concat(STREAM_KEYS.stream(),
-            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor", "channel_load", "send_overlap", "gpu_send_gbps", "gpu_send_gbps_per_block")).toList();
+            java.util.stream.Stream.of("l2_bytes", "l2_miss_factor", "channel_load", "send_overlap", "gpu_send_gbps", "gpu_send_gbps_per_block",
+                    "send_overlap_loads")).toList();
 
     /** Index of {@code gpu_send_gbps} in {@link #KEYS} and {@link #toArray()}. */
     public static final int GPU_SEND = 9;
+
+    /** Index of {@code send_overlap_loads} in {@link #KEYS} and {@link #toArray()}. */
+    public static final int OVERLAP_LOADS = 11;
+
+    /** Whether the send overlap is narrowed from all local work ({@code sendOverlapLoads} below 1). */
+    public boolean narrowsOverlap() {
+        return sendOverlapLoads != ALL_LOCAL_WORK;
+    }
 }

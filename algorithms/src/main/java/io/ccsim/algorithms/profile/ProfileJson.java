@@ -287,7 +287,12 @@ final class ProfileJson {
                 double perBlock = po.has("gpu_send_gbps_per_block") ? c.nonNegative(po, "gpu_send_gbps_per_block", path) : 0.0;
                 if (send >= 1e6) throw c.error(path + ".gpu_send_gbps", "expected GB/s in (0, 1e6), got " + send);
                 if (perBlock >= 1e6) throw c.error(path + ".gpu_send_gbps_per_block", "expected GB/s in [0, 1e6), got " + perBlock);
-                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock));
+                double loads = po.has("send_overlap_loads") ? c.nonNegative(po, "send_overlap_loads", path) : CtaCosts.ALL_LOCAL_WORK;
+                if (loads > 1) {
+                    throw c.error(path + ".send_overlap_loads", "expected a number in [0, 1] (1 = the send overlaps all local work,"
+                            + " 0 = only the output stores), got " + loads);
+                }
+                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock, loads));
             }
         }
         double[] launch = new double[2];
@@ -435,9 +440,11 @@ final class ProfileJson {
                     if (cc == null) continue;
                     w.name(pr.ncclName()).beginObject();
                     double[] v = cc.toArray();
-                    // the send limit's pair only when it is on: a profile without it reads and writes as before
-                    int n = cc.limitsGpuSend() ? v.length : CtaCosts.GPU_SEND;
+                    // the send limit's pair only when it is on, the overlap's share of the loads only when below 1:
+                    // a profile without them reads and writes as before
+                    int n = cc.limitsGpuSend() ? CtaCosts.OVERLAP_LOADS : CtaCosts.GPU_SEND;
                     for (int i = 0; i < n; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
+                    if (cc.narrowsOverlap()) w.name(CtaCosts.KEYS.get(CtaCosts.OVERLAP_LOADS)).value(v[CtaCosts.OVERLAP_LOADS]);
                     w.endObject();
                 }
                 w.endObject();

@@ -214,6 +214,14 @@ class SimSectionJsonTest {
         CalibrationProfile o = CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap\": 0.4}}"), "x.json");
         assertThat(o.sim().ctaOf(Protocol.LL)).isEqualTo(new CtaCosts(30, 60, 40, 70, 20, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.4));
         assertThat(CalibrationProfile.parse(o.toJson(), "round trip")).isEqualTo(o);
+        // send_overlap_loads is optional (1: the send overlaps all local work), round-trips, and is written only below 1
+        assertThat(o.sim().ctaOf(Protocol.LL).sendOverlapLoads()).isEqualTo(CtaCosts.ALL_LOCAL_WORK);
+        assertThat(o.toJson()).doesNotContain("send_overlap_loads");
+        CalibrationProfile k = CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap\": 0.4, \"send_overlap_loads\": 0.25}}"), "x.json");
+        assertThat(k.sim().ctaOf(Protocol.LL))
+                .isEqualTo(new CtaCosts(30, 60, 40, 70, 20, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.4, 0.0, 0.0, 0.25));
+        assertThat(k.toJson()).contains("\"send_overlap_loads\": 0.25");
+        assertThat(CalibrationProfile.parse(k.toJson(), "round trip")).isEqualTo(k);
         // the built-in profiles carry the H200 NCCL fit's LL stream costs only (LL128 and Simple keep per-channel limits)
         for (String name : CalibrationProfile.BUILTIN_NAMES) {
             assertThat(CalibrationProfile.builtin(name).sim().cta().keySet()).as(name).containsExactly(Protocol.LL);
@@ -239,6 +247,12 @@ class SimSectionJsonTest {
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("send_overlap");
         assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, 0.0, Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sendOverlap");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap_loads\": 1.2}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL.send_overlap_loads").hasMessageContaining("[0, 1]");
+        assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"send_overlap_loads\": -0.5}}"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.cta.LL").hasMessageContaining("send_overlap_loads");
+        assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, 0.0, 0.5, 0.0, 0.0, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sendOverlapLoads");
         assertThatThrownBy(() -> new CtaCosts(1, 1, 1, 1, 1, 1e6, 1.0, Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channelLoad");
         assertThatThrownBy(() -> CalibrationProfile.parse(withCta("{" + LL + ", \"l2_bytes\": 0}}"), "x.json"))
@@ -278,6 +292,34 @@ class SimSectionJsonTest {
                 .isCloseTo(ps.applyAsDouble(56), within(1e-12));
         assertThat(new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 1.0).psPerByte(0, true, true, 1, false, 1.0))
                 .isCloseTo(ps.applyAsDouble(30), within(1e-12));
+    }
+
+    @Test
+    void sendOverlapLoadsNarrowsWhatTheSendHidesBehind() {
+        // recv 10, src 20, dst 6, send 30, reduce 2 ns/KiB, overlap 0.4, k = 0.5:
+        // ns = local + remote - 0.4 min(dst + 0.5 (local - dst), remote)
+        CtaCosts c = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4, 0.0, 0.0, 0.5);
+        DoubleUnaryOperator ps = ns -> ns * 1000.0 / 1024;
+        // send (src + one peer): no output store, overlapped 0.5 x 20 = 10 -> 50 - 4 = 46
+        assertThat(c.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(46), within(1e-12));
+        // recvReduceSend (recv + src + reduce + one peer): overlapped 0.5 x 32 = 16 -> 62 - 6.4 = 55.6
+        assertThat(c.psPerByte(1, true, false, 1, true, 1.0)).isCloseTo(ps.applyAsDouble(55.6), within(1e-12));
+        // recvReduceCopySend: local 38, overlapped 6 + 0.5 x 32 = 22 -> 68 - 8.8 = 59.2
+        assertThat(c.psPerByte(1, true, true, 1, true, 1.0)).isCloseTo(ps.applyAsDouble(59.2), within(1e-12));
+        // the output store's L2 factor scales what it overlaps: dst 6 x 2 = 12, src 40: overlapped 12 + 0.5 x 40 = 32,
+        // above the remote 30 -> local 52, 82 - 0.4 x 30 = 70; with send 40 the overlapped 32 is the shorter: 92 - 12.8
+        assertThat(c.psPerByte(0, true, true, 1, false, 2.0)).isCloseTo(ps.applyAsDouble(70), within(1e-12));
+        assertThat(c.with(3, 40).psPerByte(0, true, true, 1, false, 2.0)).isCloseTo(ps.applyAsDouble(92 - 12.8), within(1e-12));
+        // k = 0: only the output store; a send step without one pays the plain sum (50)
+        CtaCosts k0 = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4, 0.0, 0.0, 0.0);
+        assertThat(k0.psPerByte(0, true, false, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(50), within(1e-12));
+        assertThat(k0.psPerByte(0, true, true, 1, false, 1.0)).isCloseTo(ps.applyAsDouble(56 - 0.4 * 6), within(1e-12));
+        // k = 1 is the form without the key, bit for bit
+        CtaCosts k1 = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4, 0.0, 0.0, 1.0);
+        CtaCosts plain = new CtaCosts(10, 20, 6, 30, 2, 1e6, 1.0, 0.0, 0.4);
+        assertThat(k1).isEqualTo(plain);
+        assertThat(k1.narrowsOverlap()).isFalse();
+        assertThat(k0.narrowsOverlap()).isTrue();
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.fit.FitParameter;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
@@ -87,6 +88,41 @@ class SimCtaModelTest {
         // and with a working set far below l2 nothing changes
         CalibrationProfile big = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, 1e12, miss));
         assertThat(timeUs(big, CollectiveOp.BROADCAST, 2)).isCloseTo(us(BYTES, SRC + DST + SEND) + us(BYTES, RECV + DST), within(1e-3));
+    }
+
+    @Test
+    void aSendOverlapNarrowedToTheStoresLeavesALoadOnlySendUnhidden() {
+        // overlap o = 0.5. k = 1 (all local work): the peer's SEND (src + send) hides o x min(src, send) = 100 of
+        // its send; k = 0 (output stores only): it writes no output, so nothing is hidden. The root's
+        // RECV_REDUCE_COPY sends nothing: the same either way.
+        double o = 0.5;
+        CalibrationProfile all = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, o, 0.0, 0.0, 1.0));
+        CalibrationProfile stores = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, o, 0.0, 0.0, 0.0));
+        double root = us(BYTES, RECV + SRC + DST + RED);
+        assertThat(timeUs(all, CollectiveOp.REDUCE, 2)).isCloseTo(us(BYTES, SRC + SEND - o * Math.min(SRC, SEND)) + root, within(1e-3));
+        assertThat(timeUs(stores, CollectiveOp.REDUCE, 2)).isCloseTo(us(BYTES, SRC + SEND) + root, within(1e-3));
+        // the broadcast root's COPY_SEND writes output: k = 0 hides o x min(dst, send), k = 1 o x min(src + dst, send);
+        // k = 0.25 overlaps dst + 0.25 x src
+        double peer = us(BYTES, RECV + DST);
+        assertThat(timeUs(stores, CollectiveOp.BROADCAST, 2))
+                .isCloseTo(us(BYTES, SRC + DST + SEND - o * Math.min(DST, SEND)) + peer, within(1e-3));
+        assertThat(timeUs(all, CollectiveOp.BROADCAST, 2))
+                .isCloseTo(us(BYTES, SRC + DST + SEND - o * Math.min(SRC + DST, SEND)) + peer, within(1e-3));
+        CalibrationProfile quarter = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, o, 0.0, 0.0, 0.25));
+        assertThat(timeUs(quarter, CollectiveOp.BROADCAST, 2))
+                .isCloseTo(us(BYTES, SRC + DST + SEND - o * Math.min(DST + 0.25 * SRC, SEND)) + peer, within(1e-3));
+    }
+
+    @Test
+    void aFitMovesTheOverlapsShareOfTheLoadsOnlyWhereTheProfileNarrowsIt() {
+        String key = "sim.cta.Simple.send_overlap_loads";
+        assertThat(FitParameter.cta(Protocol.SIMPLE, true, false, false).stream().map(FitParameter::name)).doesNotContain(key);
+        FitParameter k = FitParameter.cta(Protocol.SIMPLE, true, false, true).stream().filter(f -> f.name().equals(key)).findFirst().orElseThrow();
+        CalibrationProfile base = profile(new CtaCosts(RECV, SRC, DST, SEND, RED, CtaCosts.DEFAULT_L2_BYTES, 1.0, 0.0, 0.5, 0.0, 0.0, 0.2));
+        assertThat(k.get().applyAsDouble(base)).isEqualTo(0.2);
+        CtaCosts moved = k.set().apply(base, 0.7).sim().ctaOf(Protocol.SIMPLE);
+        assertThat(moved.sendOverlapLoads()).isEqualTo(0.7);
+        assertThat(moved.with(CtaCosts.OVERLAP_LOADS, 0.2)).isEqualTo(base.sim().ctaOf(Protocol.SIMPLE));
     }
 
     @Test
