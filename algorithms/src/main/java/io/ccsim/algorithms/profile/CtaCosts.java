@@ -60,6 +60,8 @@ package io.ccsim.algorithms.profile;
  * the overlap made the reduce-send the cheapest of the three (the send hid behind the two loads), and the 4-rank
  * reduce-scatter, two of whose four steps reduce-send, ran 7-8 % fast from 32 MiB. A warp's loads wait for their
  * data; its stores are posted, and two stores of the same registers (output and peer slot) share the wait.
+ * Refitted with k = 0 (KernelFit on the LL128 blocks, session 21): LL128's overlap 0.52 of min(dst, send); a free k
+ * stays at its search bound, 1e-3. The 4-rank reduce-scatter from 32 MiB is 5-6 % fast instead of 7-8 %.
  *
  * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
  * limit): every flow a rank's blocks send over NVLink crosses one more flow-network constraint per rank and call,
