@@ -144,18 +144,14 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
         if (!(channelLoad >= 0) || Double.isInfinite(channelLoad)) {
             throw new IllegalArgumentException("channelLoad must be a finite number >= 0 (0 = no load effect), got " + channelLoad);
         }
-        if (!(sendOverlap >= 0 && sendOverlap <= 1)) {
-            throw new IllegalArgumentException("sendOverlap must be in [0, 1] (0 = the streams add up), got " + sendOverlap);
-        }
+        Profiles.requireUnitInterval(sendOverlap, "sendOverlap", "0 = the streams add up");
         if (!(gpuSendGbps >= 0) || Double.isInfinite(gpuSendGbps)) {
             throw new IllegalArgumentException("gpuSendGbps must be a finite number of GB/s >= 0 (0 = no shared send limit), got " + gpuSendGbps);
         }
         if (!(gpuSendGbpsPerBlock >= 0) || Double.isInfinite(gpuSendGbpsPerBlock)) {
             throw new IllegalArgumentException("gpuSendGbpsPerBlock must be a finite number of GB/s >= 0, got " + gpuSendGbpsPerBlock);
         }
-        if (!(sendOverlapLoads >= 0 && sendOverlapLoads <= 1)) {
-            throw new IllegalArgumentException("sendOverlapLoads must be in [0, 1] (1 = the send overlaps all local work), got " + sendOverlapLoads);
-        }
+        Profiles.requireUnitInterval(sendOverlapLoads, "sendOverlapLoads", "1 = the send overlaps all local work");
         if (recvNsPerKiB + srcNsPerKiB + dstNsPerKiB + sendNsPerKiB + reduceNsPerKiB <= 0) {
             throw new IllegalArgumentException("cta costs are all zero: a thread block would move data in no time; at least one must be > 0");
         }

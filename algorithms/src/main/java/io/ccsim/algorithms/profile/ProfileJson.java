@@ -102,6 +102,13 @@ final class ProfileJson {
             return v;
         }
 
+        /** A number in [0, 1]; {@code meaning} says what the ends mean, for the error. */
+        double unitInterval(JsonObject o, String key, String path, String meaning) {
+            double v = number(o, key, path);
+            if (!(v >= 0 && v <= 1)) throw error(path + "." + key, "expected a number in [0, 1] (" + meaning + "), got " + v);
+            return v;
+        }
+
         double fraction(JsonObject o, String key, String path) {
             double v = number(o, key, path);
             if (!(v > 0 && v <= 1)) throw error(path + "." + key, "must be in (0, 1], got " + v);
@@ -275,10 +282,8 @@ final class ProfileJson {
                 double l2 = po.has("l2_bytes") ? c.positive(po, "l2_bytes", path) : CtaCosts.DEFAULT_L2_BYTES;
                 double miss = po.has("l2_miss_factor") ? c.number(po, "l2_miss_factor", path) : 1.0;
                 if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
-                double load = po.has("channel_load") ? c.nonNegative(po, "channel_load", path) : 0.0;
-                if (load > 1) throw c.error(path + ".channel_load", "expected a number in [0, 1] (0 = no load effect), got " + load);
-                double overlap = po.has("send_overlap") ? c.nonNegative(po, "send_overlap", path) : 0.0;
-                if (overlap > 1) throw c.error(path + ".send_overlap", "expected a number in [0, 1] (0 = the streams add up), got " + overlap);
+                double load = po.has("channel_load") ? c.unitInterval(po, "channel_load", path, "0 = no load effect") : 0.0;
+                double overlap = po.has("send_overlap") ? c.unitInterval(po, "send_overlap", path, "0 = the streams add up") : 0.0;
                 if (po.has("gpu_send_gbps") != po.has("gpu_send_gbps_per_block")) {
                     throw c.error(path, "gpu_send_gbps and gpu_send_gbps_per_block go together (the send limit a rank's blocks share"
                             + " and its part per sending block); give both or neither");
@@ -287,11 +292,9 @@ final class ProfileJson {
                 double perBlock = po.has("gpu_send_gbps_per_block") ? c.nonNegative(po, "gpu_send_gbps_per_block", path) : 0.0;
                 if (send >= 1e6) throw c.error(path + ".gpu_send_gbps", "expected GB/s in (0, 1e6), got " + send);
                 if (perBlock >= 1e6) throw c.error(path + ".gpu_send_gbps_per_block", "expected GB/s in [0, 1e6), got " + perBlock);
-                double loads = po.has("send_overlap_loads") ? c.nonNegative(po, "send_overlap_loads", path) : CtaCosts.ALL_LOCAL_WORK;
-                if (loads > 1) {
-                    throw c.error(path + ".send_overlap_loads", "expected a number in [0, 1] (1 = the send overlaps all local work,"
-                            + " 0 = only the output stores), got " + loads);
-                }
+                double loads = po.has("send_overlap_loads")
+                        ? c.unitInterval(po, "send_overlap_loads", path, "1 = the send overlaps all local work, 0 = only the output stores")
+                        : CtaCosts.ALL_LOCAL_WORK;
                 cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock, loads));
             }
         }

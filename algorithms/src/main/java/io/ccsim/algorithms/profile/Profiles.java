@@ -26,6 +26,13 @@ final class Profiles {
         }
     }
 
+    /** {@code v} in [0, 1]; {@code meaning} says what the ends mean, for the error. */
+    static void requireUnitInterval(double v, String name, String meaning) {
+        if (!(v >= 0 && v <= 1)) {
+            throw new IllegalArgumentException(name + " must be in [0, 1] (" + meaning + "), got " + v);
+        }
+    }
+
     static Map<LinkClass, Double> linkMap(double nvlink, double pcie, double net) {
         EnumMap<LinkClass, Double> m = new EnumMap<>(LinkClass.class);
         m.put(LinkClass.NVLINK, nvlink);
