@@ -5,6 +5,10 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.fit.ErrorTable;
+import io.ccsim.algorithms.measurements.MeasuredFile;
+import io.ccsim.algorithms.measurements.MeasuredRow;
+import io.ccsim.algorithms.measurements.Measurements;
+import io.ccsim.algorithms.measurements.Median;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
@@ -29,12 +33,12 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ccsim validate}: simulated against measured times. Each measured row (see {@link Measured}) is simulated with
+ * {@code ccsim validate}: simulated against measured times. Each measured row ({@link Measurements#read}) is simulated with
  * the same op, size, dtype, rank count, algorithm, protocol and channels by a {@link PerfRunner} on the topology
  * (default {@code hgx-h200} with the row's n GPUs) and the profile; rows whose algorithm/protocol are unknown
  * (nccl-tests logs) are simulated with NCCL's default choice (the tuner). The table gives, per (op, algorithm,
- * protocol, n), the median and maximum of |t_sim − t_meas| / t_meas below 1 MiB and from 1 MiB, and whether
- * issue 4's bounds hold (median ≤ 15 % below 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
+ * protocol, n), the median and maximum of |t_sim − t_meas| / t_meas below 1 MiB and from 1 MiB, and whether the
+ * fidelity bounds hold (median ≤ 15 % below 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG).",
@@ -66,13 +70,13 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
     public void setEnv(Map<String, String> env) { this.env = env; }
 
     /** One compared row. {@code simAlgo}/{@code simProto}/{@code simChannels} are what was simulated. */
-    record Compared(Measured m, int n, Algorithm simAlgo, Protocol simProto, int simChannels, double simUs) {
+    record Compared(MeasuredRow m, int n, Algorithm simAlgo, Protocol simProto, int simChannels, double simUs) {
         double relErr() { return (simUs - m.timeUs()) / m.timeUs(); }
 
         /** Group label: the measured algorithm/protocol, or "auto" where the file did not say. */
-        String algoLabel() { return m.algo() == null ? "auto" : m.algo().ncclName(); }
+        String algoLabel() { return m.algo().map(Algorithm::ncclName).orElse("auto"); }
 
-        String protoLabel() { return m.proto() == null ? "auto" : m.proto().ncclName(); }
+        String protoLabel() { return m.proto().map(Protocol::ncclName).orElse("auto"); }
 
         double busbw(double us) { return m.bytes() / (us * 1e3) * m.op().busBwFactor(n); }
     }
@@ -81,9 +85,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
     public Integer call() {
         if (gpus != null && gpus < 1) throw new UserException("--gpus: must be >= 1, got " + gpus);
         PrintWriter out = spec.commandLine().getOut();
-        List<Measured> rows = new ArrayList<>();
+        List<MeasuredRow> rows = new ArrayList<>();
         for (Path f : measured) {
-            Measured.FileRows fr = Measured.read(f, TopologyArgs.readText(f, "measured file"), includeEager);
+            MeasuredFile fr = Measurements.read(f.toString(), TopologyArgs.readText(f, "measured file"), includeEager);
             if (fr.rows().isEmpty()) throw new UserException(f + ": no measured rows");
             rows.addAll(fr.rows());
             out.printf(Locale.ROOT, "# %s: %d rows%s%n", f, fr.rows().size(), fr.skipped().isEmpty() ? "" : "; left out " + fr.skipped());
@@ -92,7 +96,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
         Map<Integer, PerfRunner> runners = new TreeMap<>();
         CalibrationProfile prof = null;
         List<Compared> cmp = new ArrayList<>();
-        for (Measured m : rows) {
+        for (MeasuredRow m : rows) {
             int n = m.n() > 0 ? m.n() : gpus != null ? gpus : 0;
             if (n == 0) {
                 throw new UserException(m.where() + ": the file does not say how many ranks ran (no 'n' field or '# Rank' lines);"
@@ -135,24 +139,25 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
         return SimSetup.profile(profile == null ? null : Path.of(profile), topo);
     }
 
-    private static Compared simulate(PerfRunner runner, Measured m, int n) {
+    private static Compared simulate(PerfRunner runner, MeasuredRow m, int n) {
         long count = runner.countFor(m.op(), m.bytes(), m.dtype());
         if (count == 0) throw new UserException(m.where() + ": " + m.bytes() + " B is less than one " + m.dtype() + " per rank of " + n);
-        ReduceOp redop = m.redop() == null ? ReduceOp.SUM : m.redop();
+        ReduceOp redop = m.redop().orElse(ReduceOp.SUM);
         int root = m.root() < n ? m.root() : 0;
         try {
             PerfRow r;
-            if (m.algo() != null && m.proto() != null) {
-                int ch = m.channels();
+            if (m.forced()) {
+                Algorithm algo = m.algo().get();
+                Protocol proto = m.proto().get();
                 // a row with its own channel count is the CudaExecutor's (timing.json, perf --backend cuda): its time is
                 // the mean of back-to-back graph replays, which the simulation reproduces call after call (plus the
                 // later ranks' host graph launches, sim.graph_launch_us and sim.graph_call_launch_us)
-                if (ch > 0) {
-                    r = runner.simulateGraphReplay(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), ch);
+                if (m.planChannels().isPresent()) {
+                    r = runner.simulateGraphReplay(m.op(), count, m.dtype(), redop, root, algo, proto, m.planChannels().getAsInt());
                 } else {
-                    Candidate c = runner.tune(m.op(), m.bytes()).candidate(m.algo(), m.proto()).orElseThrow(() -> new UserException(
-                            m.where() + ": the tuner has no candidate " + m.algo() + "/" + m.proto() + " for " + m.op() + "; give 'channels'"));
-                    r = runner.simulate(m.op(), count, m.dtype(), redop, root, m.algo(), m.proto(), c.channels(), 1);
+                    Candidate c = runner.tune(m.op(), m.bytes()).candidate(algo, proto).orElseThrow(() -> new UserException(
+                            m.where() + ": the tuner has no candidate " + algo + "/" + proto + " for " + m.op() + "; give 'channels'"));
+                    r = runner.simulate(m.op(), count, m.dtype(), redop, root, algo, proto, c.channels(), 1);
                 }
             } else {
                 r = runner.run(m.op(), m.bytes(), m.dtype(), redop, root);
@@ -205,7 +210,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
                 groupsOk, groups.size());
     }
 
-    /** |relative error| of the rows below issue 4's size boundary ({@link ErrorTable#KERNEL_LARGE_BYTES}), or from it. */
+    /** |relative error| of the rows below the fidelity check's size boundary ({@link ErrorTable#KERNEL_LARGE_BYTES}), or from it. */
     private static double[] absErrors(List<Compared> rows, boolean large) {
         return rows.stream().filter(c -> (c.m().bytes() >= ErrorTable.KERNEL_LARGE_BYTES) == large)
                 .mapToDouble(c -> Math.abs(c.relErr())).toArray();
@@ -216,7 +221,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
     }
 
     static double median(double[] v) {
-        return v.length == 0 ? Double.NaN : io.ccsim.algorithms.fit.ErrorTable.median(v);
+        return v.length == 0 ? Double.NaN : Median.of(v);
     }
 
     static double max(double[] v) {

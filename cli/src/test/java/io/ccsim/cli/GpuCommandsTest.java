@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** calibrate, perf --backend cuda, validate, bundle. GPU-bound commands are tested for their no-CUDA behaviour here. */
 class GpuCommandsTest {
     /** A real nccl-tests log (A100 × 8, all_reduce_perf, 2.x format), shared with gpu-backend's importer tests. */
-    static final Path A100_LOG = Path.of("../gpu-backend/src/test/resources/io/ccsim/gpu/nccltests/a100-8gpu-all_reduce-v2.txt");
+    static final Path A100_LOG = Path.of("src/test/resources/golden/fixtures/a100-8gpu-all_reduce-v2.txt");
 
     static CliTest.Result run(String... args) { return CliTest.run(args); }
 

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.algorithms.measurements;
 
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
@@ -31,12 +31,13 @@ import java.util.regex.Pattern;
  * <p>The collective comes from the log: a command line naming a {@code *_perf} binary, or
  * {@code # Collective test starting|concluded: NAME}. A log may hold several tests one after another:
  * each such line starts a new section. Rows before any such line take the {@code defaultOp} given to
- * {@link #parse(String, String, CollectiveOp)}; without one they are an error.
+ * {@link #parse(String, String, CollectiveOp)}; without one they are an error. {@link NcclTestsRows} turns the
+ * out-of-place times into {@link MeasuredRow}s.
  *
  * @param source   where the text came from (file name), for messages
  * @param sections the tests in the log, in order
  */
-public record NcclTestsLog(String source, List<Section> sections) {
+record NcclTestsLog(String source, List<Section> sections) {
 
     /**
      * One row of the table.
@@ -52,7 +53,7 @@ public record NcclTestsLog(String source, List<Section> sections) {
      * @param inPlace       in-place measurement
      * @param line          1-based line number in the source
      */
-    public record Row(CollectiveOp op, long sizeBytes, long count, String type, Optional<DataType> dtype, String redop,
+    record Row(CollectiveOp op, long sizeBytes, long count, String type, Optional<DataType> dtype, String redop,
                       int root, Measurement oop, Measurement inPlace, int line) { }
 
     /**
@@ -65,7 +66,7 @@ public record NcclTestsLog(String source, List<Section> sections) {
      *                  column or prints N/A
      * @param maxError  the old {@code error} column, NaN where absent
      */
-    public record Measurement(double timeUs, double algbwGBps, double busbwGBps, long wrong, double maxError) { }
+    record Measurement(double timeUs, double algbwGBps, double busbwGBps, long wrong, double maxError) { }
 
     /**
      * One test run in the log.
@@ -76,10 +77,10 @@ public record NcclTestsLog(String source, List<Section> sections) {
      * @param avgBusBandwidth  the {@code # Avg bus bandwidth} line, GB/s, if printed
      * @param outOfBounds      the {@code # Out of bounds values} count, -1 if not printed
      */
-    public record Section(CollectiveOp op, int ranks, List<Row> rows, OptionalDouble avgBusBandwidth, long outOfBounds) { }
+    record Section(CollectiveOp op, int ranks, List<Row> rows, OptionalDouble avgBusBandwidth, long outOfBounds) { }
 
     /** Malformed nccl-tests text; the message names the source and line. */
-    public static final class FormatException extends IllegalArgumentException {
+    static final class FormatException extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
 
         FormatException(String message) { super(message); }
@@ -93,14 +94,14 @@ public record NcclTestsLog(String source, List<Section> sections) {
     private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\]");
 
     /** All rows of all sections, in order. */
-    public List<Row> rows() {
+    List<Row> rows() {
         List<Row> all = new ArrayList<>();
         for (Section s : sections) all.addAll(s.rows());
         return List.copyOf(all);
     }
 
     /** Parses a log that names its collective (see the class comment). */
-    public static NcclTestsLog parse(String text, String source) {
+    static NcclTestsLog parse(String text, String source) {
         return parse(text, source, null);
     }
 
@@ -110,7 +111,7 @@ public record NcclTestsLog(String source, List<Section> sections) {
      *
      * @throws FormatException naming source, line and what is valid
      */
-    public static NcclTestsLog parse(String text, String source, CollectiveOp defaultOp) {
+    static NcclTestsLog parse(String text, String source, CollectiveOp defaultOp) {
         if (text == null) throw new IllegalArgumentException("nccl-tests log text must not be null");
         String src = source == null ? "<text>" : source;
         List<Section> sections = new ArrayList<>();

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.algorithms.measurements;
 
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.within;
 class NcclTestsLogTest {
 
     static String fixture(String name) throws IOException {
-        try (InputStream in = NcclTestsLogTest.class.getResourceAsStream("/io/ccsim/gpu/nccltests/" + name)) {
+        try (InputStream in = NcclTestsLogTest.class.getResourceAsStream("/io/ccsim/algorithms/measurements/nccltests/" + name)) {
             assertThat(in).as("fixture " + name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

@@ -1,0 +1,108 @@
+package io.ccsim.algorithms.measurements;
+
+import static io.ccsim.algorithms.measurements.JsonFields.bool;
+import static io.ccsim.algorithms.measurements.JsonFields.num;
+import static io.ccsim.algorithms.measurements.JsonFields.str;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The NCCL calibration fixtures written by tools/nccl-measure/measure.py ({@code {"source": {...}, "rows": [...]}}, fields
+ * described in tools/nccl-measure/README.md), read for a fit: a row's {@code mode} ({@code default} or
+ * {@code Algo/Proto}) says whether NCCL chose (the row names no algorithm, and NCCL's logged choice goes to
+ * {@code ncclAlgo}/{@code ncclProto}/{@code ncclChannels}) or NCCL_ALGO/NCCL_PROTO forced it (algorithm and protocol
+ * named, channels NCCL's). The fixtures are float32 sums with root 0. Only graph-replay rows ({@code graph: true}) are
+ * returned: eager rows include the host launch overhead that graph replay removes, which the simulator does not model.
+ */
+final class CalibrationFixtures {
+    private CalibrationFixtures() {}
+
+    /** @throws IllegalArgumentException naming {@code sourceName}, the row and the field, for malformed content */
+    static List<MeasuredRow> parse(String json, String sourceName) {
+        JsonObject root;
+        try {
+            JsonElement e = JsonParser.parseString(json);
+            if (!e.isJsonObject()) throw new IllegalArgumentException(sourceName + ": expected a JSON object with \"rows\"");
+            root = e.getAsJsonObject();
+        } catch (JsonParseException e) {
+            throw new IllegalArgumentException(sourceName + ": not valid JSON: " + e.getMessage(), e);
+        }
+        JsonElement rowsEl = root.get("rows");
+        if (rowsEl == null || !rowsEl.isJsonArray()) {
+            throw new IllegalArgumentException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
+        }
+        JsonArray rows = rowsEl.getAsJsonArray();
+        List<MeasuredRow> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            String where = sourceName + " rows[" + i + "]";
+            if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
+            JsonObject r = rows.get(i).getAsJsonObject();
+            if (bool(r, "graph", where)) out.add(row(r, where));
+        }
+        return List.copyOf(out);
+    }
+
+    private static MeasuredRow row(JsonObject r, String where) {
+        CollectiveOp op = JsonFields.op(r, where);
+        int n = (int) num(r, "n", where);
+        if (n < 1) throw new IllegalArgumentException(where + ".n: must be >= 1, got " + n);
+        String mode = str(r, "mode", where);
+        Optional<Algorithm> fa = Optional.empty();
+        Optional<Protocol> fp = Optional.empty();
+        if (!mode.equals("default")) {
+            String[] m = mode.split("/");
+            if (m.length != 2) {
+                throw new IllegalArgumentException(where + ".mode: '" + mode + "' is neither 'default' nor 'Algo/Proto' (e.g. Ring/LL128)");
+            }
+            fa = Optional.of(algo(m[0], where + ".mode"));
+            fp = Optional.of(proto(m[1], where + ".mode"));
+        }
+        long bytes = (long) num(r, "bytes", where);
+        if (bytes <= 0) throw new IllegalArgumentException(where + ".bytes: must be > 0, got " + bytes);
+        double t = num(r, "time_us", where);
+        if (!(t > 0) || Double.isInfinite(t)) throw new IllegalArgumentException(where + ".time_us: must be finite and > 0, got " + t);
+        JsonElement ra = nullable(r, "nccl_reported_algo");
+        JsonElement rp = nullable(r, "nccl_reported_proto");
+        JsonElement rc = nullable(r, "nccl_reported_channels");
+        Optional<Algorithm> na = ra == null ? Optional.empty() : Optional.of(algo(ra.getAsString(), where + ".nccl_reported_algo"));
+        Optional<Protocol> np = rp == null ? Optional.empty() : Optional.of(proto(rp.getAsString(), where + ".nccl_reported_proto"));
+        OptionalInt nc = rc == null ? OptionalInt.empty() : OptionalInt.of(rc.getAsInt());
+        return new MeasuredRow(where, op, n, bytes, DataType.FLOAT32, Optional.of(ReduceOp.SUM), 0, fa, fp, 0, na, np, nc, t);
+    }
+
+    private static JsonElement nullable(JsonObject r, String key) {
+        JsonElement e = r.get(key);
+        return e == null || e.isJsonNull() ? null : e;
+    }
+
+    /** NCCL algorithm names as NCCL logs them (RING, TREE) or as NCCL_ALGO spells them (Ring, Tree). */
+    static Algorithm algo(String s, String where) {
+        for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
+            if (a.ncclName().equalsIgnoreCase(s.trim())) return a;
+        }
+        throw new IllegalArgumentException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree");
+    }
+
+    /** NCCL protocol names, case-insensitively (LL, LL128, Simple). */
+    static Protocol proto(String s, String where) {
+        String t = s.trim().toUpperCase(Locale.ROOT);
+        for (Protocol p : Protocol.values()) {
+            if (p.name().equals(t)) return p;
+        }
+        throw new IllegalArgumentException(where + ": protocol '" + s + "' is unknown; valid: LL, LL128, Simple");
+    }
+}

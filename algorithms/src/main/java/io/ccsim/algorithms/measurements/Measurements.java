@@ -1,0 +1,86 @@
+package io.ccsim.algorithms.measurements;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads every measured format into {@link MeasuredRow}s: the one entry point for {@code ccsim validate}, the fitters and
+ * the tests.
+ * <ul>
+ *   <li>{@link #read}: any measured file, its format detected from the text: JSON ({@code ccsim perf --format json} of
+ *   either backend, the CudaExecutor's timing.json, a calibration fixture's {@code {"rows": [...]}}), CSV with
+ *   {@code ccsim perf --format csv}'s header, or else an nccl-tests text log. Each row is taken as it names itself:
+ *   one that names its algorithm and protocol is {@link MeasuredRow#forced() forced}.</li>
+ *   <li>{@link #calibrationFixture}: an NCCL calibration fixture as the NCCL fit reads it, where a row in NCCL's default
+ *   mode is NCCL's choice (with what NCCL logged) rather than forced.</li>
+ *   <li>{@link #kernelTimings}: the CudaExecutor's timing.json as the kernel fit reads it, every row a fixed plan of a
+ *   float32 sum with root 0.</li>
+ * </ul>
+ * Every reader throws {@link IllegalArgumentException} for malformed content, naming the file, the row (line or JSON
+ * path) and the field, and what is valid.
+ */
+public final class Measurements {
+    private Measurements() {}
+
+    /**
+     * The rows of a measured file's {@code text}, its format detected: JSON if it starts with {@code [} or
+     * {@code {}, CSV if its first line starts with {@code op,}, else an nccl-tests log (see the class comment). Rows of
+     * timing files with {@code "graph": false} (eager launches, host launch cost included) are left out unless
+     * {@code keepEager}; the trials of one measurement (rows with a {@code trial} field) become one row with their
+     * median time.
+     *
+     * @param source    the file's name, for messages
+     * @param text      the file's content
+     * @param keepEager whether to keep eager-launch rows
+     * @throws IllegalArgumentException naming {@code source} and the line or JSON path, and what is valid
+     */
+    public static MeasuredFile read(String source, String text, boolean keepEager) {
+        String t = text.strip();
+        if (t.startsWith("[") || t.startsWith("{")) return JsonRows.read(source, t, keepEager);
+        String first = t.lines().findFirst().orElse("");
+        if (first.startsWith("op,")) return CsvRows.read(source, t);
+        return NcclTestsRows.read(source, text);
+    }
+
+    /**
+     * The graph-replay rows of an NCCL calibration fixture (calibration/nccl-h200/*.json), in file order.
+     *
+     * @throws IOException              if the file cannot be read
+     * @throws IllegalArgumentException naming the file, the row and the field, for malformed content
+     */
+    public static List<MeasuredRow> calibrationFixture(Path file) throws IOException {
+        return calibrationFixture(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /** As {@link #calibrationFixture(Path)} for several files, in order. */
+    public static List<MeasuredRow> calibrationFixtures(List<Path> files) throws IOException {
+        List<MeasuredRow> out = new ArrayList<>();
+        for (Path f : files) out.addAll(calibrationFixture(f));
+        return List.copyOf(out);
+    }
+
+    /** As {@link #calibrationFixture(Path)} for fixture JSON text; {@code sourceName} appears in error messages. */
+    public static List<MeasuredRow> calibrationFixture(String json, String sourceName) {
+        return CalibrationFixtures.parse(json, sourceName);
+    }
+
+    /**
+     * The graph-replay rows of a CudaExecutor timing file (timing.json), in file order, trials merged.
+     *
+     * @throws IOException              if the file cannot be read
+     * @throws IllegalArgumentException naming the file, the row and the field, for malformed content or a row of
+     *                                  another dtype, reduction or root than a float32 sum with root 0
+     */
+    public static List<MeasuredRow> kernelTimings(Path file) throws IOException {
+        return kernelTimings(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /** As {@link #kernelTimings(Path)} for timing JSON text; {@code sourceName} appears in error messages. */
+    public static List<MeasuredRow> kernelTimings(String json, String sourceName) {
+        return KernelTimings.parse(json, sourceName);
+    }
+}

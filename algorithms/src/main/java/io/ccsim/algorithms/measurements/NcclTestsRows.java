@@ -1,0 +1,53 @@
+package io.ccsim.algorithms.measurements;
+
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+
+/**
+ * Measured rows from an nccl-tests text log ({@link NcclTestsLog}): the out-of-place times; algorithm, protocol and
+ * channels unknown (NCCL chose); {@code n} from the log's rank lines (0 without them). Rows of size 0 or time 0 are
+ * left out.
+ */
+final class NcclTestsRows {
+    private NcclTestsRows() {}
+
+    /** @throws IllegalArgumentException naming {@code src} and the line, and what is valid */
+    static MeasuredFile read(String src, String text) {
+        NcclTestsLog log;
+        try {
+            log = NcclTestsLog.parse(text, src);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (not JSON or CSV either: expected a JSON array of perf rows, a CSV with"
+                    + " header 'op,bytes,...', or nccl-tests output)", e);
+        }
+        List<MeasuredRow> rows = new ArrayList<>();
+        int zero = 0;
+        for (NcclTestsLog.Section s : log.sections()) {
+            for (NcclTestsLog.Row r : s.rows()) {
+                if (r.sizeBytes() == 0 || !(r.oop().timeUs() > 0)) {
+                    zero++;
+                    continue;
+                }
+                rows.add(row(src + ":" + r.line(), r, s.ranks()));
+            }
+        }
+        return new MeasuredFile(rows, zero > 0 ? zero + " rows of size 0 or time 0" : "");
+    }
+
+    private static MeasuredRow row(String where, NcclTestsLog.Row r, int ranks) {
+        DataType dt = r.dtype().orElseThrow(() -> new IllegalArgumentException(where + ": nccl-tests type '" + r.type()
+                + "' is not one ccsim models; valid: " + Arrays.stream(DataType.values()).map(DataType::ncclTestsName)
+                .collect(Collectors.joining(", "))));
+        String ro = r.redop().toLowerCase(Locale.ROOT);
+        Optional<ReduceOp> redop = ro.isEmpty() ? Optional.empty() : NamedFields.redop(where, ro);
+        return new MeasuredRow(where, r.op(), ranks, r.sizeBytes(), dt, redop, Math.max(0, r.root()), Optional.empty(), Optional.empty(),
+                0, Optional.empty(), Optional.empty(), OptionalInt.empty(), r.oop().timeUs());
+    }
+}
