@@ -3,8 +3,8 @@ package io.ccsim.gpu;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.ccsim.algorithms.fit.FixtureRow;
-import io.ccsim.algorithms.fit.KernelTimings;
+import io.ccsim.algorithms.measurements.MeasuredRow;
+import io.ccsim.algorithms.measurements.Measurements;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** results/h200x2 (the fidelity sweep on 2 × H200) is what FidelitySchedule asks for and what KernelTimings reads. */
+/** results/h200x2 (the fidelity sweep on 2 × H200) is what FidelitySchedule asks for and what the kernel fit reads. */
 class CommittedFidelityResultsTest {
     private static final Path FILE = Path.of("results/h200x2/timing.json");
 
@@ -54,12 +54,12 @@ class CommittedFidelityResultsTest {
     @Test
     void kernelTimingsMergesTheTrialsOfEachMeasurement() throws Exception {
         // the trials of one (op, algo, proto, channels, bytes) become one row with the median time
-        List<FixtureRow> rows = KernelTimings.load(FILE);
+        List<MeasuredRow> rows = Measurements.kernelTimings(FILE);
         // 3 trials of the fidelity set, 1 of the channel sweep
         long fidelity = rows.stream().filter(r -> r.planChannels().getAsInt() == 16).count();
         assertThat(rows).hasSize(FidelitySchedule.rows(FidelitySchedule.forRanks(2)) - (int) fidelity * (FidelitySchedule.TRIALS - 1));
         assertThat(rows).filteredOn(r -> r.planChannels().getAsInt() == 16)
-                .allMatch(r -> r.source().contains("median of " + FidelitySchedule.TRIALS + " trials"));
-        assertThat(rows).allMatch(r -> r.nRanks() == 2 && r.planChannels().isPresent());
+                .allMatch(r -> r.where().contains("median of " + FidelitySchedule.TRIALS + " trials"));
+        assertThat(rows).allMatch(r -> r.n() == 2 && r.planChannels().isPresent());
     }
 }

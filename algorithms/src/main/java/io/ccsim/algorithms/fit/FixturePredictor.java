@@ -2,6 +2,7 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.measurements.MeasuredRow;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
@@ -18,9 +19,9 @@ import java.util.stream.IntStream;
  * Predicts fixture rows exactly as {@code ccsim perf} would: the {@link PerfRunner} on
  * {@code hgx-h200} with {@code n} GPUs of one board, float32 sum, root 0; forced rows run with
  * NCCL_ALGO/NCCL_PROTO set to the row's mode, default rows with an empty environment (NCCL's choice
- * by the tuner). Rows with a fixed plan ({@link FixtureRow#planChannels()}, the CudaExecutor's timings) are
- * simulated with exactly that plan (algorithm, protocol, channels), as {@code ccsim validate} does. Rows are simulated in parallel; every simulation is seeded and independent, so the
- * result does not depend on the thread count.
+ * by the tuner). Rows with a fixed plan ({@link MeasuredRow#planChannels()}, the CudaExecutor's timings) are
+ * simulated with exactly that plan (algorithm, protocol, channels), as {@code ccsim validate} does. Rows are
+ * simulated in parallel; every simulation is seeded and independent, so the result does not depend on the thread count.
  */
 public final class FixturePredictor {
     /** The topology the fixtures were measured on (4 × H200 of an HGX board, NVSwitch). */
@@ -37,31 +38,31 @@ public final class FixturePredictor {
     }
 
     /** The NCCL environment of a row: NCCL_ALGO and NCCL_PROTO for forced rows, empty for default ones. */
-    public static NcclEnv envOf(FixtureRow row) {
+    public static NcclEnv envOf(MeasuredRow row) {
         if (!row.forced()) return NcclEnv.empty();
         return NcclEnv.parse(Map.of(NcclEnv.NCCL_ALGO, row.forcedAlgo().get().ncclName(),
                 NcclEnv.NCCL_PROTO, row.forcedProto().get().ncclName()));
     }
 
     /** Predicts one row with {@code profile}. */
-    public Prediction predict(CalibrationProfile profile, FixtureRow row) {
+    public Prediction predict(CalibrationProfile profile, MeasuredRow row) {
         if (row.planChannels().isPresent()) {
-            PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, NcclEnv.empty(), SEED);
+            PerfRunner runner = new PerfRunner(topology(row.n()), row.n(), profile, NcclEnv.empty(), SEED);
             long count = runner.countFor(row.op(), row.bytes(), DataType.FLOAT32);
-            if (count == 0) throw new IllegalArgumentException(row.source() + ": " + row.bytes() + " B is less than one float per rank");
+            if (count == 0) throw new IllegalArgumentException(row.where() + ": " + row.bytes() + " B is less than one float per rank");
             // the CudaExecutor times back-to-back graph replays: predict the mean per call of as many, with its skew
             PerfRow r = runner.simulateGraphReplay(row.op(), count, DataType.FLOAT32, ReduceOp.SUM, 0, row.forcedAlgo().get(),
                     row.forcedProto().get(), row.planChannels().getAsInt());
             return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
         }
-        PerfRunner runner = new PerfRunner(topology(row.nRanks()), row.nRanks(), profile, envOf(row), SEED);
+        PerfRunner runner = new PerfRunner(topology(row.n()), row.n(), profile, envOf(row), SEED);
         PerfRow r = runner.run(row.op(), row.bytes(), DataType.FLOAT32, ReduceOp.SUM, 0);
         return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
     }
 
     /** Predicts every row with {@code profile}, in the rows' order. */
-    public List<Prediction> predictAll(CalibrationProfile profile, List<FixtureRow> rows) {
-        for (FixtureRow r : rows) topology(r.nRanks());
+    public List<Prediction> predictAll(CalibrationProfile profile, List<MeasuredRow> rows) {
+        for (MeasuredRow r : rows) topology(r.n());
         Prediction[] out = new Prediction[rows.size()];
         IntStream.range(0, rows.size()).parallel().forEach(i -> out[i] = predict(profile, rows.get(i)));
         return List.of(out);

@@ -1,6 +1,8 @@
 package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.measurements.MeasuredRow;
+import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.SimCosts;
@@ -15,7 +17,7 @@ import java.util.Map;
 /**
  * Fits a calibration profile's simulator numbers to the CudaExecutor's own timings (issue 4's fidelity check):
  * {@code KernelFit --base profile.json --out profile-fitted.json [--rounds 2] [--max-eval 60] [--date D]
- * [--fit-n N] [--sparse] [--blocks REGEX] [--large-weight W] [--criterion MARGIN] timing.json...}. Every row is predicted with the plan that ran ({@link KernelTimings}); the
+ * [--fit-n N] [--sparse] [--blocks REGEX] [--large-weight W] [--criterion MARGIN] timing.json...}. Every row is predicted with the plan that ran ({@link Measurements#kernelTimings}); the
  * error table uses issue 4's size classes (below 1 MiB, from 1 MiB). With {@code --fit-n N} only the rows of
  * n = N ranks are fitted and the other rows are reported apart as held out (out of sample).
  */
@@ -63,10 +65,10 @@ public final class KernelFit {
             throw new IllegalArgumentException("--blocks " + blocks + " matches no block; blocks: " + ProfileFitter.kernelBlockNames());
         }
         CalibrationProfile start = withCtaSeeds(CalibrationProfile.load(base));
-        List<FixtureRow> rows = new ArrayList<>();
-        for (Path f : files) rows.addAll(KernelTimings.load(f));
+        List<MeasuredRow> rows = new ArrayList<>();
+        for (Path f : files) rows.addAll(Measurements.kernelTimings(f));
         int n = fitN;
-        List<FixtureRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.nRanks() == n).toList();
+        List<MeasuredRow> fitRows = n == 0 ? rows : rows.stream().filter(r -> r.n() == n).toList();
         if (fitRows.isEmpty()) throw new IllegalArgumentException("--fit-n " + n + ": no rows with n = " + n);
         ProfileFitter fitter = ProfileFitter.forKernelTimings(System.out, maxEval, sparse ? KernelFit::sparseSize : x -> true)
                 .withLargeRowWeight(largeWeight);
@@ -77,7 +79,7 @@ public final class KernelFit {
         ErrorTable table = ErrorTable.of(all, ErrorTable.KERNEL_LARGE_BYTES);
         System.out.print(table.format());
         if (n != 0) {
-            List<Prediction> held = all.stream().filter(p -> p.row().nRanks() != n).toList();
+            List<Prediction> held = all.stream().filter(p -> p.row().n() != n).toList();
             System.out.println("held out (not fitted), n != " + n + ":");
             System.out.print(ErrorTable.of(held, ErrorTable.KERNEL_LARGE_BYTES).format());
         }
@@ -136,7 +138,7 @@ public final class KernelFit {
      * half the rows and under half the simulation time); every row is still scored at the end. {@code --blocks}
      * fits only the blocks whose name matches (e.g. {@code "cta Simple|ring Simple"}).
      */
-    static boolean sparseSize(FixtureRow r) {
+    static boolean sparseSize(MeasuredRow r) {
         long b = r.bytes();
         return Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 12) % 2 == 0;
     }

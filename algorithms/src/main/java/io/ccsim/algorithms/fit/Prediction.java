@@ -2,9 +2,10 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.measurements.MeasuredRow;
 
 /**
- * What {@code ccsim perf} predicts for one fixture row.
+ * What {@code ccsim perf} predicts for one measured row.
  *
  * @param row       the measurement
  * @param timeUs    simulated time of one collective, µs
@@ -12,7 +13,7 @@ import io.ccsim.algorithms.Protocol;
  * @param proto     the protocol the tuner chose
  * @param channels  the channel count the tuner chose
  */
-public record Prediction(FixtureRow row, double timeUs, Algorithm algo, Protocol proto, int channels) {
+public record Prediction(MeasuredRow row, double timeUs, Algorithm algo, Protocol proto, int channels) {
 
     /** log(predicted / measured), the residual the fit minimises. */
     public double logRatio() { return Math.log(timeUs / row.timeUs()); }

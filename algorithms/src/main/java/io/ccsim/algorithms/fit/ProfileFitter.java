@@ -2,6 +2,8 @@ package io.ccsim.algorithms.fit;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.measurements.MeasuredRow;
+import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.FitInfo;
 import io.ccsim.algorithms.profile.SimCosts;
@@ -55,7 +57,7 @@ public final class ProfileFitter {
     private final FixturePredictor predictor = new FixturePredictor();
     private final PrintStream log;
     private final int maxEvalPerBlock;
-    private final Predicate<FixtureRow> search;
+    private final Predicate<MeasuredRow> search;
     private final long boundary;
     /** Fitting ccsim's own kernels ({@link #kernelBlocks}) rather than NCCL's fixtures. */
     private final boolean kernel;
@@ -84,7 +86,7 @@ public final class ProfileFitter {
      * @param boundary        size class boundary of the result's error table, bytes (64 KiB for NCCL's fixtures,
      *                        {@link ErrorTable#KERNEL_LARGE_BYTES} for issue 4's check of the CudaExecutor's timings)
      */
-    public ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary) {
+    public ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<MeasuredRow> search, long boundary) {
         this(log, maxEvalPerBlock, search, boundary, false);
     }
 
@@ -167,7 +169,7 @@ public final class ProfileFitter {
         return s / w;
     }
 
-    private ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search, long boundary, boolean kernel) {
+    private ProfileFitter(PrintStream log, int maxEvalPerBlock, Predicate<MeasuredRow> search, long boundary, boolean kernel) {
         this.kernel = kernel;
         if (maxEvalPerBlock < 20) throw new IllegalArgumentException("maxEvalPerBlock must be >= 20, got " + maxEvalPerBlock);
         if (boundary < 1) throw new IllegalArgumentException("size class boundary must be >= 1 B, got " + boundary);
@@ -177,13 +179,13 @@ public final class ProfileFitter {
         this.boundary = boundary;
     }
 
-    /** A fitter for the CudaExecutor's own timings ({@link KernelTimings}): every row searched, 1 MiB size classes. */
+    /** A fitter for the CudaExecutor's own timings ({@link Measurements#kernelTimings}): every row searched, 1 MiB size classes. */
     public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock) {
         return forKernelTimings(log, maxEvalPerBlock, r -> true);
     }
 
     /** As {@link #forKernelTimings(PrintStream, int)}, simulating only the rows {@code search} accepts while searching. */
-    public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock, Predicate<FixtureRow> search) {
+    public static ProfileFitter forKernelTimings(PrintStream log, int maxEvalPerBlock, Predicate<MeasuredRow> search) {
         return new ProfileFitter(log, maxEvalPerBlock, search, ErrorTable.KERNEL_LARGE_BYTES, true);
     }
 
@@ -265,7 +267,7 @@ public final class ProfileFitter {
     }
 
     /** Whether a row is simulated during the search (see the class comment). */
-    static boolean inSearch(FixtureRow r) {
+    static boolean inSearch(MeasuredRow r) {
         long b = r.bytes();
         boolean pow4 = Long.bitCount(b) == 1 && (Long.numberOfTrailingZeros(b) - 3) % 2 == 0;
         return pow4 && b <= 128L << 20;
@@ -274,7 +276,7 @@ public final class ProfileFitter {
     /** Protocols the Tuner picks for send/recv and all-to-all on the fixtures (see the fit report). */
     static final List<Protocol> P2P_PROTOCOLS = List.of(Protocol.LL, Protocol.SIMPLE);
 
-    private record Block(String name, List<FitParameter> params, Predicate<FixtureRow> rows) {}
+    private record Block(String name, List<FitParameter> params, Predicate<MeasuredRow> rows) {}
 
     /**
      * The blocks of an NCCL fit of {@code profile}. For each protocol with {@code sim.cta} costs
@@ -340,7 +342,7 @@ public final class ProfileFitter {
     }
 
     /** Fits {@code base} to {@code rows} in {@code rounds} rounds of block coordinate descent. */
-    public Result fit(CalibrationProfile base, List<FixtureRow> rows, int rounds) {
+    public Result fit(CalibrationProfile base, List<MeasuredRow> rows, int rounds) {
         return fit(base, rows, rounds, name -> true);
     }
 
@@ -349,13 +351,13 @@ public final class ProfileFitter {
      * (block names: "cta LL", "ring Simple", "chain LL128", "tree LL", "p2p Simple", "shared"; for kernel fits
      * also "links"); the errors are still computed on every row.
      */
-    public Result fit(CalibrationProfile base, List<FixtureRow> rows, int rounds, Predicate<String> blocks) {
+    public Result fit(CalibrationProfile base, List<MeasuredRow> rows, int rounds, Predicate<String> blocks) {
         if (rows.isEmpty()) throw new IllegalArgumentException("no fixture rows to fit");
         CalibrationProfile cur = base;
         for (int round = 1; round <= rounds; round++) {
             for (Block b : kernel ? kernelBlocks(base) : blocks(base)) {
                 if (!blocks.test(b.name())) continue;
-                List<FixtureRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
+                List<MeasuredRow> sel = rows.stream().filter(search).filter(b.rows()).toList();
                 if (sel.isEmpty()) continue;
                 cur = fitBlock(cur, b, sel, round);
             }
@@ -364,7 +366,7 @@ public final class ProfileFitter {
         return new Result(cur, preds, ErrorTable.of(preds, boundary), loss(preds));
     }
 
-    private CalibrationProfile fitBlock(CalibrationProfile start, Block b, List<FixtureRow> rows, int round) {
+    private CalibrationProfile fitBlock(CalibrationProfile start, Block b, List<MeasuredRow> rows, int round) {
         List<FitParameter> ps = b.params();
         int n = ps.size();
         double[] x0 = new double[n], lo = new double[n], hi = new double[n];
@@ -474,7 +476,7 @@ public final class ProfileFitter {
         CalibrationProfile start = CalibrationProfile.BUILTIN_NAMES.contains(base) ? CalibrationProfile.builtin(base)
                 : CalibrationProfile.load(Path.of(base));
         start = KernelFit.withCtaSeeds(start, cta);
-        List<FixtureRow> rows = NcclFixtures.loadAll(files);
+        List<MeasuredRow> rows = Measurements.calibrationFixtures(files);
         java.util.regex.Pattern blockPattern = only;
         ProfileFitter fitter = new ProfileFitter(System.out, maxEval);
         for (Map.Entry<Protocol, Double> e : minPipe.entrySet()) fitter.withMinPipelineBytes(e.getKey(), e.getValue());

@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
-import java.util.Optional;
-import java.util.OptionalInt;
+import io.ccsim.algorithms.measurements.MeasuredRow;
 import org.junit.jupiter.api.Test;
 
 /** KernelFit's command-line options: {@code --sparse}'s sizes, {@code --blocks}' check and {@code --large-weight}'s loss. */
 class KernelFitOptionsTest {
 
-    static FixtureRow row(long bytes) {
-        return new FixtureRow("t.json", CollectiveOp.ALL_REDUCE, 2, Optional.of(Algorithm.RING), Optional.of(Protocol.SIMPLE), bytes, 10.0,
-                Optional.empty(), Optional.empty(), OptionalInt.empty(), OptionalInt.of(16));
+    static MeasuredRow row(long bytes) {
+        return MeasuredRow.fixedPlan("t.json", CollectiveOp.ALL_REDUCE, 2, Algorithm.RING, Protocol.SIMPLE, 16, bytes, 10.0);
     }
 
     @Test

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.measurements.MeasuredRow;
+import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.SimCosts;
@@ -17,13 +19,19 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** ProfileFitter's NCCL-mode options: fitting {@code sim.cta} per protocol, chosen blocks only, per-protocol forwarding-unit floors. */
+/**
+ * ProfileFitter's options: fitting {@code sim.cta} per protocol, chosen blocks only, per-protocol forwarding-unit
+ * floors, the kernel fit's blocks.
+ */
 class ProfileFitterTest {
-    static final Path DIR = Path.of("..", "calibration", "nccl-h200");
+    /** The NCCL calibration fixtures (graph replay on 4 × H200). */
+    static final Path FIXTURES = Path.of("..", "calibration", "nccl-h200");
+    /** The CudaExecutor's fidelity sweep on 4 × H200 and the profile fitted to it. */
+    static final Path FIDELITY = Path.of("..", "gpu-backend", "results", "h200x4-fidelity");
 
     /** The forced Ring/LL all-gather rows of n = 2 from 1 MiB to 16 MiB (5 rows, bandwidth-bound). */
-    static List<FixtureRow> ringLlRows() throws IOException {
-        return NcclFixtures.load(DIR.resolve("nccl-2.28.9-h200-n2.json")).stream()
+    static List<MeasuredRow> ringLlRows() throws IOException {
+        return Measurements.calibrationFixture(FIXTURES.resolve("nccl-2.28.9-h200-n2.json")).stream()
                 .filter(r -> r.forced() && r.op() == CollectiveOp.ALL_GATHER && r.forcedAlgo().get() == Algorithm.RING
                         && r.forcedProto().get() == Protocol.LL && r.bytes() >= 1 << 20 && r.bytes() <= 16 << 20)
                 .toList();
@@ -31,7 +39,7 @@ class ProfileFitterTest {
 
     @Test
     void ctaBlockFitsOnlyTheStreamCostsAndLowersTheLoss() throws IOException {
-        List<FixtureRow> rows = ringLlRows();
+        List<MeasuredRow> rows = ringLlRows();
         assertThat(rows).hasSize(5);
         CalibrationProfile builtin = CalibrationProfile.builtin("h200");
         CtaCosts c = builtin.sim().ctaOf(Protocol.LL);
@@ -78,7 +86,7 @@ class ProfileFitterTest {
 
     @Test
     void aProtocolWithoutCacheEffectFitsNoL2Parameters() throws IOException {
-        CalibrationProfile k = CalibrationProfile.load(java.nio.file.Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "profile-fitted.json"));
+        CalibrationProfile k = CalibrationProfile.load(FIDELITY.resolve("profile-fitted.json"));
         ProfileFitter f = ProfileFitter.forKernelTimings(null, 20);
         // every protocol of the kernel profile has stream costs; Simple's miss factor is 1 (no cache effect)
         assertThat(k.sim().ctaOf(Protocol.SIMPLE).l2MissFactor()).isEqualTo(1.0);
@@ -100,20 +108,16 @@ class ProfileFitterTest {
      */
     @Test
     void launchBlockRecoversAKnownLaunchLatency() throws IOException {
-        CalibrationProfile truth = CalibrationProfile.load(Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "profile-fitted.json"));
+        CalibrationProfile truth = CalibrationProfile.load(FIDELITY.resolve("profile-fitted.json"));
         truth = truth.withSim(truth.sim().withGraphLaunch(10.3, 1.29));
-        List<FixtureRow> measured = KernelTimings.load(Path.of("..", "gpu-backend", "results", "h200x4-fidelity", "timing.json")).stream()
+        List<MeasuredRow> measured = Measurements.kernelTimings(FIDELITY.resolve("timing.json")).stream()
                 .filter(r -> r.op() == CollectiveOp.SEND_RECV && r.forcedProto().get() == Protocol.SIMPLE && r.bytes() < (1 << 20)
                         && Long.bitCount(r.bytes()) == 1 && (Long.numberOfTrailingZeros(r.bytes()) % 4 == 0))
                 .toList();
-        assertThat(measured).extracting(FixtureRow::nRanks).contains(2, 4);
+        assertThat(measured).extracting(MeasuredRow::n).contains(2, 4);
         FixturePredictor pred = new FixturePredictor();
-        List<FixtureRow> rows = new ArrayList<>();
-        for (Prediction p : pred.predictAll(truth, measured)) {
-            FixtureRow r = p.row();
-            rows.add(new FixtureRow(r.source(), r.op(), r.nRanks(), r.forcedAlgo(), r.forcedProto(), r.bytes(), p.timeUs(),
-                    r.ncclAlgo(), r.ncclProto(), r.ncclChannels(), r.planChannels()));
-        }
+        List<MeasuredRow> rows = new ArrayList<>();
+        for (Prediction p : pred.predictAll(truth, measured)) rows.add(p.row().withTime(p.row().where(), p.timeUs()));
         SimProtocolCosts c = truth.sim().get(SimCosts.Family.P2P, Protocol.SIMPLE);
         CalibrationProfile start = truth.withSim(truth.sim().with(SimCosts.Family.P2P, Protocol.SIMPLE,
                 c.withLatencies(c.launchLatencyUs() + 3, c.hopLatencyUs())));
@@ -126,7 +130,7 @@ class ProfileFitterTest {
 
     @Test
     void commandLineRejectsUnknownProtocolsAndBlocks() {
-        String fixture = DIR.resolve("nccl-2.28.9-h200-n2.json").toString();
+        String fixture = FIXTURES.resolve("nccl-2.28.9-h200-n2.json").toString();
         assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--cta", "LL64", fixture}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LL64").hasMessageContaining("LL, LL128, Simple");
         assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--blocks", "nope", fixture}))
