@@ -57,14 +57,14 @@ public final class ErrorTable {
     private ErrorTable(List<Group> groups) { this.groups = List.copyOf(groups); }
 
     /** Groups the predictions and computes each group's median and maximum relative error. */
-    public static ErrorTable of(List<Prediction> predictions) { return of(predictions, LARGE_BYTES); }
+    static ErrorTable of(List<Prediction> predictions) { return of(predictions, LARGE_BYTES); }
 
     /**
      * As {@link #of(List)}, with size classes split at {@code boundary} bytes.
      *
      * @throws IllegalArgumentException if {@code boundary < 1}
      */
-    public static ErrorTable of(List<Prediction> predictions, long boundary) {
+    static ErrorTable of(List<Prediction> predictions, long boundary) {
         if (boundary < 1) throw new IllegalArgumentException("size class boundary must be >= 1 B, got " + boundary);
         Map<String, List<Prediction>> by = new TreeMap<>();
         for (Prediction p : predictions) {

@@ -71,11 +71,10 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
             l.add(new FitParameter(k + "max_channel_bw_gbps", 5.0, 400.0, q -> sp(q, f, p).maxChannelBwGbps(),
                     (q, v) -> with(q, f, p, sp(q, f, p).withMaxChannelBwGbps(v))));
         }
-        // bounds [64 KiB, 4 MiB]: the simulation cost grows with the sub-transfers per step, and at scale
-        // (a 1 GiB ring all-reduce on 1,024 GPUs moves steps of ~64 KiB) a smaller unit multiplies the
-        // flows: with a 6 KiB unit the 1-channel run of that case went from 9.6 s to over 250 s. The
-        // fixtures favour 6-8 KiB for Simple and LL, but 64 KiB already gives most of the cut-through
-        // effect (broadcast Ring/Simple n=4 >= 64 KiB: 51 % -> 15 % error with 64 KiB before refitting).
+        // bounds [minPipelineBytes, 4 MiB]: the simulation cost grows with the sub-transfers per step, and at
+        // scale (a 1 GiB ring all-reduce on 1,024 GPUs moves steps of ~64 KiB) a unit far below the step
+        // multiplies the flows; the NCCL fixtures favour 6-8 KiB for Simple and LL, but 64 KiB already
+        // gives most of the cut-through effect.
         l.add(new FitParameter(k + "pipeline_bytes", minPipelineBytes, 4194304.0, q -> sp(q, f, p).pipelineBytes(),
                 (q, v) -> with(q, f, p, sp(q, f, p).withPipelineBytes(Math.round(v)))));
         return l;

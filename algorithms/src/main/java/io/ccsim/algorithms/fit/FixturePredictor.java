@@ -23,29 +23,29 @@ import java.util.stream.IntStream;
  * simulated with exactly that plan (algorithm, protocol, channels), as {@code ccsim validate} does. Rows are
  * simulated in parallel; every simulation is seeded and independent, so the result does not depend on the thread count.
  */
-public final class FixturePredictor {
+final class FixturePredictor {
     /** The topology the fixtures were measured on (4 × H200 of an HGX board, NVSwitch). */
-    public static final String TOPOLOGY = "hgx-h200";
+    static final String TOPOLOGY = "hgx-h200";
     private static final long SEED = 1;
 
     private final Map<Integer, Topology> topologies = new HashMap<>();
 
     /** Builds the predictor; topologies are built once per rank count. */
-    public FixturePredictor() {}
+    FixturePredictor() {}
 
     private synchronized Topology topology(int n) {
         return topologies.computeIfAbsent(n, k -> TopologyCatalog.build(TOPOLOGY, BuildOptions.of(k, 1)));
     }
 
     /** The NCCL environment of a row: NCCL_ALGO and NCCL_PROTO for forced rows, empty for default ones. */
-    public static NcclEnv envOf(MeasuredRow row) {
+    static NcclEnv envOf(MeasuredRow row) {
         if (!row.forced()) return NcclEnv.empty();
         return NcclEnv.parse(Map.of(NcclEnv.NCCL_ALGO, row.forcedAlgo().get().ncclName(),
                 NcclEnv.NCCL_PROTO, row.forcedProto().get().ncclName()));
     }
 
     /** Predicts one row with {@code profile}. */
-    public Prediction predict(CalibrationProfile profile, MeasuredRow row) {
+    Prediction predict(CalibrationProfile profile, MeasuredRow row) {
         if (row.planChannels().isPresent()) {
             PerfRunner runner = new PerfRunner(topology(row.n()), row.n(), profile, NcclEnv.empty(), SEED);
             long count = runner.countFor(row.op(), row.bytes(), DataType.FLOAT32);
@@ -61,7 +61,7 @@ public final class FixturePredictor {
     }
 
     /** Predicts every row with {@code profile}, in the rows' order. */
-    public List<Prediction> predictAll(CalibrationProfile profile, List<MeasuredRow> rows) {
+    List<Prediction> predictAll(CalibrationProfile profile, List<MeasuredRow> rows) {
         for (MeasuredRow r : rows) topology(r.n());
         Prediction[] out = new Prediction[rows.size()];
         IntStream.range(0, rows.size()).parallel().forEach(i -> out[i] = predict(profile, rows.get(i)));

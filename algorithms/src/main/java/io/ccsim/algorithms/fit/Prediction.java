@@ -13,16 +13,16 @@ import io.ccsim.algorithms.measurements.MeasuredRow;
  * @param proto     the protocol the tuner chose
  * @param channels  the channel count the tuner chose
  */
-public record Prediction(MeasuredRow row, double timeUs, Algorithm algo, Protocol proto, int channels) {
+record Prediction(MeasuredRow row, double timeUs, Algorithm algo, Protocol proto, int channels) {
 
     /** log(predicted / measured), the residual the fit minimises. */
-    public double logRatio() { return Math.log(timeUs / row.timeUs()); }
+    double logRatio() { return Math.log(timeUs / row.timeUs()); }
 
     /** |predicted − measured| / measured. */
-    public double relativeError() { return Math.abs(timeUs - row.timeUs()) / row.timeUs(); }
+    double relativeError() { return Math.abs(timeUs - row.timeUs()) / row.timeUs(); }
 
     /** Whether the tuner's (algorithm, protocol) equals the one NCCL reported (false when NCCL reported none). */
-    public boolean choiceAgrees() {
+    boolean choiceAgrees() {
         return row.ncclAlgo().isPresent() && row.ncclProto().isPresent()
                 && row.ncclAlgo().get() == algo && row.ncclProto().get() == proto;
     }

@@ -173,7 +173,7 @@ class KernelFitTest {
         assertThat(fitted.sim().cta().keySet()).containsExactlyInAnyOrder(Protocol.values());
         for (SimCosts.Family f : SimCosts.Family.values()) {
             for (Protocol p : Protocol.values()) {
-                assertThat(fitted.sim().get(f, p).pipelineBytes()).isGreaterThanOrEqualTo((long) ProfileFitter.KERNEL_MIN_PIPELINE_BYTES);
+                assertThat(fitted.sim().get(f, p).pipelineBytes()).isGreaterThanOrEqualTo((long) FitBlocks.KERNEL_MIN_PIPELINE_BYTES);
             }
         }
     }

@@ -45,8 +45,8 @@ class ProfileFitterTest {
         CtaCosts c = builtin.sim().ctaOf(Protocol.LL);
         // twice the fitted send cost: the rows become slower than measured, which the cta block must undo
         CalibrationProfile start = builtin.withSim(builtin.sim().withCta(Protocol.LL, c.with(3, 2 * c.sendNsPerKiB())));
-        double before = ProfileFitter.loss(new FixturePredictor().predictAll(start, rows));
-        ProfileFitter.Result r = new ProfileFitter(null, 20, x -> true, ErrorTable.LARGE_BYTES).fit(start, rows, 1, "cta LL"::equals);
+        double before = FitObjective.loss(new FixturePredictor().predictAll(start, rows));
+        ProfileFitter.Result r = new ProfileFitter(20, x -> true, ErrorTable.LARGE_BYTES).fit(start, rows, 1, "cta LL"::equals, step -> { });
         assertThat(r.loss()).isLessThan(before);
         assertThat(r.profile().sim().ctaOf(Protocol.LL)).isNotEqualTo(start.sim().ctaOf(Protocol.LL));
         // no other block ran: the ring LL family and everything outside sim.cta are as they were
@@ -70,15 +70,15 @@ class ProfileFitterTest {
 
     @Test
     void minPipelineBytesIsPerProtocolAndChecked() {
-        assertThatThrownBy(() -> new ProfileFitter(null, 20).withMinPipelineBytes(Protocol.LL, 512))
+        assertThatThrownBy(() -> new ProfileFitter(20).withMinPipelineBytes(Protocol.LL, 512))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LL").hasMessageContaining("[1024, 4194304)");
-        ProfileFitter f = new ProfileFitter(null, 20).withMinPipelineBytes(Protocol.LL, 4096);
+        ProfileFitter f = new ProfileFitter(20).withMinPipelineBytes(Protocol.LL, 4096);
         CalibrationProfile p = CalibrationProfile.builtin("h200");
         List<FitParameter> ps = f.parameters(p);
         assertThat(ps).filteredOn(x -> x.name().equals("sim.chain.LL.pipeline_bytes")).singleElement()
                 .extracting(FitParameter::lower).isEqualTo(4096.0);
         assertThat(ps).filteredOn(x -> x.name().equals("sim.ring.Simple.pipeline_bytes")).singleElement()
-                .extracting(FitParameter::lower).isEqualTo(ProfileFitter.NCCL_MIN_PIPELINE_BYTES);
+                .extracting(FitParameter::lower).isEqualTo(FitBlocks.NCCL_MIN_PIPELINE_BYTES);
         // the built-in has LL stream costs, so the NCCL fit has a "cta LL" block and none for LL128 or Simple
         assertThat(ps).anyMatch(x -> x.name().equals("sim.cta.LL.send_ns_per_kib"));
         assertThat(ps).noneMatch(x -> x.name().startsWith("sim.cta.Simple") || x.name().startsWith("sim.cta.LL128"));
@@ -87,7 +87,7 @@ class ProfileFitterTest {
     @Test
     void aProtocolWithoutCacheEffectFitsNoL2Parameters() throws IOException {
         CalibrationProfile k = CalibrationProfile.load(FIDELITY.resolve("profile-fitted.json"));
-        ProfileFitter f = ProfileFitter.forKernelTimings(null, 20);
+        ProfileFitter f = ProfileFitter.forKernelTimings(20);
         // every protocol of the kernel profile has stream costs; Simple's miss factor is 1 (no cache effect)
         assertThat(k.sim().ctaOf(Protocol.SIMPLE).l2MissFactor()).isEqualTo(1.0);
         List<FitParameter> ps = f.parameters(k);
@@ -121,21 +121,10 @@ class ProfileFitterTest {
         SimProtocolCosts c = truth.sim().get(SimCosts.Family.P2P, Protocol.SIMPLE);
         CalibrationProfile start = truth.withSim(truth.sim().with(SimCosts.Family.P2P, Protocol.SIMPLE,
                 c.withLatencies(c.launchLatencyUs() + 3, c.hopLatencyUs())));
-        ProfileFitter.Result r = ProfileFitter.forKernelTimings(null, 20).fit(start, rows, 1, "launch"::equals);
+        ProfileFitter.Result r = ProfileFitter.forKernelTimings(20).fit(start, rows, 1, "launch"::equals, step -> { });
         assertThat(r.profile().sim().get(SimCosts.Family.P2P, Protocol.SIMPLE).launchLatencyUs()).isCloseTo(c.launchLatencyUs(), within(0.3));
-        assertThat(r.loss()).isLessThan(ProfileFitter.loss(pred.predictAll(start, rows)) / 10);
+        assertThat(r.loss()).isLessThan(FitObjective.loss(pred.predictAll(start, rows)) / 10);
         // the graph launch costs are measured, not fitted
         assertThat(r.profile().sim().graphLaunchUs()).isEqualTo(10.3);
-    }
-
-    @Test
-    void commandLineRejectsUnknownProtocolsAndBlocks() {
-        String fixture = FIXTURES.resolve("nccl-2.28.9-h200-n2.json").toString();
-        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--cta", "LL64", fixture}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("LL64").hasMessageContaining("LL, LL128, Simple");
-        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--blocks", "nope", fixture}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("matches no block").hasMessageContaining("cta LL");
-        assertThatThrownBy(() -> ProfileFitter.main(new String[] {"--out", "x.json", "--min-pipeline", "LL:4096", fixture}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PROTO=BYTES");
     }
 }
