@@ -20,7 +20,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * fixtures ({@link FitNcclCommand}), {@code kernels} to the CudaExecutor's timings ({@link FitKernelsCommand}). Progress
  * (one line per block and round) goes to stderr; the error table, the loss and the file written to stdout.
  */
-@Command(name = "fit", mixinStandardHelpOptions = true, hidden = true,
+@Command(name = "fit", mixinStandardHelpOptions = true,
         description = {"Fit a calibration profile's simulator numbers to measured timings.",
                 "Slow: each objective evaluation simulates every searched row; a fit takes minutes to hours."},
         subcommands = {FitNcclCommand.class, FitKernelsCommand.class})
