@@ -22,7 +22,7 @@ import java.util.Optional;
  * <p>Built-in profiles ({@link #builtin(String)}): {@code h100}, {@code h200}, and the uncalibrated {@code l40s} and
  * {@code b200} built from the H200 fit. Their NCCL constants are NCCL's own (src/graph/tuning.cc,
  * ncclTunerConstantsDefaults, compCap 90 = Hopper), cited in the resource files' {@code fit.source} and line by line
- * in {@link NcclHopperConstants}.
+ * in {@code NcclHopperConstants}.
  *
  * <p>JSON form (snake_case keys; every key required except {@code fit} and those marked optional in {@link SimCosts},
  * {@link SimProtocolCosts} and {@link CtaCosts}; unknown keys are errors):
