@@ -68,6 +68,29 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      *                                  or ranks of a host that are not consecutive or not equally many per host
      */
     public static CommGraph of(Topology topo, int[] gpuNodeIndices) {
+        List<Node> gpus = gpusOf(topo, gpuNodeIndices);
+        int nRanks = gpus.size();
+        int[] hostOfRank = hostsOf(gpus);
+        int nNodes = hostOfRank[nRanks - 1] + 1; // hosts are numbered in rank order and their ranks are consecutive
+        int ppn = nRanks / nNodes;
+        CommLayout layout = new CommLayout(nRanks, hostOfRank);
+        Node g0 = gpus.get(0);
+        Intra intra = intraOf(topo, g0, ppn);
+        int nCh = intra.nChannels();
+        double interBw = 0;
+        if (nNodes > 1) {
+            Nics nics = nicsOf(topo, g0);
+            // Across nodes every channel needs a NIC per direction; ccsim gives each NIC two channels
+            // (NCCL's default of two channels per network peer, NCCL_NCHANNELS_PER_NET_PEER = 2).
+            nCh = Math.max(1, Math.min(nCh, 2 * nics.count()));
+            interBw = nics.totalGBs() / nCh;
+        }
+        double intraBw = intra.totalGBs() / nCh;
+        return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout);
+    }
+
+    /** The GPU nodes of the ranks. @throws IllegalArgumentException for none, a node that is not a GPU, a GPU twice */
+    private static List<Node> gpusOf(Topology topo, int[] gpuNodeIndices) {
         int nRanks = gpuNodeIndices.length;
         if (nRanks < 1) throw new IllegalArgumentException("a communicator needs at least one GPU, got none (topology " + topo.name() + ")");
         List<Node> gpus = new ArrayList<>(nRanks);
@@ -83,7 +106,16 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             }
             gpus.add(topo.nodes().get(idx));
         }
-        int[] gpuOfRank = gpuNodeIndices.clone();
+        return gpus;
+    }
+
+    /**
+     * Per rank, its host's index in the communicator (0, 1, ... in rank order).
+     *
+     * @throws IllegalArgumentException if a host's ranks are not consecutive or not as many as every other host's
+     */
+    private static int[] hostsOf(List<Node> gpus) {
+        int nRanks = gpus.size();
         int[] hostOfRank = new int[nRanks];
         Map<Integer, Integer> hostIds = new java.util.LinkedHashMap<>();
         for (int r = 0; r < nRanks; r++) {
@@ -109,10 +141,14 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
                         + perHost[h] + ": ccsim needs the same number of ranks (" + ppn + ") on every host");
             }
         }
-        CommLayout layout = new CommLayout(nRanks, hostOfRank);
+        return hostOfRank;
+    }
 
-        // intra-node graph: NVLink port group of rank 0's GPU if any
-        Node g0 = gpus.get(0);
+    /** The intra-node graph: its link class, its total bandwidth (GB/s) and channel count. */
+    private record Intra(LinkClass linkClass, double totalGBs, int nChannels) { }
+
+    /** The intra-node graph of a communicator of {@code ppn} ranks per host: the NVLink port group of {@code g0} if any. */
+    private static Intra intraOf(Topology topo, Node g0, int ppn) {
         int lanes = 0;
         boolean nvl5 = "B200".equalsIgnoreCase(g0.attr("model")) || "GB200".equalsIgnoreCase(g0.attr("model"));
         for (LinkGroup grp : topo.fabric()) {
@@ -123,41 +159,33 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
                 if (l.kind() == LinkKind.NVLINK) lanes += l.lanes();
             }
         }
-        LinkClass intraClass;
-        double total;
-        int nCh;
         if (lanes > 0 && ppn > 1) {
-            intraClass = LinkClass.NVLINK;
-            total = lanes * (nvl5 ? SM100_NVLINK_BW_GBS : SM90_NVLINK_BW_GBS);
-            nCh = Math.max(2, Math.min(32, 2 * (int) Math.floor(total / SEARCH_SPEED_GBS)));
-        } else {
-            intraClass = lanes > 0 ? LinkClass.NVLINK : LinkClass.PCIE;
-            total = pcieGBs(topo, g0);
-            nCh = 2;
+            double total = lanes * (nvl5 ? SM100_NVLINK_BW_GBS : SM90_NVLINK_BW_GBS);
+            return new Intra(LinkClass.NVLINK, total, Math.max(2, Math.min(32, 2 * (int) Math.floor(total / SEARCH_SPEED_GBS))));
         }
-        double interBw = 0;
-        if (nNodes > 1) {
-            double nicTotal = 0;
-            int nics = 0;
-            for (Node n : topo.nodes()) {
-                if (n.kind() == NodeKind.NIC && n.host() == g0.host()) {
-                    for (Link l : topo.neighbours(n.id())) {
-                        if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
-                            nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
-                            nics++;
-                            break;
-                        }
+        return new Intra(lanes > 0 ? LinkClass.NVLINK : LinkClass.PCIE, pcieGBs(topo, g0), 2);
+    }
+
+    /** The NICs of a host with a network link: their count and total bandwidth per direction (GB/s). */
+    private record Nics(double totalGBs, int count) { }
+
+    /** The NICs of {@code g0}'s host. @throws IllegalArgumentException if it has none */
+    private static Nics nicsOf(Topology topo, Node g0) {
+        double nicTotal = 0;
+        int nics = 0;
+        for (Node n : topo.nodes()) {
+            if (n.kind() == NodeKind.NIC && n.host() == g0.host()) {
+                for (Link l : topo.neighbours(n.id())) {
+                    if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
+                        nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
+                        nics++;
+                        break;
                     }
                 }
             }
-            if (nicTotal <= 0) throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
-            // Across nodes every channel needs a NIC per direction; ccsim gives each NIC two channels
-            // (NCCL's default of two channels per network peer, NCCL_NCHANNELS_PER_NET_PEER = 2).
-            nCh = Math.max(1, Math.min(nCh, 2 * nics));
-            interBw = nicTotal / nCh;
         }
-        double intraBw = total / nCh;
-        return new CommGraph(nRanks, nNodes, ppn, intraClass, intraBw, interBw, nCh, gpuOfRank, layout);
+        if (nicTotal <= 0) throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
+        return new Nics(nicTotal, nics);
     }
 
     private static double pcieGBs(Topology topo, Node gpu) {

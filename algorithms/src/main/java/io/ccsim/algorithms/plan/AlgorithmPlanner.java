@@ -4,7 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 
 /** Compiles calls of one collective with one algorithm into {@link Plan}s. Implementations are stateless. */
-public interface AlgorithmPlanner {
+interface AlgorithmPlanner {
     /** Registry name, e.g. {@code ring-all_reduce}. */
     String name();
 

@@ -18,8 +18,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * the head of the send lane, all-to-all on 2 × H200 came out 13.5 % slower than NCCL 2.28.9).
  * Each block is cut into the channel's part and slot-sized chunks as in {@link SendRecvPlanner}.
  */
-public final class AllToAllPlanner extends AbstractPlanner {
-    public AllToAllPlanner() { super("p2p-all_to_all", CollectiveOp.ALL_TO_ALL, Algorithm.P2P); }
+final class AllToAllPlanner extends AbstractPlanner {
+    AllToAllPlanner() { super("p2p-all_to_all", CollectiveOp.ALL_TO_ALL, Algorithm.P2P); }
 
     /** NCCL's p2p round order of peer deltas for n ranks (see the class comment); element 0 is 0. */
     static int[] deltaOrder(int n) {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * A registry of {@link AlgorithmPlanner}s by (op, algorithm) and by name. Immutable once built;
+ * A registry of planners (one per collective and algorithm) by (op, algorithm) and by name. Immutable once built;
  * {@link #standard()} holds every algorithm ccsim implements.
  */
 public final class Planners {
@@ -32,7 +32,7 @@ public final class Planners {
     }
 
     /** A registry of exactly these planners. */
-    public static Planners of(List<AlgorithmPlanner> planners) {
+    static Planners of(List<AlgorithmPlanner> planners) {
         return new Planners(new ArrayList<>(planners));
     }
 
@@ -51,7 +51,7 @@ public final class Planners {
     }
 
     /** All registered planners in registration order. */
-    public List<AlgorithmPlanner> all() { return List.copyOf(byKey.values()); }
+    List<AlgorithmPlanner> all() { return List.copyOf(byKey.values()); }
 
     /** The algorithms registered for {@code op}, in registration order. */
     public List<Algorithm> supported(CollectiveOp op) {
@@ -60,7 +60,7 @@ public final class Planners {
     }
 
     /** The planner for (op, algorithm). @throws UnsupportedAlgorithmException naming what {@code op} supports */
-    public AlgorithmPlanner planner(CollectiveOp op, Algorithm algorithm) {
+    AlgorithmPlanner planner(CollectiveOp op, Algorithm algorithm) {
         AlgorithmPlanner p = byKey.get(key(op, algorithm));
         if (p == null) {
             throw new UnsupportedAlgorithmException("algorithm " + algorithm.ncclName() + " is not supported for "
@@ -71,7 +71,7 @@ public final class Planners {
     }
 
     /** The planner registered under {@code name}. */
-    public AlgorithmPlanner byName(String name) {
+    AlgorithmPlanner byName(String name) {
         AlgorithmPlanner p = byName.get(name);
         if (p == null) {
             throw new IllegalArgumentException("unknown planner '" + name + "'; valid: " + String.join(", ", byName.keySet()));

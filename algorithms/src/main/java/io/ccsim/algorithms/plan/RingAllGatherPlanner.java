@@ -8,8 +8,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * copySend(own block into output[me·count + off] and on), recvCopySend of the blocks of
  * ringRanks[n−j] for j = 1..n−2, recv of ringRanks[1]'s block — n calls, n − 1 transfers.
  */
-public final class RingAllGatherPlanner extends AbstractPlanner {
-    public RingAllGatherPlanner() { super("ring-all_gather", CollectiveOp.ALL_GATHER, Algorithm.RING); }
+final class RingAllGatherPlanner extends AbstractPlanner {
+    RingAllGatherPlanner() { super("ring-all_gather", CollectiveOp.ALL_GATHER, Algorithm.RING); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

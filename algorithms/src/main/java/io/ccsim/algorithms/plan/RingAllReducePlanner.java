@@ -11,8 +11,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * recvCopySend(chunk ix−j) for j = 1..n−2, recv(chunk ix+1) — chunk indices mod n. Each call is
  * split into slicesPerChunk slices (Simple 4/2 → 2 slices of 2 slots).
  */
-public final class RingAllReducePlanner extends AbstractPlanner {
-    public RingAllReducePlanner() { super("ring-all_reduce", CollectiveOp.ALL_REDUCE, Algorithm.RING); }
+final class RingAllReducePlanner extends AbstractPlanner {
+    RingAllReducePlanner() { super("ring-all_reduce", CollectiveOp.ALL_REDUCE, Algorithm.RING); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

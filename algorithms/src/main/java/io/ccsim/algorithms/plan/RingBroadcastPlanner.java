@@ -8,8 +8,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * the ring. Per chunk: the root copySends (input → output and on), the rank whose successor is the
  * root recvs, every other rank recvCopySends. The edge into the root carries nothing.
  */
-public final class RingBroadcastPlanner extends AbstractPlanner {
-    public RingBroadcastPlanner() { super("ring-broadcast", CollectiveOp.BROADCAST, Algorithm.RING); }
+final class RingBroadcastPlanner extends AbstractPlanner {
+    RingBroadcastPlanner() { super("ring-broadcast", CollectiveOp.BROADCAST, Algorithm.RING); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

@@ -9,8 +9,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * other rank recvReduceSends. The edge out of the root carries nothing; only the root's output is
  * written.
  */
-public final class RingReducePlanner extends AbstractPlanner {
-    public RingReducePlanner() { super("ring-reduce", CollectiveOp.REDUCE, Algorithm.RING); }
+final class RingReducePlanner extends AbstractPlanner {
+    RingReducePlanner() { super("ring-reduce", CollectiveOp.REDUCE, Algorithm.RING); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

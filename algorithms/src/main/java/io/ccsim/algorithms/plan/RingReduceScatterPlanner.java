@@ -8,8 +8,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * ringRanks[n−1]), recvReduceSend(block of ringRanks[n−j]) for j = 2..n−1, recvReduceCopy(own block
  * → output[off]) — n calls, n − 1 transfers. Block b of the input is input[b·count ..].
  */
-public final class RingReduceScatterPlanner extends AbstractPlanner {
-    public RingReduceScatterPlanner() { super("ring-reduce_scatter", CollectiveOp.REDUCE_SCATTER, Algorithm.RING); }
+final class RingReduceScatterPlanner extends AbstractPlanner {
+    RingReduceScatterPlanner() { super("ring-reduce_scatter", CollectiveOp.REDUCE_SCATTER, Algorithm.RING); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

@@ -10,8 +10,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * per chunk (chunkSteps = sliceSteps = 1; chunk = one slot's payload, src/enqueue.cc addP2pToPlan
  * uses stepSize = buffSize / NCCL_STEPS). Each channel carries its part of the count.
  */
-public final class SendRecvPlanner extends AbstractPlanner {
-    public SendRecvPlanner() { super("p2p-sendrecv", CollectiveOp.SEND_RECV, Algorithm.P2P); }
+final class SendRecvPlanner extends AbstractPlanner {
+    SendRecvPlanner() { super("p2p-sendrecv", CollectiveOp.SEND_RECV, Algorithm.P2P); }
 
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {

@@ -36,8 +36,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * lane 1 broadcasts down — an inner rank recvCopySends from its parent to its children, a leaf
  * recvs; the root's lane 1 is empty.
  */
-public final class TreeAllReducePlanner extends AbstractPlanner {
-    public TreeAllReducePlanner() { super("tree-all_reduce", CollectiveOp.ALL_REDUCE, Algorithm.TREE); }
+final class TreeAllReducePlanner extends AbstractPlanner {
+    TreeAllReducePlanner() { super("tree-all_reduce", CollectiveOp.ALL_REDUCE, Algorithm.TREE); }
 
     /**
      * NCCL's ncclGetBtree: parent and children of {@code rank} in a btree over {@code nranks}.

@@ -14,17 +14,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The numbers the simulator (SimExecutor) and the {@code Tuner} read for one GPU generation. The Tuner
- * reads NCCL's constants ({@code protocols}, {@code tree}, {@code tuner}: never fitted, so that it chooses as
- * NCCL does); the SimExecutor reads only {@code sim}, {@code reduce_bw_gbps}, {@code copy_bw_gbps} and
- * {@code link_efficiency}, which are fitted to measurements. Units are in
- * the names: µs, ns, GB/s with 1 GB = 1e9 B.
+ * The numbers the simulator (SimExecutor) and the {@code Tuner} read for one GPU generation. The Tuner reads NCCL's
+ * constants ({@code protocols}, {@code tree}, {@code tuner}: never fitted, so that it chooses as NCCL does); the
+ * SimExecutor reads only {@code sim}, {@code reduce_bw_gbps}, {@code copy_bw_gbps} and {@code link_efficiency}, which
+ * are fitted to measurements. Units are in the names: µs, ns, GB/s with 1 GB = 1e9 B.
  *
- * <p>Built-in defaults ({@link #builtin(String)}: {@code h100}, {@code h200}; {@code l40s} and {@code b200} are uncalibrated defaults built from the H200 fit) start from NCCL's own constants
- * (src/graph/tuning.cc, ncclTunerConstantsDefaults, compCap 90 = Hopper), cited in
- * the resource files' {@code fit.source} and line by line in {@link NcclHopperConstants}; fits replace them.
+ * <p>Built-in profiles ({@link #builtin(String)}): {@code h100}, {@code h200}, and the uncalibrated {@code l40s} and
+ * {@code b200} built from the H200 fit. Their NCCL constants are NCCL's own (src/graph/tuning.cc,
+ * ncclTunerConstantsDefaults, compCap 90 = Hopper), cited in the resource files' {@code fit.source} and line by line
+ * in {@code NcclHopperConstants}.
  *
- * <p>JSON form (snake_case keys, every key required except {@code fit}; unknown keys are errors):
+ * <p>JSON form (snake_case keys; every key required except {@code fit} and those marked optional in {@link SimCosts},
+ * {@link SimProtocolCosts} and {@link CtaCosts}; unknown keys are errors):
  * <pre>
  * { "gpu": "H200", "compute_capability": 90, "kernel_launch_us": 2.0,
  *   "protocols": { "LL": {"base_latency_us":6.6, "max_channel_bw_gbps":48,
@@ -35,22 +36,27 @@ import java.util.Optional;
  *   "tuner": { "ll_max_bw_gbps": {"n1":141, "n2":39, "n4":20.4}, ... },
  *   "sim": { "ring": { "LL": {"launch_latency_us":4.5, "step_overhead_ns":300, "hop_latency_us": {...},
  *                             "max_channel_bw_gbps":60, "pipeline_bytes":16384}, "LL128": {...}, "Simple": {...} },
- *            "tree": { same shape }, "p2p": { same shape } },
+ *            "tree": { same shape }, "p2p": { same shape }, "chain": { same shape, optional }, ... },
  *   "fit": {"source":"...", "date":"2026-11-22", "residuals": {"name": 0.05}} }
  * </pre>
  *
- * @param gpu               GPU name ({@code H100}, {@code H200})
- * @param computeCapability CUDA compute capability × 10 ({@code 90} for Hopper); drives NCCL's LL128 rules
- * @param kernelLaunchUs    host-side launch of one collective kernel, µs; part of every protocol's
- *                          {@code base_latency_us} (validated: not larger than any of them)
- * @param protocols         per protocol: NCCL's ring latencies and the tuner's per-channel throughput limit
- * @param treeLatencies     per protocol: NCCL's tree algorithm latencies (baseLat/hwLat of NCCL_ALGO_TREE)
- * @param reduceBwGbps      reduction throughput of one channel (one CTA) in GB/s of input consumed
- * @param copyBwGbps        local copy throughput of one channel (one CTA) in GB/s
- * @param linkEfficiency    achievable fraction of raw link bandwidth for bulk data, per link class, in (0, 1]
+ * <p>The canonical constructor throws {@link IllegalArgumentException} naming the field of a value out of range.
+ *
+ * @param gpu               GPU name ({@code H100}, {@code H200}), not blank
+ * @param computeCapability CUDA compute capability × 10, in 60..200 ({@code 90} for Hopper); drives NCCL's LL128 rules
+ * @param kernelLaunchUs    host-side launch of one collective kernel, µs, finite, ≥ 0, and not larger than any
+ *                          protocol's {@code base_latency_us} (which includes it)
+ * @param protocols         per protocol, every protocol present: NCCL's ring latencies and the tuner's per-channel
+ *                          throughput limit
+ * @param treeLatencies     per protocol, every protocol present: NCCL's tree algorithm latencies (baseLat/hwLat of
+ *                          NCCL_ALGO_TREE)
+ * @param reduceBwGbps      reduction throughput of one channel (one CTA), GB/s of input consumed, finite, &gt; 0
+ * @param copyBwGbps        local copy throughput of one channel (one CTA), GB/s, finite, &gt; 0
+ * @param linkEfficiency    achievable fraction of raw link bandwidth for bulk data, per link class (every class
+ *                          present), in (0, 1]
  * @param tuner             NCCL's bandwidth refinements (caps and factors of the cost model)
  * @param sim               the simulator's own timing parameters (fitted; the Tuner never reads them)
- * @param fit               where the numbers came from, when known
+ * @param fit               where the numbers came from, when known (empty: unknown)
  */
 public record CalibrationProfile(String gpu, int computeCapability, double kernelLaunchUs,
                                  Map<Protocol, ProtocolCosts> protocols, Map<Protocol, LatencyCosts> treeLatencies,
@@ -108,7 +114,7 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
     public double linkEfficiency(LinkClass c) { return linkEfficiency.get(c); }
 
     /**
-     * A built-in profile by name, case-insensitive: {@code h100} or {@code h200} (resources
+     * A built-in profile by name, case-insensitive: one of {@link #BUILTIN_NAMES} (resources
      * {@code io/ccsim/profiles/NAME.json}).
      *
      * @throws IllegalArgumentException for an unknown name, listing the valid ones

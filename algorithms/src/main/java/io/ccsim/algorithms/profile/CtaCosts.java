@@ -1,98 +1,87 @@
 package io.ccsim.algorithms.profile;
 
 /**
- * What one thread block (one channel's worker) spends per byte of data on each memory stream a step
- * touches, for one protocol (JSON {@code sim.cta.<protocol>}, optional; see {@link SimCosts#cta()}).
+ * What one thread block (one channel's worker) spends per byte of data on each memory stream a step touches, for one
+ * protocol: JSON {@code sim.cta.<protocol>}, optional ({@link SimCosts#cta()}). A step's time per data byte is
+ * {@link #psPerByte}; a rank's sending blocks may share a send limit ({@link #gpuSendBytesPerSec}).
  *
- * <p>A step's primitive decides its streams: it reads a receive slot per receive peer ({@code recv}),
- * reads the rank's input ({@code src}), writes the rank's output ({@code dst}), writes the slot of each
- * send peer ({@code send}, over the link), and combines values when it reduces ({@code reduce}). The
- * block's time per byte is (before the overlap below) the sum of the costs of its streams, so its data rate is
- * {@code 1 / (recv·nRecv + src·[reads input] + dst·[writes output] + send·nSend + reduce·[reduces])}.
- * This is how a latency-bound copy loop behaves: each stream adds its loads or stores to every
- * iteration. Measured on ccsim's own kernels (4 × H200, LL, 16 channels, 16 MiB): fitted by least squares
- * on the ring and chain collectives of n = 2 and 4 (gpu-backend/results/h200x4/timing.json), these five
- * numbers predict all ten (op, n) groups' steady-state times within 9 % — a single per-channel limit cannot,
- * because all-gather (copy-send + recv) and reduce-scatter (reduce-send + reduce-copy) touch different
- * streams and a 2-rank ring spends half its steps receiving where a 4-rank ring spends a quarter.
+ * <p>Stream costs are ns per KiB of data (1 KiB = 1024 B; before the protocol's wire efficiency): 100 ns/KiB is
+ * about 10.24 GB/s. They are finite and ≥ 0, and not all five 0.
  *
- * <p>The costs are per byte of data (before the protocol's wire efficiency), in ns per KiB (1 KiB = 1024 B):
- * 100 ns/KiB ≈ 10.24 GB/s.
- *
- * @param recvNsPerKiB   reading one receive slot
- * @param srcNsPerKiB    reading the rank's input buffer
- * @param dstNsPerKiB    writing the rank's output buffer
- * @param sendNsPerKiB   writing one send peer's slot
- * <p>The rank's own buffers are cheaper to read and write while they fit in the GPU's L2 cache (CUDA-graph
- * replays of one call touch the same buffers again): measured on 2 × H200 (gpu-backend/results/h200x2,
- * LL, 16 channels), broadcast reaches 98 GB/s at 16 MiB and 74-75 GB/s from 32 MiB on, a step between a
- * working set of 32 and 64 MiB per GPU. So the {@code src} and {@code dst} costs are multiplied by
- * {@code 1 + (l2MissFactor - 1)(1 - h)}, with the fraction that hits {@code h = 1 / (1 + (W / l2Bytes)^8)} for a
- * working set of W bytes per GPU (the call's input plus output buffer): about 1 below l2Bytes, 0 above
- * (a smooth step, so that a fit can move l2Bytes).
- *
- * <p>A block is slower when more blocks run beside it on the GPU (its loads and stores queue behind theirs):
- * measured on 2 and 4 × H200 (gpu-backend/results/h200x4-fidelity, ccsim's own ring all-reduce at 512 MiB), one
- * channel's work takes 9–17 % longer at 16 channels than at 4 with Simple and LL128 (LL: 1–2 %, its flag polling
- * dominates). So every cost is multiplied by {@code 1 + channelLoad × (channels − 1)} for a call that runs
- * {@code channels} thread blocks per GPU (0 = no such effect).
- *
- * <p>The link-side work overlaps the block's local work in part: a block's stores to a peer's slot over NVLink
- * are posted (nothing waits for them) while its loads and local stores go on. So with {@code local} the recv, src,
- * dst and reduce costs and {@code remote} the send costs of a step, its time per byte is
- * {@code local + remote − sendOverlap × min(local, remote)}: 0 is the plain sum above, 1 the larger of the two.
- * Measured on ccsim's kernels (gpu-backend/results/h200x4-fidelity, 2 × H200, Simple, 16 channels, from 32 MiB): a
- * 2-rank broadcast, whose root copy-sends (src + dst + send), and a 2-rank reduce, whose peer sends (src + send),
- * run at the same 274–281 GB/s, where the plain sum made the broadcast 15 % slower than the reduce (the extra
- * dst store is hidden behind the NVLink stores). Fitted with the other costs (KernelFit): Simple 0.53, LL128 0.38, LL
- * about 0 (0.0013: the all-block refit left it at its search bound); Simple 0.35 once refitted with the send limit
- * below, 0.19 once Simple's receive-only steps lost the fence cost (session 20): at 512 MiB the 2-rank broadcast and
- * reduce now both run at the send limit, and the costs added without either would make the ratio 1.12.
- *
- * <p>What the link-side work overlaps can be narrowed to the local stores: with {@code sendOverlapLoads} = k the
- * overlapped part is {@code min(dst + k × (local − dst), remote)}, where dst is the step's output-store cost (0 if it
- * writes no output). k = 1 (the default) is the form above; k = 0 hides the NVLink stores only behind the output
- * stores, so a step that loads (recv, src) and sends but writes no output pays its send in full. Why: ccsim's LL128
- * kernels at n = 4, 16 channels, 512 MiB (gpu-backend/results/h200x4-fidelity) give per-step times, from the ring
- * and chain collectives (all-gather, reduce-scatter, all-reduce, broadcast, reduce: sums and maxima of their steps),
- * of about 152 µs per MiB per block for recvReduceCopy, 161 for recvReduceSend and 165 for recvReduceCopySend: the
- * reduce-send costs what the reduce-copy does, and adding a send to a reduce-copy costs almost nothing. With k = 1
- * the overlap made the reduce-send the cheapest of the three (the send hid behind the two loads), and the 4-rank
- * reduce-scatter, two of whose four steps reduce-send, ran 7-8 % fast from 32 MiB. A warp's loads wait for their
- * data; its stores are posted, and two stores of the same registers (output and peer slot) share the wait.
- * Refitted with k = 0 (KernelFit on the LL128 blocks, session 21): LL128's overlap 0.52 of min(dst, send); a free k
- * stays at its search bound, 1e-3. The 4-rank reduce-scatter from 32 MiB is 5-6 % fast instead of 7-8 %.
- *
- * <p>The GPU's thread blocks share what its SMs can store over NVLink ({@code gpuSendGbps} &gt; 0; 0 = no such
- * limit): every flow a rank's blocks send over NVLink crosses one more flow-network constraint per rank and call,
- * of capacity {@code gpuSendGbps + gpuSendGbpsPerBlock × B} GB/s of the protocol's wire bytes, where B counts the
- * blocks that send on the rank: per channel with work there, its lanes with a step that sends (at least one). So a
- * tree's middle rank, whose up and down lanes both send, counts two per channel where its root and leaf count one
- * (an all-to-all one: its send lane goes round the peers in turn). Being a constraint, it binds only while the blocks
- * send at once, where a per-block multiplier ({@code channelLoad}) slows them all the time. Measured on ccsim's Simple
- * kernels at n = 4 (gpu-backend/results/h200x4-channels, all-reduce 256 MiB busbw by channels 4, 8, 12, 16, 24, 32, 48, 64: 74.8,
- * 139.5, 195.8, 256.2, 274.8, 294.0, 311.4, 329.8 GB/s): the GPU's total grows almost linearly to 16 blocks and by
- * ~1.5 GB/s per block after; a tree's middle rank at 16 channels (32 sending blocks) moves 274 GB/s each way,
- * as the ring does at 32 blocks, while at 64 channels (128 blocks) it reaches 323 GB/s, near the NVLink limit;
- * and at 1-16 MiB, where its up and down lanes take turns, the 16- and 64-channel trees take about the same time.
- * Fitted with the Simple costs (KernelFit): 293.8 + 0.88 × B GB/s, so 308 GB/s at 16 blocks and 322 at 32, while
- * the lone block got faster (send 32.5 → 24.3 ns/KiB) and the per-block load smaller (channel_load 0.018 → 0.012);
- * refitted in session 20 (receive-only steps without the fence cost, {@link SimProtocolCosts#recvStepOverheadNs}):
- * 308.4 + 0.84 × B GB/s, send 20.1 ns/KiB, channel_load 0.0097.
- *
- * @param reduceNsPerKiB combining the inputs (once per step that reduces)
- * @param l2Bytes        the working set per GPU, bytes, at which half the buffer traffic misses L2 (&gt; 0)
- * @param l2MissFactor   how much dearer src and dst bytes are when they miss L2 (&ge; 1; 1 = no cache effect)
- * @param channelLoad    how much dearer every byte is per other thread block of the call on the GPU (&ge; 0)
- * @param sendOverlap    the fraction of the shorter of the local and the link-side work that overlaps the other ([0, 1])
- * @param gpuSendGbps    GB/s (wire bytes) that a rank's sending blocks share, before the per-block term (0 = no limit)
- * @param gpuSendGbpsPerBlock GB/s more per sending block (&ge; 0)
- * @param sendOverlapLoads how much of the local loads (recv, src, reduce) the link-side work overlaps, relative to the
- *                       output stores ([0, 1]; 1 = all local work, the form without it)
+ * @param recvNsPerKiB        reading one receive slot, ns/KiB (JSON {@code recv_ns_per_kib}, required)
+ * @param srcNsPerKiB         reading the rank's input buffer, ns/KiB ({@code src_ns_per_kib}, required)
+ * @param dstNsPerKiB         writing the rank's output buffer, ns/KiB ({@code dst_ns_per_kib}, required)
+ * @param sendNsPerKiB        writing one send peer's slot, over the link, ns/KiB ({@code send_ns_per_kib}, required)
+ * @param reduceNsPerKiB      combining the inputs, once per step that reduces, ns/KiB ({@code reduce_ns_per_kib},
+ *                            required)
+ * @param l2Bytes             the working set per GPU, bytes, at which half the input and output traffic misses L2;
+ *                            finite, &gt; 0; default {@link #DEFAULT_L2_BYTES} ({@code l2_bytes})
+ * @param l2MissFactor        how much dearer input and output bytes are when they miss L2; finite, ≥ 1; default 1 = no
+ *                            cache effect ({@code l2_miss_factor})
+ * @param channelLoad         how much dearer every byte is per other thread block of the call on the GPU; finite, ≥ 0
+ *                            (the JSON reader takes [0, 1]); default 0 = no load effect ({@code channel_load})
+ * @param sendOverlap         the fraction of the shorter of the local and the link-side work that the other hides, in
+ *                            [0, 1]; default 0 = the streams add up ({@code send_overlap})
+ * @param gpuSendGbps         GB/s of wire bytes (1 GB = 1e9 B) that a rank's sending blocks share over NVLink, before
+ *                            the per-block term; finite, ≥ 0 (the JSON reader takes (0, 1e6)); default 0 = no shared
+ *                            limit ({@code gpu_send_gbps}, only with {@code gpu_send_gbps_per_block})
+ * @param gpuSendGbpsPerBlock GB/s more per sending block; finite, ≥ 0 (the JSON reader takes [0, 1e6)); default 0
+ *                            ({@code gpu_send_gbps_per_block})
+ * @param sendOverlapLoads    how much of the local loads (recv, src, reduce) the link-side work overlaps, relative to
+ *                            the output stores, in [0, 1]; default {@link #ALL_LOCAL_WORK} = all local work, 0 = the
+ *                            output stores only ({@code send_overlap_loads})
  */
 public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB,
                        double reduceNsPerKiB, double l2Bytes, double l2MissFactor, double channelLoad, double sendOverlap,
                        double gpuSendGbps, double gpuSendGbpsPerBlock, double sendOverlapLoads) {
+    /*
+     * Model. A step's primitive decides its streams: it reads a receive slot per receive peer (recv), reads the rank's
+     * input (src), writes the rank's output (dst), writes the slot of each send peer (send, over the link), and
+     * combines values when it reduces (reduce). With W the call's working set per GPU (input plus output buffer,
+     * bytes) and B the call's thread blocks per GPU (its channels), in ns per KiB of data:
+     *
+     *   buffer(W)  = 1 + (l2MissFactor - 1)(1 - h),  h = 1 / (1 + (W / l2Bytes)^8)
+     *   local      = recv * nRecv + (src * [reads input] + dst * [writes output]) * buffer(W) + reduce * [reduces]
+     *   remote     = send * nSend
+     *   stores     = dst * [writes output] * buffer(W)
+     *   overlapped = stores + sendOverlapLoads * (local - stores)        (= local when sendOverlapLoads = 1)
+     *   t          = local + remote - sendOverlap * min(overlapped, remote)                  (psPerByte: t * 1000 / 1024)
+     *   load(B)    = 1 + channelLoad * (B - 1)                                  (the simulator multiplies t by it)
+     *
+     * The rank's sending blocks share (gpuSendGbps + gpuSendGbpsPerBlock * S) GB/s of wire bytes, S the blocks that
+     * send on the rank (at least 1): a flow-network constraint per rank and call that every NVLink flow the rank
+     * sends crosses.
+     *
+     * Why these terms (measurements: gpu-backend/results, ccsim's own kernels on H200):
+     *  - Sum of streams. A latency-bound copy loop adds each stream's loads or stores to every iteration. Fitted by
+     *    least squares on the ring and chain collectives of n = 2 and 4 (h200x4/timing.json, LL, 16 channels,
+     *    16 MiB), the five stream costs predict all ten (op, n) groups' steady-state times within 9 %; a single
+     *    per-channel limit cannot, because all-gather (copy-send + recv) and reduce-scatter (reduce-send +
+     *    reduce-copy) touch different streams, and a 2-rank ring spends half its steps receiving where a 4-rank ring
+     *    spends a quarter.
+     *  - L2. The rank's own buffers are cheaper to read and write while they fit in the GPU's L2 (CUDA-graph replays
+     *    of one call touch the same buffers again): a 2-rank LL broadcast (h200x2) drops from 98 GB/s at 16 MiB to
+     *    74-75 GB/s from 32 MiB on, a step between working sets of 32 and 64 MiB per GPU. The hit fraction h is a
+     *    smooth step so that a fit can move l2Bytes.
+     *  - Channel load. A block is slower when more blocks run beside it on the GPU (its loads and stores queue behind
+     *    theirs): one channel's work of a ring all-reduce at 512 MiB takes 9-17 % longer at 16 channels than at 4
+     *    with Simple and LL128, 1-2 % with LL, whose flag polling dominates (h200x4-fidelity).
+     *  - Send overlap. A block's stores to a peer's slot over NVLink are posted (nothing waits for them) while its
+     *    loads and local stores go on: a 2-rank broadcast, whose root copy-sends (src + dst + send), and a 2-rank
+     *    reduce, whose peer sends (src + send), run at the same rate with Simple from 32 MiB, where the plain sum
+     *    would make the broadcast 15 % slower (h200x4-fidelity): the extra dst store hides behind the NVLink stores.
+     *  - Overlap with the stores only (sendOverlapLoads = 0). A warp's loads wait for their data; its stores are
+     *    posted, and two stores of the same registers (output and peer slot) share the wait. ccsim's LL128 kernels at
+     *    n = 4, 16 channels, 512 MiB (h200x4-fidelity) give per-step times (sums and maxima of the ring and chain
+     *    collectives' steps) of about 152 us per MiB per block for recvReduceCopy, 161 for recvReduceSend and 165
+     *    for recvReduceCopySend: adding a send to a reduce-copy costs almost nothing, while an overlap with the
+     *    loads would make the reduce-send the cheapest of the three and the 4-rank reduce-scatter too fast.
+     *  - Send limit. The GPU's thread blocks share what its SMs can store over NVLink. ccsim's Simple all-reduce at
+     *    n = 4, 256 MiB (h200x4-channels) grows almost linearly with the blocks up to 16 and by about 1.5 GB/s per
+     *    block after; a tree's middle rank at 16 channels (32 sending blocks: its up and down lanes both send) moves
+     *    what the ring does at 32 blocks. Being a constraint, it binds only while the blocks send at once, where the
+     *    channel load slows them all the time.
+     */
 
     /** Costs whose send overlap covers all local work ({@code sendOverlapLoads} 1). */
     public CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerKiB, double sendNsPerKiB, double reduceNsPerKiB,

@@ -6,8 +6,8 @@ import java.util.Map;
  * Latency constants of one (algorithm, protocol) pair, NCCL's {@code baseLatencies[a][p]} and
  * {@code hwLatencies[hw][a][p]} (src/graph/tuning.cc, ncclTunerConstantsDefaults).
  *
- * @param baseLatencyUs fixed cost of one collective call in µs (NCCL baseLat; includes the kernel launch)
- * @param hopLatencyUs  latency of one pipeline step (hop) over each link class in µs (NCCL hwLat);
+ * @param baseLatencyUs fixed cost of one collective call, µs, finite, ≥ 0 (NCCL baseLat; includes the kernel launch)
+ * @param hopLatencyUs  latency of one pipeline step (hop) over each link class, µs, finite, ≥ 0 (NCCL hwLat);
  *                      holds all three {@link LinkClass}es
  */
 public record LatencyCosts(double baseLatencyUs, Map<LinkClass, Double> hopLatencyUs) {

@@ -16,7 +16,7 @@ import java.util.Map;
  * efficiency, the per-channel limits of LL and Simple) are ccsim estimates passed in by the caller and
  * marked as such in the resource files; the lead fits them to measurements.
  */
-public final class NcclHopperConstants {
+final class NcclHopperConstants {
     private NcclHopperConstants() {}
 
     /** Ring baseLat LL/LL128/Simple, µs — line 151 ({@code {6.6, 14.0, 8.4}}, second triple). */

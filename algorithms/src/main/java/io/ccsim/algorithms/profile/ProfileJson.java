@@ -158,8 +158,24 @@ final class ProfileJson {
         int cc = c.integer(o, "compute_capability", "$");
         if (cc < 60 || cc > 200) throw c.error("$.compute_capability", "must be in 60..200 (90 for Hopper), got " + cc);
         double launch = c.nonNegative(o, "kernel_launch_us", "$");
+        Map<Protocol, ProtocolCosts> protocols = readProtocols(c, o.get("protocols"), launch);
+        Map<Protocol, LatencyCosts> treeLat = readTreeLatencies(c, o.get("tree"));
+        double reduce = c.positive(o, "reduce_bw_gbps", "$");
+        double copy = c.positive(o, "copy_bw_gbps", "$");
+        Map<LinkClass, Double> eff = links(c, o.get("link_efficiency"), "$.link_efficiency", true);
+        TunerConstants tuner = readTuner(c, o.get("tuner"));
+        SimCosts sim = readSim(c, o.get("sim"));
+        Optional<FitInfo> fit = o.has("fit") ? Optional.of(readFit(c, o.get("fit"))) : Optional.empty();
+        try {
+            return new CalibrationProfile(gpu, cc, launch, protocols, treeLat, reduce, copy, eff, tuner, sim, fit);
+        } catch (IllegalArgumentException e) {
+            throw c.error("$", e.getMessage());
+        }
+    }
 
-        JsonObject protos = c.object(o.get("protocols"), "$.protocols", PROTO_NAMES, PROTO_NAMES);
+    /** {@code protocols}: NCCL's ring constants per protocol; each base latency at least {@code launch}. */
+    private static Map<Protocol, ProtocolCosts> readProtocols(Ctx c, JsonElement e, double launch) {
+        JsonObject protos = c.object(e, "$.protocols", PROTO_NAMES, PROTO_NAMES);
         EnumMap<Protocol, ProtocolCosts> protocols = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
             String path = "$.protocols." + p.ncclName();
@@ -172,7 +188,12 @@ final class ProfileJson {
             protocols.put(p, new ProtocolCosts(base, c.positive(po, "max_channel_bw_gbps", path), links(c, po.get("hop_latency_us"),
                             path + ".hop_latency_us", false)));
         }
-        JsonObject tree = c.object(o.get("tree"), "$.tree", PROTO_NAMES, PROTO_NAMES);
+        return protocols;
+    }
+
+    /** {@code tree}: NCCL's tree latencies per protocol. */
+    private static Map<Protocol, LatencyCosts> readTreeLatencies(Ctx c, JsonElement e) {
+        JsonObject tree = c.object(e, "$.tree", PROTO_NAMES, PROTO_NAMES);
         EnumMap<Protocol, LatencyCosts> treeLat = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
             String path = "$.tree." + p.ncclName();
@@ -180,20 +201,33 @@ final class ProfileJson {
             treeLat.put(p, new LatencyCosts(c.nonNegative(to, "base_latency_us", path),
                     links(c, to.get("hop_latency_us"), path + ".hop_latency_us", false)));
         }
-        double reduce = c.positive(o, "reduce_bw_gbps", "$");
-        double copy = c.positive(o, "copy_bw_gbps", "$");
-        Map<LinkClass, Double> eff = links(c, o.get("link_efficiency"), "$.link_efficiency", true);
+        return treeLat;
+    }
 
-        JsonObject t = c.object(o.get("tuner"), "$.tuner", TUNER_KEYS, TUNER_KEYS);
+    /** {@code tuner}: NCCL's bandwidth refinements. */
+    private static TunerConstants readTuner(Ctx c, JsonElement e) {
+        JsonObject t = c.object(e, "$.tuner", TUNER_KEYS, TUNER_KEYS);
         String tp = "$.tuner";
-        JsonObject tc = c.object(t.get("tree_correction"), tp + ".tree_correction", PROTO_NAMES, PROTO_NAMES);
+        Map<Protocol, List<Double>> corr = readTreeCorrection(c, t.get("tree_correction"), tp + ".tree_correction");
+        return new TunerConstants(
+                byNodes(c, t, "ll_max_bw_gbps", tp), byNodes(c, t, "tree_max_channel_bw_gbps", tp),
+                byNodes(c, t, "tree_ll128_max_channel_bw_gbps", tp),
+                c.fraction(t, "ll128_efficiency", tp), c.fraction(t, "tree_efficiency", tp),
+                c.fraction(t, "tree_ll_factor", tp), c.fraction(t, "tree_ll128_intra_efficiency", tp),
+                c.fraction(t, "tree_ll128_inter_efficiency", tp), c.nonNegative(t, "net_overhead_us", tp),
+                c.positive(t, "ring_plateau_factor", tp), corr);
+    }
+
+    /** {@code tuner.tree_correction}: per protocol, {@link TunerConstants#TREE_CORRECTION_ENTRIES} factors &gt; 0. */
+    private static Map<Protocol, List<Double>> readTreeCorrection(Ctx c, JsonElement e, String tcPath) {
+        JsonObject tc = c.object(e, tcPath, PROTO_NAMES, PROTO_NAMES);
         EnumMap<Protocol, List<Double>> corr = new EnumMap<>(Protocol.class);
         for (Protocol p : Protocol.values()) {
-            String path = tp + ".tree_correction." + p.ncclName();
-            JsonElement e = tc.get(p.ncclName());
-            if (!e.isJsonArray()) throw c.error(path, "expected an array of "
-                    + TunerConstants.TREE_CORRECTION_ENTRIES + " numbers, got " + Ctx.describe(e));
-            JsonArray a = e.getAsJsonArray();
+            String path = tcPath + "." + p.ncclName();
+            JsonElement pe = tc.get(p.ncclName());
+            if (!pe.isJsonArray()) throw c.error(path, "expected an array of "
+                    + TunerConstants.TREE_CORRECTION_ENTRIES + " numbers, got " + Ctx.describe(pe));
+            JsonArray a = pe.getAsJsonArray();
             if (a.size() != TunerConstants.TREE_CORRECTION_ENTRIES) {
                 throw c.error(path, "expected " + TunerConstants.TREE_CORRECTION_ENTRIES
                         + " factors (sizes 64 B × 2^i), got " + a.size());
@@ -209,59 +243,31 @@ final class ProfileJson {
             }
             corr.put(p, l);
         }
-        TunerConstants tuner = new TunerConstants(
-                byNodes(c, t, "ll_max_bw_gbps", tp), byNodes(c, t, "tree_max_channel_bw_gbps", tp),
-                byNodes(c, t, "tree_ll128_max_channel_bw_gbps", tp),
-                c.fraction(t, "ll128_efficiency", tp), c.fraction(t, "tree_efficiency", tp),
-                c.fraction(t, "tree_ll_factor", tp), c.fraction(t, "tree_ll128_intra_efficiency", tp),
-                c.fraction(t, "tree_ll128_inter_efficiency", tp), c.nonNegative(t, "net_overhead_us", tp),
-                c.positive(t, "ring_plateau_factor", tp), corr);
-
-        SimCosts sim = readSim(c, o.get("sim"));
-
-        Optional<FitInfo> fit = Optional.empty();
-        if (o.has("fit")) {
-            JsonObject f = c.object(o.get("fit"), "$.fit", FIT_KEYS, List.of("source", "date"));
-            Map<String, Double> residuals = new LinkedHashMap<>();
-            if (f.has("residuals")) {
-                JsonElement re = f.get("residuals");
-                if (!re.isJsonObject()) throw c.error("$.fit.residuals", "expected an object of name: number, got "
-                        + Ctx.describe(re));
-                for (String k : re.getAsJsonObject().keySet()) {
-                    residuals.put(k, c.number(re.getAsJsonObject(), k, "$.fit.residuals"));
-                }
-            }
-            fit = Optional.of(new FitInfo(c.string(f, "source", "$.fit"), c.string(f, "date", "$.fit"), residuals));
-        }
-        try {
-            return new CalibrationProfile(gpu, cc, launch, protocols, treeLat, reduce, copy, eff, tuner, sim, fit);
-        } catch (IllegalArgumentException e) {
-            throw c.error("$", e.getMessage());
-        }
+        return corr;
     }
 
+    /** {@code fit}: source and date required, residuals optional. */
+    private static FitInfo readFit(Ctx c, JsonElement e) {
+        JsonObject f = c.object(e, "$.fit", FIT_KEYS, List.of("source", "date"));
+        Map<String, Double> residuals = new LinkedHashMap<>();
+        if (f.has("residuals")) {
+            JsonElement re = f.get("residuals");
+            if (!re.isJsonObject()) throw c.error("$.fit.residuals", "expected an object of name: number, got "
+                    + Ctx.describe(re));
+            for (String k : re.getAsJsonObject().keySet()) {
+                residuals.put(k, c.number(re.getAsJsonObject(), k, "$.fit.residuals"));
+            }
+        }
+        return new FitInfo(c.string(f, "source", "$.fit"), c.string(f, "date", "$.fit"), residuals);
+    }
+
+    /** {@code sim}: the simulator's costs; see {@link #SIM_REQUIRED} for what may be absent. */
     private static SimCosts readSim(Ctx c, JsonElement e) {
         JsonObject so = c.object(e, "$.sim", SIM_KEYS, SIM_REQUIRED);
         EnumMap<SimCosts.Family, Map<Protocol, SimProtocolCosts>> fams = new EnumMap<>(SimCosts.Family.class);
         for (SimCosts.Family f : SimCosts.Family.values()) {
-            String fpath = "$.sim." + f.jsonName();
             if (!so.has(f.jsonName())) continue; // only chain may be absent (SIM_REQUIRED)
-            JsonObject fo = c.object(so.get(f.jsonName()), fpath, PROTO_NAMES, PROTO_NAMES);
-            EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
-            for (Protocol p : Protocol.values()) {
-                String path = fpath + "." + p.ncclName();
-                JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_ALLOWED, SIM_PROTOCOL_KEYS);
-                double pb = c.number(po, "pipeline_bytes", path);
-                if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
-                    throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
-                }
-                protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
-                        c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
-                        c.positive(po, "max_channel_bw_gbps", path), (long) pb,
-                        po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of(),
-                        po.has("recv_step_overhead_ns") ? c.nonNegative(po, "recv_step_overhead_ns", path) : SimProtocolCosts.SAME_AS_STEP));
-            }
-            fams.put(f, protos);
+            fams.put(f, readSimFamily(c, so.get(f.jsonName()), "$.sim." + f.jsonName()));
         }
         Map<Protocol, SimProtocolCosts> ring = fams.get(SimCosts.Family.RING);
         Map<LinkClass, Double> duplex = so.has("duplex_efficiency")
@@ -271,31 +277,7 @@ final class ProfileJson {
             // any subset of the protocols; each lists all five streams
             JsonObject co = c.object(so.get("cta"), "$.sim.cta", PROTO_NAMES, List.of());
             for (Protocol p : Protocol.values()) {
-                if (!co.has(p.ncclName())) continue;
-                String path = "$.sim.cta." + p.ncclName();
-                JsonObject po = c.object(co.get(p.ncclName()), path, CtaCosts.KEYS, CtaCosts.STREAM_KEYS);
-                double[] v = new double[CtaCosts.STREAM_KEYS.size()];
-                for (int i = 0; i < v.length; i++) v[i] = c.nonNegative(po, CtaCosts.STREAM_KEYS.get(i), path);
-                if (v[0] + v[1] + v[2] + v[3] + v[4] <= 0) {
-                    throw c.error(path, "all five costs are 0: a thread block would move data in no time; at least one must be > 0");
-                }
-                double l2 = po.has("l2_bytes") ? c.positive(po, "l2_bytes", path) : CtaCosts.DEFAULT_L2_BYTES;
-                double miss = po.has("l2_miss_factor") ? c.number(po, "l2_miss_factor", path) : 1.0;
-                if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
-                double load = po.has("channel_load") ? c.unitInterval(po, "channel_load", path, "0 = no load effect") : 0.0;
-                double overlap = po.has("send_overlap") ? c.unitInterval(po, "send_overlap", path, "0 = the streams add up") : 0.0;
-                if (po.has("gpu_send_gbps") != po.has("gpu_send_gbps_per_block")) {
-                    throw c.error(path, "gpu_send_gbps and gpu_send_gbps_per_block go together (the send limit a rank's blocks share"
-                            + " and its part per sending block); give both or neither");
-                }
-                double send = po.has("gpu_send_gbps") ? c.positive(po, "gpu_send_gbps", path) : 0.0;
-                double perBlock = po.has("gpu_send_gbps_per_block") ? c.nonNegative(po, "gpu_send_gbps_per_block", path) : 0.0;
-                if (send >= 1e6) throw c.error(path + ".gpu_send_gbps", "expected GB/s in (0, 1e6), got " + send);
-                if (perBlock >= 1e6) throw c.error(path + ".gpu_send_gbps_per_block", "expected GB/s in [0, 1e6), got " + perBlock);
-                double loads = po.has("send_overlap_loads")
-                        ? c.unitInterval(po, "send_overlap_loads", path, "1 = the send overlaps all local work, 0 = only the output stores")
-                        : CtaCosts.ALL_LOCAL_WORK;
-                cta.put(p, new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock, loads));
+                if (co.has(p.ncclName())) cta.put(p, readCta(c, co.get(p.ncclName()), "$.sim.cta." + p.ncclName()));
             }
         }
         double[] launch = new double[2];
@@ -314,6 +296,53 @@ final class ProfileJson {
         if (skew >= 1e6) throw c.error("$.sim.channel_skew_ns", "expected ns in [0, 1e6), got " + skew);
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
                 fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer, skew);
+    }
+
+    /** {@code sim.<family>}: per protocol, its {@link SimProtocolCosts}. */
+    private static Map<Protocol, SimProtocolCosts> readSimFamily(Ctx c, JsonElement e, String fpath) {
+        JsonObject fo = c.object(e, fpath, PROTO_NAMES, PROTO_NAMES);
+        EnumMap<Protocol, SimProtocolCosts> protos = new EnumMap<>(Protocol.class);
+        for (Protocol p : Protocol.values()) {
+            String path = fpath + "." + p.ncclName();
+            JsonObject po = c.object(fo.get(p.ncclName()), path, SIM_PROTOCOL_ALLOWED, SIM_PROTOCOL_KEYS);
+            double pb = c.number(po, "pipeline_bytes", path);
+            if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
+                throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
+            }
+            protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
+                    c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
+                    c.positive(po, "max_channel_bw_gbps", path), (long) pb,
+                    po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of(),
+                    po.has("recv_step_overhead_ns") ? c.nonNegative(po, "recv_step_overhead_ns", path) : SimProtocolCosts.SAME_AS_STEP));
+        }
+        return protos;
+    }
+
+    /** {@code sim.cta.<protocol>}: the five stream costs (required) and the optional terms, with their defaults. */
+    private static CtaCosts readCta(Ctx c, JsonElement e, String path) {
+        JsonObject po = c.object(e, path, CtaCosts.KEYS, CtaCosts.STREAM_KEYS);
+        double[] v = new double[CtaCosts.STREAM_KEYS.size()];
+        for (int i = 0; i < v.length; i++) v[i] = c.nonNegative(po, CtaCosts.STREAM_KEYS.get(i), path);
+        if (v[0] + v[1] + v[2] + v[3] + v[4] <= 0) {
+            throw c.error(path, "all five costs are 0: a thread block would move data in no time; at least one must be > 0");
+        }
+        double l2 = po.has("l2_bytes") ? c.positive(po, "l2_bytes", path) : CtaCosts.DEFAULT_L2_BYTES;
+        double miss = po.has("l2_miss_factor") ? c.number(po, "l2_miss_factor", path) : 1.0;
+        if (!(miss >= 1)) throw c.error(path + ".l2_miss_factor", "expected a number >= 1 (1 = no cache effect), got " + miss);
+        double load = po.has("channel_load") ? c.unitInterval(po, "channel_load", path, "0 = no load effect") : 0.0;
+        double overlap = po.has("send_overlap") ? c.unitInterval(po, "send_overlap", path, "0 = the streams add up") : 0.0;
+        if (po.has("gpu_send_gbps") != po.has("gpu_send_gbps_per_block")) {
+            throw c.error(path, "gpu_send_gbps and gpu_send_gbps_per_block go together (the send limit a rank's blocks share"
+                    + " and its part per sending block); give both or neither");
+        }
+        double send = po.has("gpu_send_gbps") ? c.positive(po, "gpu_send_gbps", path) : 0.0;
+        double perBlock = po.has("gpu_send_gbps_per_block") ? c.nonNegative(po, "gpu_send_gbps_per_block", path) : 0.0;
+        if (send >= 1e6) throw c.error(path + ".gpu_send_gbps", "expected GB/s in (0, 1e6), got " + send);
+        if (perBlock >= 1e6) throw c.error(path + ".gpu_send_gbps_per_block", "expected GB/s in [0, 1e6), got " + perBlock);
+        double loads = po.has("send_overlap_loads")
+                ? c.unitInterval(po, "send_overlap_loads", path, "1 = the send overlaps all local work, 0 = only the output stores")
+                : CtaCosts.ALL_LOCAL_WORK;
+        return new CtaCosts(v[0], v[1], v[2], v[3], v[4], l2, miss, load, overlap, send, perBlock, loads);
     }
 
     /**
@@ -363,111 +392,133 @@ final class ProfileJson {
             w.name("gpu").value(p.gpu());
             w.name("compute_capability").value(p.computeCapability());
             w.name("kernel_launch_us").value(p.kernelLaunchUs());
-            w.name("protocols").beginObject();
-            for (Protocol pr : Protocol.values()) {
-                ProtocolCosts pc = p.protocol(pr);
-                w.name(pr.ncclName()).beginObject();
-                w.name("base_latency_us").value(pc.baseLatencyUs());
-                w.name("max_channel_bw_gbps").value(pc.maxChannelBwGbps());
-                writeLinks(w, "hop_latency_us", pc.hopLatencyUs());
-                w.endObject();
-            }
-            w.endObject();
-            w.name("tree").beginObject();
-            for (Protocol pr : Protocol.values()) {
-                LatencyCosts lc = p.treeLatencies().get(pr);
-                w.name(pr.ncclName()).beginObject();
-                w.name("base_latency_us").value(lc.baseLatencyUs());
-                writeLinks(w, "hop_latency_us", lc.hopLatencyUs());
-                w.endObject();
-            }
-            w.endObject();
+            writeProtocols(w, p);
+            writeTreeLatencies(w, p);
             w.name("reduce_bw_gbps").value(p.reduceBwGbps());
             w.name("copy_bw_gbps").value(p.copyBwGbps());
             writeLinks(w, "link_efficiency", p.linkEfficiency());
-            TunerConstants t = p.tuner();
-            w.name("tuner").beginObject();
-            writeNodes(w, "ll_max_bw_gbps", t.llMaxBwGbps());
-            writeNodes(w, "tree_max_channel_bw_gbps", t.treeMaxChannelBwGbps());
-            writeNodes(w, "tree_ll128_max_channel_bw_gbps", t.treeLl128MaxChannelBwGbps());
-            w.name("ll128_efficiency").value(t.ll128Efficiency());
-            w.name("tree_efficiency").value(t.treeEfficiency());
-            w.name("tree_ll_factor").value(t.treeLlFactor());
-            w.name("tree_ll128_intra_efficiency").value(t.treeLl128IntraEfficiency());
-            w.name("tree_ll128_inter_efficiency").value(t.treeLl128InterEfficiency());
-            w.name("net_overhead_us").value(t.netOverheadUs());
-            w.name("ring_plateau_factor").value(t.ringPlateauFactor());
-            w.name("tree_correction").beginObject();
-            for (Protocol pr : Protocol.values()) {
-                w.name(pr.ncclName()).beginArray();
-                for (double d : t.treeCorrection().get(pr)) w.value(d);
-                w.endArray();
-            }
-            w.endObject();
-            w.endObject();
-            SimCosts sim = p.sim();
-            w.name("sim").beginObject();
-            for (SimCosts.Family f : SimCosts.Family.values()) {
-                w.name(f.jsonName()).beginObject();
-                for (Protocol pr : Protocol.values()) {
-                    SimProtocolCosts sc = sim.get(f, pr);
-                    w.name(pr.ncclName()).beginObject();
-                    w.name("launch_latency_us").value(sc.launchLatencyUs());
-                    w.name("step_overhead_ns").value(sc.stepOverheadNs());
-                    if (sc.hasRecvStepOverhead()) w.name("recv_step_overhead_ns").value(sc.recvStepOverheadNs());
-                    writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
-                    w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
-                    w.name("pipeline_bytes").value(sc.pipelineBytes());
-                    if (!sc.laneShares().isEmpty()) {
-                        w.name("lane_shares").beginArray();
-                        for (double d : sc.laneShares()) w.value(d);
-                        w.endArray();
-                    }
-                    w.endObject();
-                }
-                w.endObject();
-            }
-            writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
-            if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
-            if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
-            if (sim.channelSkewNs() > 0) w.name("channel_skew_ns").value(sim.channelSkewNs());
-            if (!sim.multiPeerEfficiency().equals(SimCosts.NO_MULTI_PEER_LOSS)) {
-                w.name("multi_peer_efficiency").beginObject();
-                for (Protocol pr : Protocol.values()) w.name(pr.ncclName()).value(sim.multiPeerEfficiency(pr));
-                w.endObject();
-            }
-            if (!sim.cta().isEmpty()) {
-                w.name("cta").beginObject();
-                for (Protocol pr : Protocol.values()) {
-                    CtaCosts cc = sim.ctaOf(pr);
-                    if (cc == null) continue;
-                    w.name(pr.ncclName()).beginObject();
-                    double[] v = cc.toArray();
-                    // the send limit's pair only when it is on, the overlap's share of the loads only when below 1:
-                    // a profile without them reads and writes as before
-                    int n = cc.limitsGpuSend() ? CtaCosts.OVERLAP_LOADS : CtaCosts.GPU_SEND;
-                    for (int i = 0; i < n; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
-                    if (cc.narrowsOverlap()) w.name(CtaCosts.KEYS.get(CtaCosts.OVERLAP_LOADS)).value(v[CtaCosts.OVERLAP_LOADS]);
-                    w.endObject();
-                }
-                w.endObject();
-            }
-            w.endObject();
-            if (p.fit().isPresent()) {
-                FitInfo f = p.fit().get();
-                w.name("fit").beginObject();
-                w.name("source").value(f.source());
-                w.name("date").value(f.date());
-                w.name("residuals").beginObject();
-                for (Map.Entry<String, Double> e : f.residuals().entrySet()) w.name(e.getKey()).value(e.getValue());
-                w.endObject();
-                w.endObject();
-            }
+            writeTuner(w, p.tuner());
+            writeSim(w, p.sim());
+            if (p.fit().isPresent()) writeFit(w, p.fit().get());
             w.endObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return sw.toString() + "\n";
+    }
+
+    private static void writeProtocols(JsonWriter w, CalibrationProfile p) throws IOException {
+        w.name("protocols").beginObject();
+        for (Protocol pr : Protocol.values()) {
+            ProtocolCosts pc = p.protocol(pr);
+            w.name(pr.ncclName()).beginObject();
+            w.name("base_latency_us").value(pc.baseLatencyUs());
+            w.name("max_channel_bw_gbps").value(pc.maxChannelBwGbps());
+            writeLinks(w, "hop_latency_us", pc.hopLatencyUs());
+            w.endObject();
+        }
+        w.endObject();
+    }
+
+    private static void writeTreeLatencies(JsonWriter w, CalibrationProfile p) throws IOException {
+        w.name("tree").beginObject();
+        for (Protocol pr : Protocol.values()) {
+            LatencyCosts lc = p.treeLatencies().get(pr);
+            w.name(pr.ncclName()).beginObject();
+            w.name("base_latency_us").value(lc.baseLatencyUs());
+            writeLinks(w, "hop_latency_us", lc.hopLatencyUs());
+            w.endObject();
+        }
+        w.endObject();
+    }
+
+    private static void writeTuner(JsonWriter w, TunerConstants t) throws IOException {
+        w.name("tuner").beginObject();
+        writeNodes(w, "ll_max_bw_gbps", t.llMaxBwGbps());
+        writeNodes(w, "tree_max_channel_bw_gbps", t.treeMaxChannelBwGbps());
+        writeNodes(w, "tree_ll128_max_channel_bw_gbps", t.treeLl128MaxChannelBwGbps());
+        w.name("ll128_efficiency").value(t.ll128Efficiency());
+        w.name("tree_efficiency").value(t.treeEfficiency());
+        w.name("tree_ll_factor").value(t.treeLlFactor());
+        w.name("tree_ll128_intra_efficiency").value(t.treeLl128IntraEfficiency());
+        w.name("tree_ll128_inter_efficiency").value(t.treeLl128InterEfficiency());
+        w.name("net_overhead_us").value(t.netOverheadUs());
+        w.name("ring_plateau_factor").value(t.ringPlateauFactor());
+        w.name("tree_correction").beginObject();
+        for (Protocol pr : Protocol.values()) {
+            w.name(pr.ncclName()).beginArray();
+            for (double d : t.treeCorrection().get(pr)) w.value(d);
+            w.endArray();
+        }
+        w.endObject();
+        w.endObject();
+    }
+
+    /** {@code sim}: every family, then the optional keys only where they differ from their defaults. */
+    private static void writeSim(JsonWriter w, SimCosts sim) throws IOException {
+        w.name("sim").beginObject();
+        for (SimCosts.Family f : SimCosts.Family.values()) {
+            w.name(f.jsonName()).beginObject();
+            for (Protocol pr : Protocol.values()) writeSimProtocol(w, pr, sim.get(f, pr));
+            w.endObject();
+        }
+        writeLinks(w, "duplex_efficiency", sim.duplexEfficiency());
+        if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
+        if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
+        if (sim.channelSkewNs() > 0) w.name("channel_skew_ns").value(sim.channelSkewNs());
+        if (!sim.multiPeerEfficiency().equals(SimCosts.NO_MULTI_PEER_LOSS)) {
+            w.name("multi_peer_efficiency").beginObject();
+            for (Protocol pr : Protocol.values()) w.name(pr.ncclName()).value(sim.multiPeerEfficiency(pr));
+            w.endObject();
+        }
+        if (!sim.cta().isEmpty()) {
+            w.name("cta").beginObject();
+            for (Protocol pr : Protocol.values()) {
+                CtaCosts cc = sim.ctaOf(pr);
+                if (cc != null) writeCta(w, pr, cc);
+            }
+            w.endObject();
+        }
+        w.endObject();
+    }
+
+    private static void writeSimProtocol(JsonWriter w, Protocol pr, SimProtocolCosts sc) throws IOException {
+        w.name(pr.ncclName()).beginObject();
+        w.name("launch_latency_us").value(sc.launchLatencyUs());
+        w.name("step_overhead_ns").value(sc.stepOverheadNs());
+        if (sc.hasRecvStepOverhead()) w.name("recv_step_overhead_ns").value(sc.recvStepOverheadNs());
+        writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
+        w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
+        w.name("pipeline_bytes").value(sc.pipelineBytes());
+        if (!sc.laneShares().isEmpty()) {
+            w.name("lane_shares").beginArray();
+            for (double d : sc.laneShares()) w.value(d);
+            w.endArray();
+        }
+        w.endObject();
+    }
+
+    /**
+     * {@code sim.cta.<protocol>}: the keys up to the send limit's pair, that pair only when the limit is on, and
+     * {@code send_overlap_loads} only when below 1, so that a profile without them has neither key.
+     */
+    private static void writeCta(JsonWriter w, Protocol pr, CtaCosts cc) throws IOException {
+        w.name(pr.ncclName()).beginObject();
+        double[] v = cc.toArray();
+        int n = cc.limitsGpuSend() ? CtaCosts.OVERLAP_LOADS : CtaCosts.GPU_SEND;
+        for (int i = 0; i < n; i++) w.name(CtaCosts.KEYS.get(i)).value(v[i]);
+        if (cc.narrowsOverlap()) w.name(CtaCosts.KEYS.get(CtaCosts.OVERLAP_LOADS)).value(v[CtaCosts.OVERLAP_LOADS]);
+        w.endObject();
+    }
+
+    private static void writeFit(JsonWriter w, FitInfo f) throws IOException {
+        w.name("fit").beginObject();
+        w.name("source").value(f.source());
+        w.name("date").value(f.date());
+        w.name("residuals").beginObject();
+        for (Map.Entry<String, Double> e : f.residuals().entrySet()) w.name(e.getKey()).value(e.getValue());
+        w.endObject();
+        w.endObject();
     }
 
     private static void writeLinks(JsonWriter w, String name, Map<LinkClass, Double> m) throws IOException {

@@ -8,13 +8,13 @@ import java.util.Map;
  * {@code hwLatencies[hw][RING][p]}); tree latencies live in {@link CalibrationProfile#treeLatencies()}.
  * The SimExecutor does not read these: it has its own fitted numbers in {@link CalibrationProfile#sim()}.
  *
- * @param baseLatencyUs    fixed cost of one collective call in µs, NCCL's baseLat (includes
- *                         {@link CalibrationProfile#kernelLaunchUs()})
- * @param maxChannelBwGbps per-channel throughput limit of the protocol's threads in GB/s (1 GB = 1e9 B) of
+ * @param baseLatencyUs    fixed cost of one collective call, µs, finite, ≥ 0: NCCL's baseLat (includes
+ *                         {@link CalibrationProfile#kernelLaunchUs()}; JSON {@code base_latency_us})
+ * @param maxChannelBwGbps per-channel throughput limit of the protocol's threads, GB/s (1 GB = 1e9 B) of
  *                         <em>wire</em> bytes, i.e. before the protocol's data efficiency (LL 0.5, LL128
- *                         0.9375) is applied
- * @param hopLatencyUs     latency of one hop (pipeline step to the next rank) per link class in µs, NCCL's
- *                         hwLat analogue
+ *                         0.9375) is applied; finite, &gt; 0 ({@code max_channel_bw_gbps})
+ * @param hopLatencyUs     latency of one hop (pipeline step to the next rank) per link class (every class present),
+ *                         µs, finite, ≥ 0: NCCL's hwLat ({@code hop_latency_us})
  */
 public record ProtocolCosts(double baseLatencyUs, double maxChannelBwGbps,
                             Map<LinkClass, Double> hopLatencyUs) {

@@ -9,78 +9,79 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The simulator's own timing parameters (JSON section {@code sim}), separate from NCCL's tuner constants
- * so that fitting the simulator to measurements cannot move the Tuner's NCCL-faithful choices.
+ * The simulator's own timing parameters (JSON section {@code sim}), separate from NCCL's tuner constants so that
+ * fitting the simulator to measurements cannot move the Tuner's NCCL-faithful choices. Only the simulator reads them.
  *
- * <p>One {@link SimProtocolCosts} per (algorithm family, protocol): the ring algorithm, NCCL's tree
- * (whose chain pipelining and per-channel throughput differ from the ring's, as NCCL's own tuner has
- * separate tree caps: perChMaxTreeBws in src/graph/tuning.cc), and point-to-point (send/recv,
- * all-to-all), whose kernels NCCL launches and schedules differently (src/enqueue.cc p2p path), and the
- * chain: ring broadcast and reduce, a pipeline from/to the root over the ring order (NCCL's
- * runRing in src/device/broadcast.h and reduce.h: one send or receive per rank and step, no data coming
- * back around the ring). Measured, a hop of that chain costs far less than a step of the ring
- * all-gather/reduce-scatter/all-reduce (calibration/nccl-h200, Ring/Simple 8 B: broadcast n = 2 → 4
- * adds ~0.7 µs for two more hops, all_gather ~6 µs), so it has its own costs. In the JSON the
- * {@code chain} key is optional: a profile without it takes {@code ring}'s costs for the chain.
+ * <p>One {@link SimProtocolCosts} per (algorithm family, protocol), every protocol present in each family
+ * ({@link Family#of} says which family a plan is charged). The constructors throw {@link IllegalArgumentException}
+ * naming the JSON key of a missing protocol or link class, or of a value out of range.
  *
- * @param ring  per protocol: costs of ring all-gather, reduce-scatter and all-reduce
- * @param tree  per protocol: costs of the tree all-reduce
- * @param p2p   per protocol: costs of send/recv and all-to-all
- *
- * <p>{@code duplex_efficiency} (optional in the JSON, default 1 per class) is, per link class, the fraction
- * of one direction's capacity each direction of a full-duplex link delivers when both directions carry
- * traffic: a direction's capacity is C × e while the opposite direction carries a flow
- * ({@code FlowNetwork#setDuplexEfficiency}). Measured on NVLink4 (calibration/nccl-h200, NCCL 2.28.9,
- * n = 2, Simple): all_gather, both directions busy, 268 GB/s per direction; broadcast, one direction,
- * 361 GB/s.
- *
- * <p>{@code cta} (optional in the JSON, per protocol) replaces, for the protocols it lists, the per-channel
- * limit and the shared reduce/copy throughput by a per-stream cost of the thread block ({@link CtaCosts}): a
- * step's rate then depends on what its primitive reads and writes. It is shared by every family, as one
- * kernel runs every algorithm's steps (ccsim's own kernels: gpu-backend's ccsim_prims.cu). A protocol it does
- * not list keeps the older model; the built-in NCCL-fitted profiles have none.
- *
- * <p>{@code graph_launch_us} and {@code graph_call_launch_us} (optional in the JSON, default 0) are not properties
- * of the simulated system but of how gpu-backend's CudaExecutor times a call: it records every GPU's start event,
- * then launches one CUDA graph per GPU (its back-to-back calls, captured) one GPU after the other from one host
- * thread, so GPU r's calls start r host graph launches after the start events, and every rank's elapsed time
- * carries its own offset. A host graph launch costs {@code graph_launch_us + iterations × graph_call_launch_us};
- * the per-call time predicted for the CudaExecutor's rows is the simulated back-to-back mean plus
- * (n − 1) × (graph_call_launch_us + graph_launch_us / iterations) ({@code PerfRunner#simulateGraphReplay}); NCCL's
- * fixtures and {@code ccsim perf} never add it. Measured on the 4 × H200 host (gpu-backend/results/h200x4-skew,
- * DeviceRunner skew: the host time of the launch loop, 5 to 200 captured calls): 10.3 µs + 1.29 µs per call and
- * GPU; a send/recv, whose per-rank work does not depend on n, costs 2.7-3.3 µs more per call at n = 4 than at
- * n = 2 from 50 captured calls, as 2 × (1.29 + 10.3 / iterations) predicts.
- *
- * <p>{@code multi_peer_efficiency} (optional in the JSON, default 1 per protocol) is, per protocol, the fraction of a
- * GPU's NVLink capacity, per direction, that its traffic gets when the GPU sends to (or receives from) several peers
- * at once: all-to-all, and the tree's chain inside a node (a middle rank sends up and down). The executor routes such
- * flows through one more constraint per GPU, protocol and direction, of that capacity ({@code Fabric#multiPeerLink});
- * a ring or a send/recv ring (one peer each way) never crosses it. Measured on 4 x H200 NVSwitch
- * (calibration/nccl-h200, NCCL 2.28.9, n = 4): a send/recv to one peer moves 360 GB/s per GPU at 32 channels, an
- * all-to-all to three peers 313-325 GB/s at 24 channels; a middle rank of the Tree/LL chain moves 2 x 70 GB/s of data
- * (281 GB/s of LL lines) per direction where single-peer LL rows run faster; per-channel limits alone predicted
- * both 12-17 % fast.
- *
- * @param chain  per protocol: costs of ring broadcast and reduce
- * @param duplexEfficiency per link class, in (0, 1]; every class present
- * @param cta    per protocol, possibly none: the thread block's per-stream costs
- * @param graphLaunchUs     host cost of one CUDA graph launch of the CudaExecutor's timing, µs, ≥ 0
- * @param graphCallLaunchUs its cost per captured call, µs, ≥ 0
- * @param multiPeerEfficiency per protocol, in (0, 1]; every protocol present
- * @param channelSkewNs     how much later each channel's thread block starts than the previous one, ns, ≥ 0
- *                          (JSON {@code sim.channel_skew_ns}, optional, default 0): channel c starts
- *                          (c mod {@value #SKEW_PHASES}) × this after its rank's kernel. Identical channels of a
- *                          simulation otherwise stay in lock-step, so their bursts all meet on the links, where
- *                          real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on
- *                          4 × H200 took 1234 µs, 1548 simulated in lock-step, 1400 with a skew of 20 ns and
- *                          1300 with 500 ns (gpu-backend/results/h200x4-channels). With a skew, only channels of
- *                          the same phase fold into one simulated representative.
+ * @param ring                per protocol: costs of ring all-gather, reduce-scatter and all-reduce (JSON {@code ring},
+ *                            required)
+ * @param tree                per protocol: costs of the tree all-reduce ({@code tree}, required)
+ * @param p2p                 per protocol: costs of send/recv and all-to-all ({@code p2p}, required)
+ * @param chain               per protocol: costs of ring broadcast and reduce ({@code chain}, optional; default: the
+ *                            ring's costs)
+ * @param duplexEfficiency    per link class, every class present, in (0, 1]: the fraction of its capacity each
+ *                            direction of a full-duplex link delivers while the opposite direction carries a flow
+ *                            ({@code duplex_efficiency}, optional; default {@link #INDEPENDENT_DIRECTIONS}, 1 each)
+ * @param cta                 per protocol, any subset: the thread block's per-stream costs ({@link CtaCosts}), which
+ *                            replace the per-channel limit and the shared reduce/copy throughput for that protocol in
+ *                            every family ({@code cta}, optional; default none)
+ * @param graphLaunchUs       host cost of one CUDA graph launch in gpu-backend's CudaExecutor timing, µs, in [0, 1e6)
+ *                            ({@code graph_launch_us}, optional; default 0); see {@link #graphTimingSkewUs}
+ * @param graphCallLaunchUs   its cost per captured call, µs, in [0, 1e6) ({@code graph_call_launch_us}, optional;
+ *                            default 0)
+ * @param multiPeerEfficiency per protocol, every protocol present, in (0, 1]: the fraction of a GPU's NVLink capacity
+ *                            per direction that its traffic gets when the GPU sends to (or receives from) several
+ *                            peers at once in a tree or point-to-point plan ({@code multi_peer_efficiency}, optional;
+ *                            default {@link #NO_MULTI_PEER_LOSS}, 1 each)
+ * @param channelSkewNs       how much later each channel's thread block starts than the previous one, ns, in [0, 1e6):
+ *                            channel c starts (c mod {@value #SKEW_PHASES}) × this after its rank's kernel, and only
+ *                            channels of the same phase fold into one simulated representative ({@code channel_skew_ns},
+ *                            optional; default 0 = channels start together)
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
                        Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
                        double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency, double channelSkewNs) {
+    /*
+     * Families. NCCL's tree has its own chain pipelining and per-channel throughput (NCCL's tuner has separate tree
+     * caps: perChMaxTreeBws in src/graph/tuning.cc); point-to-point kernels are launched and scheduled differently
+     * (src/enqueue.cc, p2p path); ring broadcast and reduce are a chain, a pipeline from or to the root over the ring
+     * order (runRing in src/device/broadcast.h and reduce.h: one send or receive per rank and step, no data coming
+     * back around the ring), a hop of which costs far less than a step of the ring all-gather, reduce-scatter or
+     * all-reduce (calibration/nccl-h200, Ring/Simple at 8 B: going from 2 to 4 ranks adds about 0.7 us to a broadcast,
+     * 6 us to an all-gather).
+     *
+     * Duplex efficiency. A direction's capacity is C * e while the opposite direction carries a flow
+     * (FlowNetwork#setDuplexEfficiency): on NVLink4 (calibration/nccl-h200, NCCL 2.28.9, n = 2, Simple) an all-gather,
+     * both directions busy, moves 268 GB/s per direction where a broadcast, one direction, moves 361 GB/s.
+     *
+     * Thread-block costs are shared by every family because one kernel runs every algorithm's steps (ccsim's own
+     * kernels: gpu-backend's ccsim_prims.cu); a protocol without them keeps the per-channel limit model.
+     *
+     * Graph launch costs are not a property of the simulated system but of how gpu-backend's CudaExecutor times a
+     * call: it records every GPU's start event, then launches one CUDA graph per GPU (its back-to-back calls,
+     * captured) one GPU after the other from one host thread, so GPU r's calls start r host graph launches after the
+     * start events, and every rank's elapsed time carries its own offset. A host graph launch costs
+     * graph_launch_us + iterations * graph_call_launch_us, so the mean per call of the CudaExecutor's rows is the
+     * simulated back-to-back mean plus (n - 1) * (graph_call_launch_us + graph_launch_us / iterations)
+     * (PerfRunner#simulateGraphReplay); NCCL's fixtures and `ccsim perf` never add it. Measured as the host time of
+     * the launch loop, 5 to 200 captured calls (gpu-backend/results/h200x4-skew); a send/recv, whose per-rank work
+     * does not depend on n, takes longer per call at n = 4 than at n = 2 by what the formula predicts.
+     *
+     * Multi-peer efficiency. Such flows cross one more constraint per GPU, protocol and direction
+     * (Fabric#multiPeerLink); a ring or a send/recv ring (one peer each way) never crosses it. On 4 x H200 NVSwitch
+     * (calibration/nccl-h200, NCCL 2.28.9, n = 4) a send/recv to one peer moves more per GPU than an all-to-all to
+     * three peers, and a middle rank of the Tree/LL chain less than single-peer LL rows; per-channel limits alone
+     * predicted both 12-17 % fast.
+     *
+     * Channel skew. Identical channels of a simulation otherwise stay in lock-step, so their bursts all meet on the
+     * links, where real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on 4 x H200 is
+     * faster measured than simulated in lock-step, and a skew closes part of the gap
+     * (gpu-backend/results/h200x4-channels).
+     */
 
     /** Channel start phases of {@link #channelSkewNs}: channel c starts (c mod this) skews late. */
     public static final int SKEW_PHASES = 8;

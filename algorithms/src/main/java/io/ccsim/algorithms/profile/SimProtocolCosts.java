@@ -4,43 +4,47 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the SimExecutor charges for one protocol (LL, LL128, Simple) of one algorithm family (ring, tree,
- * point-to-point; see {@link SimCosts}). These are ccsim's own model parameters,
- * fitted to measurements; the Tuner never reads them (it keeps NCCL's constants in
- * {@link CalibrationProfile#protocols()}).
+ * What the simulator charges for one protocol (LL, LL128, Simple) of one algorithm family (ring, tree, point-to-point,
+ * chain; see {@link SimCosts}): JSON {@code sim.<family>.<protocol>}. These are ccsim's own model parameters, fitted
+ * to measurements; the Tuner never reads them (it keeps NCCL's constants in {@link CalibrationProfile#protocols()}).
+ * The canonical constructor throws {@link IllegalArgumentException} naming the field of a value out of range.
  *
- * @param launchLatencyUs  time from a rank's kernel launch to its first step, µs (the fixed cost of a
- *                         call as the simulator sees it: launch, setup, first flag poll)
- * @param stepOverheadNs   cost of one step per send connection, ns: flag write, the peer's poll, fence;
- *                         the latency phase of the step's first flow
- * @param hopLatencyUs     time for data (or a credit) to become visible one hop away, per link class, µs
- * @param maxChannelBwGbps per-channel throughput limit of the protocol's threads in GB/s (1 GB = 1e9 B) of
- *                         wire bytes (before the protocol's data efficiency)
- * @param pipelineBytes    forwarding unit, bytes of data: a step of B bytes moves as ceil(B / pipelineBytes)
- *                         sub-transfers in order, and the next rank may start on sub-transfer j as soon as
- *                         it has arrived (cut-through at this granularity); ≥ 1
- * @param laneShares       per lane, the fraction of the thread block that lane gets on a (rank, channel) where
- *                         more than one lane has steps (JSON {@code lane_shares}, optional): empty = every lane
- *                         runs as if it had the whole block (1 each); else one entry per lane, each in (0, 1].
- *                         NCCL's tree all-reduce kernel splits one block between reduce-up (lane 0) and
- *                         broadcast-down (lane 1) on every non-root rank (runTreeSplit in NVIDIA/nccl
- *                         src/device/all_reduce.h), see {@link #NCCL_TREE_LL_SHARES}
- * @param recvStepOverheadNs the overhead of a step that sends nothing (receive-only or local), ns (JSON
- *                         {@code recv_step_overhead_ns}, optional): {@link #SAME_AS_STEP} (NaN, the default) = the
- *                         {@code stepOverheadNs} of every step. ccsim's Simple kernel fences
- *                         ({@code __threadfence_system}) only before it publishes what it sent (gpu-backend
- *                         ccsim_prims.cu: {@code if (nSend > 0) __threadfence_system()}), and the fence is most of a
- *                         sending step's fixed cost: measured on 2 and 4 × H200 (gpu-backend/results/h200x4-fidelity,
- *                         Ring/Simple, 16 channels, 4 KiB), all-gather n = 2, all-reduce n = 2, all-gather n = 4 and
- *                         all-reduce n = 4 take 16.1, 26.7, 39.6 and 72.9 µs with 2, 4, 6 and 12 sending steps (two
- *                         slices per ring position) and 2 receive-only ones each: 5.7 µs per sending step plus 4.6 µs
- *                         (least squares, residuals under 0.9 µs) for the launch and the two receive-only steps. Where
- *                         the step overhead was every step's and the rest a hop latency, which a slice's transfer
- *                         overlaps, the simulated ring ramped up too early: all-reduce n = 4 at 4-16 MiB 11-18 % fast
- *                         where the measured time grows by ~5.8 µs per MiB from 1 MiB on (4.8-6.2 between doublings)
+ * @param launchLatencyUs    time from a rank's kernel launch to its first step, µs, finite, ≥ 0: the fixed cost of a
+ *                           call as the simulator sees it (launch, setup, first flag poll) (JSON
+ *                           {@code launch_latency_us}, required)
+ * @param stepOverheadNs     the overhead of a step that sends, ns, finite, ≥ 0: flag write, the peer's poll, fence; the
+ *                           latency phase of the step's first flow ({@code step_overhead_ns}, required)
+ * @param hopLatencyUs       time for data (or a credit) to become visible one hop away, per link class (every class
+ *                           present), µs, finite, ≥ 0 ({@code hop_latency_us}, required)
+ * @param maxChannelBwGbps   per-channel throughput limit of the protocol's threads, GB/s (1 GB = 1e9 B) of wire bytes
+ *                           (before the protocol's data efficiency), finite, &gt; 0 ({@code max_channel_bw_gbps},
+ *                           required)
+ * @param pipelineBytes      the forwarding unit, bytes of data, ≥ 1: a step of B bytes moves as ceil(B / pipelineBytes)
+ *                           sub-transfers in order, and the next rank may start on sub-transfer j as soon as it has
+ *                           arrived ({@code pipeline_bytes}, required; the JSON reader takes whole numbers up to 2^40)
+ * @param laneShares         per lane, the fraction of the thread block that lane gets on a (rank, channel) where more
+ *                           than one lane has steps, each in (0, 1]; empty = every lane runs as if it had the whole
+ *                           block ({@code lane_shares}, optional, 2 or 3 entries; default empty); see
+ *                           {@link #NCCL_TREE_LL_SHARES}
+ * @param recvStepOverheadNs the overhead of a step that sends nothing (receive-only or local), ns, finite, ≥ 0, or
+ *                           {@link #SAME_AS_STEP} (NaN) = {@code stepOverheadNs} ({@code recv_step_overhead_ns},
+ *                           optional; default {@link #SAME_AS_STEP})
  */
 public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
                                double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs) {
+    /*
+     * Lane shares. NCCL's tree all-reduce kernel splits one block between reduce-up (lane 0) and broadcast-down
+     * (lane 1) on every non-root rank (runTreeSplit in NVIDIA/nccl src/device/all_reduce.h); ccsim's own kernels run
+     * one block per (channel, lane) and set none.
+     *
+     * Receive-only steps. ccsim's Simple kernel fences (__threadfence_system) only before it publishes what it sent
+     * (gpu-backend ccsim_prims.cu: if (nSend > 0) __threadfence_system()), and the fence is most of a sending step's
+     * fixed cost. On 2 and 4 x H200 (gpu-backend/results/h200x4-fidelity, Ring/Simple, 16 channels, 4 KiB),
+     * all-gather and all-reduce at n = 2 and 4, with 2, 4, 6 and 12 sending steps and 2 receive-only ones each, fit
+     * (least squares) a cost per sending step plus one for the launch and the two receive-only steps, which are far
+     * cheaper. With one overhead for every step and the rest a hop latency, which a slice's transfer overlaps, the
+     * simulated ring ramps up too early: all-reduce n = 4 at 4-16 MiB comes out 11-18 % fast.
+     */
 
     /** {@code recvStepOverheadNs} when a step that sends nothing costs what any other step does ({@code stepOverheadNs}). */
     public static final double SAME_AS_STEP = Double.NaN;

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The bandwidth refinements of NCCL's cost model (src/graph/tuning.cc, ncclTopoTuneModel and
  * ncclTopoGetAlgoTime, NVIDIA/nccl commit 5067397c), as numbers a fit may replace. All bandwidths are
- * GB/s (1e9 B/s) of bus bandwidth as NCCL defines it in the tuner.
+ * GB/s (1e9 B/s) of bus bandwidth as NCCL defines it in the tuner; the efficiencies and factors are in (0, 1]. The
+ * canonical constructor throws {@link IllegalArgumentException} naming the field of a value out of range.
  *
  * @param llMaxBwGbps                 cap on the total ring/tree LL bus bandwidth ({@code llMaxBws[index1][index2]})
  * @param treeMaxChannelBwGbps        per-channel cap of tree all-reduce ({@code perChMaxTreeBws})
@@ -20,12 +21,13 @@ import java.util.Map;
  * @param treeLlFactor                tree LL bandwidth factor (NCCL 1/3.8)
  * @param treeLl128IntraEfficiency    tree LL128 factor on one node (NCCL 7/9)
  * @param treeLl128InterEfficiency    tree LL128 factor on several nodes (NCCL 120/128)
- * @param netOverheadUs               per-step network post overhead in µs (getNetOverhead: 1.0 Intel, 2.0 AMD),
- *                                    tripled for Simple
+ * @param netOverheadUs               per-step network post overhead, µs, finite, ≥ 0 (getNetOverhead: 1.0 Intel,
+ *                                    2.0 AMD), tripled for Simple
  * @param ringPlateauFactor           latency factor of multi-node ring Simple all-reduce when each rank's
- *                                    per-channel share is at least 64 B (NCCL 1.4 for compCap >= 80)
- * @param treeCorrection              per protocol, 24 factors applied to tree all-reduce bandwidth for sizes
- *                                    64 B·2^i, i = log2(nBytes/64) in [0, 23) ({@code treeCorrectionFactor})
+ *                                    per-channel share is at least 64 B, finite, &gt; 0 (NCCL 1.4 for compCap >= 80)
+ * @param treeCorrection              per protocol (every protocol present), {@value #TREE_CORRECTION_ENTRIES} factors,
+ *                                    each finite and &gt; 0, applied to tree all-reduce bandwidth for sizes 64 B·2^i,
+ *                                    i = log2(nBytes/64) ({@code treeCorrectionFactor})
  */
 public record TunerConstants(ByNodeCount llMaxBwGbps, ByNodeCount treeMaxChannelBwGbps,
                              ByNodeCount treeLl128MaxChannelBwGbps, double ll128Efficiency, double treeEfficiency,

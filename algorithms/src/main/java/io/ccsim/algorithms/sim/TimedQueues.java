@@ -5,21 +5,23 @@ package io.ccsim.algorithms.sim;
  * order (a connection's data arrivals and its credit returns travel one hop latency, a constant per connection), and
  * a few counters of the block's owner. Keeping the increments here instead of scheduling an event per increment lets a
  * waiting worker be woken once, at the time the increment it needs lands, and costs nothing when nobody waits.
- *
- * <p>All blocks live in one {@code long[]}: block {@code q} is {@code [q * stride, (q + 1) * stride)} holding one header
- * per queue (head index and size, one long), the owner's counters (a number fixed per instance), then each queue's ring
- * of {@code capacity} entries, each one long: {@code time << 8 | slots}. Everything a connection's events read (who
- * sends and receives on it, its latency, its slot counts, its arrivals and credits in flight) thus shares two or three
- * cache lines, where an array per field, or one per queue kind, cost a miss each in a simulation whose 10^4
- * connections are touched in turn (the 1,024-GPU ring all-reduce). When a queue outgrows the capacity, every block is
- * re-laid out at twice the capacity (amortised O(1) per push).
- *
- * <p>Size matters more than lines here: the 1,024-GPU ring all-reduce's run time follows its hot state's size against
- * the L3 this VM leaves it (README, session 16). So a header is one long, a block has only the counters its owner uses,
- * and SimExecution starts with four entries per queue (a Simple ring step holds two of NCCL_STEPS = 8 slots, so four
- * steps in flight at most; LL's one-slot steps grow it to eight).
+ * Times are ps in [0, {@link #MAX_TIME}], slot counts in [0, {@link #MAX_SLOTS}].
  */
 final class TimedQueues {
+    /*
+     * Layout. All blocks live in one long[]: block q is [q * stride, (q + 1) * stride) holding one header per queue
+     * (head index and size, one long), the owner's counters (a number fixed per instance), then each queue's ring of
+     * `capacity` entries, each one long: time << 8 | slots. Everything a connection's events read (who sends and
+     * receives on it, its latency, its slot counts, its arrivals and credits in flight) thus shares two or three cache
+     * lines, where an array per field, or one per queue kind, cost a miss each in a simulation whose 10^4 connections
+     * are touched in turn (the 1,024-GPU ring all-reduce). When a queue outgrows the capacity, every block is re-laid
+     * out at twice the capacity (amortised O(1) per push).
+     *
+     * Size matters more than lines here: the 1,024-GPU ring all-reduce's run time follows its hot state's size
+     * against the last-level cache. So a header is one long, a block has only the counters its owner uses, and
+     * Connections starts with four entries per queue (a Simple ring step holds two of NCCL_STEPS = 8 slots, so four
+     * steps in flight at most; LL's one-slot steps grow it to eight).
+     */
     /** largest time an entry holds (55 bits of ps: 10 hours), and largest slot count (8 bits) */
     static final long MAX_TIME = (1L << 55) - 1;
     static final int MAX_SLOTS = 255;

@@ -336,13 +336,13 @@ public final class NcclEnv {
      * Whether NCCL_ALGO allows {@code algorithm} for {@code func}. P2P is not an NCCL_ALGO value and is
      * always allowed.
      */
-    public boolean algoEnabled(NcclFunc func, Algorithm algorithm) {
+    boolean algoEnabled(NcclFunc func, Algorithm algorithm) {
         if (algorithm == Algorithm.P2P) return true;
         return algoEnable[func.ordinal() * NALGOS + algorithm.ordinal()];
     }
 
     /** Whether NCCL_PROTO allows {@code protocol} for {@code func} (before the LL128 platform rule). */
-    public boolean protoEnabled(NcclFunc func, Protocol protocol) {
+    boolean protoEnabled(NcclFunc func, Protocol protocol) {
         return protoEnable[func.ordinal() * NPROTOS + protocol.ordinal()];
     }
 
@@ -350,7 +350,7 @@ public final class NcclEnv {
      * Whether NCCL_PROTO set the protocols of {@code func} explicitly. NCCL applies LL128's platform rule
      * (tuning.cc lines 518-536, {@code pEnable == 2}) only to functions NCCL_PROTO left untouched.
      */
-    public boolean protoExplicit(NcclFunc func) { return protoExplicit[func.ordinal()]; }
+    boolean protoExplicit(NcclFunc func) { return protoExplicit[func.ordinal()]; }
 
     /** NCCL_ALGO as given, if set and non-empty. */
     public Optional<String> algo() { return Optional.ofNullable(algoString); }

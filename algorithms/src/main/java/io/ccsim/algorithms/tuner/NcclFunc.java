@@ -9,7 +9,7 @@ import java.util.Optional;
  * AllGather, ReduceScatter, AllReduce). These are the valid {@code func:} prefixes of NCCL_ALGO and
  * NCCL_PROTO. Send/recv and all-to-all are not among them: NCCL's tuner does not select their algorithm.
  */
-public enum NcclFunc {
+enum NcclFunc {
     BROADCAST("Broadcast", CollectiveOp.BROADCAST),
     REDUCE("Reduce", CollectiveOp.REDUCE),
     ALL_GATHER("AllGather", CollectiveOp.ALL_GATHER),

@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param rows       one row per size, in the order given
  * @param crossovers every change of winner between consecutive rows, located to the byte
  */
-public record TuneTable(TuneInput base, List<Row> rows, List<Crossover> crossovers) {
+record TuneTable(TuneInput base, List<Row> rows, List<Crossover> crossovers) {
 
     public TuneTable {
         Objects.requireNonNull(base);

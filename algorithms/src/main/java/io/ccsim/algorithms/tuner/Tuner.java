@@ -79,15 +79,18 @@ import java.util.Optional;
  * else 2); an operation starts from {@code nChannelsMin} (the per-peer count halved while
  * {@code nChannelsMin × nRanks > p2pnChannels}) or fewer, at least one per {@code chunk/8} bytes, and doubles
  * while a channel's part exceeds {@code 32 × chunk} (on one node; {@code chunk/2} and {@code chunk} across
- * nodes), chunk = NCCL_P2P_NVL_CHUNKSIZE 512 KiB over NVLink, else 128 KiB. On 4 × H200 (24 coll, 32 p2p
- * channels, as NCCL 2.28.9 logs) a 4-rank send/recv runs 8 channels up to 128 MiB and 16 at 256 MiB: the
- * measured bandwidth doubles there (162 → 304 GB/s, calibration/nccl-h200), which the fixture test checks.
+ * nodes), chunk = NCCL_P2P_NVL_CHUNKSIZE 512 KiB over NVLink, else 128 KiB.
  * All-to-all: NCCL gives each peer's operation ({@code nBytes / n}) its own channels by the same rule, the
  * operations side by side on different channel bases; ccsim's plan splits every peer's block over all of its
  * channels instead, so it gets their sum, {@code min(p2pnChannels, (n − 1) × channels per operation)}: the
  * same aggregate bandwidth.
  */
 public final class Tuner {
+    /*
+     * Send/recv channels, checked against NCCL: on 4 x H200 (24 collective and 32 p2p channels, as NCCL 2.28.9
+     * logs them) a 4-rank send/recv runs 8 channels up to 128 MiB and 16 at 256 MiB, where the measured bandwidth
+     * doubles (calibration/nccl-h200; the fixture test checks it).
+     */
     /** NCCL_LL_THREAD_THRESHOLD, NCCL_LL128_THREAD_THRESHOLD, NCCL_SIMPLE_THREAD_THRESHOLD (comm.h). */
     private static final int[] THREAD_THRESHOLD = {8, 8, 64};
     /** NCCL_LL128_MAX_NTHREADS (device.h): LL128 ignores NCCL_NTHREADS (NCCL_LL128_NTHREADS instead). */

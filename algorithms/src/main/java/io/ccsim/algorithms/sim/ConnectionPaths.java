@@ -1,0 +1,144 @@
+package io.ccsim.algorithms.sim;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.algorithms.profile.CtaCosts;
+import io.ccsim.algorithms.profile.LinkClass;
+import io.ccsim.sim.Sharing;
+import io.ccsim.sim.flow.FlowNetwork;
+import io.ccsim.topology.Route;
+import java.util.Arrays;
+
+/**
+ * Resolves, on first use, the flow-network path and the hop latency of each connection of one execution
+ * ({@link #ensure}): the route between the two ranks' GPUs (its ECMP key the channel), plus the per-GPU constraints
+ * that NVLink sends cross, with the channel's multiplicity ({@link ChannelFolding}).
+ */
+final class ConnectionPaths {
+    /*
+     * Extra constraints on a connection whose route is NVLink (a network send is the NIC's, not the SMs'):
+     *  - the sender's send limit (CtaCosts#limitsGpuSend): one flow-network link per rank and execution, of
+     *    CtaCosts#gpuSendBytesPerSec for the rank's sending blocks, which all its NVLink sends cross. The blocks
+     *    that send on a rank are counted per channel with work there: its lanes with a step that sends, at least
+     *    one. A lane's steps are read until the first that sends, so a ring costs one step per lane; only a
+     *    receive-only lane (a tree's leaf going down, its root going up) is read through.
+     *  - multi-peer loss (SimCosts#multiPeerEfficiency): a rank that sends to (receives from) several peers crosses
+     *    its GPU's multi-peer link forward (in reverse), Fabric#multiPeerLink. Only tree and point-to-point plans,
+     *    whose ranks talk to several peers by design (where it was measured): a ring plan's ranks have one peer each
+     *    way per channel, and the channels' different ring orders (multi-node rings) spread load by design, which
+     *    the ring fits were made without.
+     * The hop latency is the family's for the route's slowest link class (Fabric#routeClass).
+     */
+    private final Fabric fabric;
+    private final FlowNetwork net;
+    private final RouteCache routes;
+    private final Connections conns;
+    private final StepCosts costs;
+    private final ChannelFolding folding;
+    private final int[] gpuOfRank;
+    private final int nRanks;
+    /** per rank r: [r] sends to several peers, [nRanks + r] receives from several; null without a multi-peer loss */
+    private final boolean[] multiPeer;
+    /** per rank: the flow-network link its sending blocks share; null without that limit */
+    private final int[] gpuSendLink;
+
+    /**
+     * Paths for {@code plan}'s connections on GPUs {@code gpuOfRank} (topology node indices, one per rank). Adds the
+     * send-limit links to the fabric's network now (one per rank) when the protocol's cta costs set a send limit.
+     */
+    ConnectionPaths(Fabric fabric, Plan plan, int[] gpuOfRank, StepCosts costs, ChannelFolding folding, Connections conns) {
+        this.fabric = fabric;
+        this.net = fabric.network();
+        this.routes = new RouteCache(fabric, fabric.p2pDisabled());
+        this.conns = conns;
+        this.costs = costs;
+        this.folding = folding;
+        this.gpuOfRank = gpuOfRank.clone();
+        this.nRanks = plan.nRanks();
+        Algorithm algo = costs.algorithm();
+        boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
+        this.multiPeer = byDesign && fabric.profile().sim().multiPeerEfficiency(costs.protocol()) < 1 ? multiPeerRanks(plan) : null;
+        CtaCosts cta = costs.cta();
+        this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, gpuOfRank, cta) : null;
+    }
+
+    /** Sets connection {@code k}'s path and hop latency ({@link Connections#setRoute}) unless already set. */
+    void ensure(int k) {
+        if (conns.routed(k)) return;
+        int from = conns.from(k);
+        int to = conns.to(k);
+        Route r = routes.route(gpuOfRank[from], gpuOfRank[to], conns.channel(k));
+        int[] hops = r.hops();
+        if (r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
+            int send = gpuSendLink != null ? gpuSendLink[from] : -1;
+            int out = multiPeer != null && multiPeer[from] ? fabric.multiPeerLink(gpuOfRank[from], costs.protocol()) : -1;
+            int in = multiPeer != null && multiPeer[nRanks + to] ? fabric.multiPeerLink(gpuOfRank[to], costs.protocol()) : -1;
+            int extra = (send >= 0 ? 1 : 0) + (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
+            if (extra > 0) {
+                int i = hops.length;
+                hops = Arrays.copyOf(hops, i + extra);
+                if (send >= 0) hops[i++] = FlowNetwork.hop(send, false);
+                if (out >= 0) hops[i++] = FlowNetwork.hop(out, false);
+                if (in >= 0) hops[i] = FlowNetwork.hop(in, true);
+            }
+        }
+        conns.setRoute(k, net.path(hops, folding.multiplicity(conns.channel(k))), costs.hopLatencyPs(fabric.routeClass(r)));
+    }
+
+    /**
+     * Per rank r: whether r sends to more than one peer (index r) and whether it receives from more than one
+     * (index nRanks + r) in its plan (all-to-all at n > 2, a middle rank of a tree's chain; a ring, a chain and
+     * a send/recv ring have one of each).
+     */
+    private static boolean[] multiPeerRanks(Plan plan) {
+        int n = plan.nRanks();
+        int[] firstPeer = new int[2 * n];
+        boolean[] multi = new boolean[2 * n];
+        Arrays.fill(firstPeer, -1);
+        plan.forEachConnection((ch, from, to) -> {
+            if (from == to) return;
+            note(firstPeer, multi, from, to);
+            note(firstPeer, multi, n + to, from);
+        });
+        return multi;
+    }
+
+    private static void note(int[] firstPeer, boolean[] multi, int i, int peer) {
+        if (firstPeer[i] < 0) firstPeer[i] = peer;
+        else if (firstPeer[i] != peer) multi[i] = true;
+    }
+
+    /** Per rank, a new flow-network link of {@link CtaCosts#gpuSendBytesPerSec} for the rank's sending blocks. */
+    private static int[] gpuSendLinks(Fabric fabric, Plan plan, int[] gpuOfRank, CtaCosts cta) {
+        int[] links = new int[plan.nRanks()];
+        for (int r = 0; r < links.length; r++) {
+            links[r] = fabric.network().addLink(fabric.topology().nodes().get(gpuOfRank[r]).id() + ".cta-send",
+                    cta.gpuSendBytesPerSec(sendingBlocks(plan, r)), Sharing.FULL_DUPLEX);
+        }
+        return links;
+    }
+
+    /** The thread blocks that send on {@code rank}: per channel with work on the rank, its lanes with a step that sends, at least one. */
+    static int sendingBlocks(Plan plan, int rank) {
+        StepCursor cur = new StepCursor();
+        int blocks = 0;
+        for (int c = 0; c < plan.nChannels(); c++) {
+            int sending = 0;
+            boolean busy = false;
+            for (int l = 0; l < plan.nLanes(); l++) {
+                int n = plan.stepCount(rank, c, l);
+                if (n > 0) busy = true;
+                for (int i = 0; i < n; i++) {
+                    plan.step(rank, c, l, i, cur);
+                    if (cur.nSend() > 0) {
+                        sending++;
+                        break;
+                    }
+                }
+            }
+            if (busy) blocks += Math.max(1, sending);
+        }
+        return blocks;
+    }
+}

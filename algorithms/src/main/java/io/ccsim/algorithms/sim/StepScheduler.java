@@ -1,0 +1,233 @@
+package io.ccsim.algorithms.sim;
+
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.Primitive;
+import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.sim.Simulator;
+import io.ccsim.sim.flow.FlowListener;
+import io.ccsim.sim.flow.FlowNetwork;
+import java.util.function.IntConsumer;
+
+/**
+ * Walks every started worker through its steps in simulated time: starts a (sub-)transfer when its inputs are there
+ * and its send slots free, runs it as flows on the connections' paths (or as a local wait), and moves on when it
+ * ends. Reports each worker that finishes its last step to {@code workerDone} (with the worker id), on the
+ * simulator's thread.
+ */
+final class StepScheduler {
+    /*
+     * A worker's step (sub-transfer j of k) may start when
+     *   - every connection it receives from holds its input: the step's slots arrived (k = 1), or j + 1 units
+     *     arrived beyond those of the receiver's finished steps (k > 1), and
+     *   - for j = 0, every connection it sends on has the step's slots free, their credit back.
+     * It starts at the latest of those times, plus the step's overhead for j = 0 (once per step). Slot credits stay
+     * per step: reserved when the first sub-transfer starts, freed after the last.
+     *
+     * A sending step (bytes > 0) commits at once and starts its flows with a latency phase ending at that start time,
+     * without a wake event or a second evaluation: waiting changes nothing, since its inputs only accumulate, and the
+     * flows' latency events take the place, in time and order, of the wake event. A step that sends nothing waits
+     * for the start time (a wake event) and re-evaluates, then runs for its local time (StepCosts#localTimePs).
+     *
+     * When a flow ends, its unit (with the step's slots on the last unit) lands at the receiver one hop latency
+     * later; when a step ends, the receive slots it consumed are freed and their credit lands at the sender one hop
+     * latency later. Each of these events tries to start the worker on the other end.
+     */
+    private static final Primitive[] PRIMS = Primitive.values();
+
+    private final Simulator sim;
+    private final FlowNetwork net;
+    private final Plan plan;
+    private final StepCosts costs;
+    private final Workers workers;
+    private final Connections conns;
+    private final ConnectionPaths paths;
+    private final ChannelFolding folding;
+    private final IntConsumer workerDone;
+    private final int elemBytes;
+    private final StepCursor cursor = new StepCursor();
+    /** the one listener of every flow: the flow's key is its connection (no object per connection) */
+    private final FlowListener flowDone = f -> onFlowDone(f.key());
+    private final Runnable[] localDone;
+    private final Runnable[] wake;
+    private long stepsExecuted;
+    private long flowsStarted;
+
+    StepScheduler(Simulator sim, FlowNetwork net, Plan plan, StepCosts costs, Workers workers, Connections conns,
+                  ConnectionPaths paths, ChannelFolding folding, IntConsumer workerDone) {
+        this.sim = sim;
+        this.net = net;
+        this.plan = plan;
+        this.costs = costs;
+        this.workers = workers;
+        this.conns = conns;
+        this.paths = paths;
+        this.folding = folding;
+        this.workerDone = workerDone;
+        this.elemBytes = plan.call().dtype().bytes();
+        int nw = workers.count();
+        localDone = new Runnable[nw];
+        wake = new Runnable[nw];
+        for (int w = 0; w < nw; w++) {
+            final int ww = w;
+            localDone[w] = () -> onStepDone(ww);
+            wake[w] = () -> onWake(ww);
+        }
+    }
+
+    /** Steps started so far, over all workers and the replica channels they stand for. */
+    long stepsExecuted() { return stepsExecuted; }
+
+    /** Flows started so far (a flow of a representative channel stands for all its replicas). */
+    long flowsStarted() { return flowsStarted; }
+
+    /** Worker {@code w}'s channel starts now: it loads and tries its first step, if it has any. */
+    void start(int w) {
+        workers.setFlag(w, Workers.F_STARTED);
+        if (workers.stepCount(w) > 0) {
+            load(w);
+            tryStart(w);
+        }
+    }
+
+    private void load(int w) {
+        int lane = workers.lane(w);
+        int ch = workers.channel(w);
+        int rank = workers.rank(w);
+        plan.step(rank, ch, lane, workers.stepIndex(w), cursor);
+        long bytes = (long) cursor.count() * elemBytes;
+        int nr = cursor.nRecv();
+        int ns = cursor.nSend();
+        workers.loadStep(w, cursor.prim().ordinal(), cursor.slots(), bytes, costs.units(bytes), nr, ns);
+        if (costs.cta() != null) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
+        bindConnections(w, ch, rank, nr, true);
+        bindConnections(w, ch, rank, ns, false);
+    }
+
+    /*
+     * A worker mostly talks to the same peers step after step (ring: always), so the last lookup is reused: for the
+     * first connection by its peer (kept in the worker's block), for the others by the connection's key.
+     */
+    /** Binds worker {@code w} as receiver ({@code receiving}) or sender of the {@code n} connections of the cursor's step. */
+    private void bindConnections(int w, int ch, int rank, int n, boolean receiving) {
+        for (int i = 0; i < n; i++) {
+            int peer = receiving ? cursor.recvPeer(i) : cursor.sendPeer(i);
+            int from = receiving ? peer : rank;
+            int to = receiving ? rank : peer;
+            int k = workers.conn(w, i, receiving);
+            if (i == 0 ? workers.firstPeer(w, receiving) != peer : !conns.is(k, ch, from, to)) {
+                k = conns.find(ch, from, to);
+                paths.ensure(k);
+                workers.setConn(w, i, receiving, k, peer);
+            }
+            if (receiving) conns.setReceiver(k, w);
+            else conns.setSender(k, w);
+        }
+    }
+
+    private void tryStart(int w) {
+        int flags = workers.flags(w);
+        if ((flags & (Workers.F_BUSY | Workers.F_STARTED | Workers.F_WAKE)) != Workers.F_STARTED || !workers.hasStepsLeft(w)) return;
+        int s = workers.slots(w);
+        int nr = workers.nRecv(w);
+        int ns = workers.nSend(w);
+        int j = workers.sub(w);
+        long now = sim.now();
+        long ready = readyAt(w, s, nr, ns, j, now);
+        if (ready == Connections.NO_WAKE) return; // the sender's completion or the receiver's step end calls again
+        boolean payOverhead = j == 0 && (flags & Workers.F_OVERHEAD_PAID) == 0;
+        long startAt = ready + (payOverhead ? costs.overheadPs(ns > 0) : 0);
+        long bytes = workers.bytes(w);
+        boolean deferFlows = ns > 0 && bytes > 0;
+        if (startAt > now && !deferFlows) {
+            workers.setFlags(w, (flags & ~Workers.F_OVERHEAD_PAID) | (j == 0 ? Workers.F_OVERHEAD_PAID : 0) | Workers.F_WAKE);
+            sim.scheduleAt(startAt, wake[w]);
+            return;
+        }
+        workers.setFlags(w, (flags & ~Workers.F_OVERHEAD_PAID) | Workers.F_BUSY);
+        long delay = startAt - now; // > 0 only for deferred flows
+        if (delay > 0) workers.setStepStartPs(w, startAt);
+        if (j == 0) {
+            stepsExecuted += folding.multiplicity(workers.channel(w));
+            for (int i = 0; i < nr; i++) conns.take(workers.recvConn(w, i), s);
+            for (int i = 0; i < ns; i++) conns.reserve(workers.sendConn(w, i), s);
+        }
+        Primitive prim = PRIMS[workers.primitive(w)];
+        long sub = costs.subTransferBytes(bytes, workers.units(w), j);
+        if (ns > 0) {
+            long wire = costs.protocol().wireBytes(sub);
+            double cap = costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
+            workers.setPending(w, ns);
+            for (int i = 0; i < ns; i++) {
+                int k = workers.sendConn(w, i);
+                flowsStarted++;
+                net.startRecycled(conns.path(k), wire, delay, cap, flowDone, k);
+            }
+        } else {
+            sim.schedule(costs.localTimePs(prim, sub, workers.psPerByte(w), workers.laneShare(w)), localDone[w]);
+        }
+    }
+
+    /**
+     * When every input of worker {@code w}'s current sub-transfer {@code j} is there and, for j = 0, its send slots
+     * are free: {@code now} or later, or {@link Connections#NO_WAKE} if one of them was not even sent or freed.
+     */
+    private long readyAt(int w, int s, int nr, int ns, int j, long now) {
+        long ready = now;
+        boolean whole = workers.units(w) == 1;
+        long need = whole ? s : j + 1;
+        for (int i = 0; i < nr; i++) {
+            long t = conns.recvReadyAt(workers.recvConn(w, i), whole, need, now);
+            if (t == Connections.NO_WAKE) return t;
+            if (t > ready) ready = t;
+        }
+        if (j == 0) {
+            for (int i = 0; i < ns; i++) {
+                long t = conns.creditReadyAt(workers.sendConn(w, i), s, now);
+                if (t == Connections.NO_WAKE) return t;
+                if (t > ready) ready = t;
+            }
+        }
+        return ready;
+    }
+
+    private void onWake(int w) {
+        workers.clearFlag(w, Workers.F_WAKE);
+        tryStart(w);
+    }
+
+    private void onFlowDone(int k) {
+        int w = conns.sender(k);
+        int s = workers.sub(w) == workers.units(w) - 1 ? workers.slots(w) : 0;
+        // the data (and its flag) become visible to the receiver one hop latency later; the step's
+        // slots count as arrived with its last sub-transfer
+        conns.arrive(k, sim.now(), s);
+        int rw = conns.receiver(k);
+        if (rw >= 0) tryStart(rw);
+        if (workers.flowEnded(w)) onStepDone(w);
+    }
+
+    /** Worker {@code w}'s current sub-transfer is done; after the last one, its step is. */
+    private void onStepDone(int w) {
+        if (workers.advanceSub(w)) {
+            workers.clearFlag(w, Workers.F_BUSY);
+            tryStart(w);
+            return;
+        }
+        int s = workers.slots(w);
+        int nr = workers.nRecv(w);
+        for (int i = 0; i < nr; i++) {
+            int k = workers.recvConn(w, i);
+            // the consumed slots' credit travels back to the sender
+            conns.consume(k, workers.units(w), s, sim.now());
+            int sw = conns.sender(k);
+            if (sw >= 0 && sw != w) tryStart(sw);
+        }
+        workers.clearFlag(w, Workers.F_BUSY);
+        if (workers.advanceStep(w)) {
+            workerDone.accept(w);
+            return;
+        }
+        load(w);
+        tryStart(w);
+    }
+}
