@@ -14,7 +14,7 @@ import java.util.Set;
 final class JobRun {
     final ScenarioSimulation owner;
     final SimHost host;
-    final Fabric fabric;
+    final Cluster cluster;
     final Settings settings;
     final Trace trace;
     final JobSpec spec;
@@ -33,7 +33,7 @@ final class JobRun {
     JobRun(ScenarioSimulation owner, int attempt, int resumeFrom) {
         this.owner = owner;
         this.host = owner.host;
-        this.fabric = owner.fabric;
+        this.cluster = owner.cluster;
         this.settings = owner.scenario.settings();
         this.trace = owner.trace;
         this.spec = owner.scenario.job();
@@ -47,7 +47,7 @@ final class JobRun {
         this.engine = owner.engine;
         this.ranks = new RankProcess[spec.worldSize()];
         for (int r = 0; r < ranks.length; r++) {
-            long mem = spec.gpuMemoryBytes() > 0 ? spec.gpuMemoryBytes() : fabric.gpuMemoryBytes(gpuOf(r));
+            long mem = spec.gpuMemoryBytes() > 0 ? spec.gpuMemoryBytes() : cluster.gpuMemoryBytes(gpuOf(r));
             ranks[r] = new RankProcess(this, r, mem);
         }
         knownGroups.add("world");
@@ -97,7 +97,7 @@ final class JobRun {
 
     String createRoot(int hostRank, String group, int initSeq, int rootIdx, int nRoots, List<Integer> expected) {
         int gpu = gpuOf(hostRank);
-        return bootstrap.createRoot(hostRank, fabric.hostOf(gpu), fabric.localOf(gpu), group, initSeq, rootIdx, nRoots,
+        return bootstrap.createRoot(hostRank, cluster.hostOf(gpu), cluster.localOf(gpu), group, initSeq, rootIdx, nRoots,
                 expected);
     }
 

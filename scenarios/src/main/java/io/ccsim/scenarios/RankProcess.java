@@ -76,7 +76,7 @@ final class RankProcess {
 
     boolean alive() { return alive; }
 
-    int gpuLocal() { return job.fabric.localOf(job.gpuOf(rank)); }
+    int gpuLocal() { return job.cluster.localOf(job.gpuOf(rank)); }
 
     /** Wraps a callback so that it does nothing once the process is gone. */
     Runnable guard(Runnable r) {
@@ -344,7 +344,7 @@ final class RankProcess {
     void gpuHang() {
         if (!alive || gpuHung) return;
         gpuHung = true;
-        log("GPU_HANG", "GPU " + job.fabric.gpuId(job.gpuOf(rank)) + " stopped making progress (Xid 79: GPU has fallen off the bus?)");
+        log("GPU_HANG", "GPU " + job.cluster.gpuId(job.gpuOf(rank)) + " stopped making progress (Xid 79: GPU has fallen off the bus?)");
         int inFlight = 0;
         if (pending != null) {
             inFlight = 1;

@@ -21,7 +21,7 @@ final class ScenarioSimulation {
     final long seed;
     final Simulator sim;
     final SimHost host;
-    final Fabric fabric;
+    final Cluster cluster;
     final Trace trace;
     /** The collectives of every attempt run on one engine: one flow network on this run's simulator. */
     final CollectiveEngine engine;
@@ -44,22 +44,22 @@ final class ScenarioSimulation {
         } else {
             topo = TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
         }
-        this.fabric = new Fabric(topo);
-        if (scenario.job().worldSize() > fabric.gpuCount()) {
+        this.cluster = new Cluster(topo);
+        if (scenario.job().worldSize() > cluster.gpuCount()) {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
-                    + " exceeds the " + fabric.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + fabric.gpuCount());
+                    + " exceeds the " + cluster.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + cluster.gpuCount());
         }
         this.sim = new Simulator(seed);
         this.host = new SimHost(sim);
         this.trace = new Trace(scenario.job().worldSize());
         try {
-            this.engine = new SimCollectiveEngine(host, fabric, SimCollectiveEngine.profileFor(topo), scenario.settings().nccl(),
+            this.engine = new SimCollectiveEngine(host, cluster, SimCollectiveEngine.profileFor(topo), scenario.settings().nccl(),
                     scenario.settings().ibAckTimeoutPs(), scenario.settings().ibGiveUpPs(), seed);
         } catch (IllegalArgumentException e) {
             throw new ScenarioFormatException(scenario.name(), "$.topology", e.getMessage());
         }
         trace.settings = scenario.settings();
-        for (int r = 0; r < scenario.job().worldSize(); r++) trace.gpuIds.put(r, fabric.gpuId(r));
+        for (int r = 0; r < scenario.job().worldSize(); r++) trace.gpuIds.put(r, cluster.gpuId(r));
     }
 
     Trace run() {
@@ -129,18 +129,18 @@ final class ScenarioSimulation {
 
     private void schedule(Fault f) {
         if (f instanceof Fault.LinkDegrade d) {
-            fabric.requireLink(d.link());
+            cluster.requireLink(d.link());
             at(d.atPs(), () -> {
-                fabric.setFactor(d.link(), d.factor());
+                cluster.setFactor(d.link(), d.factor());
                 trace.degradedLinks.put(d.link(), d.factor());
                 note("link " + d.link() + " degraded to " + d.factor() + " of its rate");
                 current.engine.healthChanged();
             });
         } else if (f instanceof Fault.LinkDown d) {
-            fabric.requireLink(d.link());
+            cluster.requireLink(d.link());
             at(d.atPs(), () -> linkDown(d.link(), d.durationPs()));
         } else if (f instanceof Fault.LinkFlap fl) {
-            fabric.requireLink(fl.link());
+            cluster.requireLink(fl.link());
             for (int i = 0; i < fl.count(); i++) {
                 long offset = i * (fl.downPs() + fl.upPs());
                 if (inline && i > 0) host.after(offset, () -> linkDown(fl.link(), fl.downPs()));
@@ -182,11 +182,11 @@ final class ScenarioSimulation {
                 note(Units.formatBytes(m.bytes()) + " of rank " + m.rank() + "'s GPU memory taken by another process");
             });
         } else if (f instanceof Fault.BitFlipLink b) {
-            fabric.requireLink(b.link());
+            cluster.requireLink(b.link());
             at(b.atPs(), () -> {
                 trace.flippedLinks.add(b.link());
                 note("bit flip on link " + b.link());
-                current.engine.bitFlip(fabric.groupIndexOfLink(b.link()));
+                current.engine.bitFlip(cluster.groupIndexOfLink(b.link()));
             });
         } else if (f instanceof Fault.BitFlipGpuMemory b) {
             requireRank(b.rank());
@@ -211,13 +211,13 @@ final class ScenarioSimulation {
     }
 
     private void linkDown(String link, long durationPs) {
-        fabric.setDown(link, true);
+        cluster.setDown(link, true);
         trace.degradedLinks.putIfAbsent(link, 0.0);
         note("link " + link + " down" + (durationPs > 0 ? " for " + Units.formatDuration(durationPs) : ""));
         current.engine.healthChanged();
         if (durationPs > 0) {
             host.after(durationPs, () -> {
-                fabric.setDown(link, false);
+                cluster.setDown(link, false);
                 note("link " + link + " up");
                 current.engine.healthChanged();
             });

@@ -37,8 +37,8 @@ import java.util.Set;
  * concurrent collectives share links through the flow network's max-min fair rates.
  *
  * <h2>Link health</h2>
- * The scenario's faults change the health in the scenarios {@link Fabric}; {@link #healthChanged()}
- * pushes every changed link to the algorithms fabric ({@code setLinkHealth}), whose flow network
+ * The scenario's faults change the health in the scenarios {@link Cluster}; {@link #healthChanged()}
+ * pushes every changed link to the algorithms cluster ({@code setLinkHealth}), whose flow network
  * re-solves the flows in flight. A dead link (capacity 0) stalls the flows crossing it. The IB
  * transport's rule is kept on top: an execution whose connections cross a dead link group is
  * <em>stalled</em> from that instant; when the link comes back, its traffic resumes only at the next
@@ -54,7 +54,7 @@ import java.util.Set;
  *
  * <h2>What the analyzer gets ({@link CollectiveStats})</h2>
  * Timing from the execution (start = last launch, end = all done); {@code healthyPs} = the duration
- * of the same plan alone on the nominal topology (a fresh Simulator and fabric, cached per plan
+ * of the same plan alone on the nominal topology (a fresh Simulator and cluster, cached per plan
  * signature; equal to the actual duration when no link was unhealthy during the execution); the
  * bottleneck = the link group with the lowest capacity ÷ nominal capacity among those the plan's
  * connection routes ({@link NcclRoutes}) cross, with the ring hops crossing it; data via
@@ -67,7 +67,7 @@ import java.util.Set;
  */
 final class SimCollectiveEngine implements CollectiveEngine {
     private final SimHost host;
-    private final Fabric fabric;
+    private final Cluster cluster;
     private final io.ccsim.algorithms.sim.Fabric net;
     private final SimExecutor executor;
     private final CalibrationProfile profile;
@@ -81,7 +81,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
     private final List<Exec> running = new ArrayList<>();
     private final Map<String, Long> healthyCache = new HashMap<>();
     private final Map<Integer, CommGraph> graphs = new HashMap<>();
-    // health last pushed to the algorithms fabric, per link index
+    // health last pushed to the algorithms cluster, per link index
     private final double[] pushedFactor;
     private final boolean[] pushedDown;
     private final int[] resumeGeneration;
@@ -90,28 +90,28 @@ final class SimCollectiveEngine implements CollectiveEngine {
     /**
      * @param ibAckTimeoutPs the transport's retransmission timeout (4.096 us x 2^NCCL_IB_TIMEOUT), ps
      * @param ibGiveUpPs     how long a stalled transfer retries before failing, ps
-     * @param seed           seed of the healthy-fabric reference simulations
+     * @param seed           seed of the healthy-cluster reference simulations
      */
-    SimCollectiveEngine(SimHost host, Fabric fabric, CalibrationProfile profile, NcclEnv env, long ibAckTimeoutPs,
+    SimCollectiveEngine(SimHost host, Cluster cluster, CalibrationProfile profile, NcclEnv env, long ibAckTimeoutPs,
                         long ibGiveUpPs, long seed) {
         this.host = host;
-        this.fabric = fabric;
+        this.cluster = cluster;
         this.profile = profile;
         this.env = env;
         this.tuner = new Tuner(profile, env);
-        this.net = new io.ccsim.algorithms.sim.Fabric(host.simulator(), fabric.topology(), profile);
+        this.net = new io.ccsim.algorithms.sim.Fabric(host.simulator(), cluster.topology(), profile);
         net.setP2pDisabled(env.p2pDisable());
         this.executor = new SimExecutor(host.simulator(), net);
-        this.routes = new NcclRoutes(fabric.topology(), env.p2pDisable());
+        this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable());
         this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
         this.seed = seed;
-        int nl = fabric.topology().links().size();
+        int nl = cluster.topology().links().size();
         this.pushedFactor = new double[nl];
         this.pushedDown = new boolean[nl];
         this.resumeGeneration = new int[nl];
-        for (Link l : fabric.topology().links()) {
-            int i = fabric.topology().linkIndex(l.id());
+        for (Link l : cluster.topology().links()) {
+            int i = cluster.topology().linkIndex(l.id());
             pushedFactor[i] = l.health().degradeFactor();
             pushedDown[i] = l.health().down();
         }
@@ -142,12 +142,12 @@ final class SimCollectiveEngine implements CollectiveEngine {
     @Override
     public void healthChanged() {
         healthChanges++;
-        Topology topo = fabric.topology();
+        Topology topo = cluster.topology();
         long now = host.now();
         for (Link l : topo.links()) {
             int i = topo.linkIndex(l.id());
-            double f = fabric.factorOf(i);
-            boolean d = fabric.downOf(i);
+            double f = cluster.factorOf(i);
+            boolean d = cluster.downOf(i);
             if (f == pushedFactor[i] && d == pushedDown[i]) continue;
             if (pushedDown[i] && !d) {
                 // the link is back: stalled queue pairs resume at their next retransmission
@@ -158,7 +158,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
                     if (resume > now) {
                         int gen = ++resumeGeneration[i];
                         host.after(resume - now, () -> {
-                            if (gen != resumeGeneration[i] || fabric.downOf(i)) return;
+                            if (gen != resumeGeneration[i] || cluster.downOf(i)) return;
                             push(l, i);
                             updateStalls();
                         });
@@ -173,8 +173,8 @@ final class SimCollectiveEngine implements CollectiveEngine {
     }
 
     private void push(Link l, int i) {
-        pushedFactor[i] = fabric.factorOf(i);
-        pushedDown[i] = fabric.downOf(i);
+        pushedFactor[i] = cluster.factorOf(i);
+        pushedDown[i] = cluster.downOf(i);
         LinkHealth h = l.health();
         net.setLinkHealth(l.id(), new LinkHealth(pushedFactor[i], pushedDown[i], h.flaps(), h.bitErrorRate()));
     }
@@ -200,7 +200,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
         int key = Arrays.hashCode(gpuNodes);
         CommGraph g = graphs.get(key);
         if (g == null || !Arrays.equals(g.gpuOfRank(), gpuNodes)) {
-            g = CommGraph.of(fabric.topology(), gpuNodes);
+            g = CommGraph.of(cluster.topology(), gpuNodes);
             graphs.put(key, g);
         }
         return g;
@@ -212,7 +212,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
         Long cached = healthyCache.get(key);
         if (cached != null) return cached;
         Simulator sim = new Simulator(seed);
-        io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, fabric.topology(), profile);
+        io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, cluster.topology(), profile);
         f.setP2pDisabled(env.p2pDisable());
         SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { });
         x.launchAll();
@@ -266,7 +266,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
 
         private void prepare() {
             int[] nodes = new int[n];
-            for (int r = 0; r < n; r++) nodes[r] = fabric.topology().nodeIndex(fabric.gpuId(gpu[r]));
+            for (int r = 0; r < n; r++) nodes[r] = cluster.topology().nodeIndex(cluster.gpuId(gpu[r]));
             CommGraph graph = graphFor(nodes);
             long count = callCount(spec.op(), spec.count(), n);
             CollectiveCall call = new CollectiveCall(spec.op(), count, spec.dtype(), ReduceOp.SUM, 0, graph.layout());
@@ -320,7 +320,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
             if (++launchedCount == n) {
                 startPs = host.now();
                 healthChangesAtStart = healthChanges;
-                unhealthySeen = !fabricHealthy();
+                unhealthySeen = !crossedGroupsHealthy();
             }
             if (n == 1) {
                 finished = true;
@@ -350,9 +350,9 @@ final class SimCollectiveEngine implements CollectiveEngine {
             giveUpHandle = -1;
         }
 
-        private boolean fabricHealthy() {
+        private boolean crossedGroupsHealthy() {
             for (int g = crossed.nextSetBit(0); g >= 0; g = crossed.nextSetBit(g + 1)) {
-                if (fabric.groupCapacity(g) < fabric.groupNominal(g)) return false;
+                if (cluster.groupCapacity(g) < cluster.groupNominal(g)) return false;
             }
             return true;
         }
@@ -360,7 +360,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
         /** Stalled while a group its connections cross has no capacity in the flow network. */
         void updateStall() {
             if (finished || aborted) return;
-            if (!fabricHealthy()) unhealthySeen = true;
+            if (!crossedGroupsHealthy()) unhealthySeen = true;
             boolean stalled = false;
             for (int g = crossed.nextSetBit(0); g >= 0 && !stalled; g = crossed.nextSetBit(g + 1)) {
                 stalled = net.network().capacity(g) == 0.0;
@@ -385,7 +385,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
                     if (net.network().capacity(g) == 0.0) {
                         listener.onNetworkError(global[k.from()], "NET/IB : Got completion from peer (rank " + global[k.to()]
                                 + ") with status=12 (IBV_WC_RETRY_EXC_ERR) opcode=0 len=0 vendor err 129 on link "
-                                + fabric.worstMember(g) + " after " + Units.formatDuration(ibGiveUpPs) + " of retries");
+                                + cluster.worstMember(g) + " after " + Units.formatDuration(ibGiveUpPs) + " of retries");
                         return;
                     }
                 }
@@ -451,15 +451,15 @@ final class SimCollectiveEngine implements CollectiveEngine {
                 int worst = -1;
                 double worstH = 2;
                 for (int g = crossed.nextSetBit(0); g >= 0; g = crossed.nextSetBit(g + 1)) {
-                    double nom = fabric.groupNominal(g);
-                    double h = nom == 0 ? 0 : fabric.groupCapacity(g) / nom;
+                    double nom = cluster.groupNominal(g);
+                    double h = nom == 0 ? 0 : cluster.groupCapacity(g) / nom;
                     if (h < worstH) {
                         worstH = h;
                         worst = g;
                     }
                 }
                 if (worst >= 0) {
-                    bottleneck = fabric.worstMember(worst);
+                    bottleneck = cluster.worstMember(worst);
                     health = worstH;
                     Set<Long> seen = new LinkedHashSet<>();
                     for (Conn k : conns) {
@@ -477,7 +477,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
                 for (int p = 0; p < n; p++) order[p] = global[ring[p]];
                 for (int p = 0; p < n; p++) {
                     Route rt = routes.route(nodesOf()[ring[(p - 1 + n) % n]], nodesOf()[ring[p]], routeChannel[chan]);
-                    hopLinks.add(NcclRoutes.memberLinks(fabric.topology(), NcclRoutes.groups(rt)));
+                    hopLinks.add(NcclRoutes.memberLinks(cluster.topology(), NcclRoutes.groups(rt)));
                 }
                 if (spec.op() == CollectiveOp.ALL_REDUCE) {
                     // checksums are modelled for all-reduce (the sum of outputs is the sum of inputs)
@@ -497,7 +497,7 @@ final class SimCollectiveEngine implements CollectiveEngine {
         private int[] nodesOf() {
             if (nodesCache == null) {
                 nodesCache = new int[n];
-                for (int r = 0; r < n; r++) nodesCache[r] = fabric.topology().nodeIndex(fabric.gpuId(gpu[r]));
+                for (int r = 0; r < n; r++) nodesCache[r] = cluster.topology().nodeIndex(cluster.gpuId(gpu[r]));
             }
             return nodesCache;
         }

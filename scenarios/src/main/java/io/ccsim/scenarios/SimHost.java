@@ -11,7 +11,6 @@ import io.ccsim.sim.Simulator;
 final class SimHost {
     private final Simulator sim;
     private final RandomStream ids;
-    private long lastEventPs;
 
     SimHost(Simulator sim) {
         this.sim = sim;
@@ -26,14 +25,8 @@ final class SimHost {
     /** Runs {@code action} {@code delayPs} picoseconds from now; returns a handle for {@link #cancel}. */
     long after(long delayPs, Runnable action) {
         if (delayPs < 0) throw new IllegalArgumentException("delay must be >= 0 ps, got " + delayPs);
-        return sim.schedule(delayPs, () -> {
-            lastEventPs = sim.now();
-            action.run();
-        });
+        return sim.schedule(delayPs, action);
     }
-
-    /** Time of the last action run through this host, ps (0 if none). */
-    long lastEventPs() { return lastEventPs; }
 
     /** Cancels an action scheduled with {@link #after}; a handle of an action that already ran is ignored. */
     void cancel(long handle) { sim.cancel(handle); }

@@ -26,15 +26,15 @@ class SimCollectiveEngineTest {
     private static final class Rig {
         final Simulator sim = new Simulator(3);
         final SimHost host = new SimHost(sim);
-        final Fabric fabric;
+        final Cluster cluster;
         final SimCollectiveEngine engine;
         final List<CollectiveStats> done = new ArrayList<>();
         final List<Long> errorsAt = new ArrayList<>();
         final List<String> errors = new ArrayList<>();
 
         Rig(int nodes) {
-            fabric = new Fabric(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes)));
-            engine = new SimCollectiveEngine(host, fabric, SimCollectiveEngine.profileFor(fabric.topology()), ST.nccl(),
+            cluster = new Cluster(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes)));
+            engine = new SimCollectiveEngine(host, cluster, SimCollectiveEngine.profileFor(cluster.topology()), ST.nccl(),
                     ST.ibAckTimeoutPs(), ST.ibGiveUpPs(), 7);
         }
 
@@ -66,7 +66,7 @@ class SimCollectiveEngineTest {
         rig.sim.run();
         CollectiveStats s = rig.done.get(0);
         // the same call through PerfRunner (tuner + planner + SimExecution, all launched at 0) with the same NCCL env
-        PerfRunner perf = new PerfRunner(rig.fabric.topology(), 8, SimCollectiveEngine.profileFor(rig.fabric.topology()), ST.nccl(), 1);
+        PerfRunner perf = new PerfRunner(rig.cluster.topology(), 8, SimCollectiveEngine.profileFor(rig.cluster.topology()), ST.nccl(), 1);
         PerfRow row = perf.run(CollectiveOp.ALL_REDUCE, count * 2, DataType.BFLOAT16, ReduceOp.SUM, 0);
         assertThat((double) s.durationPs()).isCloseTo(row.timeUs() * 1e6, offset(1.0));
         assertThat(s.healthyPs()).isEqualTo(s.durationPs());
@@ -97,7 +97,7 @@ class SimCollectiveEngineTest {
     @Test
     void aDegradedPortIsTheBottleneckAndItsRingHopsAreNamed() {
         Rig rig = new Rig(1);
-        rig.fabric.setFactor("n0.gpu4~n0.nvs0", 0.25);
+        rig.cluster.setFactor("n0.gpu4~n0.nvs0", 0.25);
         rig.engine.healthChanged();
         SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
         for (int r = 0; r < 8; r++) x.launch(r);
@@ -122,8 +122,8 @@ class SimCollectiveEngineTest {
             SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 1L << 29, range(0, 16, 1));
             for (int r = 0; r < 16; r++) x.launch(r);
             if (outage > 0) {
-                rig.host.after(ms, () -> { rig.fabric.setDown("n1.nic2~leaf.r2.0", true); rig.engine.healthChanged(); });
-                rig.host.after(ms + outage, () -> { rig.fabric.setDown("n1.nic2~leaf.r2.0", false); rig.engine.healthChanged(); });
+                rig.host.after(ms, () -> { rig.cluster.setDown("n1.nic2~leaf.r2.0", true); rig.engine.healthChanged(); });
+                rig.host.after(ms + outage, () -> { rig.cluster.setDown("n1.nic2~leaf.r2.0", false); rig.engine.healthChanged(); });
             }
             rig.sim.run();
             if (outage == 0) {
@@ -159,7 +159,7 @@ class SimCollectiveEngineTest {
         Rig rig = new Rig(1);
         SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
         for (int r = 0; r < 8; r++) x.launch(r);
-        rig.host.after(dur * 9 / 10, () -> rig.engine.bitFlip(rig.fabric.groupIndexOfLink("n0.gpu5~n0.nvs2")));
+        rig.host.after(dur * 9 / 10, () -> rig.engine.bitFlip(rig.cluster.groupIndexOfLink("n0.gpu5~n0.nvs2")));
         rig.sim.run();
         CollectiveStats bad = rig.done.get(0);
         List<Integer> wrong = new ArrayList<>();
@@ -182,7 +182,7 @@ class SimCollectiveEngineTest {
         CollectiveStats s = rig.done.get(0);
         assertThat(s.ranks()).containsExactlyInAnyOrder(2, 10, 18, 26);
         assertThat(s.durationPs()).isPositive().isEqualTo(s.healthyPs());
-        Topology t = rig.fabric.topology();
+        Topology t = rig.cluster.topology();
         FlowNetwork net = rig.engine.network();
         // traffic leaves each host through GPU 2's own NIC (rail 2) and no other NIC
         for (int h = 0; h < 4; h++) {

@@ -3,23 +3,23 @@ package io.ccsim.scenarios;
 import io.ccsim.topology.Link;
 import io.ccsim.topology.LinkGroup;
 import io.ccsim.topology.Node;
-import io.ccsim.topology.NodeKind;
 import io.ccsim.topology.Topology;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scenario's topology plus the time-varying health that faults give its links (degrade
- * factor, down). Capacities are those of the topology's link groups (a striped NVLink port group
- * is one constraint), computed with the health set here.
+ * The cluster a scenario runs on: its topology, the GPU of each rank (rank r on GPU r, host-major),
+ * and the health that faults give its links now (a degrade factor in (0, 1], or down). Capacities
+ * are those of the topology's link groups (a striped NVLink port group is one constraint), computed
+ * with the health set here. Not the algorithms module's {@code io.ccsim.algorithms.sim.Fabric}, which
+ * carries the flows: the collective engine pushes this health to it.
  */
-final class Fabric {
+final class Cluster {
     private final Topology topo;
     private final List<Node> gpus;
     private final double[] factor;   // per link index
     private final boolean[] down;    // per link index
 
-    Fabric(Topology topo) {
+    Cluster(Topology topo) {
         this.topo = topo;
         this.gpus = topo.gpus();
         this.factor = new double[topo.links().size()];
@@ -45,26 +45,12 @@ final class Fabric {
         return Long.parseLong(m);
     }
 
-    private int nicsPerHost = -1;
-
-    /** NICs per host (0 for a board without NICs). */
-    int nicsPerHost() {
-        if (nicsPerHost < 0) {
-            int n = 0;
-            for (Node node : topo.nodes()) if (node.kind() == NodeKind.NIC && node.host() == 0) n++;
-            nicsPerHost = n;
-        }
-        return nicsPerHost;
-    }
-
     /** Checks a link id, with the topology's error naming valid ids. */
     void requireLink(String linkId) { topo.linkIndex(linkId); }
 
     void setFactor(String linkId, double f) { factor[topo.linkIndex(linkId)] = f; }
 
     void setDown(String linkId, boolean d) { down[topo.linkIndex(linkId)] = d; }
-
-    boolean isDown(String linkId) { return down[topo.linkIndex(linkId)]; }
 
     /** Degrade factor of link index {@code i} now (1 = nominal). */
     double factorOf(int i) { return factor[i]; }
@@ -114,17 +100,4 @@ final class Fabric {
     }
 
     int groupIndexOfLink(String linkId) { return topo.groupOf(linkId).index(); }
-
-    /**
-     * Every link of the given groups, in order: a striped NVLink port group spreads data over all
-     * its members, so any of them may have carried a given byte.
-     */
-    List<String> memberLinks(int[] groups) {
-        List<String> out = new ArrayList<>();
-        for (int g : groups) for (Link l : topo.fabric().get(g).members()) out.add(l.id());
-        return out;
-    }
-
-    boolean hasNode(String id) { return topo.hasNode(id); }
-
 }
