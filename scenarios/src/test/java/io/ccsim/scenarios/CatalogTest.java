@@ -21,10 +21,7 @@ class CatalogTest {
     @MethodSource("names")
     void reproducesItsIncident(String name) {
         Scenario s = ScenarioCatalog.load(name);
-        long t0 = System.nanoTime();
         ScenarioResult r = ScenarioRunner.run(s, 1);
-        double wall = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("catalog %-34s %-9s sim %10.3f s  wall %.2f s%n", name, r.outcome().id(), r.simTimeSeconds(), wall);
         assertThat(s.expect()).as("catalog scenarios state their expectation").isNotNull();
         assertThat(r.outcome()).as(r.toText()).isEqualTo(s.expect().outcome());
         for (Scenario.ExpectedDiagnosis e : s.expect().diagnoses()) {
