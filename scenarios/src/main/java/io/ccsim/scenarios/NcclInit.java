@@ -2,7 +2,6 @@ package io.ccsim.scenarios;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One rank creating one communicator of a process group, as ProcessGroupNCCL::initNCCLComm and

@@ -38,8 +38,8 @@ class SimCollectiveEngineTest {
                     ST.ibAckTimeoutPs(), ST.ibGiveUpPs(), 7);
         }
 
-        SimCollectiveEngine.Exec start(CollectiveOp op, long count, int[] gpus) {
-            return (SimCollectiveEngine.Exec) engine.start(new CollectiveEngine.Spec(op, count, DataType.BFLOAT16, "t#1", 99, 16),
+        SimCollective start(CollectiveOp op, long count, int[] gpus) {
+            return (SimCollective) engine.start(new CollectiveEngine.Spec(op, count, DataType.BFLOAT16, "t#1", 99, 16),
                     gpus, gpus, new CollectiveEngine.Listener() {
                         @Override public void onRankDone(int r, long t) {}
                         @Override public void onAllDone(CollectiveStats s) { done.add(s); }
@@ -61,7 +61,7 @@ class SimCollectiveEngineTest {
     void healthyTimeIsTheSimExecutorsTimeForTheTunersChoice() {
         Rig rig = new Rig(1);
         long count = 128L << 20; // 256 MiB of bfloat16
-        SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, count, range(0, 8, 1));
+        SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, count, range(0, 8, 1));
         for (int r = 7; r >= 0; r--) x.launch(r);
         rig.sim.run();
         CollectiveStats s = rig.done.get(0);
@@ -79,7 +79,7 @@ class SimCollectiveEngineTest {
     @Test
     void routesNameExactlyTheLinkGroupsWhoseCountersMoved() {
         Rig rig = new Rig(2);
-        SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 16L << 20, range(0, 16, 1));
+        SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, 16L << 20, range(0, 16, 1));
         for (int r = 0; r < 16; r++) x.launch(r);
         rig.sim.run();
         assertThat(rig.done).hasSize(1);
@@ -89,8 +89,8 @@ class SimCollectiveEngineTest {
             if (net.linkBytes(g, false) > 0) fwd.set(g);
             if (net.linkBytes(g, true) > 0) rev.set(g);
         }
-        assertThat(x.crossedForward).isEqualTo(fwd);
-        assertThat(x.crossedReverse).isEqualTo(rev);
+        assertThat(x.routes().crossedForward()).isEqualTo(fwd);
+        assertThat(x.routes().crossedReverse()).isEqualTo(rev);
         assertThat(fwd.cardinality()).isGreaterThan(16);
     }
 
@@ -99,7 +99,7 @@ class SimCollectiveEngineTest {
         Rig rig = new Rig(1);
         rig.cluster.setFactor("n0.gpu4~n0.nvs0", 0.25);
         rig.engine.healthChanged();
-        SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
+        SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
         for (int r = 0; r < 8; r++) x.launch(r);
         rig.sim.run();
         CollectiveStats s = rig.done.get(0);
@@ -119,7 +119,7 @@ class SimCollectiveEngineTest {
         long healthy = 0, stalled = 0;
         for (long outage : new long[] {0, Units.s(2), Units.s(40)}) {
             Rig rig = new Rig(2);
-            SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 1L << 29, range(0, 16, 1));
+            SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, 1L << 29, range(0, 16, 1));
             for (int r = 0; r < 16; r++) x.launch(r);
             if (outage > 0) {
                 rig.host.after(ms, () -> { rig.cluster.setDown("n1.nic2~leaf.r2.0", true); rig.engine.healthChanged(); });
@@ -149,7 +149,7 @@ class SimCollectiveEngineTest {
     @Test
     void aBitFlipInTheAllGatherPhaseCorruptsARunOfRanksStartingAfterTheFlippedHop() {
         Rig ok = new Rig(1);
-        SimCollectiveEngine.Exec x0 = ok.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
+        SimCollective x0 = ok.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
         for (int r = 0; r < 8; r++) x0.launch(r);
         ok.sim.run();
         long dur = ok.done.get(0).durationPs();
@@ -157,7 +157,7 @@ class SimCollectiveEngineTest {
         for (long c : ok.done.get(0).inputChecksums()) sum += c;
 
         Rig rig = new Rig(1);
-        SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
+        SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, 128L << 20, range(0, 8, 1));
         for (int r = 0; r < 8; r++) x.launch(r);
         rig.host.after(dur * 9 / 10, () -> rig.engine.bitFlip(rig.cluster.groupIndexOfLink("n0.gpu5~n0.nvs2")));
         rig.sim.run();
@@ -176,7 +176,7 @@ class SimCollectiveEngineTest {
     void aSubCommunicatorWithOneGpuPerNodeRunsOverTheRailOfItsGpus() {
         Rig rig = new Rig(4);
         int[] gpus = range(2, 4, 8); // local GPU 2 of each host: an expert-data-parallel group
-        SimCollectiveEngine.Exec x = rig.start(CollectiveOp.ALL_REDUCE, 8L << 20, gpus);
+        SimCollective x = rig.start(CollectiveOp.ALL_REDUCE, 8L << 20, gpus);
         for (int r = 0; r < 4; r++) x.launch(r);
         rig.sim.run();
         CollectiveStats s = rig.done.get(0);
