@@ -138,85 +138,115 @@ final class RankProcess {
 
     /** Executes one step; true if done at once, false if a callback will call {@link #next()}. */
     private boolean execute(Step s) {
-        if (s instanceof Step.Compute c) {
-            setPhase(RankPhase.RUNNING, "compute");
-            long d = Math.round(c.durationPs() * slowFactor);
-            computePs += d;
-            computeSteps++;
-            host.after(d, guard(() -> {
-                if (!gpuHung) next();
-            }));
-            return false;
-        } else if (s instanceof Step.Sleep sl) {
-            setPhase(RankPhase.RUNNING, "sleep");
-            host.after(sl.durationPs(), guard(this::next));
-            return false;
-        } else if (s instanceof Step.Repeat rp) {
-            boolean training = !trainingLoopSeen;
-            trainingLoopSeen = true;
-            int first = training ? job.resumeFrom : 0;
-            if (first >= rp.times()) return true;
-            stack.push(new Frame(rp.body(), rp.times(), first, training));
-            if (training) return beginIteration(first);
-            return true;
-        } else if (s instanceof Step.If cond) {
-            double[] vals = job.spec.values().get(cond.value());
-            boolean taken = cond.cmp().test(vals[rank], cond.operand());
-            stack.push(new Frame(taken ? cond.then() : cond.otherwise(), 1, 0, false));
-            return true;
-        } else if (s instanceof Step.Alloc a) {
-            if (!memory.allocTorch(a.bytes(), a.cacheBytes())) {
-                processError("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + Units.formatBytes(a.bytes())
-                        + ". GPU " + gpuLocal() + " has a total capacity of " + Units.formatBytes(memory.capacity())
-                        + " of which " + Units.formatBytes(memory.capacity() - memory.held()) + " is free.");
-                return false;
-            }
-            return true;
-        } else if (s instanceof Step.Free fr) {
+        if (s instanceof Step.Compute c) return compute(c);
+        if (s instanceof Step.Sleep sl) return sleep(sl);
+        if (s instanceof Step.Repeat rp) return repeat(rp);
+        if (s instanceof Step.If cond) return conditional(cond);
+        if (s instanceof Step.Alloc a) return alloc(a);
+        if (s instanceof Step.Free fr) {
             memory.freeTorch(fr.bytes());
             return true;
-        } else if (s instanceof Step.Checkpoint cp) {
-            if ((iteration + 1) % cp.every() != 0) return true;
-            setPhase(RankPhase.RUNNING, "checkpoint");
-            host.after(cp.durationPs(), guard(() -> {
-                lastCheckpoint = iteration;
-                lastCheckpointPs = host.now();
-                log("CHECKPOINT", "checkpoint saved after iteration " + iteration);
-                next();
-            }));
-            return false;
-        } else if (s instanceof Step.NewGroup ng) {
-            job.registerGroup(this, ng);
-            ProcessGroupState pg = groups.get(ng.name());
-            if (pg != null && ng.eager()) {
-                ensureComm(pg, "", c -> next());
-                return false;
-            }
-            return true;
-        } else if (s instanceof Step.Barrier b) {
-            return collective(b.group(), CollectiveOp.ALL_REDUCE, 1, DataType.FLOAT32, "", false, "BARRIER");
-        } else if (s instanceof Step.Collective c) {
-            return collective(c.group(), c.op(), c.count(), c.dtype(), c.comm(), c.checksum(), c.op().torchOpType());
-        } else if (s instanceof Step.Abort ab) {
-            ProcessGroupState pg = groups.get(ab.group());
-            if (pg != null) {
-                for (ProcessGroupState.CommState cs : pg.comms.values()) {
-                    if (cs.comm != null) cs.comm.aborted = true;
-                    cs.failed = true;
-                }
-                log("ABORT", "ncclCommAbort on group " + ab.group());
-            }
-            return true;
-        } else if (s instanceof Step.Destroy d) {
-            ProcessGroupState pg = groups.remove(d.group());
-            if (pg != null) {
-                destroyed.add(d.group());
-                for (ProcessGroupState.CommState cs : pg.comms.values()) memory.freeNccl(cs.bufferBytes);
-                log("DESTROY", "destroy_process_group(" + d.group() + "): communicators destroyed");
-            }
-            return true;
         }
+        if (s instanceof Step.Checkpoint cp) return checkpoint(cp);
+        if (s instanceof Step.NewGroup ng) return newGroup(ng);
+        if (s instanceof Step.Barrier b) {
+            return collective(b.group(), CollectiveOp.ALL_REDUCE, 1, DataType.FLOAT32, "", false, "BARRIER");
+        }
+        if (s instanceof Step.Collective c) {
+            return collective(c.group(), c.op(), c.count(), c.dtype(), c.comm(), c.checksum(), c.op().torchOpType());
+        }
+        if (s instanceof Step.Abort ab) return abort(ab);
+        if (s instanceof Step.Destroy d) return destroy(d);
         throw new IllegalStateException("unhandled step " + s);
+    }
+
+    private boolean compute(Step.Compute c) {
+        setPhase(RankPhase.RUNNING, "compute");
+        long d = Math.round(c.durationPs() * slowFactor);
+        computePs += d;
+        computeSteps++;
+        host.after(d, guard(() -> {
+            if (!gpuHung) next();
+        }));
+        return false;
+    }
+
+    private boolean sleep(Step.Sleep sl) {
+        setPhase(RankPhase.RUNNING, "sleep");
+        host.after(sl.durationPs(), guard(this::next));
+        return false;
+    }
+
+    /** The outermost repeat is the training loop: it counts iterations and resumes after the last checkpoint. */
+    private boolean repeat(Step.Repeat rp) {
+        boolean training = !trainingLoopSeen;
+        trainingLoopSeen = true;
+        int first = training ? job.resumeFrom : 0;
+        if (first >= rp.times()) return true;
+        stack.push(new Frame(rp.body(), rp.times(), first, training));
+        if (training) return beginIteration(first);
+        return true;
+    }
+
+    private boolean conditional(Step.If cond) {
+        double[] vals = job.spec.values().get(cond.value());
+        boolean taken = cond.cmp().test(vals[rank], cond.operand());
+        stack.push(new Frame(taken ? cond.then() : cond.otherwise(), 1, 0, false));
+        return true;
+    }
+
+    private boolean alloc(Step.Alloc a) {
+        if (!memory.allocTorch(a.bytes(), a.cacheBytes())) {
+            processError("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate " + Units.formatBytes(a.bytes())
+                    + ". GPU " + gpuLocal() + " has a total capacity of " + Units.formatBytes(memory.capacity())
+                    + " of which " + Units.formatBytes(memory.capacity() - memory.held()) + " is free.");
+            return false;
+        }
+        return true;
+    }
+
+    private boolean checkpoint(Step.Checkpoint cp) {
+        if ((iteration + 1) % cp.every() != 0) return true;
+        setPhase(RankPhase.RUNNING, "checkpoint");
+        host.after(cp.durationPs(), guard(() -> {
+            lastCheckpoint = iteration;
+            lastCheckpointPs = host.now();
+            log("CHECKPOINT", "checkpoint saved after iteration " + iteration);
+            next();
+        }));
+        return false;
+    }
+
+    private boolean newGroup(Step.NewGroup ng) {
+        job.registerGroup(this, ng);
+        ProcessGroupState pg = groups.get(ng.name());
+        if (pg != null && ng.eager()) {
+            ensureComm(pg, "", c -> next());
+            return false;
+        }
+        return true;
+    }
+
+    private boolean abort(Step.Abort ab) {
+        ProcessGroupState pg = groups.get(ab.group());
+        if (pg != null) {
+            for (ProcessGroupState.CommState cs : pg.comms.values()) {
+                if (cs.comm != null) cs.comm.aborted = true;
+                cs.failed = true;
+            }
+            log("ABORT", "ncclCommAbort on group " + ab.group());
+        }
+        return true;
+    }
+
+    private boolean destroy(Step.Destroy d) {
+        ProcessGroupState pg = groups.remove(d.group());
+        if (pg != null) {
+            destroyed.add(d.group());
+            for (ProcessGroupState.CommState cs : pg.comms.values()) memory.freeNccl(cs.bufferBytes);
+            log("DESTROY", "destroy_process_group(" + d.group() + "): communicators destroyed");
+        }
+        return true;
     }
 
     /** Gets the group's communicator for {@code commKey}, creating it (lazy init) if needed. */
