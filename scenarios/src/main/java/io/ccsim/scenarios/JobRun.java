@@ -101,11 +101,11 @@ final class JobRun {
                 expected);
     }
 
-    Communicator communicatorFor(ProcessGroupState pg, String commKey, int initSeq) {
-        return communicators.computeIfAbsent(pg.uid + "#" + initSeq, k -> {
+    Communicator communicatorFor(ProcessGroupState pg, int initSeq) {
+        return communicators.computeIfAbsent(pg.uid() + "#" + initSeq, k -> {
             int[] gpus = new int[pg.size()];
-            for (int i = 0; i < gpus.length; i++) gpus[i] = gpuOf(pg.members.get(i));
-            return new Communicator(pg.name, commKey, initSeq, pg.members, gpus);
+            for (int i = 0; i < gpus.length; i++) gpus[i] = gpuOf(pg.members().get(i));
+            return new Communicator(pg.name(), initSeq, pg.members(), gpus);
         });
     }
 
@@ -113,25 +113,24 @@ final class JobRun {
         return RingData.mix(seed ^ ((long) group.hashCode() << 20) ^ seq ^ ((long) attempt << 50));
     }
 
-    CollectiveEngine.Listener listenerFor(Communicator comm, Communicator.Match m) {
-        return new CollectiveEngine.Listener() {
-            @Override public void onRankDone(int r, long timePs) {}
+    /** Where every collective of this attempt reports: completions to the ranks, transport errors to the sender. */
+    final CollectiveEngine.Listener collectiveListener = new CollectiveEngine.Listener() {
+        @Override public void onRankDone(int r, long timePs) {}
 
-            @Override public void onAllDone(CollectiveStats stats) {
-                trace.collectives.add(stats);
-                // the stats' arrays are in the order of stats.ranks() (the data ring's)
-                for (int i = 0; i < stats.ranks().length; i++) {
-                    Long cs = stats.outputChecksums() == null ? null : stats.outputChecksums()[i];
-                    ranks[stats.ranks()[i]].collectiveDone(stats.endPs(), cs);
-                }
+        @Override public void onAllDone(CollectiveStats stats) {
+            trace.collectives.add(stats);
+            // the stats' arrays are in the order of stats.ranks() (the data ring's)
+            for (int i = 0; i < stats.ranks().length; i++) {
+                Long cs = stats.outputChecksums() == null ? null : stats.outputChecksums()[i];
+                ranks[stats.ranks()[i]].collectiveDone(stats.endPs(), cs);
             }
+        }
 
-            @Override public void onNetworkError(int senderRank, String detail) {
-                trace.log(host.now(), senderRank, attempt, "NET_ERROR", detail);
-                ranks[senderRank].asyncNcclError(detail);
-            }
-        };
-    }
+        @Override public void onNetworkError(int senderRank, String detail) {
+            trace.log(host.now(), senderRank, attempt, "NET_ERROR", detail);
+            ranks[senderRank].asyncNcclError(detail);
+        }
+    };
 
     boolean onIteration(RankProcess p, int iteration) { return owner.onIteration(this, p, iteration); }
 

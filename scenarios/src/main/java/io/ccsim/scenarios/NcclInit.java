@@ -25,15 +25,6 @@ import java.util.List;
  * No phase is covered by the collective watchdog: no WorkNCCL exists yet.
  */
 final class NcclInit {
-    /**
-     * NCCL's buffer per channel and peer: LL 8 lines x 512 threads x 8 steps x 16 B = 512 KiB,
-     * LL128 120 x 640 x 8 steps x 8 B = 4 915 200 B, Simple NCCL_BUFFSIZE = 4 MiB
-     * (src/include/device.h, DEFAULT_LL_BUFFSIZE, DEFAULT_LL128_BUFFSIZE, DEFAULT_BUFFSIZE).
-     */
-    static final long BUFFERS_PER_PEER = 524_288L + 4_915_200L + 4_194_304L;
-    /** Peers with buffers per channel: the ring predecessor and a tree neighbour. */
-    static final int PEERS_PER_CHANNEL = 2;
-
     private final RankProcess p;
     private final ProcessGroupState pg;
     private final String commKey;
@@ -50,32 +41,29 @@ final class NcclInit {
         this.pg = pg;
         this.commKey = commKey;
         this.state = state;
-        this.initSeq = pg.commCounter++;
+        this.initSeq = pg.nextInitSeq();
         this.startPs = p.host.now();
     }
 
-    /** Bytes NCCL allocates for a communicator with {@code channels} channels. */
-    static long bufferBytes(int channels) { return channels * PEERS_PER_CHANNEL * BUFFERS_PER_PEER; }
-
     void run() {
         p.job.activeInits.add(this);
-        p.log("INIT_START", "initNCCLComm: creating communicator #" + initSeq + " of group " + pg.name
+        p.log("INIT_START", "initNCCLComm: creating communicator #" + initSeq + " of group " + pg.name()
                 + (commKey.isEmpty() ? "" : " for device key " + commKey));
-        if (pg.splitFrom != null) {
+        if (pg.splitFrom() != null) {
             split();
             return;
         }
         Settings s = p.job.settings;
         scalable = pg.size() > s.ranksPerRoot();
-        p.setPhase(RankPhase.STORE_WAIT, "exchanging ncclUniqueId through the store (group " + pg.name + ")");
+        p.setPhase(RankPhase.STORE_WAIT, "exchanging ncclUniqueId through the store (group " + pg.name() + ")");
         if (!scalable) {
             String key = Integer.toString(initSeq);
-            keys = List.of(pg.store instanceof PrefixStore ? ((PrefixStore) pg.store).fullKey(key) : key);
-            if (pg.groupRank == 0) {
-                String id = p.job.createRoot(p.rank, pg.uid, initSeq, 0, 1, pg.members);
-                pg.store.set(p.rank, key, id, p.guard(() -> afterIds(List.of(id))));
+            keys = List.of(pg.store() instanceof PrefixStore ? ((PrefixStore) pg.store()).fullKey(key) : key);
+            if (pg.groupRank() == 0) {
+                String id = p.job.createRoot(p.rank, pg.uid(), initSeq, 0, 1, pg.members());
+                pg.store().set(p.rank, key, id, p.guard(() -> afterIds(List.of(id))));
             } else {
-                pg.store.get(p.rank, key, s.storeTimeoutPs(), new Store.Callback<>() {
+                pg.store().get(p.rank, key, s.storeTimeoutPs(), new Store.Callback<>() {
                     @Override public void onValue(String v) { p.guard(() -> afterIds(List.of(v))).run(); }
                     @Override public void onTimeout(StoreTimeoutException e) {
                         p.guard(() -> fail("[rank " + p.rank + "] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '"
@@ -92,20 +80,20 @@ final class NcclInit {
         List<String> full = new ArrayList<>();
         for (int i = 0; i < nRoots; i++) {
             ks.add(prefix + "UniqueNCCLID:" + i);
-            full.add(pg.store instanceof PrefixStore ? ((PrefixStore) pg.store).fullKey(ks.get(i)) : ks.get(i));
+            full.add(pg.store() instanceof PrefixStore ? ((PrefixStore) pg.store()).fullKey(ks.get(i)) : ks.get(i));
         }
         keys = List.copyOf(full);
-        Runnable gather = () -> pg.store.multiGet(p.rank, ks, s.storeTimeoutPs(), new Store.Callback<>() {
+        Runnable gather = () -> pg.store().multiGet(p.rank, ks, s.storeTimeoutPs(), new Store.Callback<>() {
             @Override public void onValue(List<String> v) { p.guard(() -> afterIds(v)).run(); }
             @Override public void onTimeout(StoreTimeoutException e) {
                 p.guard(() -> fail("[rank " + p.rank + "] allgatherUniqueNCCLIDs: store->multiGet got error: " + e.getMessage())).run();
             }
         });
-        if (pg.groupRank % rpr == 0) {
-            int rootIdx = pg.groupRank / rpr;
-            List<Integer> block = pg.members.subList(rootIdx * rpr, Math.min(pg.size(), (rootIdx + 1) * rpr));
-            String id = p.job.createRoot(p.rank, pg.uid, initSeq, rootIdx, nRoots, block);
-            pg.store.set(p.rank, ks.get(rootIdx), id, p.guard(gather));
+        if (pg.groupRank() % rpr == 0) {
+            int rootIdx = pg.groupRank() / rpr;
+            List<Integer> block = pg.members().subList(rootIdx * rpr, Math.min(pg.size(), (rootIdx + 1) * rpr));
+            String id = p.job.createRoot(p.rank, pg.uid(), initSeq, rootIdx, nRoots, block);
+            pg.store().set(p.rank, ks.get(rootIdx), id, p.guard(gather));
         } else {
             gather.run();
         }
@@ -120,13 +108,13 @@ final class NcclInit {
     private void afterIds(List<String> got) {
         ids = List.copyOf(got);
         Settings s = p.job.settings;
-        p.log("INIT_IDS", "NCCL INFO ncclCommInitRank" + (scalable ? "Scalable" : "") + " comm rank " + pg.groupRank
+        p.log("INIT_IDS", "NCCL INFO ncclCommInitRank" + (scalable ? "Scalable" : "") + " comm rank " + pg.groupRank()
                 + " nranks " + pg.size() + " cudaDev " + p.gpuLocal() + " commId 0x" + Long.toHexString(commId())
                 + " - Init START");
-        long bytes = bufferBytes(s.channels());
+        long bytes = Communicator.bufferBytes(s.channels());
         if (!p.memory.cudaMallocNccl(bytes)) {
             String msg = "cudaMalloc of " + Units.formatBytes(bytes) + " for NCCL buffers failed during creation of communicator #"
-                    + initSeq + " of group " + pg.name + ": " + Units.formatBytes(p.memory.freeForCudaMalloc())
+                    + initSeq + " of group " + pg.name() + ": " + Units.formatBytes(p.memory.freeForCudaMalloc())
                     + " free of " + Units.formatBytes(p.memory.capacity()) + " (" + Units.formatBytes(p.memory.used())
                     + " in tensors, " + Units.formatBytes(p.memory.cached()) + " cached by PyTorch's allocator); "
                     + "the init thread stalls silently (no NCCL error, not covered by the watchdog)";
@@ -135,12 +123,12 @@ final class NcclInit {
             record(-1, "stalled: " + msg);
             return;
         }
-        state.bufferBytes = bytes;
-        int myRoot = scalable ? pg.groupRank / s.ranksPerRoot() : 0;
+        state.setBufferBytes(bytes);
+        int myRoot = scalable ? pg.groupRank() / s.ranksPerRoot() : 0;
         // the host of a root hands its ids to its root thread (for the root-to-root exchange)
         for (int i = 0; i < ids.size(); i++) {
             Bootstrap.Root r = p.job.bootstrap.rootAt(Bootstrap.addressOf(ids.get(i)));
-            if (r != null && r.hostRank == p.rank && r.initSeq == initSeq && r.group.equals(pg.uid)) {
+            if (r != null && r.hostRank == p.rank && r.initSeq == initSeq && r.group.equals(pg.uid())) {
                 p.job.bootstrap.hostReady(r, ids, err -> p.guard(() -> fail("NCCL WARN " + err)).run());
             }
         }
@@ -148,7 +136,7 @@ final class NcclInit {
         p.setPhase(RankPhase.BOOTSTRAP_CONNECT, "connecting to bootstrap root " + rootAddr);
         p.job.bootstrap.connect(p.rank, rootAddr, p.guard(() -> {
             p.setPhase(RankPhase.BOOTSTRAP_ROOT_WAIT, "waiting (no timeout) for bootstrap root " + rootAddr
-                    + " to collect all ranks of communicator #" + initSeq + " of group " + pg.name);
+                    + " to collect all ranks of communicator #" + initSeq + " of group " + pg.name());
             Bootstrap.Root root = p.job.bootstrap.rootAt(rootAddr);
             p.job.bootstrap.checkIn(root, p.rank, succ -> p.guard(this::ring).run());
         }), err -> p.guard(() -> fail("NCCL WARN " + err)).run());
@@ -156,52 +144,52 @@ final class NcclInit {
 
     private void ring() {
         p.setPhase(RankPhase.BOOTSTRAP_RING, "bootstrap ring all-gather (no timeout) of communicator #" + initSeq
-                + " of group " + pg.name);
+                + " of group " + pg.name());
         long rtt = 2 * p.job.settings.bootstrapLatencyPs();
-        p.host.after(rtt, p.guard(() -> p.job.bootstrap.joinRing(pg.uid, initSeq, pg.size(), p.rank,
+        p.host.after(rtt, p.guard(() -> p.job.bootstrap.joinRing(pg.uid(), initSeq, pg.size(), p.rank,
                 p.guard(() -> p.host.after(rtt, p.guard(this::ready))))));
     }
 
     private void split() {
-        ProcessGroupState parent = p.groups.get(pg.splitFrom);
+        ProcessGroupState parent = p.groups.get(pg.splitFrom());
         if (parent == null) {
-            fail("ncclCommSplit for group " + pg.name + ": rank " + p.rank + " is not in parent group " + pg.splitFrom);
+            fail("ncclCommSplit for group " + pg.name() + ": rank " + p.rank + " is not in parent group " + pg.splitFrom());
             return;
         }
         p.ensureComm(parent, "", parentComm -> {
             scalable = false;
-            long bytes = bufferBytes(p.job.settings.channels());
+            long bytes = Communicator.bufferBytes(p.job.settings.channels());
             if (!p.memory.cudaMallocNccl(bytes)) {
                 String msg = "cudaMalloc of " + Units.formatBytes(bytes) + " for NCCL buffers failed in ncclCommSplit of group "
-                        + pg.name + ": " + Units.formatBytes(p.memory.freeForCudaMalloc()) + " free; the init stalls silently";
+                        + pg.name() + ": " + Units.formatBytes(p.memory.freeForCudaMalloc()) + " free; the init stalls silently";
                 p.setPhase(RankPhase.INIT_ALLOC_STALL, msg);
                 p.log("INIT_ALLOC_STALL", msg);
                 record(-1, "stalled: " + msg);
                 return;
             }
-            state.bufferBytes = bytes;
-            p.setPhase(RankPhase.BOOTSTRAP_RING, "ncclCommSplit of " + pg.splitFrom + " into " + pg.name
+            state.setBufferBytes(bytes);
+            p.setPhase(RankPhase.BOOTSTRAP_RING, "ncclCommSplit of " + pg.splitFrom() + " into " + pg.name()
                     + " (an all-gather on the parent communicator, no timeout)");
             // ncclCommSplit is collective over the whole parent: every part's ranks take part in one exchange
-            p.job.bootstrap.joinRing("split:" + pg.name + "<" + parentComm.group + "#" + parentComm.initSeq, initSeq,
+            p.job.bootstrap.joinRing("split:" + pg.name() + "<" + parentComm.group() + "#" + parentComm.initSeq(), initSeq,
                     parentComm.size(), p.rank,
                     p.guard(this::ready));
         });
     }
 
     private void ready() {
-        Communicator c = p.job.communicatorFor(pg, commKey, initSeq);
+        Communicator c = p.job.communicatorFor(pg, initSeq);
         record(p.host.now(), "ok");
-        p.log("INIT_DONE", "NCCL INFO ncclCommInitRank comm rank " + pg.groupRank + " nranks " + pg.size()
-                + " commId 0x" + Long.toHexString(commId()) + " - Init COMPLETE (group " + pg.name + ", "
+        p.log("INIT_DONE", "NCCL INFO ncclCommInitRank comm rank " + pg.groupRank() + " nranks " + pg.size()
+                + " commId 0x" + Long.toHexString(commId()) + " - Init COMPLETE (group " + pg.name() + ", "
                 + Units.formatDuration(p.host.now() - startPs) + ")");
-        p.commReady(pg, commKey, state, c);
+        p.commReady(pg, state, c);
     }
 
     private void fail(String msg) {
         record(p.host.now(), "error: " + msg);
-        state.failed = true;
-        p.processError("DistBackendError: NCCL error in ProcessGroupNCCL::initNCCLComm (group " + pg.name
+        state.fail();
+        p.processError("DistBackendError: NCCL error in ProcessGroupNCCL::initNCCLComm (group " + pg.name()
                 + ", communicator #" + initSeq + "): " + msg);
     }
 
@@ -209,7 +197,7 @@ final class NcclInit {
         if (recorded) return;
         recorded = true;
         p.job.activeInits.remove(this);
-        p.job.trace.inits.add(new InitRecord(p.job.attempt, p.rank, pg.uid, commKey, initSeq, scalable, keys, ids,
+        p.job.trace.inits.add(new InitRecord(p.job.attempt, p.rank, pg.uid(), commKey, initSeq, scalable, keys, ids,
                 commId(), startPs, endPs, result));
     }
 

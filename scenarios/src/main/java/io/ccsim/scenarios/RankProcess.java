@@ -230,10 +230,7 @@ final class RankProcess {
     private boolean abort(Step.Abort ab) {
         ProcessGroupState pg = groups.get(ab.group());
         if (pg != null) {
-            for (ProcessGroupState.CommState cs : pg.comms.values()) {
-                if (cs.comm != null) cs.comm.aborted = true;
-                cs.failed = true;
-            }
+            for (ProcessGroupState.CommState cs : pg.comms()) cs.abort();
             log("ABORT", "ncclCommAbort on group " + ab.group());
         }
         return true;
@@ -243,7 +240,7 @@ final class RankProcess {
         ProcessGroupState pg = groups.remove(d.group());
         if (pg != null) {
             destroyed.add(d.group());
-            for (ProcessGroupState.CommState cs : pg.comms.values()) memory.freeNccl(cs.bufferBytes);
+            for (ProcessGroupState.CommState cs : pg.comms()) memory.freeNccl(cs.bufferBytes());
             log("DESTROY", "destroy_process_group(" + d.group() + "): communicators destroyed");
         }
         return true;
@@ -251,24 +248,13 @@ final class RankProcess {
 
     /** Gets the group's communicator for {@code commKey}, creating it (lazy init) if needed. */
     void ensureComm(ProcessGroupState pg, String commKey, Consumer<Communicator> then) {
-        ProcessGroupState.CommState cs = pg.comms.computeIfAbsent(commKey, k -> new ProcessGroupState.CommState());
-        if (cs.comm != null) {
-            then.accept(cs.comm);
-            return;
-        }
-        cs.waiters.add(then);
-        if (!cs.initializing) {
-            cs.initializing = true;
-            new NcclInit(this, pg, commKey, cs).run();
-        }
+        ProcessGroupState.CommState cs = pg.comm(commKey);
+        if (cs.await(then)) new NcclInit(this, pg, commKey, cs).run();
     }
 
-    void commReady(ProcessGroupState pg, String commKey, ProcessGroupState.CommState cs, Communicator c) {
-        cs.comm = c;
-        cs.initializing = false;
-        setPhase(RankPhase.RUNNING, "communicator of " + pg.name + " ready");
-        List<Consumer<Communicator>> ws = List.copyOf(cs.waiters);
-        cs.waiters.clear();
+    void commReady(ProcessGroupState pg, ProcessGroupState.CommState cs, Communicator c) {
+        List<Consumer<Communicator>> ws = cs.ready(c);
+        setPhase(RankPhase.RUNNING, "communicator of " + pg.name() + " ready");
         for (Consumer<Communicator> w : ws) w.accept(c);
     }
 
@@ -284,22 +270,22 @@ final class RankProcess {
             processError("ValueError: process group '" + group + "' was never created; known groups: " + job.groupNames());
             return false;
         }
-        ensureComm(pg, commKey, comm -> enqueue(pg, pg.comms.get(commKey), comm, op, count, dtype, checksum, opType));
+        ensureComm(pg, commKey, comm -> enqueue(pg, pg.comm(commKey), comm, op, count, dtype, checksum, opType));
         return false;
     }
 
     private void enqueue(ProcessGroupState pg, ProcessGroupState.CommState cs, Communicator comm, CollectiveOp op,
                          long count, DataType dtype, boolean checksum, String opType) {
-        if (comm.aborted || cs.failed) {
-            processError("DistBackendError: NCCL communicator of group " + pg.name + " was aborted");
+        if (comm.aborted() || cs.failed()) {
+            processError("DistBackendError: NCCL communicator of group " + pg.name() + " was aborted");
             return;
         }
-        long seq = ++pg.collectiveSeq;
+        long seq = pg.nextCollectiveSeq();
         long n = pg.size();
         final long numelIn = count;
         final long numelOut = op == CollectiveOp.ALL_GATHER ? count * n
                 : op == CollectiveOp.REDUCE_SCATTER ? Math.max(1, count / n) : count;
-        FrEntry e = new FrEntry(flight.size(), pg.name, seq, opType, numelIn, numelOut, dtype.longName(), "scheduled",
+        FrEntry e = new FrEntry(flight.size(), pg.name(), seq, opType, numelIn, numelOut, dtype.longName(), "scheduled",
                 host.now(), -1, -1, null);
         flight.add(e);
         Pending pd = new Pending();
@@ -308,7 +294,7 @@ final class RankProcess {
         pd.comm = comm;
         pd.checksum = checksum;
         pending = pd;
-        setPhase(RankPhase.COLLECTIVE, opType + " #" + seq + " on group " + pg.name);
+        setPhase(RankPhase.COLLECTIVE, opType + " #" + seq + " on group " + pg.name());
         long timeout = job.settings.collectiveTimeoutPs();
         pd.watchdogHandle = watchdog.arm(timeout, t -> {
             if (pending != pd) return;
@@ -320,23 +306,16 @@ final class RankProcess {
                 processError(msg + (job.settings.blockingWait() ? "" : " To avoid data inconsistency, we are taking the entire process down."));
             }
         });
-        int k = cs.opCount++;
-        int commRank = comm.commRankOf.get(rank);
+        int k = cs.nextOpIndex();
+        int commRank = comm.commRank(rank);
         Communicator.Match m = comm.match(k);
         pd.match = m;
-        CollectiveEngine.Spec spec = new CollectiveEngine.Spec(op, count, dtype, pg.name + "#" + seq,
-                job.dataSeed(pg.name, seq), job.settings.channels());
-        m.calls.put(rank, spec);
-        m.arrivalOrder.add(rank);
-        if (m.spec == null) {
-            m.spec = spec;
-            m.execution = job.engine.start(spec, comm.gpus, comm.globalRanks(), job.listenerFor(comm, m));
-        } else if (m.spec.op() != spec.op() || m.spec.count() != spec.count() || m.spec.dtype() != spec.dtype()) {
-            m.mismatched = true;
-        }
+        CollectiveEngine.Spec spec = new CollectiveEngine.Spec(op, count, dtype, pg.name() + "#" + seq,
+                job.dataSeed(pg.name(), seq), job.settings.channels());
+        boolean matched = m.join(spec, () -> job.engine.start(spec, comm.gpus(), comm.globalRanks(), job.collectiveListener));
         // the kernel starts now; it spins until its peers' data arrives
         flight.set(pd.frIndex, flight.get(pd.frIndex).withState("started", host.now(), -1, null));
-        if (!m.mismatched && !gpuHung) m.execution.launch(commRank);
+        if (matched && !gpuHung) m.execution().launch(commRank);
     }
 
     /** The collective this rank waits for completed. */
@@ -379,7 +358,7 @@ final class RankProcess {
         if (pending != null) {
             inFlight = 1;
             watchdog.disarm(pending.watchdogHandle);
-            if (pending.match.execution != null) pending.match.execution.abort();
+            if (pending.match.execution() != null) pending.match.execution().abort();
         }
         final int works = inFlight;
         // HeartbeatMonitor::runLoop compares the watchdog's heartbeat counter every heartbeat timeout

@@ -74,7 +74,7 @@ class SystemLayerTest {
         GpuMemory m = new GpuMemory(140 * Units.GIB);
         assertThat(m.allocTorch(128 * Units.GIB, 11 * Units.GIB)).isTrue();
         assertThat(m.freeForCudaMalloc()).isEqualTo(Units.GIB);
-        long buffers = NcclInit.bufferBytes(16);
+        long buffers = Communicator.bufferBytes(16);
         // 16 channels x 2 peers x (512 KiB LL + 4 915 200 B LL128 + 4 MiB Simple)
         assertThat(buffers).isEqualTo(16L * 2 * (524_288 + 4_915_200 + 4_194_304));
         assertThat(m.cudaMallocNccl(buffers)).isTrue();
