@@ -20,12 +20,8 @@ final class Trace {
     final List<CollectiveStats> collectives = new ArrayList<>();
     final List<String> faults = new ArrayList<>();
     final List<Restart> restarts = new ArrayList<>();
-    final Map<Integer, Double> slowGpu = new LinkedHashMap<>();
     final Map<String, Double> degradedLinks = new LinkedHashMap<>();
-    final List<String> flippedLinks = new ArrayList<>();
-    final List<Integer> eccFlips = new ArrayList<>();
     final List<Integer> neverStarted = new ArrayList<>();
-    final Map<String, Integer> storeCollisions = new LinkedHashMap<>();
     /** Members of every process group, in group-rank order. */
     final Map<String, List<Integer>> groupMembers = new LinkedHashMap<>();
     /** Topology id of each rank's GPU. */
