@@ -29,17 +29,27 @@ final class Bootstrap {
 
     private final SimHost host;
     private final Settings settings;
-    private final Trace trace;
     private final int attempt;
+    private final RefusalLog log;
     private final Map<String, Root> roots = new HashMap<>();
     private final Map<String, Session> sessions = new HashMap<>();
     private int nextPort = 40000;
 
-    Bootstrap(SimHost host, Settings settings, Trace trace, int attempt) {
+    /** Where a rank's refused connects are logged (NCCL's warning, one per retry). */
+    @FunctionalInterface
+    interface RefusalLog {
+        void refused(int rank, String message);
+    }
+
+    /**
+     * @param attempt the elastic attempt (for the roots' records)
+     * @param log     receives each refused connect that will be retried
+     */
+    Bootstrap(SimHost host, Settings settings, int attempt, RefusalLog log) {
         this.host = host;
         this.settings = settings;
-        this.trace = trace;
         this.attempt = attempt;
+        this.log = log;
     }
 
     /** A root listener. */
@@ -123,7 +133,7 @@ final class Bootstrap {
                     return;
                 }
                 int k = retries + 1;
-                trace.log(host.now(), fromRank, attempt, "CONNECT_REFUSED", "socketPollConnect: connect to " + address
+                log.refused(fromRank, "socketPollConnect: connect to " + address
                         + " returned Connection refused, retrying (" + k + "/" + settings.retryCount()
                         + ") after sleep for " + (k * 100) + " msec");
                 host.after(k * RETRY_SLEEP_STEP_PS, () -> attemptConnect(fromRank, address, k, ok, fail));
@@ -209,13 +219,15 @@ final class Bootstrap {
         }
     }
 
-    /** Records every root for the analyzer. */
-    void flush() {
+    /** Every root of the attempt and who reached it, in creation order, for the analyzer. */
+    List<RootRecord> roots() {
         List<Root> all = new ArrayList<>(roots.values());
         all.sort((a, b) -> a.createdPs != b.createdPs ? Long.compare(a.createdPs, b.createdPs) : a.address.compareTo(b.address));
+        List<RootRecord> out = new ArrayList<>();
         for (Root r : all) {
-            trace.roots.add(new RootRecord(attempt, r.address, r.id, r.hostRank, r.group, r.initSeq, r.rootIndex,
+            out.add(new RootRecord(attempt, r.address, r.id, r.hostRank, r.group, r.initSeq, r.rootIndex,
                     r.expected, List.copyOf(r.arrived), r.createdPs, r.closedPs));
         }
+        return out;
     }
 }

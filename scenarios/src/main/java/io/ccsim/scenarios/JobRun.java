@@ -43,7 +43,8 @@ final class JobRun {
         // the TCPStore server runs with rank 0 (MASTER_ADDR); every client, rank 0's included (TCP on
         // loopback through the same server thread), is one store latency away
         this.store = new TcpStore(host, 0, r -> settings.storeLatencyPs());
-        this.bootstrap = new Bootstrap(host, settings, trace, attempt);
+        this.bootstrap = new Bootstrap(host, settings, attempt,
+                (rank, message) -> trace.log(host.now(), rank, attempt, "CONNECT_REFUSED", message));
         this.engine = owner.engine;
         this.ranks = new RankProcess[spec.worldSize()];
         for (int r = 0; r < ranks.length; r++) {
@@ -152,7 +153,7 @@ final class JobRun {
 
     /** Records what the attempt leaves behind. */
     void flush() {
-        bootstrap.flush();
+        trace.roots.addAll(bootstrap.roots());
         for (NcclInit i : new ArrayList<>(activeInits)) i.flushPending();
         trace.store.addAll(store.log());
     }

@@ -1,6 +1,5 @@
 package io.ccsim.scenarios;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -8,14 +7,7 @@ import java.util.List;
  * NCCL's ncclCommInitRank / ncclCommInitRankScalable do it:
  *
  * <ol>
- * <li>the unique-id exchange through the group's store (torch/csrc/distributed/c10d/
- *     ProcessGroupNCCL.cpp): by default group rank 0 calls ncclGetUniqueId and sets it under the key
- *     {@code std::to_string(ncclCommCounter_++)} while the others get it (broadcastUniqueNCCLID);
- *     when the group is larger than TORCH_NCCL_RANKS_PER_ROOT (default 128), every
- *     ranks-per-root-th rank is a root, sets its id under {@code "UniqueNCCLID:" + rootIdx} and all
- *     ranks multiGet every root's key (allgatherUniqueNCCLIDs). Those keys were not scoped per init
- *     round until PR #178493 prefixed them with the communicator counter: an earlier round's value
- *     is still in the store and a rank that reads before the late root rewrites it gets a stale id;
+ * <li>the unique-id exchange through the group's store ({@link UniqueIdExchange});
  * <li>NCCL's allocation of its buffers (cudaMalloc: bootstrap and per-channel, per-peer LL, LL128
  *     and Simple buffers); per the Megatron report (NVIDIA-NeMo PR #9486) a rank that cannot
  *     allocate them stalls silently;
@@ -32,6 +24,7 @@ final class NcclInit {
     private final int initSeq;
     private final long startPs;
     private boolean scalable;
+    private int myRoot;
     private List<String> keys = List.of();
     private List<String> ids = List.of();
     private boolean recorded;
@@ -53,50 +46,14 @@ final class NcclInit {
             split();
             return;
         }
-        Settings s = p.job.settings;
-        scalable = pg.size() > s.ranksPerRoot();
+        UniqueIdExchange exchange = new UniqueIdExchange(pg.store(), p.rank, pg.groupRank(), pg.members(), initSeq,
+                p.job.settings);
+        scalable = exchange.scalable();
+        myRoot = exchange.myRoot();
         p.setPhase(RankPhase.STORE_WAIT, "exchanging ncclUniqueId through the store (group " + pg.name() + ")");
-        if (!scalable) {
-            String key = Integer.toString(initSeq);
-            keys = List.of(pg.store() instanceof PrefixStore ? ((PrefixStore) pg.store()).fullKey(key) : key);
-            if (pg.groupRank() == 0) {
-                String id = p.job.createRoot(p.rank, pg.uid(), initSeq, 0, 1, pg.members());
-                pg.store().set(p.rank, key, id, p.guard(() -> afterIds(List.of(id))));
-            } else {
-                pg.store().get(p.rank, key, s.storeTimeoutPs(), new Store.Callback<>() {
-                    @Override public void onValue(String v) { p.guard(() -> afterIds(List.of(v))).run(); }
-                    @Override public void onTimeout(StoreTimeoutException e) {
-                        p.guard(() -> fail("[rank " + p.rank + "] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '"
-                                + key + "', but store->get('" + key + "') got error: " + e.getMessage())).run();
-                    }
-                });
-            }
-            return;
-        }
-        int rpr = s.ranksPerRoot();
-        int nRoots = (pg.size() + rpr - 1) / rpr;
-        String prefix = s.scopedScalableKeys() ? initSeq + ":" : "";
-        List<String> ks = new ArrayList<>();
-        List<String> full = new ArrayList<>();
-        for (int i = 0; i < nRoots; i++) {
-            ks.add(prefix + "UniqueNCCLID:" + i);
-            full.add(pg.store() instanceof PrefixStore ? ((PrefixStore) pg.store()).fullKey(ks.get(i)) : ks.get(i));
-        }
-        keys = List.copyOf(full);
-        Runnable gather = () -> pg.store().multiGet(p.rank, ks, s.storeTimeoutPs(), new Store.Callback<>() {
-            @Override public void onValue(List<String> v) { p.guard(() -> afterIds(v)).run(); }
-            @Override public void onTimeout(StoreTimeoutException e) {
-                p.guard(() -> fail("[rank " + p.rank + "] allgatherUniqueNCCLIDs: store->multiGet got error: " + e.getMessage())).run();
-            }
-        });
-        if (pg.groupRank() % rpr == 0) {
-            int rootIdx = pg.groupRank() / rpr;
-            List<Integer> block = pg.members().subList(rootIdx * rpr, Math.min(pg.size(), (rootIdx + 1) * rpr));
-            String id = p.job.createRoot(p.rank, pg.uid(), initSeq, rootIdx, nRoots, block);
-            pg.store().set(p.rank, ks.get(rootIdx), id, p.guard(gather));
-        } else {
-            gather.run();
-        }
+        keys = exchange.fullKeys();
+        exchange.run((rootIdx, nRoots, block) -> p.job.createRoot(p.rank, pg.uid(), initSeq, rootIdx, nRoots, block),
+                p::guard, this::afterIds, this::fail);
     }
 
     private long commId() {
@@ -124,7 +81,6 @@ final class NcclInit {
             return;
         }
         state.setBufferBytes(bytes);
-        int myRoot = scalable ? pg.groupRank() / s.ranksPerRoot() : 0;
         // the host of a root hands its ids to its root thread (for the root-to-root exchange)
         for (int i = 0; i < ids.size(); i++) {
             Bootstrap.Root r = p.job.bootstrap.rootAt(Bootstrap.addressOf(ids.get(i)));
