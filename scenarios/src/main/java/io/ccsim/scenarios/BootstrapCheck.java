@@ -35,7 +35,7 @@ final class BootstrapCheck extends Check {
     private void refusedConnects() {
         Map<String, List<Integer>> refused = new LinkedHashMap<>();
         Map<String, String> refusedText = new HashMap<>();
-        for (InitRecord in : t.inits) {
+        for (InitRecord in : t.inits()) {
             if (in.result().startsWith("error:") && in.result().contains("exceeded error retry count")) {
                 int i = in.result().indexOf("socketPollConnect");
                 String msg = in.result().substring(Math.max(0, i));
@@ -56,7 +56,7 @@ final class BootstrapCheck extends Check {
     /** Ranks whose last phase was in the unique-id exchange or the bootstrap, by phase name (sorted). */
     private Map<String, List<Integer>> blockedInBootstrap() {
         Map<String, List<Integer>> blocked = new TreeMap<>();
-        for (Map.Entry<Integer, Trace.RankState> e : t.finalStates.entrySet()) {
+        for (Map.Entry<Integer, Trace.RankState> e : t.finalStates().entrySet()) {
             RankPhase ph = e.getValue().before();
             if (ph == RankPhase.BOOTSTRAP_ROOT_WAIT || ph == RankPhase.BOOTSTRAP_RING || ph == RankPhase.BOOTSTRAP_CONNECT
                     || ph == RankPhase.STORE_WAIT) {
@@ -68,10 +68,10 @@ final class BootstrapCheck extends Check {
 
     /** Roots of the last attempt that never saw all their ranks; returns the never-launched ranks it named. */
     private Set<Integer> incompleteRoots() {
-        Set<Integer> neverStarted = new TreeSet<>(t.neverStarted);
-        int lastAttempt = t.restarts.size();
+        Set<Integer> neverStarted = new TreeSet<>(t.neverStarted());
+        int lastAttempt = t.restarts().size();
         Set<Integer> reportedMissing = new TreeSet<>();
-        for (RootRecord r : t.roots) {
+        for (RootRecord r : t.roots()) {
             if (r.attempt() != lastAttempt || r.arrived().size() == r.expected().size()) continue;
             List<Integer> missing = new ArrayList<>(r.expected());
             missing.removeAll(r.arrived());
@@ -86,7 +86,7 @@ final class BootstrapCheck extends Check {
             }
             List<Integer> others = new ArrayList<>(missing);
             others.removeAll(notLaunched);
-            others.removeIf(q -> t.finalStates.get(q) != null && t.finalStates.get(q).before() == RankPhase.INIT_ALLOC_STALL);
+            others.removeIf(q -> t.finalStates().get(q) != null && t.finalStates().get(q).before() == RankPhase.INIT_ALLOC_STALL);
             if (!others.isEmpty() && notLaunched.isEmpty()) {
                 add(Category.BOOTSTRAP_STALL, others, List.of(), "bootstrap root " + r.address() + " of group " + r.group()
                         + " (communicator #" + r.initSeq() + ", root " + r.rootIndex() + ") is still waiting for rank(s) "
@@ -98,7 +98,7 @@ final class BootstrapCheck extends Check {
 
     /** Ranks never launched that no root named. */
     private void neverLaunched(Set<Integer> reportedMissing, Map<String, List<Integer>> blocked) {
-        for (int r : new TreeSet<>(t.neverStarted)) {
+        for (int r : new TreeSet<>(t.neverStarted())) {
             if (reportedMissing.contains(r)) continue;
             add(Category.MISSING_RANK, List.of(r), List.of(), "rank " + r + " (" + gpu(r) + ") was never launched"
                     + (r == 0 ? "; rank 0 hosts the TCPStore server (MASTER_ADDR), so no rank can exchange its ncclUniqueId" : "")
@@ -111,7 +111,7 @@ final class BootstrapCheck extends Check {
     private void storeTimeouts() {
         List<Integer> storeTimeouts = new ArrayList<>();
         String storeTimeoutText = null;
-        for (InitRecord in : t.inits) {
+        for (InitRecord in : t.inits()) {
             if (in.result().contains("store->get(") || in.result().contains("multiGet got error")) {
                 storeTimeouts.add(in.rank());
                 if (storeTimeoutText == null) storeTimeoutText = in.result().substring("error: ".length());
@@ -131,15 +131,15 @@ final class BootstrapCheck extends Check {
         for (String ph : List.of("BOOTSTRAP_ROOT_WAIT", "BOOTSTRAP_RING", "BOOTSTRAP_CONNECT")) {
             stuck.addAll(blocked.getOrDefault(ph, List.of()));
         }
-        if (!stuck.isEmpty() && t.neverStarted.isEmpty() && !hasInitStall()) {
+        if (!stuck.isEmpty() && t.neverStarted().isEmpty() && !hasInitStall()) {
             Collections.sort(stuck);
             add(Category.BOOTSTRAP_STALL, stuck, List.of(), "rank(s) " + ranges(stuck) + " blocked in NCCL bootstrap, which has no"
-                    + " timeout: " + t.finalStates.get(stuck.get(0)).beforeDetail());
+                    + " timeout: " + t.finalStates().get(stuck.get(0)).beforeDetail());
         }
     }
 
     private boolean hasInitStall() {
-        for (Trace.RankState s : t.finalStates.values()) if (s.before() == RankPhase.INIT_ALLOC_STALL) return true;
+        for (Trace.RankState s : t.finalStates().values()) if (s.before() == RankPhase.INIT_ALLOC_STALL) return true;
         return false;
     }
 }

@@ -28,7 +28,7 @@ abstract class Check {
     }
 
     /** The topology id of a rank's GPU ("?" if unknown). */
-    final String gpu(int rank) { return t.gpuIds.getOrDefault(rank, "?"); }
+    final String gpu(int rank) { return t.gpuIds().getOrDefault(rank, "?"); }
 
     /** A duration for a message ({@link Units#formatDuration}). */
     static String s(long ps) { return Units.formatDuration(ps); }

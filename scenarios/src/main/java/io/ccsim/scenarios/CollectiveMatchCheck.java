@@ -20,8 +20,8 @@ final class CollectiveMatchCheck extends Check {
 
     @Override
     void run() {
-        int lastAttempt = t.restarts.size();
-        for (Map.Entry<String, List<Integer>> g : t.groupMembers.entrySet()) {
+        int lastAttempt = t.restarts().size();
+        for (Map.Entry<String, List<Integer>> g : t.groupMembers().entrySet()) {
             String name = g.getKey().contains("/") ? g.getKey().substring(0, g.getKey().indexOf('/')) : g.getKey();
             List<Integer> members = g.getValue();
             Map<Integer, Map<Long, FrEntry>> byRank = new LinkedHashMap<>();
@@ -44,9 +44,9 @@ final class CollectiveMatchCheck extends Check {
 
     /** Flight-recorder entries of the last attempt (the recorder of a restarted process starts empty). */
     private List<FrEntry> lastAttemptEntries(int rank, int lastAttempt) {
-        List<FrEntry> all = t.flight.get(rank);
+        List<FrEntry> all = t.flight().get(rank);
         if (lastAttempt == 0) return all;
-        long restartPs = t.restarts.get(t.restarts.size() - 1).failedPs();
+        long restartPs = t.restarts().get(t.restarts().size() - 1).failedPs();
         List<FrEntry> out2 = new ArrayList<>();
         for (FrEntry e : all) if (e.createdPs() > restartPs) out2.add(e);
         return out2;
@@ -118,7 +118,7 @@ final class CollectiveMatchCheck extends Check {
                             List<Integer> lack) {
         List<Integer> dead = new ArrayList<>(), alive = new ArrayList<>();
         for (int r : lack) {
-            Trace.RankState st = t.finalStates.get(r);
+            Trace.RankState st = t.finalStates().get(r);
             RankPhase ph = st == null ? RankPhase.NOT_STARTED : st.before();
             if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
             else alive.add(r);
@@ -132,7 +132,7 @@ final class CollectiveMatchCheck extends Check {
                 .append(") on group ").append(group).append(", which ranks ").append(ranges(have)).append(" entered at ")
                 .append(s(e.createdPs()));
         for (int r : named) {
-            Trace.RankState st = t.finalStates.get(r);
+            Trace.RankState st = t.finalStates().get(r);
             if (st != null) {
                 sb.append("; rank ").append(r).append(" was ").append(st.before().name().toLowerCase(Locale.ROOT))
                         .append(" (").append(st.beforeDetail()).append(')');

@@ -13,7 +13,7 @@ final class CorruptionCheck extends Check {
 
     @Override
     void run() {
-        for (CollectiveStats c : t.collectives) {
+        for (CollectiveStats c : t.collectives()) {
             if (c.inputChecksums() == null) continue;
             long expected = 0;
             for (long x : c.inputChecksums()) expected += x;
@@ -63,7 +63,7 @@ final class CorruptionCheck extends Check {
 
     /** The checksum rank {@code r}'s flight recorder holds for collective #seq of a group started at startPs. */
     private Long held(int r, String group, long seq, long startPs) {
-        for (FrEntry e : t.flight.get(r)) {
+        for (FrEntry e : t.flight().get(r)) {
             if (e.group().equals(group) && e.collectiveSeq() == seq && e.completedPs() >= startPs) return e.checksum();
         }
         return null;

@@ -11,13 +11,13 @@ final class CrashCheck extends Check {
 
     @Override
     void run() {
-        for (RankEvent e : t.events) {
+        for (RankEvent e : t.events()) {
             if (e.kind().equals("GPU_HANG")) {
                 String killed = "";
-                for (RankEvent k : t.events) {
+                for (RankEvent k : t.events()) {
                     if (k.rank() == e.rank() && k.kind().equals("ERROR") && k.text().contains("Heartbeat monitor timed out")) {
                         killed = "; " + s(k.timePs() - e.timePs()) + " later the heartbeat monitor (TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC="
-                                + Units.toMillis(t.settings.heartbeatTimeoutPs()) / 1000 + ", checked once per period) killed the process: "
+                                + Units.toMillis(t.settings().heartbeatTimeoutPs()) / 1000 + ", checked once per period) killed the process: "
                                 + k.text();
                         break;
                     }

@@ -16,7 +16,7 @@ final class JobRun {
     final SimHost host;
     final Cluster cluster;
     final Settings settings;
-    final Trace trace;
+    final TraceRecorder trace;
     final JobSpec spec;
     final int attempt;
     final int resumeFrom;

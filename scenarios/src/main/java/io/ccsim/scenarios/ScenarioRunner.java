@@ -44,17 +44,17 @@ public final class ScenarioRunner {
         List<Diagnosis> ds = Analyzer.analyze(t);
         Outcome outcome = outcome(t, ds);
         List<ScenarioResult.RankSummary> ranks = new ArrayList<>();
-        for (int r = 0; r < t.worldSize; r++) {
-            Trace.RankState st = t.finalStates.get(r);
-            long[] busy = t.busy.get(r);
+        for (int r = 0; r < t.worldSize(); r++) {
+            Trace.RankState st = t.finalStates().get(r);
+            Trace.RankTimes busy = t.busy().get(r);
             int done = 0;
-            long since = t.restarts.isEmpty() ? -1 : t.restarts.get(t.restarts.size() - 1).failedPs();
-            for (FrEntry e : t.flight.get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
-            ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds.get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
-                    st.iteration(), Units.toSeconds(busy[0]), Units.toSeconds(busy[1]), done));
+            long since = t.restarts().isEmpty() ? -1 : t.restarts().get(t.restarts().size() - 1).failedPs();
+            for (FrEntry e : t.flight().get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
+            ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds().get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
+                    st.iteration(), Units.toSeconds(busy.computePs()), Units.toSeconds(busy.collectivePs()), done));
         }
-        return new ScenarioResult(scenario.name(), seed, outcome, t.endPs, t.horizonReached, ds, ranks, t.faults, t.events,
-                t.restarts.size() + 1, t.flight);
+        return new ScenarioResult(scenario.name(), seed, outcome, t.endPs(), t.horizonReached(), ds, ranks, t.faults(), t.events(),
+                t.restarts().size() + 1, t.flight());
     }
 
     /**
@@ -63,7 +63,7 @@ public final class ScenarioRunner {
      */
     static Outcome outcome(Trace t, List<Diagnosis> ds) {
         boolean allDone = true;
-        for (Trace.RankState s : t.finalStates.values()) {
+        for (Trace.RankState s : t.finalStates().values()) {
             if (s.phase() == RankPhase.ERROR || s.phase() == RankPhase.CRASHED) return Outcome.ERROR;
             if (s.phase() != RankPhase.DONE) allDone = false;
         }

@@ -20,7 +20,7 @@ final class ScenarioSimulation {
     final Simulator sim;
     final SimHost host;
     final Cluster cluster;
-    final Trace trace;
+    final TraceRecorder trace;
     /** The collectives of every attempt run on one engine: one flow network on this run's simulator. */
     final CollectiveEngine engine;
     private final FaultInjector faults;
@@ -49,7 +49,7 @@ final class ScenarioSimulation {
         }
         this.sim = new Simulator(seed);
         this.host = new SimHost(sim);
-        this.trace = new Trace(scenario.job().worldSize());
+        this.trace = new TraceRecorder(scenario.job().worldSize());
         try {
             this.engine = new SimCollectiveEngine(host, cluster, SimCollectiveEngine.profileFor(topo), scenario.settings().nccl(),
                     scenario.settings().ibAckTimeoutPs(), scenario.settings().ibGiveUpPs(), seed);
@@ -80,7 +80,7 @@ final class ScenarioSimulation {
         for (StoreEvent e : current.store.log()) last = Math.max(last, e.timePs());
         trace.endPs = trace.horizonReached ? sim.now() : last;
         finish();
-        return trace;
+        return trace.toTrace();
     }
 
     private void finish() {
@@ -92,7 +92,7 @@ final class ScenarioSimulation {
             RankPhase before = p.beforeKill == null ? p.phase : p.beforeKill;
             String beforeDetail = p.beforeKill == null ? p.detail : p.beforeKillDetail;
             trace.finalStates.put(p.rank, new Trace.RankState(p.phase, p.sincePs, p.detail, p.iteration, before, beforeDetail));
-            trace.busy.put(p.rank, new long[] {p.computePs, p.collectivePs, p.computeSteps});
+            trace.busy.put(p.rank, new Trace.RankTimes(p.computePs, p.collectivePs, p.computeSteps));
         }
     }
 

@@ -18,7 +18,7 @@ final class SlowLinkCheck extends Check {
     @Override
     void run() {
         Map<String, List<CollectiveStats>> byLink = new LinkedHashMap<>();
-        for (CollectiveStats c : t.collectives) {
+        for (CollectiveStats c : t.collectives()) {
             if (c.bottleneckLink() == null || c.bottleneckHealth() >= 0.9 || c.healthyPs() <= 0) continue;
             if (c.durationPs() < 1.2 * c.healthyPs()) continue;
             byLink.computeIfAbsent(c.bottleneckLink(), k -> new ArrayList<>()).add(c);

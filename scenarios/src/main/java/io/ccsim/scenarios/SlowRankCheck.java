@@ -18,8 +18,8 @@ final class SlowRankCheck extends Check {
     void run() {
         // mean duration of one compute step per rank (ranks that progressed further did more steps)
         Map<Integer, Long> perStep = new LinkedHashMap<>();
-        for (Map.Entry<Integer, long[]> e : t.busy.entrySet()) {
-            if (e.getValue()[2] > 0) perStep.put(e.getKey(), e.getValue()[0] / e.getValue()[2]);
+        for (Map.Entry<Integer, Trace.RankTimes> e : t.busy().entrySet()) {
+            if (e.getValue().computeSteps() > 0) perStep.put(e.getKey(), e.getValue().computePs() / e.getValue().computeSteps());
         }
         if (perStep.size() < 2) return;
         List<Long> vals = new ArrayList<>(perStep.values());
@@ -31,9 +31,9 @@ final class SlowRankCheck extends Check {
                 int r = c.getKey();
                 long wait = 0;
                 int n = 0;
-                for (Map.Entry<Integer, long[]> e : t.busy.entrySet()) {
+                for (Map.Entry<Integer, Trace.RankTimes> e : t.busy().entrySet()) {
                     if (e.getKey() != r) {
-                        wait += e.getValue()[1];
+                        wait += e.getValue().collectivePs();
                         n++;
                     }
                 }

@@ -21,7 +21,7 @@ final class StaleKeyCheck extends Check {
         Map<String, List<Integer>> readers = new LinkedHashMap<>();
         Map<String, String> detail = new HashMap<>();
         Map<String, Integer> lateWriter = new HashMap<>();
-        for (InitRecord in : t.inits) {
+        for (InitRecord in : t.inits()) {
             for (int i = 0; i < in.ids().size() && i < in.keys().size(); i++) {
                 String id = in.ids().get(i);
                 String key = in.keys().get(i);
@@ -37,7 +37,7 @@ final class StaleKeyCheck extends Check {
                     StoreEvent fresh = firstWriteAfter(key, in.startPs(), in.rank());
                     StringBuilder sb = new StringBuilder();
                     sb.append("communicator init #").append(in.initSeq()).append(" of group ").append(in.group())
-                            .append(in.scalable() ? " (scalable init, " + t.settings.ranksPerRoot() + " rank(s) per root)" : "")
+                            .append(in.scalable() ? " (scalable init, " + t.settings().ranksPerRoot() + " rank(s) per root)" : "")
                             .append(": ranks %READERS% read store key ").append(key);
                     if (foreign) {
                         sb.append(" and got a value no bootstrap root of this job created (written by ")
@@ -72,14 +72,14 @@ final class StaleKeyCheck extends Check {
 
     private RootRecord rootOf(int attempt, String id) {
         String addr = Bootstrap.addressOf(id);
-        for (RootRecord r : t.roots) if (r.attempt() == attempt && r.address().equals(addr)) return r;
-        for (RootRecord r : t.roots) if (r.address().equals(addr)) return r;
+        for (RootRecord r : t.roots()) if (r.attempt() == attempt && r.address().equals(addr)) return r;
+        for (RootRecord r : t.roots()) if (r.address().equals(addr)) return r;
         return null;
     }
 
     private StoreEvent lastRead(int rank, String key, long afterPs) {
         StoreEvent best = null;
-        for (StoreEvent e : t.store) {
+        for (StoreEvent e : t.store()) {
             if (e.rank() == rank && e.key().equals(key) && e.op().equals("GET") && e.timePs() >= afterPs) {
                 best = e;
                 break;
@@ -89,7 +89,7 @@ final class StaleKeyCheck extends Check {
     }
 
     private StoreEvent firstWriteAfter(String key, long afterPs, int notRank) {
-        for (StoreEvent e : t.store) {
+        for (StoreEvent e : t.store()) {
             if (e.key().equals(key) && e.op().equals("SET") && e.timePs() >= afterPs && e.rank() != notRank) return e;
         }
         return null;

@@ -1,48 +1,58 @@
 package io.ccsim.scenarios;
 
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything a run leaves behind for the analyzer and the report: per-rank logs and flight
- * recorders, communicator inits, bootstrap roots, store accesses, collective timings, faults and
- * restarts. Mutable while the run goes on; read-only afterwards by convention.
+ * Everything a run left behind, for the analyzer and the report; read-only, maps in the order things
+ * were recorded. Times in ps since the run started; ranks are global ranks.
+ *
+ * @param worldSize      ranks of the job
+ * @param events         every rank's log lines, in time order
+ * @param flight         per rank, its flight-recorder entries (every launch, in order)
+ * @param inits          every communicator init of every rank
+ * @param roots          every bootstrap root, per attempt in creation order
+ * @param store          every store access, per attempt in server order
+ * @param collectives    timings of every finished collective, in completion order
+ * @param faults         the faults as they were applied ("1.500 s: link ... down")
+ * @param degradedLinks  links a fault degraded (their factor) or took down (0)
+ * @param neverStarted   ranks never launched
+ * @param restarts       the elastic agent's restarts
+ * @param groupMembers   members of every process group (part), in group-rank order
+ * @param gpuIds         topology id of each rank's GPU
+ * @param settings       the run's settings (for messages)
+ * @param finalStates    every rank's state at the end of the last attempt
+ * @param busy           every rank's compute and collective time in the last attempt
+ * @param endPs          when the last thing happened to the job (or the horizon)
+ * @param horizonReached whether the run was cut at the horizon
  */
-final class Trace {
-    final int worldSize;
-    final List<RankEvent> events = new ArrayList<>();
-    final Map<Integer, List<FrEntry>> flight = new LinkedHashMap<>();
-    final List<InitRecord> inits = new ArrayList<>();
-    final List<RootRecord> roots = new ArrayList<>();
-    final List<StoreEvent> store = new ArrayList<>();
-    final List<CollectiveStats> collectives = new ArrayList<>();
-    final List<String> faults = new ArrayList<>();
-    final List<Restart> restarts = new ArrayList<>();
-    final Map<String, Double> degradedLinks = new LinkedHashMap<>();
-    final List<Integer> neverStarted = new ArrayList<>();
-    /** Members of every process group, in group-rank order. */
-    final Map<String, List<Integer>> groupMembers = new LinkedHashMap<>();
-    /** Topology id of each rank's GPU. */
-    final Map<Integer, String> gpuIds = new LinkedHashMap<>();
-    /** Settings of the run (for messages). */
-    Settings settings;
-    /** Final state of every rank of the last attempt. */
-    final Map<Integer, RankState> finalStates = new LinkedHashMap<>();
-    /** Per rank: total compute time and total time waiting in collectives of the last attempt, ps. */
-    final Map<Integer, long[]> busy = new LinkedHashMap<>();
-    long endPs;
-    boolean horizonReached;
+record Trace(int worldSize, List<RankEvent> events, Map<Integer, List<FrEntry>> flight, List<InitRecord> inits,
+             List<RootRecord> roots, List<StoreEvent> store, List<CollectiveStats> collectives, List<String> faults,
+             Map<String, Double> degradedLinks, List<Integer> neverStarted, List<Restart> restarts,
+             Map<String, List<Integer>> groupMembers, Map<Integer, String> gpuIds, Settings settings,
+             Map<Integer, RankState> finalStates, Map<Integer, RankTimes> busy, long endPs, boolean horizonReached) {
 
-    Trace(int worldSize) {
-        this.worldSize = worldSize;
-        for (int r = 0; r < worldSize; r++) flight.put(r, new ArrayList<>());
+    /** Copies every list and map (maps keep their order). */
+    Trace {
+        events = List.copyOf(events);
+        flight = ordered(flight);
+        inits = List.copyOf(inits);
+        roots = List.copyOf(roots);
+        store = List.copyOf(store);
+        collectives = List.copyOf(collectives);
+        faults = List.copyOf(faults);
+        degradedLinks = ordered(degradedLinks);
+        neverStarted = List.copyOf(neverStarted);
+        restarts = List.copyOf(restarts);
+        groupMembers = ordered(groupMembers);
+        gpuIds = ordered(gpuIds);
+        finalStates = ordered(finalStates);
+        busy = ordered(busy);
     }
 
-    void log(long t, int rank, int attempt, String kind, String text) {
-        events.add(new RankEvent(t, rank, attempt, kind, text));
-    }
+    private static <K, V> Map<K, V> ordered(Map<K, V> m) { return Collections.unmodifiableMap(new LinkedHashMap<>(m)); }
 
     /**
      * An elastic restart.
@@ -59,12 +69,21 @@ final class Trace {
     /**
      * A rank's state at the end.
      *
-     * @param phase   where it is
-     * @param sincePs since when
-     * @param detail  what it waits for or why it stopped
-     * @param iteration the training iteration it reached (-1 before the loop)
-     * @param before  where it was when the elastic agent stopped it (= phase if it was not stopped)
+     * @param phase        where it is
+     * @param sincePs      since when
+     * @param detail       what it waits for or why it stopped
+     * @param iteration    the training iteration it reached (-1 before the loop)
+     * @param before       where it was when the elastic agent stopped it (= phase if it was not stopped)
      * @param beforeDetail what it was doing then
      */
     record RankState(RankPhase phase, long sincePs, String detail, int iteration, RankPhase before, String beforeDetail) {}
+
+    /**
+     * A rank's time in the last attempt.
+     *
+     * @param computePs    GPU compute time, ps
+     * @param collectivePs time in collectives, from enqueue to completion, ps
+     * @param computeSteps compute steps run
+     */
+    record RankTimes(long computePs, long collectivePs, long computeSteps) {}
 }

@@ -12,7 +12,7 @@ final class WatchdogTimeoutCheck extends Check {
     void run() {
         List<Integer> ranks = new ArrayList<>();
         String first = null;
-        for (RankEvent e : t.events) {
+        for (RankEvent e : t.events()) {
             if (e.kind().equals("WATCHDOG")) {
                 if (!ranks.contains(e.rank())) ranks.add(e.rank());
                 if (first == null) first = e.text();

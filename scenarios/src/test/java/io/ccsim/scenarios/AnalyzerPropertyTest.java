@@ -92,7 +92,7 @@ class AnalyzerPropertyTest {
                 + " \"checksum\": true}}]";
         // find the all-reduce's all-gather phase on the healthy system, then flip a bit inside it
         Trace healthy = new ScenarioSimulation(ScenarioParser.parse(job("hgx-h100", 1, 8, program, "[]"), "t"), seed).run();
-        CollectiveStats c = healthy.collectives.get(0);
+        CollectiveStats c = healthy.collectives().get(0);
         long mid = (c.startPs() + c.endPs()) / 2;
         long at = mid + (long) ((c.endPs() - mid) * (0.1 + 0.8 * rnd.nextDouble()));
         ScenarioResult r = run(job("hgx-h100", 1, 8, program,
