@@ -1,5 +1,15 @@
 package io.ccsim.scenarios;
 
+import io.ccsim.scenarios.diagnosis.Analyzer;
+import io.ccsim.scenarios.diagnosis.Category;
+import io.ccsim.scenarios.diagnosis.Diagnosis;
+import io.ccsim.scenarios.diagnosis.FrEntry;
+import io.ccsim.scenarios.diagnosis.RankPhase;
+import io.ccsim.scenarios.diagnosis.Trace;
+import io.ccsim.scenarios.format.Scenario;
+import io.ccsim.scenarios.format.ScenarioParser;
+import io.ccsim.scenarios.format.Units;
+import io.ccsim.scenarios.job.ScenarioSimulation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +50,7 @@ public final class ScenarioRunner {
 
     /** Runs a parsed scenario. */
     public static ScenarioResult run(Scenario scenario, long seed) {
-        Trace t = new ScenarioSimulation(scenario, seed).run();
+        Trace t = ScenarioSimulation.run(scenario, seed);
         List<Diagnosis> ds = Analyzer.analyze(t);
         Outcome outcome = outcome(t, ds);
         List<ScenarioResult.RankSummary> ranks = new ArrayList<>();

@@ -2,15 +2,16 @@ package io.ccsim.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ccsim.scenarios.format.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Every catalog scenario reproduces its incident: the expected outcome and diagnosis. */
 class CatalogTest {
