@@ -14,20 +14,22 @@ import java.util.function.Consumer;
  * NCCL's bootstrap network for one attempt of a job: the root listeners created by
  * {@code ncclGetUniqueId}, socket connects with NCCL's retry policy, and the bootstrap ring.
  *
- * <p>Protocol (NCCL src/bootstrap.cc, bootstrapRoot / bootstrapInit): every rank opens its own
- * listener, connects to its root (the root of its block of ranks under scalable init,
- * {@code ncclCommInitRankScalable}) and sends its address. A root waits until every rank of its
- * block checked in — with no timeout — and, with several roots, until the next root has sent it
- * the address of that root's first rank (the ring successor of its last rank); it then tells each
- * of its ranks the address of its ring successor and stops listening. Each rank connects to its
- * successor and the ring all-gathers every rank's peer info (n-1 steps), again with no timeout:
- * one rank that never arrives blocks everyone, silently.
+ * <p>Every rank connects to its root (the root of its block of ranks with several roots) and sends
+ * its address. A root waits until every rank of its block checked in, and, with several roots, until
+ * the next root has sent it the address of that root's first rank; it then tells each of its ranks its
+ * ring successor and stops listening. The ranks then all-gather over the ring (n-1 steps of one
+ * bootstrap latency). None of it has a timeout: one rank that never arrives blocks everyone, silently.
  *
- * <p>Connects follow NCCL's socketPollConnect (src/misc/socket.cc): a refused connect is retried
- * NCCL_RETRY_CNT (34) times, the k-th retry after sleeping k x 100 ms, and the 35th refusal fails
- * with "connect returned Connection refused, exceeded error retry count (35)" — 59.5 s of sleeps.
+ * <p>A refused connect is retried {@link Settings#retryCount()} times, the k-th retry after sleeping
+ * k x 100 ms; the next refusal fails with "connect returned Connection refused, exceeded error retry
+ * count (n)". Every message costs one bootstrap latency ({@link Settings#bootstrapLatencyPs()}).
  */
 public final class Bootstrap {
+    /*
+     * NCCL src/bootstrap.cc (bootstrapRoot, bootstrapInit; ncclCommInitRankScalable for several
+     * roots) and src/misc/socket.cc (socketPollConnect: NCCL_RETRY_CNT = 34 retries, sleeps of
+     * k x 100 ms, 59.5 s in all before the 35th refusal fails).
+     */
     static final long RETRY_SLEEP_STEP_PS = Units.ms(100);
 
     private final SimHost host;

@@ -17,15 +17,20 @@ import java.util.List;
  *
  * <ol>
  * <li>the unique-id exchange through the group's store ({@link UniqueIdExchange});
- * <li>NCCL's allocation of its buffers (cudaMalloc: bootstrap and per-channel, per-peer LL, LL128
- *     and Simple buffers); per the Megatron report (NVIDIA-NeMo PR #9486) a rank that cannot
- *     allocate them stalls silently;
+ * <li>NCCL's allocation of its buffers ({@link Communicator#bufferBytes}, cudaMalloc from memory
+ *     nobody holds); a rank that cannot allocate them stalls silently;
  * <li>the bootstrap ({@link Bootstrap}), blocking with no timeout;
- * <li>transport setup with the ring neighbours (one round trip) — then the communicator is ready.
+ * <li>transport setup with the ring neighbours (one round trip) — then the communicator is ready;
  * </ol>
- * No phase is covered by the collective watchdog: no WorkNCCL exists yet.
+ * or, for a group split from another, NCCL's ncclCommSplit: the buffers, then one all-gather over the
+ * parent communicator. No phase is covered by the collective watchdog: no WorkNCCL exists yet. Every
+ * init leaves an {@link InitRecord}.
  */
 final class NcclInit {
+    /*
+     * The silent stall on a failed buffer allocation is the Megatron report's (NVIDIA-NeMo PR #9486:
+     * "NCCL_TIMEOUT does NOT cover the bootstrap phase").
+     */
     private final RankProcess p;
     private final ProcessGroupState pg;
     private final String commKey;

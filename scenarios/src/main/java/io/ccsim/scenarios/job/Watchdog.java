@@ -4,19 +4,20 @@ import io.ccsim.scenarios.cluster.SimHost;
 import io.ccsim.scenarios.format.Units;
 
 /**
- * ProcessGroupNCCL's watchdog for one rank (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp,
- * Watchdog::runLoop and WorkNCCL::checkTimeout): a thread that wakes every
- * kWatchdogThreadSleepMillis = 100 ms and checks each enqueued WorkNCCL; a work older than its
- * timeout (measured from its creation) is reported as
- * "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=.., OpType=.., NumelIn=..,
- * NumelOut=.., Timeout(ms)=..) ran for .. milliseconds before timing out." It also picks up
- * asynchronous NCCL errors (ncclRemoteError from the network). With async error handling the
- * process is then taken down; with blocking wait the waiting thread raises the same error.
+ * ProcessGroupNCCL's watchdog for one rank: a thread that wakes every 100 ms from the process start
+ * and checks each enqueued work; a work older than its timeout (measured from its creation) is
+ * reported as {@link #timeoutMessage}. It also picks up asynchronous NCCL errors (ncclRemoteError from
+ * the network) at its next wake-up. With async error handling the process is then taken down; with
+ * blocking wait the waiting thread raises the same error.
  *
  * <p>What it does NOT cover: communicator creation. initNCCLComm runs before any WorkNCCL exists,
  * so a bootstrap that blocks (root accept, ring all-gather) or stalls is never timed out by it.
  */
 final class Watchdog {
+    /*
+     * torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp: Watchdog::runLoop (kWatchdogThreadSleepMillis
+     * = 100 ms) and WorkNCCL::checkTimeout, whose message timeoutMessage reproduces.
+     */
     static final long POLL_PS = Units.ms(100);
 
     private final SimHost host;
