@@ -1,5 +1,7 @@
 package io.ccsim.scenarios;
 
+import io.ccsim.scenarios.format.Scenario;
+import io.ccsim.scenarios.format.ScenarioParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

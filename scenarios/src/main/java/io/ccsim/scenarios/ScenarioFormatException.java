@@ -8,7 +8,7 @@ public final class ScenarioFormatException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
     private final String path;
 
-    ScenarioFormatException(String source, String path, String message) {
+    public ScenarioFormatException(String source, String path, String message) {
         super(source + ": " + path + ": " + message);
         this.path = path;
     }

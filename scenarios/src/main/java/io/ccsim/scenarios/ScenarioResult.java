@@ -3,6 +3,13 @@ package io.ccsim.scenarios;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.ccsim.scenarios.diagnosis.Category;
+import io.ccsim.scenarios.diagnosis.Diagnosis;
+import io.ccsim.scenarios.diagnosis.FrEntry;
+import io.ccsim.scenarios.diagnosis.RankEvent;
+import io.ccsim.scenarios.diagnosis.RankPhase;
+import io.ccsim.scenarios.diagnosis.RankRanges;
+import io.ccsim.scenarios.format.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -120,14 +127,14 @@ public final class ScenarioResult {
         for (Map.Entry<String, List<Integer>> e : merged.entrySet()) {
             RankSummary r = sample.get(e.getKey());
             sb.append(String.format(Locale.ROOT, "  %-14s %-19s since %10.3f s  iter %3d  %4d collectives  compute %.3f s  in collectives %.3f s  %s%n",
-                    Analyzer.ranges(e.getValue()), r.state(), r.sinceS(), r.iteration(), r.collectives(), r.computeS(),
+                    RankRanges.format(e.getValue()), r.state(), r.sinceS(), r.iteration(), r.collectives(), r.computeS(),
                     r.collectiveS(), norm(r.detail())));
         }
         sb.append("diagnosis:\n");
         if (diagnosis.isEmpty()) sb.append("  (nothing abnormal)\n");
         for (Diagnosis d : diagnosis) {
             sb.append("  [").append(d.category()).append("]");
-            if (!d.ranks().isEmpty()) sb.append(" ranks ").append(Analyzer.ranges(d.ranks()));
+            if (!d.ranks().isEmpty()) sb.append(" ranks ").append(RankRanges.format(d.ranks()));
             if (!d.links().isEmpty()) sb.append(" links ").append(String.join(", ", d.links()));
             sb.append("\n    ").append(d.summary()).append('\n');
         }

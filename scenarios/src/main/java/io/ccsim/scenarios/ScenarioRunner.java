@@ -1,5 +1,15 @@
 package io.ccsim.scenarios;
 
+import io.ccsim.scenarios.diagnosis.Analyzer;
+import io.ccsim.scenarios.diagnosis.Category;
+import io.ccsim.scenarios.diagnosis.Diagnosis;
+import io.ccsim.scenarios.diagnosis.FrEntry;
+import io.ccsim.scenarios.diagnosis.RankPhase;
+import io.ccsim.scenarios.diagnosis.Trace;
+import io.ccsim.scenarios.format.Scenario;
+import io.ccsim.scenarios.format.ScenarioParser;
+import io.ccsim.scenarios.format.Units;
+import io.ccsim.scenarios.job.ScenarioSimulation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,21 +50,21 @@ public final class ScenarioRunner {
 
     /** Runs a parsed scenario. */
     public static ScenarioResult run(Scenario scenario, long seed) {
-        Trace t = new ScenarioSimulation(scenario, seed).run();
+        Trace t = ScenarioSimulation.run(scenario, seed);
         List<Diagnosis> ds = Analyzer.analyze(t);
         Outcome outcome = outcome(t, ds);
         List<ScenarioResult.RankSummary> ranks = new ArrayList<>();
-        for (int r = 0; r < t.worldSize; r++) {
-            Trace.RankState st = t.finalStates.get(r);
-            long[] busy = t.busy.get(r);
+        for (int r = 0; r < t.worldSize(); r++) {
+            Trace.RankState st = t.finalStates().get(r);
+            Trace.RankTimes busy = t.busy().get(r);
             int done = 0;
-            long since = t.restarts.isEmpty() ? -1 : t.restarts.get(t.restarts.size() - 1).failedPs();
-            for (FrEntry e : t.flight.get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
-            ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds.get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
-                    st.iteration(), Units.toSeconds(busy[0]), Units.toSeconds(busy[1]), done));
+            long since = t.restarts().isEmpty() ? -1 : t.restarts().get(t.restarts().size() - 1).failedPs();
+            for (FrEntry e : t.flight().get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
+            ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds().get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
+                    st.iteration(), Units.toSeconds(busy.computePs()), Units.toSeconds(busy.collectivePs()), done));
         }
-        return new ScenarioResult(scenario.name(), seed, outcome, t.endPs, t.horizonReached, ds, ranks, t.faults, t.events,
-                t.restarts.size() + 1, t.flight);
+        return new ScenarioResult(scenario.name(), seed, outcome, t.endPs(), t.horizonReached(), ds, ranks, t.faults(), t.events(),
+                t.restarts().size() + 1, t.flight());
     }
 
     /**
@@ -63,7 +73,7 @@ public final class ScenarioRunner {
      */
     static Outcome outcome(Trace t, List<Diagnosis> ds) {
         boolean allDone = true;
-        for (Trace.RankState s : t.finalStates.values()) {
+        for (Trace.RankState s : t.finalStates().values()) {
             if (s.phase() == RankPhase.ERROR || s.phase() == RankPhase.CRASHED) return Outcome.ERROR;
             if (s.phase() != RankPhase.DONE) allDone = false;
         }

@@ -2,15 +2,16 @@ package io.ccsim.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ccsim.scenarios.format.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Every catalog scenario reproduces its incident: the expected outcome and diagnosis. */
 class CatalogTest {
@@ -21,10 +22,7 @@ class CatalogTest {
     @MethodSource("names")
     void reproducesItsIncident(String name) {
         Scenario s = ScenarioCatalog.load(name);
-        long t0 = System.nanoTime();
         ScenarioResult r = ScenarioRunner.run(s, 1);
-        double wall = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("catalog %-34s %-9s sim %10.3f s  wall %.2f s%n", name, r.outcome().id(), r.simTimeSeconds(), wall);
         assertThat(s.expect()).as("catalog scenarios state their expectation").isNotNull();
         assertThat(r.outcome()).as(r.toText()).isEqualTo(s.expect().outcome());
         for (Scenario.ExpectedDiagnosis e : s.expect().diagnoses()) {

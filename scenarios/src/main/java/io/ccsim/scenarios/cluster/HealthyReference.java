@@ -1,0 +1,53 @@
+package io.ccsim.scenarios.cluster;
+
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.SimExecution;
+import io.ccsim.algorithms.sim.SimExecutor;
+import io.ccsim.sim.Simulator;
+import io.ccsim.topology.Topology;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The time a plan takes alone on the nominal topology: a separate simulation (a fresh simulator and
+ * algorithms fabric, every rank launched at 0), cached per plan and GPUs. The analyzer compares a
+ * collective's actual time with it.
+ */
+final class HealthyReference {
+    private final Topology topo;
+    private final CalibrationProfile profile;
+    private final boolean p2pDisabled;
+    private final long seed;
+    private final Map<String, Long> cache = new HashMap<>();
+
+    /** @param seed seed of the reference simulations */
+    HealthyReference(Topology topo, CalibrationProfile profile, boolean p2pDisabled, long seed) {
+        this.topo = topo;
+        this.profile = profile;
+        this.p2pDisabled = p2pDisabled;
+        this.seed = seed;
+    }
+
+    /**
+     * The duration of {@code plan} on GPU nodes {@code gpuNodes} of the healthy topology, ps.
+     *
+     * @throws IllegalStateException if the reference run does not complete
+     */
+    long duration(Plan plan, int[] gpuNodes) {
+        String key = plan + "|" + Arrays.toString(gpuNodes);
+        Long cached = cache.get(key);
+        if (cached != null) return cached;
+        Simulator sim = new Simulator(seed);
+        io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, topo, profile);
+        f.setP2pDisabled(p2pDisabled);
+        SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { });
+        x.launchAll();
+        sim.run();
+        if (!x.isDone()) throw new IllegalStateException("the healthy reference run of " + plan + " did not complete: " + x.blockedWorkers());
+        long d = x.endTimePs() - x.startTimePs();
+        cache.put(key, d);
+        return d;
+    }
+}

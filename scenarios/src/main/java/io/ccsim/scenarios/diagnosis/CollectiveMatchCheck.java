@@ -1,0 +1,144 @@
+package io.ccsim.scenarios.diagnosis;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collectives matched per group and sequence number over the flight records of the last attempt:
+ * members without the entry ({@link Category#MISSING_RANK}: "did not join"), entries that disagree
+ * in op, size or dtype ({@link Category#COLLECTIVE_MISMATCH}: the minority is the culprit), and a
+ * rank whose #N is the others' #N+1 (it skipped #N: {@link Category#MISSING_RANK}). The first problem
+ * of a group is reported; later sequence numbers follow from it.
+ */
+final class CollectiveMatchCheck extends Check {
+    CollectiveMatchCheck(Trace t) { super(t); }
+
+    @Override
+    void run() {
+        int lastAttempt = t.restarts().size();
+        for (Map.Entry<String, List<Integer>> g : t.groupMembers().entrySet()) {
+            String name = g.getKey().contains("/") ? g.getKey().substring(0, g.getKey().indexOf('/')) : g.getKey();
+            List<Integer> members = g.getValue();
+            Map<Integer, Map<Long, FrEntry>> byRank = new LinkedHashMap<>();
+            long maxSeq = 0;
+            for (int r : members) {
+                Map<Long, FrEntry> m = new TreeMap<>();
+                for (FrEntry e : lastAttemptEntries(r, lastAttempt)) {
+                    if (e.group().equals(name)) {
+                        m.put(e.collectiveSeq(), e);
+                        maxSeq = Math.max(maxSeq, e.collectiveSeq());
+                    }
+                }
+                byRank.put(r, m);
+            }
+            for (long seq = 1; seq <= maxSeq; seq++) {
+                if (checkSeq(name, members, byRank, seq)) break;
+            }
+        }
+    }
+
+    /** Flight-recorder entries of the last attempt (the recorder of a restarted process starts empty). */
+    private List<FrEntry> lastAttemptEntries(int rank, int lastAttempt) {
+        List<FrEntry> all = t.flight().get(rank);
+        if (lastAttempt == 0) return all;
+        long restartPs = t.restarts().get(t.restarts().size() - 1).failedPs();
+        List<FrEntry> out2 = new ArrayList<>();
+        for (FrEntry e : all) if (e.createdPs() > restartPs) out2.add(e);
+        return out2;
+    }
+
+    private static String sig(FrEntry e) { return e.op() + " NumelIn=" + e.numelIn() + " NumelOut=" + e.numelOut() + " " + e.dtype(); }
+
+    /** Checks collective #seq of a group; true if a problem was reported (later sequence numbers follow from it). */
+    private boolean checkSeq(String group, List<Integer> members, Map<Integer, Map<Long, FrEntry>> byRank, long seq) {
+        List<Integer> have = new ArrayList<>(), lack = new ArrayList<>();
+        Map<String, List<Integer>> bySig = new LinkedHashMap<>();
+        boolean allCompleted = true;
+        for (int r : members) {
+            FrEntry e = byRank.get(r).get(seq);
+            if (e == null) {
+                lack.add(r);
+            } else {
+                have.add(r);
+                bySig.computeIfAbsent(sig(e), k -> new ArrayList<>()).add(r);
+                if (!e.state().equals("completed")) allCompleted = false;
+            }
+        }
+        if (allCompleted && lack.isEmpty() && bySig.size() == 1) return false;
+        if (have.isEmpty()) return false;
+        if (bySig.size() > 1) {
+            mismatch(group, byRank, seq, bySig);
+            return true;
+        }
+        if (!lack.isEmpty()) {
+            didNotJoin(group, byRank, seq, have, lack);
+            return true;
+        }
+        return false;
+    }
+
+    /** Ranks called #seq with different signatures: the minority is the culprit; mismatched, or skipped a call. */
+    private void mismatch(String group, Map<Integer, Map<Long, FrEntry>> byRank, long seq, Map<String, List<Integer>> bySig) {
+        // the majority signature is the intended call; the others are culprits
+        String major = null;
+        for (Map.Entry<String, List<Integer>> e : bySig.entrySet()) {
+            if (major == null || e.getValue().size() > bySig.get(major).size()) major = e.getKey();
+        }
+        List<Integer> culprits = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : bySig.entrySet()) if (!e.getKey().equals(major)) culprits.addAll(e.getValue());
+        Collections.sort(culprits);
+        int c = culprits.get(0);
+        FrEntry mine = byRank.get(c).get(seq);
+        int ref = bySig.get(major).get(0);
+        // Skipped, not mismatched: the others' call #seq appears nowhere in the culprit's history,
+        // while the culprit's #seq is a call the others make at another position (its sequence is shifted).
+        boolean majorInCulprit = false, mineInMajor = false;
+        for (FrEntry e : byRank.get(c).values()) majorInCulprit |= sig(e).equals(major);
+        for (FrEntry e : byRank.get(ref).values()) mineInMajor |= e.collectiveSeq() != seq && sig(e).equals(sig(mine));
+        if (!majorInCulprit && mineInMajor) {
+            add(Category.MISSING_RANK, culprits, List.of(), "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
+                    + major + ") on group " + group + " that ranks " + ranges(bySig.get(major)) + " entered at "
+                    + s(byRank.get(ref).get(seq).createdPs()) + ": its #" + seq + " is " + sig(mine)
+                    + ", a call the others make at another position. It skipped a collective (a conditional taken differently on"
+                    + " this rank), so its sequence is shifted and NCCL pairs unrelated calls; nothing completes");
+        } else {
+            add(Category.COLLECTIVE_MISMATCH, culprits, List.of(), "collective #" + seq + " on group " + group + ": rank "
+                    + ranges(culprits) + " called " + sig(mine) + " while ranks " + ranges(bySig.get(major)) + " called " + major
+                    + "; NCCL matches calls by order only, so the collective never completes");
+        }
+    }
+
+    /** Members without entry #seq did not join it; the blocked (alive) ones are named first. */
+    private void didNotJoin(String group, Map<Integer, Map<Long, FrEntry>> byRank, long seq, List<Integer> have,
+                            List<Integer> lack) {
+        List<Integer> dead = new ArrayList<>(), alive = new ArrayList<>();
+        for (int r : lack) {
+            Trace.RankState st = t.finalStates().get(r);
+            RankPhase ph = st == null ? RankPhase.NOT_STARTED : st.before();
+            if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
+            else alive.add(r);
+        }
+        // every rank that lacks the entry did not join; the blocked (alive) ones first, since they explain the rest
+        List<Integer> named = new ArrayList<>(alive);
+        named.addAll(dead);
+        FrEntry e = byRank.get(have.get(0)).get(seq);
+        StringBuilder sb = new StringBuilder();
+        sb.append("rank ").append(ranges(named)).append(" did not join collective #").append(seq).append(" (").append(sig(e))
+                .append(") on group ").append(group).append(", which ranks ").append(ranges(have)).append(" entered at ")
+                .append(s(e.createdPs()));
+        for (int r : named) {
+            Trace.RankState st = t.finalStates().get(r);
+            if (st != null) {
+                sb.append("; rank ").append(r).append(" was ").append(st.before().name().toLowerCase(Locale.ROOT))
+                        .append(" (").append(st.beforeDetail()).append(')');
+                break;
+            }
+        }
+        add(Category.MISSING_RANK, named, List.of(), sb.toString());
+    }
+}
