@@ -1,6 +1,6 @@
 package io.ccsim.cli;
 
-import io.ccsim.gpu.Bundler;
+import io.ccsim.gpu.bundle.Bundler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.ccsim.cli;
 
-import io.ccsim.gpu.Cuda;
-import io.ccsim.gpu.CudaUnavailableException;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
 
 /**
  * The {@code --gpus} grammar of the commands that run on real GPUs ({@code calibrate}, {@code perf --backend cuda}):

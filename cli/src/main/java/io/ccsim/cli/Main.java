@@ -45,7 +45,7 @@ public final class Main implements Runnable {
                 err.println("ccsim: error: " + ex.getMessage());
                 return 1;
             }
-            if (ex instanceof io.ccsim.gpu.CudaUnavailableException || ex instanceof io.ccsim.gpu.GpuException) {
+            if (ex instanceof io.ccsim.gpu.cuda.CudaUnavailableException || ex instanceof io.ccsim.gpu.cuda.GpuException) {
                 err.println("ccsim: " + ex.getMessage());   // "no CUDA device found: ..." as the gpu-backend words it
                 return 1;
             }

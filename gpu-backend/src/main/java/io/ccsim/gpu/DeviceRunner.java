@@ -6,11 +6,14 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.plan.CollectiveCall;
-import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.gpu.calibrate.Calibrator;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.exec.CudaCheck;
+import io.ccsim.gpu.exec.CudaExecutor;
+import io.ccsim.gpu.exec.CudaPerf;
+import io.ccsim.gpu.exec.DevicePlans;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -86,23 +89,6 @@ public final class DeviceRunner {
                 StandardCharsets.UTF_8);
     }
 
-    /** Small per-protocol buffers that make a modest count wrap every connection's slots many times. */
-    static long smallBuffer(Protocol p) {
-        switch (p) {
-            case LL: return 16 * 1024;
-            case LL128: return 30720;
-            default: return 32 * 1024;
-        }
-    }
-
-    static Plan plan(CollectiveOp op, long count, DataType t, ReduceOp red, int root, Algorithm a, Protocol p, int ch,
-                     int n, boolean smallBuf) {
-        CollectiveCall call = new CollectiveCall(op, count, t, red, root, CommLayout.singleHost(n));
-        PlanOptions o = PlanOptions.of(a, p, ch);
-        if (smallBuf) o = o.withBufferBytes(smallBuffer(p));
-        return Planners.standard().plan(call, o);
-    }
-
     static void probe(Path out, int[] all) throws IOException {
         List<Map<String, Object>> res = new ArrayList<>();
         int[] ns = all.length >= 4 ? new int[] {2, 4} : new int[] {Math.min(2, all.length)};
@@ -112,7 +98,7 @@ public final class DeviceRunner {
                 for (Protocol p : Protocol.values()) {
                     for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
                         for (boolean small : new boolean[] {true, false}) {
-                            Plan plan = plan(CollectiveOp.ALL_REDUCE, 10_007, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 2, n, small);
+                            Plan plan = DevicePlans.forCount(CollectiveOp.ALL_REDUCE, 10_007, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 2, n, small);
                             long t0 = System.nanoTime();
                             CudaCheck.Result r = CudaCheck.check(ex, plan, 42 + n);
                             res.add(row(r, n, small, (System.nanoTime() - t0) / 1e6));
@@ -164,7 +150,7 @@ public final class DeviceRunner {
                                 for (ReduceOp red : reds) {
                                     long count = op == CollectiveOp.ALL_TO_ALL ? 1_001 : 5_003;
                                     int root = n - 1;
-                                    Plan plan = plan(op, count, t, red, root, a, p, 2, n, true);
+                                    Plan plan = DevicePlans.forCount(op, count, t, red, root, a, p, 2, n, true);
                                     long t0 = System.nanoTime();
                                     CudaCheck.Result r = CudaCheck.check(ex, plan, seed++);
                                     res.add(row(r, n, true, (System.nanoTime() - t0) / 1e6));
@@ -294,7 +280,7 @@ public final class DeviceRunner {
                 for (Case c : cases) {
                     CollectiveOp op = c.op();
                     for (long bytes : new long[] {64L << 10, 4L << 20}) {
-                        Plan plan = CudaPerf.plan(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, c.algo(), c.proto(), 16, n);
+                        Plan plan = DevicePlans.forSize(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, c.algo(), c.proto(), 16, n);
                         try (CudaExecutor.Prepared p = ex.prepare(plan)) {
                             p.fillInputs(0x3F800000);
                             for (int trial = 1; trial <= 3; trial++) {

@@ -1,14 +1,23 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.cuda;
 
 import jcuda.driver.CUresult;
 import jcuda.driver.JCudaDriver;
 
-/** Return-code checks for JCuda driver calls (JCuda's exceptions stay disabled: we name the call). */
-final class Drv {
+/**
+ * Return-code checks for JCuda driver calls, for the gpu-backend's packages (JCuda's exceptions stay disabled so
+ * that every failure names the call that failed).
+ */
+public final class Drv {
     private Drv() { }
 
-    /** Throws a {@link GpuException} naming {@code what} and the error unless {@code result} is CUDA_SUCCESS. */
-    static void check(int result, String what) {
+    /**
+     * Checks one driver call's return code.
+     *
+     * @param result the call's {@code CUresult}
+     * @param what   the call and its context, for the message ("cuMemAlloc(256 B for steps)")
+     * @throws GpuException naming {@code what} and the error unless {@code result} is CUDA_SUCCESS
+     */
+    public static void check(int result, String what) {
         if (result != CUresult.CUDA_SUCCESS) {
             throw new GpuException(what + " failed: " + name(result));
         }

@@ -1,11 +1,5 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.calibrate;
 
-import io.ccsim.algorithms.Algorithm;
-import io.ccsim.algorithms.CollectiveOp;
-import io.ccsim.algorithms.DataType;
-import io.ccsim.algorithms.Protocol;
-import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.plan.Plan;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-/** The fits and programs of the calibrator, on numbers with known answers (no GPU needed). */
+/** The calibrator's line fits, on numbers with known answers (no GPU needed). */
 class CalibratorTest {
 
     @Test
@@ -50,32 +44,5 @@ class CalibratorTest {
                 .hasMessageContaining("at least 2 points");
         assertThatThrownBy(() -> Calibrator.fitLine(List.of(new double[] {1, 2}, new double[] {2, 0})))
                 .hasMessageContaining("must be > 0");
-    }
-
-    @Test
-    void localProgramIsOneConnectionlessStep() {
-        DeviceProgram p = Calibrator.localProgram(1 << 20, true);
-        assertThat(p.nRanks()).isEqualTo(1);
-        assertThat(p.tasks()).hasSize(1);
-        long[] w = p.tasks().get(0).words();
-        assertThat(w[0]).isEqualTo(DeviceProgram.F_READ_SRC | DeviceProgram.F_WRITE_DST | DeviceProgram.F_READ_DST);
-        assertThat(w[1]).isZero();
-        assertThat(w[5]).isZero();
-        assertThat(w[11]).as("bytes, 0 slots").isEqualTo(1 << 20);
-        assertThatThrownBy(() -> Calibrator.localProgram(5L << 30, false)).hasMessageContaining("exceeds 4 GiB");
-    }
-
-    @Test
-    void perfCountsFollowNcclTestsSizes() {
-        int n = 4;
-        // all_reduce: size = count × 4 B; all_gather / reduce_scatter / alltoall: size = count × n × 4 B
-        assertThat(CudaPerf.countFor(CollectiveOp.ALL_REDUCE, 1 << 20, DataType.FLOAT32, n)).isEqualTo((1 << 20) / 4);
-        assertThat(CudaPerf.countFor(CollectiveOp.ALL_GATHER, 1 << 20, DataType.FLOAT32, n)).isEqualTo((1 << 20) / 4 / n);
-        assertThat(CudaPerf.countFor(CollectiveOp.REDUCE_SCATTER, 1 << 20, DataType.BFLOAT16, n)).isEqualTo((1 << 20) / 2 / n);
-        for (CollectiveOp op : CollectiveOp.values()) {
-            Algorithm a = op == CollectiveOp.ALL_TO_ALL || op == CollectiveOp.SEND_RECV ? Algorithm.P2P : Algorithm.RING;
-            Plan plan = CudaPerf.plan(op, 1 << 20, DataType.FLOAT32, ReduceOp.SUM, 0, a, Protocol.SIMPLE, 4, n);
-            assertThat(plan.call().sizeBytes()).as(op.cliName()).isEqualTo(1 << 20);
-        }
     }
 }

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.exec;
 
 import jcuda.driver.CUdeviceptr;
 

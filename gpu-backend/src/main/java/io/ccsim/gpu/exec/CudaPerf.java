@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.exec;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -6,10 +6,8 @@ import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.CollectiveCall;
-import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.algorithms.plan.PlanOptions;
-import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +17,8 @@ import java.util.function.Consumer;
  * {@code perf --backend cuda}: times collectives with the project's kernels on real GPUs and reports rows
  * with the fields of the simulated perf. Sizes are nccl-tests' "size" (bytes of the larger of the input
  * and output buffer); {@code count} follows {@link CollectiveCall}. algbw = size / time; busbw = algbw ×
- * nccl-tests' factor ({@link CollectiveOp#busBwFactor}). Calls are timed by default as CUDA-graph replays of
- * back-to-back calls (like nccl-tests' {@code -G}); see {@link #run(CudaExecutor, CollectiveOp, long[], DataType,
+ * nccl-tests' factor ({@link CollectiveOp#busBwFactor}); plans from {@link DevicePlans#forSize}. Calls are timed by
+ * default as CUDA-graph replays of back-to-back calls (like nccl-tests' {@code -G}); see {@link #run(CudaExecutor, CollectiveOp, long[], DataType,
  * ReduceOp, int, Algorithm, Protocol, int, boolean, Consumer)}.
  */
 public final class CudaPerf {
@@ -45,25 +43,8 @@ public final class CudaPerf {
     public record Row(CollectiveOp op, long bytes, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
                       Protocol proto, int channels, double timeUs, double algbwGbps, double busbwGbps) { }
 
-    /** Element count per rank for an nccl-tests size (see the class comment). */
-    public static long countFor(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
-        long elems = bytes / dtype.bytes();
-        switch (op) {
-            case ALL_GATHER: case REDUCE_SCATTER: case ALL_TO_ALL: return elems / nRanks;
-            default: return elems;
-        }
-    }
-
-    /** The plan ccsim runs for this configuration (single host). */
-    public static Plan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Algorithm algo,
-                            Protocol proto, int channels, int nRanks) {
-        long count = countFor(op, bytes, dtype, nRanks);
-        CollectiveCall call = new CollectiveCall(op, count, dtype, redop, root, CommLayout.singleHost(nRanks));
-        return Planners.standard().plan(call, PlanOptions.of(algo, proto, channels));
-    }
-
-    /** Iterations per size: enough to run ≥ ~20 ms of GPU time at the expected speed, between 5 and 200. */
-    static int itersFor(long bytes) {
+    /** Timed calls per size: 50 below 16 MiB, 20 below 256 MiB, 10 from 256 MiB (warm-up: a fifth, at least 2). */
+    public static int itersFor(long bytes) {
         if (bytes >= (256L << 20)) return 10;
         if (bytes >= (16L << 20)) return 20;
         return 50;
@@ -97,7 +78,7 @@ public final class CudaPerf {
         List<Row> rows = new ArrayList<>();
         int n = ex.nRanks();
         for (long bytes : sizes) {
-            Plan plan = plan(op, bytes, dtype, redop, root, algo, proto, channels, n);
+            Plan plan = DevicePlans.forSize(op, bytes, dtype, redop, root, algo, proto, channels, n);
             long size = plan.call().sizeBytes();
             double us;
             try (CudaExecutor.Prepared p = ex.prepare(plan)) {

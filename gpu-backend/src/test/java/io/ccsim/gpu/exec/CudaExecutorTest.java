@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.exec;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -6,6 +6,9 @@ import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.gpu.calibrate.Calibrator;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,7 +43,7 @@ class CudaExecutorTest {
         try (CudaExecutor ex = CudaExecutor.open(gpus, 30_000)) {
             for (Protocol p : Protocol.values()) {
                 for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
-                    Plan plan = DeviceRunner.plan(CollectiveOp.ALL_REDUCE, 10_007, DataType.BFLOAT16, ReduceOp.AVG, 0, a, p, 2, n, true);
+                    Plan plan = DevicePlans.forCount(CollectiveOp.ALL_REDUCE, 10_007, DataType.BFLOAT16, ReduceOp.AVG, 0, a, p, 2, n, true);
                     CudaCheck.Result r = CudaCheck.check(ex, plan, 7);
                     assertThat(r.ok()).as(r.plan() + ": " + r.firstMismatch()).isTrue();
                     assertThat(r.elements()).isEqualTo(10_007L * n);

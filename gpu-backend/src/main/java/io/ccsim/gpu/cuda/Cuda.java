@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.cuda;
 
 import jcuda.driver.CUdevice;
 import jcuda.driver.JCudaDriver;

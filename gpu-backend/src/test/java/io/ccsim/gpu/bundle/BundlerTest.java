@@ -1,5 +1,6 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.bundle;
 
+import io.ccsim.gpu.cuda.Cuda;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,9 +1,15 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.exec;
 
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.data.ElementBuffer;
 import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
+import io.ccsim.gpu.cuda.Drv;
+import io.ccsim.gpu.cuda.GpuException;
+import io.ccsim.gpu.kernel.DeviceProgram;
+import io.ccsim.gpu.kernel.Ptx;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -139,8 +145,12 @@ public final class CudaExecutor implements AutoCloseable {
         return new Prepared(this, DeviceProgram.fromPlan(plan));
     }
 
-    /** Allocates a hand-built program (microbenchmarks). */
-    Prepared prepare(DeviceProgram program) {
+    /**
+     * Allocates a hand-built program (microbenchmarks such as {@link DeviceProgram#localStep}).
+     *
+     * @throws IllegalArgumentException if the program's ranks differ from this executor's GPUs
+     */
+    public Prepared prepare(DeviceProgram program) {
         if (program.nRanks() != gpus.length) {
             throw new IllegalArgumentException("program has " + program.nRanks() + " ranks but the executor has "
                     + gpus.length + " GPUs");

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.bundle;
 
 import java.io.IOException;
 import java.io.InputStream;

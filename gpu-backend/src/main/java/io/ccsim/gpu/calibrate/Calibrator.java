@@ -1,5 +1,6 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.calibrate;
 
+import com.google.gson.GsonBuilder;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
@@ -12,9 +13,17 @@ import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.profile.ProtocolCosts;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
+import io.ccsim.gpu.exec.CudaExecutor;
+import io.ccsim.gpu.exec.CudaPerf;
+import io.ccsim.gpu.exec.DevicePlans;
+import io.ccsim.gpu.kernel.DeviceProgram;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -98,7 +107,7 @@ public final class Calibrator {
                 long max = p == Protocol.SIMPLE ? 64L << 20 : p == Protocol.LL128 ? 16L << 20 : 4L << 20;
                 List<double[]> pts = new ArrayList<>();
                 for (long b = 4096; b <= max; b *= 4) {
-                    double us = kernelTime(two, CudaPerf.plan(CollectiveOp.SEND_RECV, b, DataType.FLOAT32, ReduceOp.SUM, 0,
+                    double us = kernelTime(two, DevicePlans.forSize(CollectiveOp.SEND_RECV, b, DataType.FLOAT32, ReduceOp.SUM, 0,
                             Algorithm.P2P, p, 1, 2), timing);
                     pts.add(new double[] {b, us});
                     say.accept(String.format(Locale.ROOT, "  %-6s p2p %10d B %10.2f us", p, b, us));
@@ -112,9 +121,9 @@ public final class Calibrator {
 
                 say.accept("calibrate: " + p + " step overhead (small vs default buffer)");
                 long sz = p == Protocol.LL ? 1L << 20 : 4L << 20;
-                Plan dflt = CudaPerf.plan(CollectiveOp.SEND_RECV, sz, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.P2P, p, 1, 2);
+                Plan dflt = DevicePlans.forSize(CollectiveOp.SEND_RECV, sz, DataType.FLOAT32, ReduceOp.SUM, 0, Algorithm.P2P, p, 1, 2);
                 Plan small = io.ccsim.algorithms.plan.Planners.standard().plan(dflt.call(),
-                        io.ccsim.algorithms.plan.PlanOptions.of(Algorithm.P2P, p, 1).withBufferBytes(DeviceRunner.smallBuffer(p)));
+                        io.ccsim.algorithms.plan.PlanOptions.of(Algorithm.P2P, p, 1).withBufferBytes(DevicePlans.smallBuffer(p)));
                 double tD = time(two, dflt), tS = time(two, small);
                 long stepsD = dflt.stepCount(0, 0, 0) + dflt.stepCount(0, 0, dflt.nLanes() - 1);
                 long stepsS = small.stepCount(0, 0, 0) + small.stepCount(0, 0, small.nLanes() - 1);
@@ -146,7 +155,7 @@ public final class Calibrator {
             say.accept("calibrate: NVLink efficiency (sendrecv, 2 GPUs, 256 MiB, 16/32/64 channels: best)");
             double gbps = 0;
             for (int ch : new int[] {16, 32, 64}) {
-                double us = time(two, CudaPerf.plan(CollectiveOp.SEND_RECV, 256L << 20, DataType.FLOAT32, ReduceOp.SUM, 0,
+                double us = time(two, DevicePlans.forSize(CollectiveOp.SEND_RECV, 256L << 20, DataType.FLOAT32, ReduceOp.SUM, 0,
                         Algorithm.P2P, Protocol.SIMPLE, ch, 2));
                 double g = (256L << 20) / (us * 1e-6) / 1e9;
                 raw.put("p2p_" + ch + "ch_256MiB_gbps", g);
@@ -161,7 +170,7 @@ public final class Calibrator {
         eff.put(LinkClass.NVLINK, linkEff);
         String gpu = Cuda.deviceName(gpus[0]).replace("NVIDIA ", "").trim();
         FitInfo fit = new FitInfo("ccsim calibrate on " + gpus.length + " x " + Cuda.deviceName(gpus[0])
-                + " with ccsim's own kernels (io.ccsim.gpu.Calibrator); PCIe/net hop latencies and tuner constants from"
+                + " with ccsim's own kernels (io.ccsim.gpu.calibrate.Calibrator); PCIe/net hop latencies and tuner constants from"
                 + " the built-in h200 profile", LocalDate.now(ZoneOffset.UTC).toString(), residuals);
         // kernel_launch_us is bounded by NCCL's base latencies (it is part of them); the measured launch is
         // in every sim launch latency
@@ -170,7 +179,7 @@ public final class Calibrator {
                 base.protocols(), base.treeLatencies(), reduceGbps, copyGbps, eff, base.tuner(), sim, java.util.Optional.of(fit));
         prof.write(out);
         Path rawFile = out.resolveSibling(out.getFileName() + ".measurements.json");
-        DeviceRunner.writeJson(rawFile, raw);
+        writeJson(rawFile, raw);
         say.accept("calibrate: wrote " + out + " and " + rawFile);
         return prof;
     }
@@ -201,7 +210,7 @@ public final class Calibrator {
     static double[] graphLaunch(CudaExecutor all, Consumer<String> say, Map<String, Object> raw) {
         int n = all.nRanks();
         List<double[]> pts = new ArrayList<>();
-        try (CudaExecutor.Prepared p = all.prepare(CudaPerf.plan(CollectiveOp.SEND_RECV, 64L << 10, DataType.FLOAT32, ReduceOp.SUM, 0,
+        try (CudaExecutor.Prepared p = all.prepare(DevicePlans.forSize(CollectiveOp.SEND_RECV, 64L << 10, DataType.FLOAT32, ReduceOp.SUM, 0,
                 Algorithm.P2P, Protocol.SIMPLE, 1, n))) {
             p.fillInputs(0x3F800000);
             for (int iters : LAUNCH_ITERS) {
@@ -226,7 +235,7 @@ public final class Calibrator {
         for (CudaExecutor ex : new CudaExecutor[] {two, all}) {
             int n = ex.nRanks();
             for (long b : new long[] {1024, 4096, 16384}) {
-                double us = kernelTime(ex, CudaPerf.plan(CollectiveOp.ALL_REDUCE, b, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 1, n), timing);
+                double us = kernelTime(ex, DevicePlans.forSize(CollectiveOp.ALL_REDUCE, b, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 1, n), timing);
                 pts.add(new double[] {2.0 * (n - 1), us, b});
                 say.accept(String.format(Locale.ROOT, "  %-6s %-4s all_reduce n=%d %6d B %8.2f us", p, a.ncclName(), n, b, us));
             }
@@ -280,7 +289,7 @@ public final class Calibrator {
      * cost (JCuda, host-bound) is reported as progress only.
      */
     private static double launch(CudaExecutor one, Consumer<String> say, Map<String, Object> raw) {
-        DeviceProgram prog = localProgram(16, false);
+        DeviceProgram prog = DeviceProgram.localStep(16, false);
         try (CudaExecutor.Prepared p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
             double[] t = new double[5];
@@ -297,7 +306,7 @@ public final class Calibrator {
 
     /** One CTA's local reduce (out = in + out) or copy over {@code bytes}; GB/s of input consumed. */
     private static double local(CudaExecutor one, long bytes, boolean reduce, Consumer<String> say) {
-        DeviceProgram prog = localProgram(bytes, reduce);
+        DeviceProgram prog = DeviceProgram.localStep(bytes, reduce);
         try (CudaExecutor.Prepared p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
             double us = p.timeGraphUs(2, 5);
@@ -308,15 +317,8 @@ public final class Calibrator {
         }
     }
 
-    /** A one-rank, one-task program of a single local step over {@code bytes} (float32, Simple kernel). */
-    static DeviceProgram localProgram(long bytes, boolean reduce) {
-        if (bytes > 0xFFFF_FFFFL) throw new IllegalArgumentException("local step of " + bytes + " B exceeds 4 GiB");
-        long[] w = new long[DeviceProgram.STEP_WORDS];
-        w[0] = DeviceProgram.F_READ_SRC | DeviceProgram.F_WRITE_DST | (reduce ? DeviceProgram.F_READ_DST : 0);
-        w[2] = w[3] = w[4] = w[6] = w[7] = w[8] = -1;
-        w[11] = bytes;  // 0 slots: no connection
-        DeviceProgram.Task t = new DeviceProgram.Task(0, 0, 0, w, new int[0], new boolean[0]);
-        return new DeviceProgram(1, DataType.FLOAT32, ReduceOp.SUM, Protocol.SIMPLE, 4096, 1, new long[] {bytes},
-                new long[] {bytes}, List.of(), List.of(t));
+    static void writeJson(Path file, Object o) throws IOException {
+        Files.writeString(file, new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create().toJson(o),
+                StandardCharsets.UTF_8);
     }
 }

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.cuda;
 
 /** No usable CUDA here: no libcuda, no device, or fewer devices than asked for. Message starts with {@link Cuda#NO_DEVICE}. */
 public final class CudaUnavailableException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.kernel;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -7,12 +7,14 @@ import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.gpu.exec.DevicePlans;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The kernels' step encoding, checked without a GPU for every op, algorithm and protocol. */
 class DeviceProgramTest {
@@ -23,7 +25,7 @@ class DeviceProgramTest {
             for (CollectiveOp op : CollectiveOp.values()) {
                 for (Algorithm a : Planners.standard().supported(op)) {
                     for (Protocol p : Protocol.values()) {
-                        Plan plan = DeviceRunner.plan(op, 5_003, DataType.FLOAT16, ReduceOp.AVG, n - 1, a, p, 3, n, true);
+                        Plan plan = DevicePlans.forCount(op, 5_003, DataType.FLOAT16, ReduceOp.AVG, n - 1, a, p, 3, n, true);
                         DeviceProgram prog = DeviceProgram.fromPlan(plan);
                         long[] sentSlots = new long[prog.connections().size()];
                         long[] recvSlots = new long[prog.connections().size()];
@@ -56,7 +58,7 @@ class DeviceProgramTest {
                         }
                         assertThat(sentSlots).as(plan.toString()).isEqualTo(recvSlots);
                         assertThat(sentBytes).as(plan.toString()).isEqualTo(recvBytes);
-                        assertThat(prog.slotWireBytes()).isEqualTo(DeviceRunner.smallBuffer(p) / 8);
+                        assertThat(prog.slotWireBytes()).isEqualTo(DevicePlans.smallBuffer(p) / 8);
                     }
                 }
             }
@@ -65,9 +67,9 @@ class DeviceProgramTest {
 
     @Test
     void avgOnFloatsSetsPreOnInputReadingReductionsAndAvgOnIntsSetsPostAtTheFinalStep() {
-        Plan f = DeviceRunner.plan(CollectiveOp.ALL_REDUCE, 4096, DataType.FLOAT32, ReduceOp.AVG, 0, Algorithm.RING,
+        Plan f = DevicePlans.forCount(CollectiveOp.ALL_REDUCE, 4096, DataType.FLOAT32, ReduceOp.AVG, 0, Algorithm.RING,
                 Protocol.SIMPLE, 1, 4, false);
-        Plan i = DeviceRunner.plan(CollectiveOp.ALL_REDUCE, 4096, DataType.INT32, ReduceOp.AVG, 0, Algorithm.RING,
+        Plan i = DevicePlans.forCount(CollectiveOp.ALL_REDUCE, 4096, DataType.INT32, ReduceOp.AVG, 0, Algorithm.RING,
                 Protocol.SIMPLE, 1, 4, false);
         Map<Integer, Integer> fFlags = flagCounts(DeviceProgram.fromPlan(f));
         Map<Integer, Integer> iFlags = flagCounts(DeviceProgram.fromPlan(i));
@@ -81,6 +83,19 @@ class DeviceProgramTest {
         // post only at the owner's recvReduceCopySend: one per rank
         assertThat(iFlags.getOrDefault(DeviceProgram.F_POST, 0)).isEqualTo(n * slices);
         assertThat(iFlags.getOrDefault(DeviceProgram.F_PRE, 0)).isZero();
+    }
+
+    @Test
+    void localStepIsOneConnectionlessStep() {
+        DeviceProgram p = DeviceProgram.localStep(1 << 20, true);
+        assertThat(p.nRanks()).isEqualTo(1);
+        assertThat(p.tasks()).hasSize(1);
+        long[] w = p.tasks().get(0).words();
+        assertThat(w[0]).isEqualTo(DeviceProgram.F_READ_SRC | DeviceProgram.F_WRITE_DST | DeviceProgram.F_READ_DST);
+        assertThat(w[1]).isZero();
+        assertThat(w[5]).isZero();
+        assertThat(w[11]).as("bytes, 0 slots").isEqualTo(1 << 20);
+        assertThatThrownBy(() -> DeviceProgram.localStep(5L << 30, false)).hasMessageContaining("exceeds 4 GiB");
     }
 
     private static Map<Integer, Integer> flagCounts(DeviceProgram p) {

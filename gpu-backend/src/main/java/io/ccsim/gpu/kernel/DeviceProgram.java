@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.kernel;
 
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
@@ -35,7 +35,7 @@ import java.util.Map;
  * @param connections   every connection: {channel, from, to}
  * @param tasks         the kernels to launch
  */
-record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protocol, long slotWireBytes, int maxSlots,
+public record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protocol, long slotWireBytes, int maxSlots,
                      long[] inputBytes, long[] outputBytes, List<int[]> connections, List<Task> tasks) {
 
     static final int STEP_WORDS = 12;
@@ -57,12 +57,20 @@ record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protoc
      * @param conns    global connection ids (into {@link #connections()}) of the task's table, in table order
      * @param sending  per table entry: true if this task sends on it, false if it receives
      */
-    record Task(int rank, int channel, int lane, long[] words, int[] conns, boolean[] sending) {
-        int nSteps() { return words.length / STEP_WORDS; }
+    public record Task(int rank, int channel, int lane, long[] words, int[] conns, boolean[] sending) {
+        /** Steps of the task: {@code words.length / STEP_WORDS}. */
+        public int nSteps() { return words.length / STEP_WORDS; }
     }
 
-    /** Encodes {@code plan} for the kernels. */
-    static DeviceProgram fromPlan(Plan plan) {
+    /**
+     * Encodes {@code plan} for the kernels.
+     *
+     * @throws IllegalArgumentException if a step moves 4 GiB or more, or a task uses more than
+     *                                  {@link #MAX_CONNS_PER_TASK} connections
+     * @throws IllegalStateException    if the plan is inconsistent: a step over an unlisted connection, more bytes
+     *                                  than its slots carry, or a connection end used by two tasks
+     */
+    public static DeviceProgram fromPlan(Plan plan) {
         CollectiveCall call = plan.call();
         int n = plan.nRanks();
         int eb = call.dtype().bytes();
@@ -196,7 +204,25 @@ record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protoc
     }
 
     /** Slots a connection buffer holds: NCCL_STEPS plus room for a slice that starts in the last slot. */
-    long slotsAllocated() {
+    public long slotsAllocated() {
         return Protocol.NCCL_STEPS + maxSlots - 1L;
+    }
+
+    /**
+     * A one-rank, one-task program of a single local step over {@code bytes} (float32, Simple kernel, no
+     * connection): {@code out = in + out} if {@code reduce}, else {@code out = in}. The calibrator times it for the
+     * launch cost and one CTA's reduce and copy throughput.
+     *
+     * @throws IllegalArgumentException if {@code bytes} exceeds 4 GiB − 1
+     */
+    public static DeviceProgram localStep(long bytes, boolean reduce) {
+        if (bytes > 0xFFFF_FFFFL) throw new IllegalArgumentException("local step of " + bytes + " B exceeds 4 GiB");
+        long[] w = new long[STEP_WORDS];
+        w[0] = F_READ_SRC | F_WRITE_DST | (reduce ? F_READ_DST : 0);
+        w[2] = w[3] = w[4] = w[6] = w[7] = w[8] = -1;
+        w[11] = bytes;  // 0 slots: no connection
+        Task t = new Task(0, 0, 0, w, new int[0], new boolean[0]);
+        return new DeviceProgram(1, DataType.FLOAT32, ReduceOp.SUM, Protocol.SIMPLE, 4096, 1, new long[] {bytes},
+                new long[] {bytes}, List.of(), List.of(t));
     }
 }

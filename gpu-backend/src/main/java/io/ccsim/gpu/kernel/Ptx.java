@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.kernel;
 
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
@@ -16,7 +16,7 @@ import java.util.Properties;
  * type, compiled from {@code src/main/cuda/ccsim_prims.cu} by {@code build-ptx.sh}
  * ({@code nvcc -ptx -arch=sm_90 -O3}); {@code ptx-manifest.properties} records the source's sha256.
  */
-final class Ptx {
+public final class Ptx {
     static final String RESOURCE_DIR = "/io/ccsim/gpu/";
     static final String MANIFEST = RESOURCE_DIR + "ptx-manifest.properties";
 
@@ -42,17 +42,21 @@ final class Ptx {
     }
 
     /** The kernel's entry name: {@code ccsim_<simple|ll|ll128>_<type>_<op>}. */
-    static String kernelName(Protocol p, DataType t, ReduceOp op) {
+    public static String kernelName(Protocol p, DataType t, ReduceOp op) {
         return "ccsim_" + p.name().toLowerCase(Locale.ROOT) + "_" + typeTag(t) + "_" + op.name().toLowerCase(Locale.ROOT);
     }
 
     /** The module resource's path for element type {@code t}. */
-    static String resource(DataType t) {
+    public static String resource(DataType t) {
         return RESOURCE_DIR + "ccsim_" + typeTag(t) + ".ptx";
     }
 
-    /** PTX text of the module for {@code t}, NUL-terminated as cuModuleLoadData wants it. */
-    static byte[] moduleImage(DataType t) {
+    /**
+     * PTX text of the module for {@code t}, NUL-terminated as cuModuleLoadData wants it.
+     *
+     * @throws IllegalStateException if the resource is missing (build-ptx.sh not run)
+     */
+    public static byte[] moduleImage(DataType t) {
         byte[] text = read(resource(t));
         byte[] z = new byte[text.length + 1];
         System.arraycopy(text, 0, z, 0, text.length);

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.kernel;
 
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
