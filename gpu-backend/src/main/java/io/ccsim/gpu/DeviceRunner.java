@@ -14,6 +14,7 @@ import io.ccsim.gpu.exec.CudaCheck;
 import io.ccsim.gpu.exec.CudaExecutor;
 import io.ccsim.gpu.exec.CudaPerf;
 import io.ccsim.gpu.exec.DevicePlans;
+import io.ccsim.gpu.exec.PreparedProgram;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -281,7 +282,7 @@ public final class DeviceRunner {
                     CollectiveOp op = c.op();
                     for (long bytes : new long[] {64L << 10, 4L << 20}) {
                         Plan plan = DevicePlans.forSize(op, bytes, DataType.FLOAT32, ReduceOp.SUM, 0, c.algo(), c.proto(), 16, n);
-                        try (CudaExecutor.Prepared p = ex.prepare(plan)) {
+                        try (PreparedProgram p = ex.prepare(plan)) {
                             p.fillInputs(0x3F800000);
                             for (int trial = 1; trial <= 3; trial++) {
                                 for (int iters : SKEW_ITERS) {

@@ -18,6 +18,7 @@ import io.ccsim.gpu.cuda.CudaUnavailableException;
 import io.ccsim.gpu.exec.CudaExecutor;
 import io.ccsim.gpu.exec.CudaPerf;
 import io.ccsim.gpu.exec.DevicePlans;
+import io.ccsim.gpu.exec.PreparedProgram;
 import io.ccsim.gpu.kernel.DeviceProgram;
 import org.apache.commons.math3.stat.regression.OLSMultipleLinearRegression;
 
@@ -186,7 +187,7 @@ public final class Calibrator {
 
     /** Mean µs per call of {@code plan} on {@code ex}, inputs 1.0f. */
     static double time(CudaExecutor ex, Plan plan) {
-        try (CudaExecutor.Prepared p = ex.prepare(plan)) {
+        try (PreparedProgram p = ex.prepare(plan)) {
             p.fillInputs(0x3F800000);
             int iters = CudaPerf.itersFor(plan.call().sizeBytes());
             return p.timeGraphUs(Math.max(2, iters / 5), iters);
@@ -204,13 +205,13 @@ public final class Calibrator {
 
     /**
      * The host's cost of launching one GPU's CUDA graph of k captured calls, {a, b} in a + b·k µs (least squares,
-     * relative): a 64 KiB send/recv on all GPUs, its launch loop timed ({@code Prepared.lastGraphLaunchHostUs}) and
+     * relative): a 64 KiB send/recv on all GPUs, its launch loop timed ({@code PreparedProgram.lastGraphLaunchHostUs}) and
      * divided by the GPUs. Measured on 4 × H200: 10.3 + 1.29·k (gpu-backend/results/h200x4-skew).
      */
     static double[] graphLaunch(CudaExecutor all, Consumer<String> say, Map<String, Object> raw) {
         int n = all.nRanks();
         List<double[]> pts = new ArrayList<>();
-        try (CudaExecutor.Prepared p = all.prepare(DevicePlans.forSize(CollectiveOp.SEND_RECV, 64L << 10, DataType.FLOAT32, ReduceOp.SUM, 0,
+        try (PreparedProgram p = all.prepare(DevicePlans.forSize(CollectiveOp.SEND_RECV, 64L << 10, DataType.FLOAT32, ReduceOp.SUM, 0,
                 Algorithm.P2P, Protocol.SIMPLE, 1, n))) {
             p.fillInputs(0x3F800000);
             for (int iters : LAUNCH_ITERS) {
@@ -290,7 +291,7 @@ public final class Calibrator {
      */
     private static double launch(CudaExecutor one, Consumer<String> say, Map<String, Object> raw) {
         DeviceProgram prog = DeviceProgram.localStep(16, false);
-        try (CudaExecutor.Prepared p = one.prepare(prog)) {
+        try (PreparedProgram p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
             double[] t = new double[5];
             for (int i = 0; i < t.length; i++) t[i] = p.timeGraphUs(i == 0 ? 20 : 0, 200);
@@ -307,7 +308,7 @@ public final class Calibrator {
     /** One CTA's local reduce (out = in + out) or copy over {@code bytes}; GB/s of input consumed. */
     private static double local(CudaExecutor one, long bytes, boolean reduce, Consumer<String> say) {
         DeviceProgram prog = DeviceProgram.localStep(bytes, reduce);
-        try (CudaExecutor.Prepared p = one.prepare(prog)) {
+        try (PreparedProgram p = one.prepare(prog)) {
             p.fillInputs(0x3F800000);
             double us = p.timeGraphUs(2, 5);
             double gbps = (reduce ? 2.0 : 1.0) * bytes / (us * 1e-6) / 1e9;

@@ -58,7 +58,7 @@ public final class CudaCheck {
         }
         new CpuExecutor().run(plan, inputs, cpuOut);
         ElementBuffer[] gpuOut;
-        try (CudaExecutor.Prepared p = ex.prepare(plan)) {
+        try (PreparedProgram p = ex.prepare(plan)) {
             p.upload(inputs);
             p.uploadOutputs(poison);
             p.run();

@@ -81,7 +81,7 @@ public final class CudaPerf {
             Plan plan = DevicePlans.forSize(op, bytes, dtype, redop, root, algo, proto, channels, n);
             long size = plan.call().sizeBytes();
             double us;
-            try (CudaExecutor.Prepared p = ex.prepare(plan)) {
+            try (PreparedProgram p = ex.prepare(plan)) {
                 p.fillInputs(0x3F800000);   // 1.0f: never time on zeros
                 int iters = itersFor(size);
                 us = graphs ? p.timeGraphUs(Math.max(2, iters / 5), iters) : p.timeUs(Math.max(2, iters / 5), iters);
