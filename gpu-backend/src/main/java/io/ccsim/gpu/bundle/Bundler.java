@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -42,6 +41,8 @@ import java.util.zip.ZipOutputStream;
 public final class Bundler {
     /** Modules of the bundled runtime. */
     public static final List<String> MODULES = List.of("java.base", "java.logging", "jdk.unsupported");
+    /** The launcher script's resource (sh). */
+    static final String LAUNCHER = "/io/ccsim/gpu/bundle/launcher.sh";
     /** Size budget of a bundle, bytes. */
     public static final long MAX_BYTES = 64L << 20;
 
@@ -70,14 +71,35 @@ public final class Bundler {
     public static long write(Path outDir, List<Path> classPath) throws IOException {
         Optional<String> why = unavailableReason();
         if (why.isPresent()) throw new IllegalStateException(why.get());
+        requireEmpty(outDir);
+        Files.createDirectories(outDir);
+        Path jars = Files.createDirectories(outDir.resolve("jars"));
+        Path lib = Files.createDirectories(outDir.resolve("lib"));
+        if (!copyClassPath(classPath, jars, lib)) {
+            throw new IllegalStateException("no jcuda-natives jar with lib/libJCudaDriver-*-linux-x86_64.so on the class path " + classPath);
+        }
+        jlink(outDir.resolve("runtime"));
+        writeLauncher(outDir.resolve("ccsim"));
+        long size = sizeOf(outDir);
+        if (size > MAX_BYTES) {
+            throw new IllegalStateException("bundle in " + outDir + " is " + size + " bytes, over the " + MAX_BYTES + " byte budget");
+        }
+        return size;
+    }
+
+    private static void requireEmpty(Path outDir) throws IOException {
         if (Files.exists(outDir)) {
             try (Stream<Path> s = Files.list(outDir)) {
                 if (s.findAny().isPresent()) throw new IllegalArgumentException("bundle directory " + outDir + " is not empty");
             }
         }
-        Files.createDirectories(outDir);
-        Path jars = Files.createDirectories(outDir.resolve("jars"));
-        Path lib = Files.createDirectories(outDir.resolve("lib"));
+    }
+
+    /**
+     * Copies the class path into {@code jars} (class directories packed as jars, jars without their native
+     * libraries) and JCuda's driver library into {@code lib}; returns whether a driver library was found.
+     */
+    private static boolean copyClassPath(List<Path> classPath, Path jars, Path lib) throws IOException {
         boolean haveDriverLib = false;
         for (Path p : classPath) {
             String name = p.getFileName().toString();
@@ -93,24 +115,18 @@ public final class Bundler {
                 copyWithoutNatives(p, jars.resolve(name));
             }
         }
-        if (!haveDriverLib) {
-            throw new IllegalStateException("no jcuda-natives jar with lib/libJCudaDriver-*-linux-x86_64.so on the class path " + classPath);
+        return haveDriverLib;
+    }
+
+    /** The launcher script ({@link #LAUNCHER}): the bundled runtime, the jars, JCuda's driver library. */
+    private static void writeLauncher(Path launcher) throws IOException {
+        String text;
+        try (InputStream in = Bundler.class.getResourceAsStream(LAUNCHER)) {
+            if (in == null) throw new IllegalStateException("launcher resource missing: " + LAUNCHER);
+            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        jlink(outDir.resolve("runtime"));
-        Path launcher = outDir.resolve("ccsim");
-        Files.writeString(launcher, String.join("\n",
-                "#!/bin/sh",
-                "# ccsim bundle launcher: the jlinked runtime, the jars, JCuda's driver library. Needs only the NVIDIA driver.",
-                "here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"",
-                "exec \"$here/runtime/bin/java\" ${CCSIM_JAVA_OPTS:--Xss8m} -Djava.library.path=\"$here/lib\" \\",
-                "  -cp \"$here/jars/*\" ${CCSIM_MAIN:-io.ccsim.cli.Main} \"$@\"",
-                ""), StandardCharsets.UTF_8);
+        Files.writeString(launcher, text, StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
-        long size = sizeOf(outDir);
-        if (size > MAX_BYTES) {
-            throw new IllegalStateException("bundle in " + outDir + " is " + size + " bytes, over the " + MAX_BYTES + " byte budget");
-        }
-        return size;
     }
 
     /** This JVM's class path entries. */
@@ -215,20 +231,5 @@ public final class Bundler {
             }
         });
         return total[0];
-    }
-
-    /** {@code java io.ccsim.gpu.Bundler OUTDIR}: writes a bundle from this JVM's class path. */
-    public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            System.err.println("usage: Bundler OUTDIR");
-            System.exit(2);
-        }
-        try {
-            long size = write(Path.of(args[0]));
-            System.out.println("bundle written to " + args[0] + ": " + size + " bytes");
-        } catch (UncheckedIOException | IllegalStateException | IllegalArgumentException e) {
-            System.err.println("bundle: " + e.getMessage());
-            System.exit(1);
-        }
     }
 }

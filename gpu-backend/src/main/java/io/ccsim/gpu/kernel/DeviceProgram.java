@@ -3,17 +3,9 @@ package io.ccsim.gpu.kernel;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.data.Reduction;
-import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.algorithms.plan.Primitive;
-import io.ccsim.algorithms.plan.ProtocolGeometry;
-import io.ccsim.algorithms.plan.StepCursor;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the GPU kernels execute: per (rank, channel, lane) task, the plan's steps in the kernels' encoding
@@ -33,22 +25,28 @@ import java.util.Map;
  * @param inputBytes    per rank, input buffer bytes
  * @param outputBytes   per rank, output buffer bytes
  * @param connections   every connection: {channel, from, to}
- * @param tasks         the kernels to launch
+ * @param tasks         the CTAs to launch, one per (rank, channel, lane), rank-major
  */
 public record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol protocol, long slotWireBytes, int maxSlots,
                      long[] inputBytes, long[] outputBytes, List<int[]> connections, List<Task> tasks) {
 
+    /** Longs per device step. */
     static final int STEP_WORDS = 12;
+    /** Step flag: the step reads the rank's input at srcOffsetBytes. */
     static final int F_READ_SRC = 1;
+    /** Step flag: the step writes the rank's output at dstOffsetBytes. */
     static final int F_WRITE_DST = 2;
+    /** Step flag: the step reads the output too (a local reduce into it). */
     static final int F_READ_DST = 4;
+    /** Step flag: the reduction's pre-operator applies to the input (e.g. avg's 1/n on floats). */
     static final int F_PRE = 8;
+    /** Step flag: the reduction's post-operator applies to the result (e.g. avg's division on integers). */
     static final int F_POST = 16;
     /** The kernel's shared-memory table of connection counters (MAX_CONNS in the .cu). */
     static final int MAX_CONNS_PER_TASK = 64;
 
     /**
-     * One kernel launch: the steps of (rank, channel, lane).
+     * One CTA of a rank's kernel launch: the steps of (rank, channel, lane).
      *
      * @param rank     the rank (index into the GPU list)
      * @param channel  channel
@@ -71,136 +69,7 @@ public record DeviceProgram(int nRanks, DataType dtype, ReduceOp redop, Protocol
      *                                  than its slots carry, or a connection end used by two tasks
      */
     public static DeviceProgram fromPlan(Plan plan) {
-        CollectiveCall call = plan.call();
-        int n = plan.nRanks();
-        int eb = call.dtype().bytes();
-        ProtocolGeometry g = plan.geometry();
-        Reduction red = Reduction.of(call.dtype(), call.redop(), n);
-        boolean pre = call.isReduction() && red.hasPreOp();
-        boolean post = call.isReduction() && red.hasPostOp();
-
-        List<int[]> conns = new ArrayList<>();
-        Map<Long, Integer> connId = new HashMap<>();
-        plan.forEachConnection((c, f, t) -> {
-            connId.put(key(c, f, t), conns.size());
-            conns.add(new int[] {c, f, t});
-        });
-
-        Primitive[] prims = Primitive.values();
-        List<Task> tasks = new ArrayList<>();
-        int maxSlots = 1;
-        Map<Integer, String> owner = new HashMap<>();  // connection end -> task that uses it
-        for (int r = 0; r < n; r++) {
-            for (int c = 0; c < plan.nChannels(); c++) {
-                for (int l = 0; l < plan.nLanes(); l++) {
-                    long[] src = plan.encodeSteps(r, c, l);
-                    int ns = src.length / StepCursor.ENCODED_LONGS;
-                    long[] w = new long[ns * STEP_WORDS];
-                    List<Integer> table = new ArrayList<>();
-                    List<Boolean> sending = new ArrayList<>();
-                    Map<Long, Integer> local = new HashMap<>();
-                    for (int s = 0; s < ns; s++) {
-                        int p = s * StepCursor.ENCODED_LONGS;
-                        int q = s * STEP_WORDS;
-                        Primitive prim = prims[(int) src[p]];
-                        int nRecv = (int) src[p + 1];
-                        int nSend = (int) src[p + 5];
-                        long count = src[p + 11] & 0xFFFF_FFFFL;
-                        int slots = (int) (src[p + 11] >>> 32);
-                        maxSlots = Math.max(maxSlots, slots);
-                        int flags = 0;
-                        if (prim.readsInput()) flags |= F_READ_SRC;
-                        if (prim.writesOutput()) flags |= F_WRITE_DST;
-                        if (pre && appliesPre(prim)) flags |= F_PRE;
-                        if (post && appliesPost(prim)) flags |= F_POST;
-                        w[q] = flags;
-                        w[q + 1] = nRecv;
-                        w[q + 5] = nSend;
-                        for (int k = 0; k < 3; k++) {
-                            w[q + 2 + k] = k < nRecv ? localIndex(local, table, sending, connId, c, (int) src[p + 2 + k], r, false) : -1;
-                            w[q + 6 + k] = k < nSend ? localIndex(local, table, sending, connId, c, r, (int) src[p + 6 + k], true) : -1;
-                        }
-                        w[q + 9] = src[p + 9] * eb;
-                        w[q + 10] = src[p + 10] * eb;
-                        long bytes = count * eb;
-                        if (bytes > 0xFFFF_FFFFL) {
-                            throw new IllegalArgumentException("plan step " + s + " of rank " + r + " channel " + c + " lane " + l
-                                    + " moves " + bytes + " B; the kernels take at most 4 GiB - 1 per step");
-                        }
-                        if (bytes > g.sliceCapacityBytes() && slots > 0) {
-                            throw new IllegalStateException("plan step " + s + " of rank " + r + " channel " + c + " lane " + l
-                                    + " carries " + bytes + " B in " + slots + " slots of " + g.slotDataBytes() + " B");
-                        }
-                        w[q + 11] = bytes | ((long) slots << 32);
-                    }
-                    if (table.size() > MAX_CONNS_PER_TASK) {
-                        throw new IllegalArgumentException("rank " + r + " channel " + c + " lane " + l + " uses "
-                                + table.size() + " connections; the kernels hold at most " + MAX_CONNS_PER_TASK);
-                    }
-                    int[] ids = new int[table.size()];
-                    boolean[] snd = new boolean[table.size()];
-                    for (int i = 0; i < ids.length; i++) {
-                        ids[i] = table.get(i);
-                        snd[i] = sending.get(i);
-                        int end = ids[i] * 2 + (snd[i] ? 1 : 0);
-                        String me = "rank " + r + " channel " + c + " lane " + l;
-                        String prev = owner.putIfAbsent(end, me);
-                        if (prev != null) {
-                            throw new IllegalStateException("connection " + describe(conns.get(ids[i])) + " is used by both "
-                                    + prev + " and " + me + "; concurrent kernels cannot share a connection end");
-                        }
-                    }
-                    tasks.add(new Task(r, c, l, w, ids, snd));
-                }
-            }
-        }
-        long[] in = new long[n];
-        long[] out = new long[n];
-        for (int r = 0; r < n; r++) {
-            in[r] = call.inputCount() * eb;
-            out[r] = call.outputCount() * eb;
-        }
-        return new DeviceProgram(n, call.dtype(), call.redop(), g.protocol(), g.slotWireBytes(), maxSlots, in, out,
-                List.copyOf(conns), List.copyOf(tasks));
-    }
-
-    /** The reduction's pre-operator applies where the input is reduced or sent as a partial (Primitive docs). */
-    static boolean appliesPre(Primitive p) {
-        switch (p) {
-            case SEND: case RECV_REDUCE_SEND: case RECV_REDUCE_COPY: case RECV_REDUCE_COPY_SEND: case LOCAL_REDUCE:
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    /** The post-operator applies once, where the final value is produced. */
-    static boolean appliesPost(Primitive p) {
-        return p == Primitive.RECV_REDUCE_COPY || p == Primitive.RECV_REDUCE_COPY_SEND || p == Primitive.LOCAL_REDUCE;
-    }
-
-    private static int localIndex(Map<Long, Integer> local, List<Integer> table, List<Boolean> sending,
-                                  Map<Long, Integer> connId, int c, int from, int to, boolean send) {
-        long k = key(c, from, to);
-        Integer i = local.get(k);
-        if (i != null) return i;
-        Integer id = connId.get(k);
-        if (id == null) {
-            throw new IllegalStateException("plan step uses connection channel " + c + " " + from + "->" + to
-                    + " that the plan does not list");
-        }
-        table.add(id);
-        sending.add(send);
-        local.put(k, table.size() - 1);
-        return table.size() - 1;
-    }
-
-    static long key(int c, int from, int to) {
-        return ((long) c << 40) | ((long) from << 20) | to;
-    }
-
-    static String describe(int[] conn) {
-        return "channel " + conn[0] + " " + conn[1] + "->" + conn[2];
+        return new PlanEncoder(plan).encode();
     }
 
     /** Slots a connection buffer holds: NCCL_STEPS plus room for a slice that starts in the last slot. */
