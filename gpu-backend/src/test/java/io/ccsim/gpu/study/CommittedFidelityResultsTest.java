@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.study;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;

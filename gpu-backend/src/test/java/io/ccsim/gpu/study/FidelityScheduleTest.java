@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.study;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;

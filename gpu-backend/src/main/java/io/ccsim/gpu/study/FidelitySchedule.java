@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.study;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What {@code DeviceRunner fidelity} measures, in the order it runs: the rows the simulator is fitted to and
- * scored against (issue 4's fidelity check: median error per (op, algorithm, protocol, n) ≤ 15 % below 1 MiB and
- * ≤ 5 % from 1 MiB needs many sizes per group, on both sides of 1 MiB, and repeated trials to know the noise).
+ * What {@link DeviceStudies#fidelity} measures, in the order it runs: the rows the simulator is fitted to and
+ * scored against. The fidelity bounds, a median error per (op, algorithm, protocol, n) of at most 15 % below 1 MiB
+ * and 5 % from 1 MiB, need many sizes per group on both sides of 1 MiB, and repeated trials to know the noise.
  * <ul>
  *   <li>{@code "fidelity"}: for every n of {@link #ranks}, {@link #TRIALS} trials; in each trial every op, every
  *       algorithm {@link Planners#supported} lists for it, every protocol, at {@link #FIDELITY_CHANNELS} channels,
@@ -25,7 +25,7 @@ import java.util.List;
 final class FidelitySchedule {
     /** Repeats of the whole fidelity sweep. */
     static final int TRIALS = 3;
-    /** Channels of the fidelity sweep (as the h200x4 ops_sweep). */
+    /** Channels of the fidelity sweep (as the timing study's ops_sweep). */
     static final int FIDELITY_CHANNELS = 16;
     /** Channel counts of the all-reduce channel sweep. */
     static final int[] SWEEP_CHANNELS = {4, 64};

@@ -1,4 +1,4 @@
-package io.ccsim.gpu;
+package io.ccsim.gpu.study;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -14,7 +14,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The committed H200 results are well-formed and say what the closing note claims. */
+/** The committed 4 x H200 run: the fitted profile is valid, the matrix passed, ring Simple reaches 85 % of NCCL. */
 class CommittedResultsTest {
     private static final Path DIR = Path.of("results/h200x4");
 
