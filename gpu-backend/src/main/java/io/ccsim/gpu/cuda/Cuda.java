@@ -35,7 +35,7 @@ public final class Cuda {
             if (n[0] == 0) return NO_DEVICE + "the NVIDIA driver reports 0 devices";
             return null;
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            return NO_DEVICE + "cannot load JCuda's driver library or libcuda (" + firstLine(e.getMessage()) + ")";
+            return NO_DEVICE + "cannot load JCuda's driver library or libcuda (" + loadFailure(e) + ")";
         } catch (RuntimeException e) {
             return NO_DEVICE + firstLine(e.toString());
         }
@@ -81,6 +81,24 @@ public final class Cuda {
         int len = 0;
         while (len < name.length && name[len] != 0) len++;
         return new String(name, 0, len, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The first line of why JCuda's driver class could not load, the same on every attempt: the first attempt fails
+     * with the loader's error, a later one with "Could not initialize class jcuda.driver.JCudaDriver", whose cause
+     * (an ExceptionInInitializerError, on JDK 17.0.x and later) carries the first error as
+     * {@code Exception <class>: <message> [in thread "<name>"]}.
+     */
+    static String loadFailure(Throwable e) {
+        String m = e.getMessage();
+        if (e instanceof NoClassDefFoundError && e.getCause() instanceof ExceptionInInitializerError) {
+            String first = e.getCause().getMessage();
+            int colon = first == null ? -1 : first.indexOf(": ");
+            if (first != null && first.startsWith("Exception ") && colon > 0) {
+                m = first.substring(colon + 2);
+            }
+        }
+        return firstLine(m).replaceFirst(" \\[in thread \"[^\"]*\"\\]$", "");
     }
 
     private static String firstLine(String s) {
