@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.spi.ToolProvider;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -27,7 +28,7 @@ import java.util.zip.ZipOutputStream;
  * {@code ccsim bundle --out DIR}: a self-contained folder that runs ccsim on a Linux x86-64 GPU host that has
  * only an NVIDIA driver (no Java, no CUDA toolkit):
  * <pre>
- * DIR/ccsim             launcher script (sh)
+ * DIR/ccsim             launcher script (sh): runs the main class given to write with its arguments
  * DIR/runtime/          jlinked Java runtime: java.base, java.logging (JCuda logs through it),
  *                       jdk.unsupported (gson); --strip-debug --no-header-files --no-man-pages --compress
  * DIR/jars/             this JVM's class path: jars copied, class directories packed as jars
@@ -41,8 +42,9 @@ import java.util.zip.ZipOutputStream;
 public final class Bundler {
     /** Modules of the bundled runtime. */
     public static final List<String> MODULES = List.of("java.base", "java.logging", "jdk.unsupported");
-    /** The launcher script's resource (sh). */
+    /** The launcher script's resource (sh), its main class written as {@code @MAIN_CLASS@}. */
     static final String LAUNCHER = "/io/ccsim/gpu/bundle/launcher.sh";
+    private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
     /** Size budget of a bundle, bytes. */
     public static final long MAX_BYTES = 64L << 20;
 
@@ -57,18 +59,25 @@ public final class Bundler {
     }
 
     /**
-     * Writes the bundle into {@code outDir} (created; must not exist or be empty) from this JVM's class path.
+     * Writes the bundle into {@code outDir} (created; must not exist or be empty) from this JVM's class path; its
+     * launcher {@code outDir/ccsim} runs {@code mainClass} with the launcher's arguments.
      *
+     * @param mainClass the fully qualified class whose {@code main} the launcher runs
      * @return the bundle's total size in bytes
-     * @throws IllegalStateException if jlink or the JCuda driver library cannot be found, or the bundle
-     *                               exceeds {@link #MAX_BYTES}
+     * @throws IllegalArgumentException if {@code outDir} is not empty or {@code mainClass} is not a class name
+     * @throws IllegalStateException    if jlink or the JCuda driver library cannot be found, or the bundle
+     *                                  exceeds {@link #MAX_BYTES}
+     * @throws IOException              if a file cannot be read or written
      */
-    public static long write(Path outDir) throws IOException {
-        return write(outDir, classPath());
+    public static long write(Path outDir, String mainClass) throws IOException {
+        return write(outDir, classPath(), mainClass);
     }
 
-    /** As {@link #write(Path)} with an explicit class path (jars and class directories). */
-    public static long write(Path outDir, List<Path> classPath) throws IOException {
+    /** As {@link #write(Path, String)} with an explicit class path (jars and class directories). */
+    public static long write(Path outDir, List<Path> classPath, String mainClass) throws IOException {
+        if (!CLASS_NAME.matcher(mainClass).matches()) {
+            throw new IllegalArgumentException("main class '" + mainClass + "' is not a fully qualified class name");
+        }
         Optional<String> why = unavailableReason();
         if (why.isPresent()) throw new IllegalStateException(why.get());
         requireEmpty(outDir);
@@ -79,7 +88,7 @@ public final class Bundler {
             throw new IllegalStateException("no jcuda-natives jar with lib/libJCudaDriver-*-linux-x86_64.so on the class path " + classPath);
         }
         jlink(outDir.resolve("runtime"));
-        writeLauncher(outDir.resolve("ccsim"));
+        writeLauncher(outDir.resolve("ccsim"), mainClass);
         long size = sizeOf(outDir);
         if (size > MAX_BYTES) {
             throw new IllegalStateException("bundle in " + outDir + " is " + size + " bytes, over the " + MAX_BYTES + " byte budget");
@@ -118,15 +127,22 @@ public final class Bundler {
         return haveDriverLib;
     }
 
-    /** The launcher script ({@link #LAUNCHER}): the bundled runtime, the jars, JCuda's driver library. */
-    private static void writeLauncher(Path launcher) throws IOException {
-        String text;
+    /** Writes the launcher script ({@link #launcherText}), executable. */
+    private static void writeLauncher(Path launcher, String mainClass) throws IOException {
+        Files.writeString(launcher, launcherText(mainClass), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+
+    /**
+     * The launcher script ({@link #LAUNCHER} with {@code mainClass}): the bundled runtime runs {@code mainClass}
+     * over the jars, JCuda's driver library on java.library.path, {@code CCSIM_JAVA_OPTS} (default -Xss8m) passed
+     * to the JVM.
+     */
+    static String launcherText(String mainClass) throws IOException {
         try (InputStream in = Bundler.class.getResourceAsStream(LAUNCHER)) {
             if (in == null) throw new IllegalStateException("launcher resource missing: " + LAUNCHER);
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@MAIN_CLASS@", mainClass);
         }
-        Files.writeString(launcher, text, StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     /** This JVM's class path entries. */

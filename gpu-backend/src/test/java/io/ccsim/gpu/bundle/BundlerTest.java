@@ -1,6 +1,5 @@
 package io.ccsim.gpu.bundle;
 
-import io.ccsim.gpu.cuda.Cuda;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,9 +9,13 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-/** The bundle is complete and under 64 MiB (skips where this JVM cannot jlink). */
+/**
+ * The bundle is complete and under 64 MiB (skips where this JVM cannot jlink). That its launcher runs ccsim on a
+ * host without a GPU is checked in cli, whose class path has the main class.
+ */
 class BundlerTest {
 
     @Test
@@ -23,11 +26,12 @@ class BundlerTest {
                 .filter(p -> !p.toString().matches(".*(junit|assertj|opentest4j|apiguardian|byte-buddy|test-classes|surefire).*"))
                 .collect(Collectors.toList());
         Path out = tmp.resolve("bundle");
-        long size = Bundler.write(out, cp);
+        long size = Bundler.write(out, cp, "io.example.Main");
         assertThat(size).isLessThan(Bundler.MAX_BYTES).isEqualTo(Bundler.sizeOf(out));
         assertThat(out.resolve("runtime/bin/java")).isExecutable();
         assertThat(out.resolve("ccsim")).isExecutable();
-        assertThat(Files.readString(out.resolve("ccsim"))).contains("-Djava.library.path=\"$here/lib\"");
+        assertThat(Files.readString(out.resolve("ccsim"))).isEqualTo(Bundler.launcherText("io.example.Main"))
+                .contains("-Djava.library.path=\"$here/lib\"");
         try (var s = Files.list(out.resolve("lib"))) {
             assertThat(s.map(p -> p.getFileName().toString())).anyMatch(n -> n.matches("libJCudaDriver-.*-linux-x86_64\\.so"));
         }
@@ -39,19 +43,19 @@ class BundlerTest {
         String release = Files.readString(out.resolve("runtime/release"));
         for (String m : Bundler.MODULES) assertThat(release).contains(m);
         assertThat(release).doesNotContain("java.desktop");
-        // the bundled runtime runs: a GPU-less host gets the one-line CUDA message and exit status 2
-        ProcessBuilder pb = new ProcessBuilder(out.resolve("ccsim").toString(), "probe", tmp.resolve("o").toString())
-                .redirectErrorStream(true);
-        pb.environment().put("CCSIM_MAIN", "io.ccsim.gpu.DeviceRunner");
-        Process p = pb.start();
-        p.getOutputStream().close();
-        String text = new String(p.getInputStream().readAllBytes());
-        int rc = p.waitFor();
-        if (!Cuda.available()) {
-            assertThat(rc).as(text).isEqualTo(2);
-            assertThat(text.strip()).startsWith(Cuda.NO_DEVICE).doesNotContain("\n");
-        }
-        assertThat(text).doesNotContain("UnsatisfiedLinkError");
+    }
+
+    @Test
+    void theLauncherRunsTheGivenMainClassOverTheJarsWithTheDriverLibrary() throws Exception {
+        assertThat(Bundler.launcherText("io.ccsim.cli.Main")).isEqualTo(String.join("\n",
+                "#!/bin/sh",
+                "# ccsim bundle launcher: the jlinked runtime, the jars, JCuda's driver library. Needs only the NVIDIA driver.",
+                "here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"",
+                "exec \"$here/runtime/bin/java\" ${CCSIM_JAVA_OPTS:--Xss8m} -Djava.library.path=\"$here/lib\" \\",
+                "  -cp \"$here/jars/*\" io.ccsim.cli.Main \"$@\"",
+                ""));
+        assertThatThrownBy(() -> Bundler.write(Path.of("unused"), List.of(), "x; rm -rf /"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a fully qualified class name");
     }
 
     @Test
