@@ -41,7 +41,7 @@ import java.util.zip.ZipOutputStream;
  */
 public final class Bundler {
     /** Modules of the bundled runtime. */
-    public static final List<String> MODULES = List.of("java.base", "java.logging", "jdk.unsupported");
+    static final List<String> MODULES = List.of("java.base", "java.logging", "jdk.unsupported");
     /** The launcher script's resource (sh), its main class written as {@code @MAIN_CLASS@}. */
     static final String LAUNCHER = "/io/ccsim/gpu/bundle/launcher.sh";
     private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*");
@@ -74,7 +74,7 @@ public final class Bundler {
     }
 
     /** As {@link #write(Path, String)} with an explicit class path (jars and class directories). */
-    public static long write(Path outDir, List<Path> classPath, String mainClass) throws IOException {
+    static long write(Path outDir, List<Path> classPath, String mainClass) throws IOException {
         if (!CLASS_NAME.matcher(mainClass).matches()) {
             throw new IllegalArgumentException("main class '" + mainClass + "' is not a fully qualified class name");
         }

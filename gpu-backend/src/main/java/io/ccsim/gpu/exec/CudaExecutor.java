@@ -100,9 +100,6 @@ public final class CudaExecutor implements AutoCloseable {
     /** Number of ranks (GPUs). */
     public int nRanks() { return gpus.length; }
 
-    /** The device ordinals, rank order. */
-    public int[] gpus() { return gpus.clone(); }
-
     /** The device ordinal of {@code rank}. */
     int gpu(int rank) { return gpus[rank]; }
 

@@ -8,6 +8,7 @@ import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.gpu.cuda.CudaUnavailableException;
+import io.ccsim.gpu.cuda.GpuException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,14 +56,19 @@ public final class CudaPerf {
      *
      * @throws CudaUnavailableException with "no CUDA device found: ..." where CUDA or a GPU is missing
      */
-    public static List<Row> run(CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root, Algorithm algo,
-                                Protocol proto, int channels, int[] gpus, Consumer<String> progress) {
+    static List<Row> run(CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                         Protocol proto, int channels, int[] gpus, Consumer<String> progress) {
         try (CudaExecutor ex = CudaExecutor.open(gpus)) {
             return run(ex, op, sizes, dtype, redop, root, algo, proto, channels, progress);
         }
     }
 
-    /** As {@link #run(CollectiveOp, long[], DataType, ReduceOp, int, Algorithm, Protocol, int, int[], Consumer)} on an open executor. */
+    /**
+     * Measures every size of {@code sizes} (nccl-tests sizes, bytes) on {@code ex}'s GPUs, CUDA-graph timed; one
+     * progress line per size goes to {@code progress} (may be null).
+     *
+     * @throws GpuException if a driver call fails or a kernel runs past the executor's hang timeout
+     */
     public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
                                 Algorithm algo, Protocol proto, int channels, Consumer<String> progress) {
         return run(ex, op, sizes, dtype, redop, root, algo, proto, channels, true, progress);
@@ -70,8 +76,8 @@ public final class CudaPerf {
 
     /**
      * As above; {@code graphs} selects CUDA-graph replay of the timed calls (the default: the per-call time
-     * of the kernels) or eager launches (host launch cost included, about 12 µs per rank per call on the H200
-     * host measured, as an eager NCCL call through PyTorch pays).
+     * of the kernels) or eager launches (the host's launch cost included, as an eager NCCL call through PyTorch
+     * pays it).
      */
     public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
                                 Algorithm algo, Protocol proto, int channels, boolean graphs, Consumer<String> progress) {

@@ -24,7 +24,7 @@ public final class DevicePlans {
      * all-gather, reduce-scatter and all-to-all (whose nccl-tests size is the gathered / scattered / total buffer),
      * as {@link CollectiveCall} counts.
      */
-    public static long countFor(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
+    static long countFor(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
         long elems = bytes / dtype.bytes();
         switch (op) {
             case ALL_GATHER: case REDUCE_SCATTER: case ALL_TO_ALL: return elems / nRanks;

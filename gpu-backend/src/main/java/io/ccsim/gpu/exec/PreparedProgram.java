@@ -122,7 +122,7 @@ public final class PreparedProgram implements AutoCloseable {
      * @throws IllegalArgumentException unless there is one buffer per rank of the program's element type and
      *                                  input count
      */
-    public void upload(ElementBuffer[] inputs) {
+    void upload(ElementBuffer[] inputs) {
         copyIn(inputs, in, prog.inputBytes(), "input");
     }
 
@@ -132,7 +132,7 @@ public final class PreparedProgram implements AutoCloseable {
      * @throws IllegalArgumentException unless there is one buffer per rank of the program's element type and
      *                                  output count
      */
-    public void uploadOutputs(ElementBuffer[] outputs) {
+    void uploadOutputs(ElementBuffer[] outputs) {
         copyIn(outputs, out, prog.outputBytes(), "output");
     }
 
@@ -156,7 +156,7 @@ public final class PreparedProgram implements AutoCloseable {
     }
 
     /** Reads back the outputs, one buffer per rank. */
-    public ElementBuffer[] download() {
+    ElementBuffer[] download() {
         ElementBuffer[] res = new ElementBuffer[n];
         for (int r = 0; r < n; r++) {
             byte[] b = new byte[Math.toIntExact(prog.outputBytes()[r])];
@@ -168,7 +168,7 @@ public final class PreparedProgram implements AutoCloseable {
     }
 
     /** Runs the program once and waits for it. */
-    public void run() {
+    void run() {
         timeUs(0, 1);
     }
 
