@@ -1,7 +1,7 @@
 #!/bin/sh
 # The device run whose results are in gpu-backend/results/h200x2/ (one lease of nvidia-h200-x2, <= 9 minutes):
-# topology, ccsim's fidelity sweep (DeviceRunner fidelity), NCCL through PyTorch as the reference, and the
-# `ccsim perf --backend cuda` CLI path. Run from a bundle directory (Bundler.write from the cli's class path, so
+# topology, ccsim's fidelity sweep (ccsim device fidelity), NCCL through PyTorch as the reference, and the
+# `ccsim perf --backend cuda` CLI path. Run from a bundle directory (ccsim bundle, from the cli's class path, so
 # that `ccsim perf` is in it) holding this script and nccl_allreduce.py:  sh device-run2.sh OUTDIR
 # OUTDIR receives at most 8 files: run.log topo.txt fidelity.log timing.json nccl.json perf_all_reduce.txt
 # perf_all_gather.json (the device tool returns 8).
@@ -21,7 +21,7 @@ el "start $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo; echo "== uname / cpus"; uname -a; nproc
 } > "$O/topo.txt" 2>&1
 el "topology written"; grep -A4 "topo -m" "$O/topo.txt"
-CCSIM_MAIN=io.ccsim.gpu.DeviceRunner timeout 360 "$B/ccsim" fidelity "$O" > "$O/fidelity.log" 2>&1; echo "fidelity rc=$?"
+timeout 360 "$B/ccsim" device fidelity "$O" > "$O/fidelity.log" 2>&1; echo "fidelity rc=$?"
 el "fidelity done"; grep -E "^fidelity|Exception|at io" "$O/fidelity.log" | head -8; tail -2 "$O/fidelity.log"
 timeout 90 python3 "$B/nccl_allreduce.py" "$O/nccl.json" 1048576 16777216 134217728 536870912 2>&1 | grep -v Warning | tail -6
 el "nccl done"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The device run whose results are in gpu-backend/results/h200x4-fidelity/ (one lease of nvidia-h200-x4, < 10 min):
-# topology, ccsim's fidelity sweep at n = 2 and 4 (DeviceRunner fidelity), the correctness matrix (the all-to-all
+# topology, ccsim's fidelity sweep at n = 2 and 4 (ccsim device fidelity), the correctness matrix (the all-to-all
 # plan changed: its self copy runs on a lane of its own), NCCL all-reduce through PyTorch as the speed reference,
 # `ccsim perf --backend cuda` at n = 4, and NCCL sendrecv n = 4 re-measured (tools/nccl-measure/measure.py) to
 # check the fixture's non-monotonic 16-128 MiB rows. Run from the repository root with the bundle in
@@ -20,9 +20,9 @@ el "start $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo; echo "== uname / cpus"; uname -a; nproc
 } > "$O/topo.txt" 2>&1
 el "topology written"; grep -A6 "topo -m" "$O/topo.txt"
-CCSIM_MAIN=io.ccsim.gpu.DeviceRunner timeout 290 "$B/ccsim" fidelity "$O" > "$L/fidelity.log" 2>&1; echo "fidelity rc=$?"
+timeout 290 "$B/ccsim" device fidelity "$O" > "$L/fidelity.log" 2>&1; echo "fidelity rc=$?"
 el "fidelity done"; grep -E "Exception|at io" "$L/fidelity.log" | head -8; tail -3 "$L/fidelity.log"
-CCSIM_MAIN=io.ccsim.gpu.DeviceRunner timeout 120 "$B/ccsim" matrix "$L" > "$L/matrix.log" 2>&1; echo "matrix rc=$?"
+timeout 120 "$B/ccsim" device matrix "$L" > "$L/matrix.log" 2>&1; echo "matrix rc=$?"
 cp "$L/matrix.json" "$O/matrix.json" 2>/dev/null
 el "matrix done"; grep -E "MISMATCH|Exception" "$L/matrix.log" | head -10; tail -3 "$L/matrix.log"
 timeout 60 python3 "$B/nccl_allreduce.py" "$O/nccl.json" 1048576 16777216 134217728 536870912 2>&1 | grep -v Warning | tail -6

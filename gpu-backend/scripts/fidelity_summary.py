@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarises a `DeviceRunner fidelity` timing.json (markdown on stdout): trial-to-trial spread, busbw tables,
+"""Summarises a `ccsim device fidelity` timing.json (markdown on stdout): trial-to-trial spread, busbw tables,
 and (with a second, older timing.json) the same kernels' n-GPU rows on another host.
 Usage: fidelity_summary.py TIMING.json [OTHER_TIMING.json]"""
 import collections, json, statistics, sys

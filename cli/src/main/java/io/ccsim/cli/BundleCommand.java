@@ -1,6 +1,6 @@
 package io.ccsim.cli;
 
-import io.ccsim.gpu.Bundler;
+import io.ccsim.gpu.bundle.Bundler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,8 +12,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ccsim bundle --out DIR}: {@link Bundler#write(Path)} — a folder with a jlinked Java runtime, ccsim's jars and
- * JCuda's driver library that runs on a Linux x86-64 GPU host with only the NVIDIA driver. Needs a JDK (jlink).
+ * {@code ccsim bundle --out DIR}: {@link Bundler#write(Path, String)} — a folder with a jlinked Java runtime, ccsim's jars
+ * and JCuda's driver library that runs on a Linux x86-64 GPU host with only the NVIDIA driver; its launcher
+ * {@code DIR/ccsim} runs this command line ({@link Main}). Needs a JDK (jlink).
  */
 @Command(name = "bundle", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Write a self-contained ccsim for a GPU host without Java (Linux x86-64, NVIDIA driver only).",
@@ -28,7 +29,7 @@ final class BundleCommand implements Callable<Integer> {
     public Integer call() {
         long size;
         try {
-            size = Bundler.write(out);
+            size = Bundler.write(out, Main.class.getName());
         } catch (IOException e) {
             throw new UserException("cannot write bundle to " + out + ": " + e.getMessage(), e);
         } catch (IllegalStateException e) {

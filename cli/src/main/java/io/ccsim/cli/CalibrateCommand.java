@@ -1,7 +1,7 @@
 package io.ccsim.cli;
 
 import io.ccsim.algorithms.profile.CalibrationProfile;
-import io.ccsim.gpu.Calibrator;
+import io.ccsim.gpu.calibrate.Calibrator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

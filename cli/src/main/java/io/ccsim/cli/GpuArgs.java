@@ -1,10 +1,11 @@
 package io.ccsim.cli;
 
-import io.ccsim.gpu.Cuda;
-import io.ccsim.gpu.CudaUnavailableException;
+import io.ccsim.gpu.cuda.Cuda;
+import io.ccsim.gpu.cuda.CudaUnavailableException;
 
 /**
- * The {@code --gpus} grammar of the commands that run on real GPUs ({@code calibrate}, {@code perf --backend cuda}):
+ * The {@code --gpus} grammar of the commands that run on real GPUs ({@code calibrate}, {@code perf --backend cuda};
+ * the {@code device} studies take every device, {@code devices(null)}):
  * <ul>
  *   <li>{@code N} (one integer): the first N CUDA devices, 0..N−1 — the same meaning as the simulated
  *       {@code perf --gpus N} (N GPUs of a board);</li>

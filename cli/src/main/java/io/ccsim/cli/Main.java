@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
         subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CalibrateCommand.class,
-                ValidateCommand.class, FitCommand.class, BundleCommand.class, CommandLine.HelpCommand.class})
+                DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -45,7 +45,7 @@ public final class Main implements Runnable {
                 err.println("ccsim: error: " + ex.getMessage());
                 return 1;
             }
-            if (ex instanceof io.ccsim.gpu.CudaUnavailableException || ex instanceof io.ccsim.gpu.GpuException) {
+            if (ex instanceof io.ccsim.gpu.cuda.CudaUnavailableException || ex instanceof io.ccsim.gpu.cuda.GpuException) {
                 err.println("ccsim: " + ex.getMessage());   // "no CUDA device found: ..." as the gpu-backend words it
                 return 1;
             }

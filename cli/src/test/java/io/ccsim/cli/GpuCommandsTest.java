@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.ccsim.gpu.Bundler;
-import io.ccsim.gpu.Cuda;
+import io.ccsim.gpu.bundle.Bundler;
+import io.ccsim.gpu.cuda.Cuda;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** calibrate, perf --backend cuda, validate, bundle. GPU-bound commands are tested for their no-CUDA behaviour here. */
+/** calibrate, device, perf --backend cuda, validate, bundle. GPU-bound commands are tested for their no-CUDA behaviour here. */
 class GpuCommandsTest {
     /** A real nccl-tests log (A100 × 8, all_reduce_perf, 2.x format), shared with gpu-backend's importer tests. */
     static final Path A100_LOG = Path.of("src/test/resources/golden/fixtures/a100-8gpu-all_reduce-v2.txt");
@@ -30,12 +30,27 @@ class GpuCommandsTest {
     void gpuCommandsWithoutCudaSayOneLineAndExit1() {
         assumeThat(Cuda.available()).as("this host has no CUDA device").isFalse();
         for (String[] args : new String[][] {{"calibrate"}, {"calibrate", "--gpus", "0,1"},
-                {"perf", "--backend", "cuda", "--op", "all_reduce", "-b", "1M", "-e", "1M"}}) {
+                {"perf", "--backend", "cuda", "--op", "all_reduce", "-b", "1M", "-e", "1M"},
+                {"device", "probe", "target/device-probe"}, {"device", "full", "target/device-full"}}) {
             CliTest.Result r = run(args);
             assertThat(r.code()).as(String.join(" ", args)).isEqualTo(1);
             assertThat(r.err().strip()).startsWith("ccsim: " + Cuda.NO_DEVICE).doesNotContain("\n").doesNotContain("\tat ");
             assertThat(r.out()).isEmpty();
         }
+    }
+
+    @Test
+    void deviceNeedsAKnownStudyAndAnOutdir() {
+        for (String[][] c : new String[][][] {{{"device"}, {"missing study: probe, matrix, timing"}},
+                {{"device", "sweep", "out"}, {"Unmatched arguments", "sweep"}}, {{"device", "timing"}, {"Missing required parameter: 'OUTDIR'"}}}) {
+            CliTest.Result r = run(c[0]);
+            assertThat(r.code()).as(String.join(" ", c[0])).isEqualTo(2);
+            assertThat(r.err()).startsWith("ccsim: ").contains(c[1]).contains("usage: ccsim device");
+            assertThat(r.out()).isEmpty();
+        }
+        assumeThat(Cuda.available()).as("this host has no CUDA device").isFalse();
+        assertThat(run("device", "timing", "target/device-timing").code()).isEqualTo(1);
+        assertThat(Path.of("target/device-timing")).as("nothing is created without CUDA").doesNotExist();
     }
 
     @Test
@@ -230,7 +245,7 @@ class GpuCommandsTest {
     }
 
     @Test
-    void bundleWritesAFolderAndSaysHowToRunIt(@TempDir Path dir) {
+    void bundleWritesAFolderAndSaysHowToRunIt(@TempDir Path dir) throws Exception {
         assumeThat(Bundler.unavailableReason()).as("jlink").isEmpty();
         Path out = dir.resolve("b");
         CliTest.Result r = run("bundle", "--out", out.toString());
@@ -248,5 +263,20 @@ class GpuCommandsTest {
         CliTest.Result again = run("bundle", "--out", out.toString());
         assertThat(again.code()).isEqualTo(1);
         assertThat(again.err().strip()).contains("is not empty").doesNotContain("\n");
+
+        // the launcher runs ccsim's command line: a GPU-less host gets the one-line CUDA message and exit status 1
+        Path results = dir.resolve("o");
+        ProcessBuilder pb = new ProcessBuilder(out.resolve("ccsim").toString(), "device", "probe", results.toString())
+                .redirectErrorStream(true);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String text = new String(p.getInputStream().readAllBytes());
+        int rc = p.waitFor();
+        if (!Cuda.available()) {
+            assertThat(rc).as(text).isEqualTo(1);
+            assertThat(text.strip()).startsWith("ccsim: " + Cuda.NO_DEVICE).doesNotContain("\n");
+            assertThat(results).doesNotExist();
+        }
+        assertThat(text).doesNotContain("UnsatisfiedLinkError");
     }
 }
