@@ -26,7 +26,7 @@ TORCH_SYMM_MEM_DISABLE_MULTICAST=1 and NVSHMEM_DISABLE_NVLS=1 are set in the env
 
 Usage: python3 measure.py --out DIR [--ns 4,2] [--budget-s 420] [--probe]
 Results: DIR/rows-n<N>.jsonl (one JSON row per point, written as it goes), DIR/nccl-debug-n<N>-r0.txt,
-DIR/p2p.json, DIR/sysinfo.json; then `python3 measure.py --assemble DIR --dest calibration/nccl-h200`
+DIR/p2p.json, DIR/sysinfo.json; then `python3 measure.py --assemble DIR --dest experiments/nccl-h200`
 builds the committed fixtures.
 """
 import argparse

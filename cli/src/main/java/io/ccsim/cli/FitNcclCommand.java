@@ -59,7 +59,7 @@ final class FitNcclCommand implements Callable<Integer> {
     @Option(names = "--min-pipeline", split = ",", paramLabel = "PROTO=BYTES", description = "smallest forwarding unit the fit"
             + " may choose for a protocol, bytes in [1024, 4194304) (default: 65536)")
     List<String> minPipeline = List.of();
-    @Parameters(arity = "1..*", paramLabel = "FIXTURE", description = "NCCL calibration fixtures, e.g. calibration/nccl-h200/*.json")
+    @Parameters(arity = "1..*", paramLabel = "FIXTURE", description = "NCCL calibration fixtures, e.g. experiments/nccl-h200/*.json")
     List<Path> fixtures;
 
     @Override

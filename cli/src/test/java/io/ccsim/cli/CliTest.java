@@ -212,8 +212,8 @@ class CliTest {
 
     @Test
     void validateReadsTheCalibrationFixtureFormat() {
-        // calibration/nccl-h200/*.json wraps its rows in {"source": ..., "rows": [...]}
-        Result r = run("validate", "--measured", "../calibration/nccl-h200/nccl-2.28.9-h200-n2.json");
+        // experiments/nccl-h200/*.json wraps its rows in {"source": ..., "rows": [...]}
+        Result r = run("validate", "--measured", GpuCommandsTest.EXPERIMENTS + "nccl-h200/nccl-2.28.9-h200-n2.json");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("all_reduce").contains("Ring").contains("groups within bounds");
     }

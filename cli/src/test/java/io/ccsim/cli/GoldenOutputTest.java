@@ -84,8 +84,7 @@ class GoldenOutputTest {
         /** Placeholders and the folders they stand for, relative to the module directory (surefire's working directory). */
         static final Map<String, String> PLACES = Map.of(
                 "@fixtures/", "src/test/resources/golden/fixtures/",
-                "@calibration/", "../calibration/nccl-h200/",
-                "@results/", "../gpu-backend/results/");
+                "@experiments/", "target/test-classes/experiments/");
 
         private static final Pattern WALL = Pattern.compile("in \\d+(\\.\\d+)? s wall");
         private static final Pattern RATE = Pattern.compile("\\(\\d+(\\.\\d+)? M/s\\)");

@@ -21,8 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** calibrate, device, perf --backend cuda, validate, bundle. GPU-bound commands are tested for their no-CUDA behaviour here. */
 class GpuCommandsTest {
-    /** A real nccl-tests log (A100 × 8, all_reduce_perf, 2.x format), shared with gpu-backend's importer tests. */
+    /** A real nccl-tests log (A100 × 8, all_reduce_perf, 2.x format), a copy of the measurements reader's fixture. */
     static final Path A100_LOG = Path.of("src/test/resources/golden/fixtures/a100-8gpu-all_reduce-v2.txt");
+
+    /** The committed device studies, on this module's test class path (see the pom). */
+    static final String EXPERIMENTS = "target/test-classes/experiments/";
+    /** The kernel profile fitted to the 4 × H200 fidelity sweep. */
+    static final String KERNEL_PROFILE = EXPERIMENTS + "h200x4-fidelity/profile-fitted.json";
 
     static CliTest.Result run(String... args) { return CliTest.run(args); }
 
@@ -102,41 +107,37 @@ class GpuCommandsTest {
     }
 
     /**
-     * The out-of-sample run of ccsim's kernels (gpu-backend/results/h200x4-holdout: n = 3, never measured for the fit,
-     * and n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile: held
-     * to the errors it has (n = 3 / 4, session 20: 5.5 / 5.2 % below 1 MiB, 3.1 / 4.6 % from 1 MiB; 10.4 / 11.9 % from 1 MiB
-     * in session 9, 14.7-14.8 % before the blocks' channel load), so that a change that makes the model transfer worse is seen.
+     * The out-of-sample run of ccsim's kernels (experiments/h200x4-holdout: n = 3, never measured for the fit, and
+     * n = 4, at the tuner's 24 channels and sizes between the fitted ones) against the fitted kernel profile, held to
+     * the errors it has (n = 3 / 4: 5.5 / 5.2 % below 1 MiB, 3.1 / 4.6 % from 1 MiB), so that a change that makes the
+     * model transfer worse is seen.
      */
     @Test
     void holdoutRunOfTheKernelsKeepsItsErrors() {
-        String profile = "../gpu-backend/results/h200x4-fidelity/profile-fitted.json";
         for (String n : new String[] {"3", "4"}) {
-            String file = "../gpu-backend/results/h200x4-holdout/perf-n" + n + ".json";
-            CliTest.Result v = run("validate", "--measured", file, "--gpus", n, "--profile", profile);
+            String file = EXPERIMENTS + "h200x4-holdout/perf-n" + n + ".json";
+            CliTest.Result v = run("validate", "--measured", file, "--gpus", n, "--profile", KERNEL_PROFILE);
             assertThat(v.code()).as(v.err()).isZero();
             assertThat(v.out()).contains(file + ": 56 rows");
             Matcher m = Pattern.compile("# all rows: < 1 MiB median ([\\d.]+)% .*>= 1 MiB median ([\\d.]+)% ").matcher(v.out());
             assertThat(m.find()).as(v.out()).isTrue();
             assertThat(Double.parseDouble(m.group(1))).as("n = " + n + " below 1 MiB").isLessThanOrEqualTo(8.0);
-            // 11.6 / 13.0 % before the GPU send limit (session 19: 6.3 / 5.7 %; session 20, Simple's receive-only steps
-            // without the fence cost: 3.1 / 4.6 %)
             assertThat(Double.parseDouble(m.group(2))).as("n = " + n + " from 1 MiB").isLessThanOrEqualTo(5.0);
         }
     }
 
     /**
-     * The channel sweep on 4 x H200 (gpu-backend/results/h200x4-channels, device-run6.sh: ring all-reduce at 4 .. 64 forced
-     * channels, 16-256 MiB). NCCL's rows against the built-in h200 profile, which was fitted to NCCL at its own channel
-     * choices only: out of sample, medians 3.7 % (Simple) and 4.4 % (LL128), worst 13.9 % (LL128 at 4 channels).
-     * ccsim's kernels against the kernel profile: their Simple and LL128 rings saturate early (all-gather Simple
-     * 243 GB/s at 16 channels, 247 at 24), which per-block costs under an NVLink cap do not follow; held at its errors
-     * (median 4.8 %, worst 30.0 %, 4 of 6 groups within 5 %; session 9's profile, before the blocks' send overlap
-     * sim.cta.*.send_overlap: 4.3 %, 26.1 %, 3 of 6; before the blocks' channel load, sim.cta.*.channel_load: 6.6 % and 30.2 %).
-     * The overlap brings all_gather LL128 within bounds (5.4 -> 4.2 %) and makes the worst Simple all-reduce row worse.
+     * The channel sweep on 4 x H200 (experiments/h200x4-channels: ring all-reduce at 4 .. 64 forced channels,
+     * 16-256 MiB). NCCL's rows against the built-in h200 profile, which was fitted to NCCL at its own channel choices
+     * only: out of sample, medians 3.7 % (Simple) and 4.4 % (LL128), worst 13.9 % (LL128 at 4 channels). ccsim's
+     * kernels against the kernel profile: their Simple and LL128 rings saturate early (all-gather Simple 243 GB/s at
+     * 16 channels, 247 at 24), held at their errors: median 4.1 %, worst 27.8 % (all_gather LL128 at 24 channels and
+     * 16 MiB, whose measured 113 us is out of line with its neighbours: 16 channels 117 us, 48 channels 71 us),
+     * 5 of 6 groups within bounds.
      */
     @Test
     void channelSweepAgainstNcclAndTheKernels() {
-        String dir = "../gpu-backend/results/h200x4-channels/";
+        String dir = EXPERIMENTS + "h200x4-channels/";
         CliTest.Result v = run("validate", "--measured", dir + "nccl-perf.json", "--gpus", "4", "--profile", "h200");
         assertThat(v.code()).as(v.err()).isZero();
         assertThat(v.out()).contains("nccl-perf.json: 48 rows");
@@ -147,31 +148,26 @@ class GpuCommandsTest {
             assertThat(Double.parseDouble(g.group(1))).as(proto + " median").isLessThanOrEqualTo(5.0);
             assertThat(Double.parseDouble(g.group(2))).as(proto + " max").isLessThanOrEqualTo(15.0);
         }
-        CliTest.Result k = run("validate", "--measured", dir + "ccsim-perf.json", "--gpus", "4",
-                "--profile", "../gpu-backend/results/h200x4-fidelity/profile-fitted.json");
+        CliTest.Result k = run("validate", "--measured", dir + "ccsim-perf.json", "--gpus", "4", "--profile", KERNEL_PROFILE);
         assertThat(k.code()).as(k.err()).isZero();
         assertThat(k.out()).contains("ccsim-perf.json: 144 rows");
         Matcher m = Pattern.compile("# all rows: .*>= 1 MiB median ([\\d.]+)% max ([\\d.]+)% .* (\\d+) of 6 groups within bounds").matcher(k.out());
         assertThat(m.find()).as(k.out()).isTrue();
-        // with the GPU send limit (session 19): median 4.8 -> 3.9 %, max 30.0 -> 29.2 %, 4 -> 5 of 6 groups; session 20's
-        // receive-only step overhead: max 24.6 %; session 21's LL128 refit: median 4.1 %, max 27.8 %, on all_gather LL128
-        // at 24 channels and 16 MiB, whose measured 113 us is out of line with its neighbours (16 channels 117 us, 48: 71)
         assertThat(Double.parseDouble(m.group(1))).as("kernels, median").isLessThanOrEqualTo(4.5);
         assertThat(Double.parseDouble(m.group(2))).as("kernels, max").isLessThanOrEqualTo(28.0);
         assertThat(Integer.parseInt(m.group(3))).as("kernels, groups within").isGreaterThanOrEqualTo(5);
     }
 
     /**
-     * The n = 2 channel sweep (gpu-backend/results/h200x2-channels, device-run8.sh: ring all-reduce, all-gather and
-     * reduce-scatter at 4 .. 64 forced channels, 16-256 MiB, another host), never fitted: the kernel profile's channel load
-     * (sim.cta.*.channel_load, fitted on 4-GPU all-reduces at 4/16/64 channels) carries over: median 4.8 %, 6 of 9 groups
-     * within 5 % (6.7 % and 3 of 9 without it); with the send overlap (session 14) 4.3 %, 7 of 9. Held at what it reached.
+     * The n = 2 channel sweep (experiments/h200x2-channels: ring all-reduce, all-gather and reduce-scatter at 4 .. 64
+     * forced channels, 16-256 MiB, another host), never fitted: the kernel profile's channel load
+     * (sim.cta.*.channel_load, fitted on 4-GPU all-reduces at 4/16/64 channels) carries over. Held at what it reaches:
+     * median from 1 MiB at most 5 %, 7 of 9 groups within bounds.
      */
     @Test
     void twoGpuChannelSweepOfTheKernelsOutOfSample() {
-        String file = "../gpu-backend/results/h200x2-channels/ccsim-perf.json";
-        CliTest.Result k = run("validate", "--measured", file, "--gpus", "2",
-                "--profile", "../gpu-backend/results/h200x4-fidelity/profile-fitted.json");
+        String file = EXPERIMENTS + "h200x2-channels/ccsim-perf.json";
+        CliTest.Result k = run("validate", "--measured", file, "--gpus", "2", "--profile", KERNEL_PROFILE);
         assertThat(k.code()).as(k.err()).isZero();
         assertThat(k.out()).contains(file + ": 216 rows");
         Matcher m = Pattern.compile("# all rows: .*>= 1 MiB median ([\\d.]+)% .* (\\d+) of 9 groups within bounds").matcher(k.out());

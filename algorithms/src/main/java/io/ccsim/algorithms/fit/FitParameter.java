@@ -85,7 +85,7 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
      * [0.5, 5000], and the channel load and send overlap; the profile must have them for {@code p}
      * ({@link SimCosts#withCta}). With {@code l2} also the cache effect (a protocol whose profile has none,
      * {@code l2_miss_factor} 1, keeps none: for ccsim's Simple kernel the step from 16 to 32 MiB is not in the
-     * measurements, its stream costs fit without it, gpu-backend/results/h200x4-fidelity); with {@code gpuSend} the
+     * measurements, its stream costs fit without it, experiments/h200x4-fidelity); with {@code gpuSend} the
      * shared send limit and its part per block ({@link CtaCosts#limitsGpuSend}; a profile without the limit fits
      * neither); with {@code overlapLoads} the send overlap's share of the loads ({@link CtaCosts#narrowsOverlap}: fitted
      * where the profile narrows it).
@@ -142,7 +142,7 @@ public record FitParameter(String name, double lower, double upper, ToDoubleFunc
                 new FitParameter("link_efficiency.nvlink", 0.3, 1.0, q -> q.linkEfficiency(LinkClass.NVLINK),
                         (q, v) -> q.withThroughputs(q.reduceBwGbps(), q.copyBwGbps(), withNvlink(q.linkEfficiency(), v))),
                 // both directions of an NVLink busy vs one (sim.duplex_efficiency, SimCosts): all_gather vs
-                // broadcast at n = 2 in calibration/nccl-h200 differ by 268 vs 361 GB/s per direction
+                // broadcast at n = 2 in experiments/nccl-h200 differ by 268 vs 361 GB/s per direction
                 new FitParameter("sim.duplex_efficiency.nvlink", 0.5, 1.0, q -> q.sim().duplexEfficiency(LinkClass.NVLINK),
                         (q, v) -> q.withSim(q.sim().withDuplexEfficiency(LinkClass.NVLINK, v))));
     }

@@ -113,7 +113,7 @@ public final class KernelFit {
     /**
      * Starting thread-block stream costs (ns/KiB: recv, src, dst, send, reduce) for a profile that has none: a
      * least-squares fit of the steady-state work per channel of the ring and chain collectives at 16 MiB, 16
-     * channels, n = 2 and 4 (gpu-backend/results/h200x4/timing.json), ignoring latencies and links.
+     * channels, n = 2 and 4 (experiments/h200x4/timing.json), ignoring latencies and links.
      */
     static final Map<Protocol, CtaCosts> CTA_SEEDS = Map.of(
             Protocol.LL, new CtaCosts(57, 84, 64, 81, 27, CtaCosts.DEFAULT_L2_BYTES, 1.3),

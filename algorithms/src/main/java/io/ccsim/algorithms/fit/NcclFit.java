@@ -100,7 +100,7 @@ public final class NcclFit {
         StringBuilder src = new StringBuilder("Fitted by io.ccsim.algorithms.fit.ProfileFitter (BOBYQA on soft-L1 of log(pred/meas), ")
                 .append(o.rounds()).append(" rounds) to NCCL 2.28.9 graph-replay timings on 4 x H200 NVSwitch: ");
         for (int i = 0; i < fixtures.size(); i++) src.append(i > 0 ? ", " : "").append(fixtures.get(i).getFileName());
-        src.append(" (calibration/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
+        src.append(" (experiments/nccl-h200/, how taken: tools/nccl-measure/README.md). Fitted: ");
         src.append(String.join(", ", fitted)).append(". Only the simulator's numbers (sim section, reduce/copy throughput, link"
                 + " efficiency) are fitted; protocols, tree and tuner stay NCCL's constants so that the Tuner chooses as NCCL does (");
         src.append(FitSection.sourceOf(start, "base profile")).append(")");

@@ -25,7 +25,7 @@ import java.util.Map;
  * SM100_NVLINK_BW = 40.1 for NVLink5). NCCL's search looks for as many channels as the links carry at a
  * speed from its speed array and then duplicates the channels (search.cc "Duplicate channels"), which
  * on an 18-link H100/H200 board gives 2 × 12 = 24 channels — the count NCCL 2.28.9 reported on the
- * 4 × H200 machine of calibration/nccl-h200. ccsim uses nChannels = min(32, 2 × ⌊total / 30 GB/s⌋)
+ * 4 × H200 machine of experiments/nccl-h200. ccsim uses nChannels = min(32, 2 × ⌊total / 30 GB/s⌋)
  * for NVLink graphs (30 GB/s is the search speed that yields 12 channels there) and 2 channels on
  * PCIe graphs; bwIntra = total / nChannels.
  *

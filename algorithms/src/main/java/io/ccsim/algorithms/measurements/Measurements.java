@@ -47,7 +47,7 @@ public final class Measurements {
     }
 
     /**
-     * The graph-replay rows of an NCCL calibration fixture (calibration/nccl-h200/*.json), in file order.
+     * The graph-replay rows of an NCCL calibration fixture (experiments/nccl-h200/*.json), in file order.
      *
      * @throws IOException              if the file cannot be read
      * @throws IllegalArgumentException naming the file, the row and the field, for malformed content

@@ -51,11 +51,11 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
      * (src/enqueue.cc, p2p path); ring broadcast and reduce are a chain, a pipeline from or to the root over the ring
      * order (runRing in src/device/broadcast.h and reduce.h: one send or receive per rank and step, no data coming
      * back around the ring), a hop of which costs far less than a step of the ring all-gather, reduce-scatter or
-     * all-reduce (calibration/nccl-h200, Ring/Simple at 8 B: going from 2 to 4 ranks adds about 0.7 us to a broadcast,
+     * all-reduce (experiments/nccl-h200, Ring/Simple at 8 B: going from 2 to 4 ranks adds about 0.7 us to a broadcast,
      * 6 us to an all-gather).
      *
      * Duplex efficiency. A direction's capacity is C * e while the opposite direction carries a flow
-     * (FlowNetwork#setDuplexEfficiency): on NVLink4 (calibration/nccl-h200, NCCL 2.28.9, n = 2, Simple) an all-gather,
+     * (FlowNetwork#setDuplexEfficiency): on NVLink4 (experiments/nccl-h200, NCCL 2.28.9, n = 2, Simple) an all-gather,
      * both directions busy, moves 268 GB/s per direction where a broadcast, one direction, moves 361 GB/s.
      *
      * Thread-block costs are shared by every family because one kernel runs every algorithm's steps (ccsim's own
@@ -68,19 +68,19 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
      * graph_launch_us + iterations * graph_call_launch_us, so the mean per call of the CudaExecutor's rows is the
      * simulated back-to-back mean plus (n - 1) * (graph_call_launch_us + graph_launch_us / iterations)
      * (PerfRunner#simulateGraphReplay); NCCL's fixtures and `ccsim perf` never add it. Measured as the host time of
-     * the launch loop, 5 to 200 captured calls (gpu-backend/results/h200x4-skew); a send/recv, whose per-rank work
+     * the launch loop, 5 to 200 captured calls (experiments/h200x4-skew); a send/recv, whose per-rank work
      * does not depend on n, takes longer per call at n = 4 than at n = 2 by what the formula predicts.
      *
      * Multi-peer efficiency. Such flows cross one more constraint per GPU, protocol and direction
      * (Fabric#multiPeerLink); a ring or a send/recv ring (one peer each way) never crosses it. On 4 x H200 NVSwitch
-     * (calibration/nccl-h200, NCCL 2.28.9, n = 4) a send/recv to one peer moves more per GPU than an all-to-all to
+     * (experiments/nccl-h200, NCCL 2.28.9, n = 4) a send/recv to one peer moves more per GPU than an all-to-all to
      * three peers, and a middle rank of the Tree/LL chain less than single-peer LL rows; per-channel limits alone
      * predicted both 12-17 % fast.
      *
      * Channel skew. Identical channels of a simulation otherwise stay in lock-step, so their bursts all meet on the
      * links, where real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on 4 x H200 is
      * faster measured than simulated in lock-step, and a skew closes part of the gap
-     * (gpu-backend/results/h200x4-channels).
+     * (experiments/h200x4-channels).
      */
 
     /** Channel start phases of {@link #channelSkewNs}: channel c starts (c mod this) skews late. */

@@ -39,7 +39,7 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
      *
      * Receive-only steps. ccsim's Simple kernel fences (__threadfence_system) only before it publishes what it sent
      * (gpu-backend ccsim_prims.cu: if (nSend > 0) __threadfence_system()), and the fence is most of a sending step's
-     * fixed cost. On 2 and 4 x H200 (gpu-backend/results/h200x4-fidelity, Ring/Simple, 16 channels, 4 KiB),
+     * fixed cost. On 2 and 4 x H200 (experiments/h200x4-fidelity, Ring/Simple, 16 channels, 4 KiB),
      * all-gather and all-reduce at n = 2 and 4, with 2, 4, 6 and 12 sending steps and 2 receive-only ones each, fit
      * (least squares) a cost per sending step plus one for the launch and the two receive-only steps, which are far
      * cheaper. With one overhead for every step and the rest a hop latency, which a slice's transfer overlaps, the

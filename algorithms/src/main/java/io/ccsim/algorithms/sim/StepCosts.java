@@ -49,7 +49,7 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
      * Forwarding unit (cut-through). NCCL does not forward a slice store-and-forward: the next rank polls the flags
      * of the data as it lands and forwards it in much smaller pieces (LL/LL128 per line, Simple per sub-slice of the
      * step); the measured ring broadcast grows by a few µs per extra hop where store-and-forward of its slices would
-     * add tens (calibration/nccl-h200). So a step of B bytes moves as k = ceil(B / pipelineBytes) sub-transfers, one
+     * add tens (experiments/nccl-h200). So a step of B bytes moves as k = ceil(B / pipelineBytes) sub-transfers, one
      * after another, the last one taking the rest; with B <= pipelineBytes, k = 1. A connection's sending and
      * receiving steps correspond one to one with equal byte counts (every planner produces them so), hence equal k.
      *

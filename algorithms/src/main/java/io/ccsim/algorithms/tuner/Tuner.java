@@ -89,7 +89,7 @@ public final class Tuner {
     /*
      * Send/recv channels, checked against NCCL: on 4 x H200 (24 collective and 32 p2p channels, as NCCL 2.28.9
      * logs them) a 4-rank send/recv runs 8 channels up to 128 MiB and 16 at 256 MiB, where the measured bandwidth
-     * doubles (calibration/nccl-h200; the fixture test checks it).
+     * doubles (experiments/nccl-h200; the fixture test checks it).
      */
     /** NCCL_LL_THREAD_THRESHOLD, NCCL_LL128_THREAD_THRESHOLD, NCCL_SIMPLE_THREAD_THRESHOLD (comm.h). */
     private static final int[] THREAD_THRESHOLD = {8, 8, 64};

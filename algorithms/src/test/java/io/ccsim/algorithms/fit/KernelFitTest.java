@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class KernelFitTest {
     /** The CudaExecutor's timings on H200 hosts and the profiles fitted to them. */
-    static final Path RESULTS = Path.of("..", "gpu-backend", "results");
+    static final Path RESULTS = Path.of("target", "test-classes", "experiments");
     static final Path DIR = RESULTS.resolve("h200x4-fidelity");
     /**
      * Groups (op, algo, proto, n) within both bounds with profile-fitted.json: all 48 (the closest from 1 MiB:

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Real measurements as fixtures: {@code ccsim perf}'s predictions with the built-in H200 profile against NCCL 2.28.9 on
- * 4 × H200 (calibration/nccl-h200, graph replay, n = 2 and 4). For every (op, algorithm/protocol, n) measured, the
+ * 4 × H200 (experiments/nccl-h200, graph replay, n = 2 and 4). For every (op, algorithm/protocol, n) measured, the
  * median relative time error must be at most {@value #LARGE_BOUND} for sizes ≥ 64 KiB and {@value #SMALL_BOUND} below,
  * except the groups listed in {@link #KNOWN}, where the simulator has a structural gap the fit cannot close; those are
  * held to their current error so that they cannot get worse unnoticed.
@@ -32,7 +32,7 @@ class NcclFixtureTest {
     static final Map<String, Double> KNOWN = Map.of();
 
     /** The NCCL calibration fixtures (graph replay on 4 × H200). */
-    static final Path FIXTURES = Path.of("..", "calibration", "nccl-h200");
+    static final Path FIXTURES = Path.of("target", "test-classes", "experiments", "nccl-h200");
 
     static List<MeasuredRow> rows;
     static List<Prediction> preds;

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 class ProfileFitterTest {
     /** The NCCL calibration fixtures (graph replay on 4 × H200). */
-    static final Path FIXTURES = Path.of("..", "calibration", "nccl-h200");
+    static final Path FIXTURES = Path.of("target", "test-classes", "experiments", "nccl-h200");
     /** The CudaExecutor's fidelity sweep on 4 × H200 and the profile fitted to it. */
-    static final Path FIDELITY = Path.of("..", "gpu-backend", "results", "h200x4-fidelity");
+    static final Path FIDELITY = Path.of("target", "test-classes", "experiments", "h200x4-fidelity");
 
     /** The forced Ring/LL all-gather rows of n = 2 from 1 MiB to 16 MiB (5 rows, bandwidth-bound). */
     static List<MeasuredRow> ringLlRows() throws IOException {

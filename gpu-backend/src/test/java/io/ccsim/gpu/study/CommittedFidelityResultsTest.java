@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.within;
 
 /** results/h200x2 (the fidelity sweep on 2 × H200) is what FidelitySchedule asks for and what the kernel fit reads. */
 class CommittedFidelityResultsTest {
-    private static final Path FILE = Path.of("results/h200x2/timing.json");
+    private static final Path FILE = Path.of("target", "test-classes", "experiments", "h200x2", "timing.json");
 
     @Test
     void everyScheduledGroupHasEveryTrialAndSizeAndBusbwFollowsTheTime() throws Exception {

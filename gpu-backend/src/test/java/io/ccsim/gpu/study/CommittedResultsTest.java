@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The committed 4 x H200 run: the fitted profile is valid, the matrix passed, ring Simple reaches 85 % of NCCL. */
 class CommittedResultsTest {
-    private static final Path DIR = Path.of("results/h200x4");
+    private static final Path DIR = Path.of("target", "test-classes", "experiments", "h200x4");
 
     @Test
     void fittedProfileIsAValidCalibrationProfile() throws Exception {

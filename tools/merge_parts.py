@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Merges the per-run JSON files of a channel sweep (device-run6.sh, device-run8.sh) into one array on stdout.
+"""Merges the per-run JSON files of a channel sweep (experiments/run.sh, step channels:N:OPS) into one array on stdout.
 A file named SOURCE-CHANNELS-PROTO[-OP].json holds rows as `perf --format json` (or nccl_allreduce.py) printed them;
 each row gets "source", "channels_forced" and "proto_forced" from the name. Usage: merge_parts.py DIR > channels.json"""
 import glob, json, os, sys

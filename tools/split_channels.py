@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Splits gpu-backend/results/h200x4-channels/channels.json (device-run6.sh) into two files `ccsim validate` reads:
+"""Splits experiments/h200x4-channels/channels.json (experiments/run.sh, step channels:N:OPS) into two files `ccsim validate` reads:
 ccsim-perf.json (ccsim's kernels, `perf --backend cuda --format json` rows as printed) and nccl-perf.json (NCCL's
 all-reduce rows in the same format, with the forced algorithm, protocol and channel count).
 Usage: split_channels.py DIR"""
