@@ -185,7 +185,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
                 .forEach(c -> groups.computeIfAbsent(c.m().op().cliName() + "|" + c.algoLabel() + "|" + c.protoLabel() + "|" + c.n(),
                         k -> new ArrayList<>()).add(c));
         out.println("#");
-        out.println("# relative error |t_sim - t_meas| / t_meas; bounds (issue 4): median <= 15 % below 1 MiB, <= 5 % from 1 MiB");
+        out.println("# relative error |t_sim - t_meas| / t_meas; fidelity bounds (docs/calibration.md): median <= 15 % below 1 MiB, <= 5 % from 1 MiB");
         out.println("#                                              ----- < 1 MiB -----   ----- >= 1 MiB ----");
         out.println("# op              algo    proto    n  sizes    rows median    max    rows median    max   bias   within");
         int groupsOk = 0;
