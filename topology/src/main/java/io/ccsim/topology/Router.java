@@ -101,7 +101,7 @@ final class Router {
             settled = new byte[n];
             touched = new int[Math.max(16, n)];
         }
-        Topology.Structure s = t.structure();
+        TopologyStructure s = t.structure();
         List<Link> links = t.links();
         try {
             touch(src);
@@ -169,7 +169,7 @@ final class Router {
         }
     }
 
-    private Route build(Topology t, Topology.Structure s, List<Link> links, int src, int dst, long flowKey,
+    private Route build(Topology t, TopologyStructure s, List<Link> links, int src, int dst, long flowKey,
                         long mu) {
         long hash = mix(mix(mix(mix(t.seed()) ^ src) ^ ((long) dst << 32)) ^ flowKey);
         // meeting edges (u forward-settled, w backward-settled) on a shortest path
@@ -204,7 +204,7 @@ final class Router {
         for (int i = 0; i < meets; i++) {
             boolean seen = false;
             for (int j = 0; j < distinct; j++) {
-                if (s.groupOfLink[meetL[firstOf[j]]] == s.groupOfLink[meetL[i]]) {
+                if (s.groups.ofLink[meetL[firstOf[j]]] == s.groups.ofLink[meetL[i]]) {
                     seen = true;
                     break;
                 }
@@ -233,7 +233,7 @@ final class Router {
     }
 
     /** The path src .. u -(ml)- w .. dst over settled equal-cost predecessors; sets ecmpUsed on a real choice. */
-    private Route walk(Topology.Structure s, List<Link> links, int src, int dst, int u, int ml, long hash) {
+    private Route walk(TopologyStructure s, List<Link> links, int src, int dst, int u, int ml, long hash) {
         int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
         List<Integer> head = new ArrayList<>();
         List<Integer> headFrom = new ArrayList<>();
@@ -265,16 +265,16 @@ final class Router {
         int h = 0;
         for (int i = head.size() - 1; i >= 0; i--) {
             int li = head.get(i);
-            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != headFrom.get(i));
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != headFrom.get(i));
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
         }
-        hops[h++] = Route.hop(s.groupOfLink[ml], s.linkA[ml] != u);
+        hops[h++] = Route.hop(s.groups.ofLink[ml], s.linkA[ml] != u);
         ids.add(links.get(ml).id());
         latency += links.get(ml).latencyPs();
         for (int i = 0; i < tail.size(); i++) {
             int li = tail.get(i);
-            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != tailFrom.get(i));
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != tailFrom.get(i));
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
         }
@@ -282,7 +282,7 @@ final class Router {
     }
 
     /** Links from v to a settled neighbour x with dist[x] + cost == dist[v]; result[0] = count. */
-    private int[] predecessors(Topology.Structure s, List<Link> links, int v, long[] dist, byte bit) {
+    private int[] predecessors(TopologyStructure s, List<Link> links, int v, long[] dist, byte bit) {
         int deg = s.adjStart[v + 1] - s.adjStart[v];
         int[] out = new int[deg + 1];
         for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
@@ -303,14 +303,14 @@ final class Router {
      * of one GPU through different NVSwitch chips), so the first of the group stands for it; between
      * distinct groups the ECMP hash decides and {@link #ecmpUsed} is set.
      */
-    private int pickByGroup(Topology.Structure s, int[] candLinks, int count, long hash, int step) {
+    private int pickByGroup(TopologyStructure s, int[] candLinks, int count, long hash, int step) {
         int distinct = 0;
         int[] firstOf = new int[count];
         for (int i = 0; i < count; i++) {
-            int g = s.groupOfLink[candLinks[i]];
+            int g = s.groups.ofLink[candLinks[i]];
             boolean seen = false;
             for (int j = 0; j < distinct; j++) {
-                if (s.groupOfLink[candLinks[firstOf[j]]] == g) {
+                if (s.groups.ofLink[candLinks[firstOf[j]]] == g) {
                     seen = true;
                     break;
                 }
