@@ -9,12 +9,14 @@ import java.util.Objects;
 /**
  * An immutable hardware graph: nodes, links, the flow-network constraints ({@link #fabric()}), and routes.
  *
- * <p>Build one with {@link #builder(String, long)}. Structural data (indices, adjacency, the route cache)
- * is shared between a topology and the copies made by {@link #withLinkHealth}, because routes do not depend
- * on health: a degraded or down link keeps its routes (NCCL does not re-route around a failed link either;
- * the flow network sees the reduced capacity, a down link stalls its flows).
+ * <p>Build one with {@link #builder(String, long)}. Routes do not depend on health: a degraded or down link
+ * keeps its routes, so the copies made by {@link #withLinkHealth} share the indices, adjacency and route
+ * cache of the original. Thread-safe.
  */
 public final class Topology {
+
+    /* Keeping routes through a failed link matches NCCL, which does not re-route around one either: the
+       flow network sees the reduced capacity, and a down link stalls its flows. */
 
     private final String name;
     private final long seed;
@@ -48,7 +50,11 @@ public final class Topology {
         this.fabric = Collections.unmodifiableList(groups);
     }
 
-    /** A builder for a topology called {@code name} whose ECMP choices are seeded by {@code seed}. */
+    /**
+     * A builder for a topology called {@code name} whose ECMP choices are seeded by {@code seed}.
+     *
+     * @throws IllegalArgumentException if {@code name} is null or blank
+     */
     public static Builder builder(String name, long seed) {
         return new Builder(name, seed);
     }
@@ -88,12 +94,20 @@ public final class Topology {
         return s.hosts;
     }
 
-    /** The node with this id; error naming the id if none. */
+    /**
+     * The node with this id.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public Node node(String id) {
         return nodes.get(nodeIndex(id));
     }
 
-    /** The link with this id; error naming the id if none. */
+    /**
+     * The link with this id.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public Link link(String id) {
         return links.get(linkIndex(id));
     }
@@ -103,7 +117,11 @@ public final class Topology {
         return s.nodeIndex.containsKey(id);
     }
 
-    /** Position of the node in {@link #nodes()}. */
+    /**
+     * Position of the node in {@link #nodes()}.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public int nodeIndex(String id) {
         Integer i = s.nodeIndex.get(id);
         if (i == null) {
@@ -113,7 +131,11 @@ public final class Topology {
         return i;
     }
 
-    /** Position of the link in {@link #links()}. */
+    /**
+     * Position of the link in {@link #links()}.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public int linkIndex(String id) {
         Integer i = s.linkIndex.get(id);
         if (i == null) {
@@ -123,12 +145,20 @@ public final class Topology {
         return i;
     }
 
-    /** The group of {@link #fabric()} that contains the link. */
+    /**
+     * The group of {@link #fabric()} that contains the link.
+     *
+     * @throws IllegalArgumentException if there is no such link
+     */
     public LinkGroup groupOf(String linkId) {
         return fabric.get(s.groups.ofLink[linkIndex(linkId)]);
     }
 
-    /** The group with this id. */
+    /**
+     * The group with this id: a striped group's id, or the id of a link in no striped group.
+     *
+     * @throws IllegalArgumentException if there is no such group
+     */
     public LinkGroup group(String groupId) {
         Integer g = s.groups.stripedIndex.get(groupId);
         if (g == null) {
@@ -141,7 +171,11 @@ public final class Topology {
         return fabric.get(g);
     }
 
-    /** Links incident to the node, in insertion order. */
+    /**
+     * Links incident to the node, in insertion order.
+     *
+     * @throws IllegalArgumentException if there is no such node
+     */
     public List<Link> neighbours(String nodeId) {
         int v = nodeIndex(nodeId);
         List<Link> out = new ArrayList<>(s.adjStart[v + 1] - s.adjStart[v]);
@@ -151,7 +185,11 @@ public final class Topology {
         return out;
     }
 
-    /** A copy whose link {@code linkId} has health {@code h}; everything else (indices, routes) is shared. */
+    /**
+     * A copy whose link {@code linkId} has health {@code h}; everything else (indices, routes) is shared.
+     *
+     * @throws IllegalArgumentException if there is no such link
+     */
     public Topology withLinkHealth(String linkId, LinkHealth h) {
         Objects.requireNonNull(h, "health");
         int li = linkIndex(linkId);
@@ -162,13 +200,21 @@ public final class Topology {
 
     /**
      * The shortest route from {@code srcNodeId} to {@code dstNodeId}: fewest hops, then least latency; among
-     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey). See {@link Router}.
+     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey), the same on every call. Routes
+     * are cached: use a few flow keys per connection, not one per message.
+     *
+     * @throws IllegalArgumentException for an unknown node, or if {@code dstNodeId} cannot be reached
      */
     public Route route(String srcNodeId, String dstNodeId, long flowKey) {
         return s.router.route(this, nodeIndex(srcNodeId), nodeIndex(dstNodeId), flowKey);
     }
 
-    /** {@link #route(String, String, long)} by node index. */
+    /**
+     * {@link #route(String, String, long)} by node index.
+     *
+     * @throws IllegalArgumentException for an index outside {@code [0, nodes().size())}, or if {@code dstIndex}
+     *                                  cannot be reached
+     */
     public Route route(int srcIndex, int dstIndex, long flowKey) {
         if (srcIndex < 0 || srcIndex >= nodes.size() || dstIndex < 0 || dstIndex >= nodes.size()) {
             throw new IllegalArgumentException("node index out of range [0, " + nodes.size() + "): src "
@@ -247,7 +293,12 @@ public final class Topology {
             return this;
         }
 
-        /** Declares a striped group over the named links (all must share endpoint a). */
+        /**
+         * Declares a striped group over the named links (all must share endpoint a and sharing; checked by
+         * {@link #build()}).
+         *
+         * @throws IllegalArgumentException if {@code id} is null or blank
+         */
         public Builder stripedGroup(String id, List<String> memberLinkIds) {
             if (id == null || id.isBlank()) {
                 throw new IllegalArgumentException("topology '" + name + "': group id must be non-blank");
