@@ -42,16 +42,16 @@ public final class Hardware {
     }
 
     /** 10^9, bytes per GB. */
-    public static final double GB = 1e9;
+    static final double GB = 1e9;
 
     /** NVLink4 (H100/H200), one link: 26.562 GB/s. */
     public static final double NVLINK4_LINK_BW = 26.562 * GB;
     /** NVLink5 (B200/GB200), one link: 50 GB/s. */
-    public static final double NVLINK5_LINK_BW = 50.0 * GB;
+    static final double NVLINK5_LINK_BW = 50.0 * GB;
     /** NVLink2/3 (V100, A100), one link: 25 GB/s. */
     public static final double NVLINK3_LINK_BW = 25.0 * GB;
     /** NVLink-C2C between a Grace CPU and a Blackwell GPU: 450 GB/s. */
-    public static final double C2C_BW = 450.0 * GB;
+    static final double C2C_BW = 450.0 * GB;
 
     /** One-way latency of a GPU-NVSwitch link (and half that of a direct GPU-GPU NVLink): 300 ns. */
     public static final long NVLINK_LATENCY_PS = 300_000;
@@ -60,9 +60,9 @@ public final class Hardware {
     /** One-way latency of a CPU-to-CPU (UPI/xGMI) link: 150 ns. */
     public static final long SMP_LATENCY_PS = 150_000;
     /** One-way latency of an InfiniBand NIC-to-leaf link: 1 us. */
-    public static final long NIC_LEAF_LATENCY_PS = 1_000_000;
+    static final long NIC_LEAF_LATENCY_PS = 1_000_000;
     /** One-way latency of a switch-to-switch (leaf-spine) link: 175 ns. */
-    public static final long SWITCH_LATENCY_PS = 175_000;
+    static final long SWITCH_LATENCY_PS = 175_000;
 
     /** Sapphire Rapids UPI between the two sockets of an HGX H100/H200 host: 22 GB/s. */
     public static final double SMP_SPR_BW = 22.0 * GB;
@@ -72,13 +72,13 @@ public final class Hardware {
     /** HDR InfiniBand, 200 Gb/s: 25 GB/s. */
     public static final double HDR_BW = 200e9 / 8;
     /** Ports of an NDR leaf or spine switch: 64. */
-    public static final int NDR_SWITCH_RADIX = 64;
+    static final int NDR_SWITCH_RADIX = 64;
 
     /** Fraction of a PCIe link's encoded rate that carries data: 0.85. */
-    public static final double PCIE_EFFICIENCY = 0.85;
+    static final double PCIE_EFFICIENCY = 0.85;
 
     /**
-     * Usable bandwidth of a PCIe link: transfer rate x width x encoding / 8 x {@link #PCIE_EFFICIENCY}.
+     * Usable bandwidth of a PCIe link: transfer rate x width x encoding / 8 x 0.85 (protocol efficiency).
      *
      * @param gen   PCIe generation, 1..6
      * @param width lanes (x1 .. x16)
@@ -101,11 +101,11 @@ public final class Hardware {
     }
 
     /** H100 SXM5 80GB: 81559 MiB. */
-    public static final long H100_MEMORY_BYTES = 81559L << 20;
+    static final long H100_MEMORY_BYTES = 81559L << 20;
     /** H200 141GB: 143771 MiB. */
-    public static final long H200_MEMORY_BYTES = 143771L << 20;
+    static final long H200_MEMORY_BYTES = 143771L << 20;
     /** B200 in a GB200 NVL72: 186 GB. */
-    public static final long GB200_MEMORY_BYTES = 186_000_000_000L;
+    static final long GB200_MEMORY_BYTES = 186_000_000_000L;
     /** L40S (PCIe Gen4 x16) 48GB: 46068 MiB. */
-    public static final long L40S_MEMORY_BYTES = 46068L << 20;
+    static final long L40S_MEMORY_BYTES = 46068L << 20;
 }

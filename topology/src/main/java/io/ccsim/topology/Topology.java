@@ -90,7 +90,7 @@ public final class Topology {
     }
 
     /** Number of hosts: 1 + the largest host index of any node. */
-    public int hosts() {
+    int hosts() {
         return s.hosts;
     }
 
