@@ -28,37 +28,47 @@ final class Boards {
         List<String> add(Topology.Builder b, int host, int gpus);
     }
 
+    /** The id prefix of host {@code host}: {@code n<host>.}. */
     static String p(int host) {
         return "n" + host + ".";
     }
 
+    /** A healthy full-duplex link {@code a~b}; {@code bw} in bytes/s per direction. */
     static Link link(String a, String b, LinkKind kind, double bw, long latencyPs, int lanes, int gen) {
         return new Link(a + "~" + b, a, b, kind, bw, latencyPs, Sharing.FULL_DUPLEX, lanes, gen, LinkHealth.HEALTHY);
     }
 
+    /** A PCIe link {@code a~b} of generation {@code gen} and {@code width} lanes. */
     static Link pcie(String a, String b, int gen, int width) {
         return link(a, b, LinkKind.PCIE, Hardware.pcieBandwidth(gen, width), Hardware.PCIE_LATENCY_PS, width, gen);
     }
 
+    /** A GPU with its {@code model}, {@code memory_bytes} and {@code numa} attributes. */
     static Node gpu(String id, int host, int local, String model, long memory, int numa) {
         return new Node(id, NodeKind.GPU, host, local, Map.of("model", model, "memory_bytes",
                 Long.toString(memory), "numa", Integer.toString(numa)));
     }
 
+    /** A NIC {@code mlx5_<local>} on rail {@code rail} at {@code bw} bytes/s, recorded as {@code rate_gbps}. */
     static Node nic(String id, int host, int local, int rail, double bw) {
         return new Node(id, NodeKind.NIC, host, local, Map.of("rail", Integer.toString(rail),
                 "rate_gbps", Long.toString(Math.round(bw * 8 / 1e9)), "device", "mlx5_" + local));
     }
 
+    /*
+     * HGX H100/H200 sources: the 5/4/4/5 split of a GPU's 18 NVLinks over the 4 NVSwitch chips is in the
+     * <nvlink count="5"/"4"> entries of an H100 NCCL topology dump (aliyun/SimAI issue #128); two GPUs and
+     * two NICs per PCIe switch is in the NCCL topology log of an H100 host (NVIDIA/nccl issue #1519:
+     * PCI/82000 holds GPU 4, GPU 5 and two NICs).
+     */
+
     /**
      * HGX H100 / H200 baseboard (DGX H100 layout):
      * <ul>
-     * <li>8 GPUs, 4 NVSwitch chips; each GPU has 18 NVLink4 links split 5/4/4/5 over the 4 chips (the
-     *     {@code <nvlink count="5"/"4">} entries of an H100 NCCL topology dump, aliyun/SimAI issue #128), one
+     * <li>8 GPUs, 4 NVSwitch chips; each GPU has 18 NVLink4 links split 5/4/4/5 over the 4 chips, one
      *     striped group per GPU of 18 x 26.562 GB/s;</li>
-     * <li>4 PCIe Gen5 switches, each with 2 GPUs and their 2 NICs (NCCL topology log of an H100 host in
-     *     NVIDIA/nccl issue #1519: PCI/82000 holds GPU 4, GPU 5 and two NICs); switches 0-1 under CPU 0,
-     *     2-3 under CPU 1; the 2 sockets joined by UPI;</li>
+     * <li>4 PCIe Gen5 switches, each with 2 GPUs and their 2 NICs; switches 0-1 under CPU 0, 2-3 under
+     *     CPU 1; the 2 sockets joined by UPI;</li>
      * <li>one ConnectX-7 NDR 400 Gb/s NIC per GPU (rail = GPU index).</li>
      * </ul>
      */
@@ -152,13 +162,17 @@ final class Boards {
         };
     }
 
+    /*
+     * GB200 NVL72 source: NVIDIA's product page gives 72 GPUs and a 130 TB/s NVLink domain = 72 x 1.8 TB/s
+     * bidirectional per GPU = 18 NVLink5 links x 50 GB/s x 2 directions.
+     */
+
     /**
      * GB200 NVL72 NVLink domain: 18 compute trays x (2 Grace CPUs + 4 B200 GPUs), each Grace joined to its 2
      * GPUs by NVLink-C2C (450 GB/s per direction); 9 NVSwitch trays x 2 NVSwitch chips = 18 chips, every GPU
-     * has one NVLink5 link (50 GB/s per direction) to each chip: 18 links, 1.8 TB/s bidirectional per GPU,
-     * striped like HGX (NVIDIA GB200 NVL72 product page: 72 GPUs, 130 TB/s NVLink domain = 72 x 1.8 TB/s).
-     * One NDR NIC per GPU on PCIe Gen5 x16 to the GPU's Grace. Grace-to-Grace traffic inside a tray goes
-     * over the GPUs (no direct link is modelled).
+     * has one NVLink5 link (50 GB/s per direction) to each chip, the 18 links striped like HGX. One NDR NIC
+     * per GPU on PCIe Gen5 x16 to the GPU's Grace. Grace-to-Grace traffic inside a tray goes over the GPUs
+     * (no direct link is modelled).
      */
     static Board nvl72() {
         return new Board() {

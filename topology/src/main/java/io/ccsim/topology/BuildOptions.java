@@ -11,7 +11,7 @@ package io.ccsim.topology;
 public record BuildOptions(int gpus, int nodes, double oversubscription, long seed) {
 
     /** One default board, non-blocking, seed 0. */
-    public static final BuildOptions DEFAULT = new BuildOptions(0, 1, 1.0, 0L);
+    static final BuildOptions DEFAULT = new BuildOptions(0, 1, 1.0, 0L);
 
     public BuildOptions {
         if (gpus < 0) {

@@ -19,6 +19,21 @@ final class FatTree {
     private FatTree() {
     }
 
+    /*
+     * Leaf ports: down + up <= radix and down / up = oversubscription give down = floor(radix x o / (1 + o))
+     * host ports (fewer when there are fewer hosts) and up = ceil(down / o) spine ports; at 1:1 and radix 64,
+     * 32 + 32. A rail needs ceil(hosts / down) leaves.
+     */
+
+    /**
+     * Adds the leaves, the spines and their links for the given hosts.
+     *
+     * @param b                the builder that already holds the hosts
+     * @param nicsByHost       NIC ids of every host by rail; every host needs the same number, at least one
+     * @param nicBandwidth     line rate of the NICs, bytes/s per direction
+     * @param oversubscription leaf down/up port ratio, >= 1
+     * @throws IllegalArgumentException if a host has another NIC count than host 0
+     */
     static void add(Topology.Builder b, List<List<String>> nicsByHost, double nicBandwidth, double oversubscription) {
         int hosts = nicsByHost.size();
         int rails = nicsByHost.get(0).size();

@@ -31,7 +31,7 @@ public record Flap(long startPs, long durationPs, long periodPs, int count) {
     }
 
     /** Whether the link is down at simulated time {@code timePs} because of this flap. */
-    public boolean isDownAt(long timePs) {
+    boolean isDownAt(long timePs) {
         if (timePs < startPs) {
             return false;
         }

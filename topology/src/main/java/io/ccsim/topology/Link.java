@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param b                                 id of the second endpoint (differs from a)
  * @param kind                              link technology
  * @param bandwidthBytesPerSecPerDirection  nominal bandwidth in bytes/s per direction (all lanes), > 0, finite
- * @param latencyPs                         one-way latency in picoseconds, in [0, {@link #MAX_LATENCY_PS}]
+ * @param latencyPs                         one-way latency in picoseconds, in [0, 10 ms = 10^10 ps]
  * @param sharing                           how the two directions share the capacity
  * @param lanes                             NVLink: number of bonded links; PCIe: width; else 1; >= 1
  * @param pcieGen                           PCIe generation 1..6 for PCIE links, 0 for every other kind
@@ -21,7 +21,7 @@ public record Link(String id, String a, String b, LinkKind kind, double bandwidt
                    long latencyPs, Sharing sharing, int lanes, int pcieGen, LinkHealth health) {
 
     /** Largest accepted one-way link latency: 10 ms in picoseconds. */
-    public static final long MAX_LATENCY_PS = 10_000_000_000L;
+    static final long MAX_LATENCY_PS = 10_000_000_000L;
 
     public Link {
         if (id == null || id.isBlank()) {
@@ -56,12 +56,12 @@ public record Link(String id, String a, String b, LinkKind kind, double bandwidt
     }
 
     /** Bandwidth now delivered per direction in bytes/s: 0 if down, else nominal x degrade factor. */
-    public double effectiveBandwidth() {
+    double effectiveBandwidth() {
         return health.down() ? 0.0 : bandwidthBytesPerSecPerDirection * health.degradeFactor();
     }
 
     /** This link with another health. */
-    public Link withHealth(LinkHealth newHealth) {
+    Link withHealth(LinkHealth newHealth) {
         return new Link(id, a, b, kind, bandwidthBytesPerSecPerDirection, latencyPs, sharing, lanes, pcieGen,
                 newHealth);
     }

@@ -4,19 +4,13 @@ import io.ccsim.sim.Sharing;
 import java.util.List;
 
 /**
- * One constraint of the flow network: a plain link, or a striped bundle of links.
+ * One constraint of the flow network: a plain link, or a striped bundle of links whose capacity is
+ * shared by all traffic over any of them. All members of a striped group share endpoint {@code a} (the
+ * GPU of an NVLink stripe); "forward" is away from it.
  *
- * <p>NVLink on NVSwitch boards is striped: a GPU spreads its traffic evenly over all its NVLinks to
- * all NVSwitch chips (on HGX H100/H200, 18 NVLink4 links split 5/4/4/5 over 4 chips), so a GPU-to-GPU
- * transfer is limited by the GPU's whole port group, not by one switch. All members of a striped
- * group share endpoint {@code a} (the GPU); "forward" is away from it.
- *
- * <p>Capacity of a striped group: striping sends an equal share of the bytes over every lane, so the
- * slowest lane paces all of them: {@code capacity = liveLanes x min over live members of
- * (effectiveBandwidth / lanes)}. A member that is <em>down</em> removes its lanes (the NVLink
- * hardware/fabric manager re-stripes over the remaining links, which is how an HGX board keeps
- * running with a failed NVLink at reduced bandwidth); a <em>degraded</em> member slows every lane.
- * If every member is down the capacity is 0.
+ * <p>Capacity of a striped group, bytes/s per direction: {@code liveLanes x min over live members of
+ * (effective bandwidth / lanes)}, where a member that is down contributes no lanes and a degraded member
+ * slows every lane; 0 if every member is down. A plain group's capacity is its link's effective bandwidth.
  *
  * @param index   position in {@link Topology#fabric()}; route hops refer to it
  * @param id      unique id (a plain group has its link's id)
@@ -25,6 +19,15 @@ import java.util.List;
  * @param sharing direction sharing policy, the same for every member
  */
 public record LinkGroup(int index, String id, List<Link> members, boolean striped, Sharing sharing) {
+
+    /*
+     * NVLink on NVSwitch boards is striped: a GPU spreads its traffic evenly over all its NVLinks to all
+     * NVSwitch chips (on HGX H100/H200, 18 NVLink4 links split 5/4/4/5 over 4 chips), so a GPU-to-GPU
+     * transfer is limited by the GPU's whole port group, not by one switch. Striping sends an equal share of
+     * the bytes over every lane, so the slowest lane paces all of them. A down member removes its lanes
+     * because the NVLink hardware and fabric manager re-stripe over the remaining links, which is how an HGX
+     * board keeps running with a failed NVLink at reduced bandwidth.
+     */
 
     public LinkGroup {
         members = List.copyOf(members);
@@ -48,7 +51,7 @@ public record LinkGroup(int index, String id, List<Link> members, boolean stripe
         return lanes;
     }
 
-    /** Capacity in bytes/s per direction, as defined in the class comment. */
+    /** Capacity with the members' current health, bytes/s per direction, as defined above. */
     public double capacityBytesPerSec() {
         if (!striped) {
             return members.get(0).effectiveBandwidth();

@@ -6,30 +6,36 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Shortest routes with ECMP, computed on demand and cached (per topology structure, never static).
+ * Shortest routes with ECMP between nodes of one topology structure, computed on demand and cached (per
+ * structure, never static). Thread-safe: computations are serialized, cached routes are read without a
+ * lock.
  *
- * <p>Cost of a path = (hops, latency) compared lexicographically, encoded in one long as
- * {@code hops << 40 | latencyPs} (a link's latency is at most 10 ms = 1e10 ps, so up to ~100 hops fit
- * below 2^40 without carry; every path in our fabrics has fewer than 20 hops).
- *
- * <p>Algorithm: bidirectional Dijkstra from src and dst, alternating on the side with the smaller
- * frontier, stopping when {@code minF + minB > mu} (mu = best src-dst cost found). Then every node of every
- * shortest path is settled by at least one side (if dF(v) + dB(v) = mu and both were unsettled, their sum
- * would be >= minF + minB > mu), so each shortest path has a "meeting edge" (u, w) with u settled forward,
- * w settled backward and dF(u) + c + dB(w) = mu. The route picks one meeting edge, then walks back to src
- * over settled equal-cost predecessors and forward to dst likewise; every choice among equal candidates is
- * an ECMP hash of (seed, src, dst, flowKey, step): deterministic, and different flows spread over the
- * spines as hardware ECMP does. Candidates in one flow-network group (the members of a GPU's NVLink
- * stripe) are one choice, the first standing for it. A pair whose path involved no choice between groups
- * is cached once for all flow keys; other routes are cached per (src, dst, flowKey), so callers should use
- * a small set of flow keys per connection (as NCCL does: one ECMP hash per queue pair, a few QPs per
- * connection, NCCL_IB_QPS_PER_CONNECTION) rather than a fresh key per message. Only the balls around src
- * and dst are explored (plus one side's spine fan-out), not the whole graph: on the 12,500-host
- * (100,000-GPU, 328k nodes, 863k links) hgx-h200 cluster a first query between GPUs of neighbouring hosts
- * took ~50 us and between random GPUs ~0.8 ms on the 2-core build machine; cached queries cost a map get.
- * Scratch arrays are reused under a lock; cached routes are read without one.
+ * <p>A route has the fewest hops, then the least latency; among equal routes the choice is a hash of
+ * (seed, src, dst, flowKey), the same on every call. Links of one flow-network group (a GPU's NVLink
+ * stripe) count as one choice. A pair whose shortest paths offer no choice between groups is computed
+ * and cached once for all flow keys; other routes are cached per flow key, so callers should use a small
+ * set of flow keys per connection.
  */
 final class Router {
+
+    /*
+     * Cost of a path = (hops, latency) compared lexicographically, encoded in one long as
+     * hops << 40 | latencyPs (a link's latency is at most Link.MAX_LATENCY_PS = 10 ms = 1e10 ps, so up to
+     * ~100 hops fit below 2^40 without carry; every path in our fabrics has fewer than 20 hops).
+     *
+     * Algorithm: bidirectional Dijkstra from src and dst, alternating on the side with the smaller frontier,
+     * stopping when minF + minB > mu (mu = best src-dst cost found). Then every node of every shortest path is
+     * settled by at least one side (if dF(v) + dB(v) = mu and both were unsettled, their sum would be
+     * >= minF + minB > mu), so each shortest path has a "meeting edge" (u, w) with u settled forward, w settled
+     * backward and dF(u) + c + dB(w) = mu. The route picks one meeting edge, then walks back to src over
+     * settled equal-cost predecessors and forward to dst likewise; every choice among equal candidates is an
+     * ECMP hash of (seed, src, dst, flowKey, step): deterministic, and different flows spread over the spines
+     * as hardware ECMP does. Candidates in one flow-network group (the members of a GPU's NVLink stripe) are
+     * one choice, the first standing for it. Caching per flow key matches NCCL, which hashes one ECMP path
+     * per queue pair and opens a few QPs per connection (NCCL_IB_QPS_PER_CONNECTION) rather than one per
+     * message. Only the balls around src and dst are explored (plus one side's spine fan-out), not the whole
+     * graph. Scratch arrays are reused under the lock.
+     */
 
     private static final long INF = Long.MAX_VALUE / 4;
     private static final long HOP = 1L << 40;
@@ -50,8 +56,8 @@ final class Router {
     private byte[] settled; // bit 1 = forward, bit 2 = backward
     private int[] touched;
     private int touchedCount;
-    private final Heap heapF = new Heap();
-    private final Heap heapB = new Heap();
+    private final MinHeap heapF = new MinHeap();
+    private final MinHeap heapB = new MinHeap();
 
     Router(int nodeCount) {
         this.n = nodeCount;
@@ -62,6 +68,12 @@ final class Router {
         return cache.size();
     }
 
+    /**
+     * The route from node {@code src} to node {@code dst} of {@code t} (indices into {@code t.nodes()});
+     * {@link Route#local()} when they are the same node.
+     *
+     * @throws IllegalArgumentException if {@code dst} cannot be reached from {@code src}
+     */
     Route route(Topology t, int src, int dst, long flowKey) {
         if (src == dst) {
             return Route.local();
@@ -101,7 +113,7 @@ final class Router {
             settled = new byte[n];
             touched = new int[Math.max(16, n)];
         }
-        Topology.Structure s = t.structure();
+        TopologyStructure s = t.structure();
         List<Link> links = t.links();
         try {
             touch(src);
@@ -114,16 +126,16 @@ final class Router {
             heapB.push(0, dst);
             long mu = INF;
             while (true) {
-                long topF = heapF.size == 0 ? INF : heapF.minKey();
-                long topB = heapB.size == 0 ? INF : heapB.minKey();
+                long topF = heapF.isEmpty() ? INF : heapF.minKey();
+                long topB = heapB.isEmpty() ? INF : heapB.minKey();
                 if (topF >= INF && topB >= INF) {
                     break;
                 }
                 if (mu < INF && (topF >= INF || topB >= INF || topF + topB > mu)) {
                     break;
                 }
-                boolean forward = topB >= INF || (topF < INF && heapF.size <= heapB.size);
-                Heap h = forward ? heapF : heapB;
+                boolean forward = topB >= INF || (topF < INF && heapF.size() <= heapB.size());
+                MinHeap h = forward ? heapF : heapB;
                 long[] d = forward ? distF : distB;
                 long[] other = forward ? distB : distF;
                 byte bit = forward ? (byte) 1 : (byte) 2;
@@ -169,7 +181,7 @@ final class Router {
         }
     }
 
-    private Route build(Topology t, Topology.Structure s, List<Link> links, int src, int dst, long flowKey,
+    private Route build(Topology t, TopologyStructure s, List<Link> links, int src, int dst, long flowKey,
                         long mu) {
         long hash = mix(mix(mix(mix(t.seed()) ^ src) ^ ((long) dst << 32)) ^ flowKey);
         // meeting edges (u forward-settled, w backward-settled) on a shortest path
@@ -204,7 +216,7 @@ final class Router {
         for (int i = 0; i < meets; i++) {
             boolean seen = false;
             for (int j = 0; j < distinct; j++) {
-                if (s.groupOfLink[meetL[firstOf[j]]] == s.groupOfLink[meetL[i]]) {
+                if (s.groups.ofLink[meetL[firstOf[j]]] == s.groups.ofLink[meetL[i]]) {
                     seen = true;
                     break;
                 }
@@ -233,7 +245,7 @@ final class Router {
     }
 
     /** The path src .. u -(ml)- w .. dst over settled equal-cost predecessors; sets ecmpUsed on a real choice. */
-    private Route walk(Topology.Structure s, List<Link> links, int src, int dst, int u, int ml, long hash) {
+    private Route walk(TopologyStructure s, List<Link> links, int src, int dst, int u, int ml, long hash) {
         int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
         List<Integer> head = new ArrayList<>();
         List<Integer> headFrom = new ArrayList<>();
@@ -265,16 +277,16 @@ final class Router {
         int h = 0;
         for (int i = head.size() - 1; i >= 0; i--) {
             int li = head.get(i);
-            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != headFrom.get(i));
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != headFrom.get(i));
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
         }
-        hops[h++] = Route.hop(s.groupOfLink[ml], s.linkA[ml] != u);
+        hops[h++] = Route.hop(s.groups.ofLink[ml], s.linkA[ml] != u);
         ids.add(links.get(ml).id());
         latency += links.get(ml).latencyPs();
         for (int i = 0; i < tail.size(); i++) {
             int li = tail.get(i);
-            hops[h++] = Route.hop(s.groupOfLink[li], s.linkA[li] != tailFrom.get(i));
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != tailFrom.get(i));
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
         }
@@ -282,7 +294,7 @@ final class Router {
     }
 
     /** Links from v to a settled neighbour x with dist[x] + cost == dist[v]; result[0] = count. */
-    private int[] predecessors(Topology.Structure s, List<Link> links, int v, long[] dist, byte bit) {
+    private int[] predecessors(TopologyStructure s, List<Link> links, int v, long[] dist, byte bit) {
         int deg = s.adjStart[v + 1] - s.adjStart[v];
         int[] out = new int[deg + 1];
         for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
@@ -303,14 +315,14 @@ final class Router {
      * of one GPU through different NVSwitch chips), so the first of the group stands for it; between
      * distinct groups the ECMP hash decides and {@link #ecmpUsed} is set.
      */
-    private int pickByGroup(Topology.Structure s, int[] candLinks, int count, long hash, int step) {
+    private int pickByGroup(TopologyStructure s, int[] candLinks, int count, long hash, int step) {
         int distinct = 0;
         int[] firstOf = new int[count];
         for (int i = 0; i < count; i++) {
-            int g = s.groupOfLink[candLinks[i]];
+            int g = s.groups.ofLink[candLinks[i]];
             boolean seen = false;
             for (int j = 0; j < distinct; j++) {
-                if (s.groupOfLink[candLinks[firstOf[j]]] == g) {
+                if (s.groups.ofLink[candLinks[firstOf[j]]] == g) {
                     seen = true;
                     break;
                 }
@@ -342,64 +354,5 @@ final class Router {
             touched = Arrays.copyOf(touched, touchedCount * 2);
         }
         touched[touchedCount++] = v;
-    }
-
-    /** Binary min-heap of (long key, int value) with lazy deletion by the caller. */
-    private static final class Heap {
-        long[] keys = new long[64];
-        int[] vals = new int[64];
-        int size;
-
-        void clear() {
-            size = 0;
-        }
-
-        long minKey() {
-            return keys[0];
-        }
-
-        void push(long k, int v) {
-            if (size == keys.length) {
-                keys = Arrays.copyOf(keys, size * 2);
-                vals = Arrays.copyOf(vals, size * 2);
-            }
-            int i = size++;
-            while (i > 0) {
-                int p = (i - 1) >>> 1;
-                if (keys[p] <= k) {
-                    break;
-                }
-                keys[i] = keys[p];
-                vals[i] = vals[p];
-                i = p;
-            }
-            keys[i] = k;
-            vals[i] = v;
-        }
-
-        int pop() {
-            int top = vals[0];
-            long k = keys[--size];
-            int v = vals[size];
-            int i = 0;
-            while (true) {
-                int c = 2 * i + 1;
-                if (c >= size) {
-                    break;
-                }
-                if (c + 1 < size && keys[c + 1] < keys[c]) {
-                    c++;
-                }
-                if (keys[c] >= k) {
-                    break;
-                }
-                keys[i] = keys[c];
-                vals[i] = vals[c];
-                i = c;
-            }
-            keys[i] = k;
-            vals[i] = v;
-            return top;
-        }
     }
 }

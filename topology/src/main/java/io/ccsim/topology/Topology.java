@@ -3,79 +3,38 @@ package io.ccsim.topology;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * An immutable hardware graph: nodes, links, the flow-network constraints ({@link #fabric()}), and routes.
  *
- * <p>Build one with {@link #builder(String, long)}. Structural data (indices, adjacency, the route cache)
- * is shared between a topology and the copies made by {@link #withLinkHealth}, because routes do not depend
- * on health: a degraded or down link keeps its routes (NCCL does not re-route around a failed link either;
- * the flow network sees the reduced capacity, a down link stalls its flows).
+ * <p>Build one with {@link #builder(String, long)}. Routes do not depend on health: a degraded or down link
+ * keeps its routes, so the copies made by {@link #withLinkHealth} share the indices, adjacency and route
+ * cache of the original. Thread-safe.
  */
 public final class Topology {
+
+    /* Keeping routes through a failed link matches NCCL, which does not re-route around one either: the
+       flow network sees the reduced capacity, and a down link stalls its flows. */
 
     private final String name;
     private final long seed;
     private final List<Node> nodes;
     private final List<Link> links;
     private final List<LinkGroup> fabric;
-    private final Structure s;
+    private final TopologyStructure s;
 
-    /** Index data shared by all health variants of one topology. */
-    static final class Structure {
-        final Map<String, Integer> nodeIndex;
-        final Map<String, Integer> linkIndex;
-        final Map<String, Integer> groupIndex;
-        final int[] linkA;
-        final int[] linkB;
-        /** Latency of each link in picoseconds (health does not change it). */
-        final long[] linkLatency;
-        final int[] groupOfLink;
-        final int[][] groupMembers;
-        final boolean[] groupStriped;
-        final String[] groupIds;
-        final int[] adjStart;
-        final int[] adjLink;
-        final List<Node> gpus;
-        final int hosts;
-        final Router router;
-
-        Structure(Map<String, Integer> nodeIndex, Map<String, Integer> linkIndex, Map<String, Integer> groupIndex,
-                  int[] linkA, int[] linkB, long[] linkLatency, int[] groupOfLink, int[][] groupMembers,
-                  boolean[] groupStriped,
-                  String[] groupIds, int[] adjStart, int[] adjLink, List<Node> gpus, int hosts, Router router) {
-            this.nodeIndex = nodeIndex;
-            this.linkIndex = linkIndex;
-            this.groupIndex = groupIndex;
-            this.linkA = linkA;
-            this.linkB = linkB;
-            this.linkLatency = linkLatency;
-            this.groupOfLink = groupOfLink;
-            this.groupMembers = groupMembers;
-            this.groupStriped = groupStriped;
-            this.groupIds = groupIds;
-            this.adjStart = adjStart;
-            this.adjLink = adjLink;
-            this.gpus = gpus;
-            this.hosts = hosts;
-            this.router = router;
-        }
-    }
-
-    private Topology(String name, long seed, List<Node> nodes, List<Link> links, Structure s) {
+    private Topology(String name, long seed, List<Node> nodes, List<Link> links, TopologyStructure s) {
         this.name = name;
         this.seed = seed;
         this.nodes = nodes;
         this.links = links;
         this.s = s;
-        List<LinkGroup> groups = new ArrayList<>(s.groupIds.length);
-        for (int g = 0; g < s.groupIds.length; g++) {
-            int[] m = s.groupMembers[g];
+        GroupTable table = s.groups;
+        List<LinkGroup> groups = new ArrayList<>(table.size());
+        for (int g = 0; g < table.size(); g++) {
+            int[] m = table.members[g];
             List<Link> members;
             if (m.length == 1) {
                 members = List.of(links.get(m[0]));
@@ -86,12 +45,16 @@ public final class Topology {
                 }
                 members = List.of(arr);
             }
-            groups.add(new LinkGroup(g, s.groupIds[g], members, s.groupStriped[g], members.get(0).sharing()));
+            groups.add(new LinkGroup(g, table.ids[g], members, table.striped[g], members.get(0).sharing()));
         }
         this.fabric = Collections.unmodifiableList(groups);
     }
 
-    /** A builder for a topology called {@code name} whose ECMP choices are seeded by {@code seed}. */
+    /**
+     * A builder for a topology called {@code name} whose ECMP choices are seeded by {@code seed}.
+     *
+     * @throws IllegalArgumentException if {@code name} is null or blank
+     */
     public static Builder builder(String name, long seed) {
         return new Builder(name, seed);
     }
@@ -127,16 +90,24 @@ public final class Topology {
     }
 
     /** Number of hosts: 1 + the largest host index of any node. */
-    public int hosts() {
+    int hosts() {
         return s.hosts;
     }
 
-    /** The node with this id; error naming the id if none. */
+    /**
+     * The node with this id.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public Node node(String id) {
         return nodes.get(nodeIndex(id));
     }
 
-    /** The link with this id; error naming the id if none. */
+    /**
+     * The link with this id.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public Link link(String id) {
         return links.get(linkIndex(id));
     }
@@ -146,7 +117,11 @@ public final class Topology {
         return s.nodeIndex.containsKey(id);
     }
 
-    /** Position of the node in {@link #nodes()}. */
+    /**
+     * Position of the node in {@link #nodes()}.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public int nodeIndex(String id) {
         Integer i = s.nodeIndex.get(id);
         if (i == null) {
@@ -156,7 +131,11 @@ public final class Topology {
         return i;
     }
 
-    /** Position of the link in {@link #links()}. */
+    /**
+     * Position of the link in {@link #links()}.
+     *
+     * @throws IllegalArgumentException naming the id and a few valid ones, if there is none
+     */
     public int linkIndex(String id) {
         Integer i = s.linkIndex.get(id);
         if (i == null) {
@@ -166,25 +145,37 @@ public final class Topology {
         return i;
     }
 
-    /** The group of {@link #fabric()} that contains the link. */
+    /**
+     * The group of {@link #fabric()} that contains the link.
+     *
+     * @throws IllegalArgumentException if there is no such link
+     */
     public LinkGroup groupOf(String linkId) {
-        return fabric.get(s.groupOfLink[linkIndex(linkId)]);
+        return fabric.get(s.groups.ofLink[linkIndex(linkId)]);
     }
 
-    /** The group with this id. */
+    /**
+     * The group with this id: a striped group's id, or the id of a link in no striped group.
+     *
+     * @throws IllegalArgumentException if there is no such group
+     */
     public LinkGroup group(String groupId) {
-        Integer g = s.groupIndex.get(groupId);
+        Integer g = s.groups.stripedIndex.get(groupId);
         if (g == null) {
             Integer li = s.linkIndex.get(groupId);
-            if (li != null && !s.groupStriped[s.groupOfLink[li]]) {
-                return fabric.get(s.groupOfLink[li]);
+            if (li != null && !s.groups.striped[s.groups.ofLink[li]]) {
+                return fabric.get(s.groups.ofLink[li]);
             }
             throw new IllegalArgumentException("topology '" + name + "' has no link group '" + groupId + "'");
         }
         return fabric.get(g);
     }
 
-    /** Links incident to the node, in insertion order. */
+    /**
+     * Links incident to the node, in insertion order.
+     *
+     * @throws IllegalArgumentException if there is no such node
+     */
     public List<Link> neighbours(String nodeId) {
         int v = nodeIndex(nodeId);
         List<Link> out = new ArrayList<>(s.adjStart[v + 1] - s.adjStart[v]);
@@ -194,7 +185,11 @@ public final class Topology {
         return out;
     }
 
-    /** A copy whose link {@code linkId} has health {@code h}; everything else (indices, routes) is shared. */
+    /**
+     * A copy whose link {@code linkId} has health {@code h}; everything else (indices, routes) is shared.
+     *
+     * @throws IllegalArgumentException if there is no such link
+     */
     public Topology withLinkHealth(String linkId, LinkHealth h) {
         Objects.requireNonNull(h, "health");
         int li = linkIndex(linkId);
@@ -205,13 +200,21 @@ public final class Topology {
 
     /**
      * The shortest route from {@code srcNodeId} to {@code dstNodeId}: fewest hops, then least latency; among
-     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey). See {@link Router}.
+     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey), the same on every call. Routes
+     * are cached: use a few flow keys per connection, not one per message.
+     *
+     * @throws IllegalArgumentException for an unknown node, or if {@code dstNodeId} cannot be reached
      */
     public Route route(String srcNodeId, String dstNodeId, long flowKey) {
         return s.router.route(this, nodeIndex(srcNodeId), nodeIndex(dstNodeId), flowKey);
     }
 
-    /** {@link #route(String, String, long)} by node index. */
+    /**
+     * {@link #route(String, String, long)} by node index.
+     *
+     * @throws IllegalArgumentException for an index outside {@code [0, nodes().size())}, or if {@code dstIndex}
+     *                                  cannot be reached
+     */
     public Route route(int srcIndex, int dstIndex, long flowKey) {
         if (srcIndex < 0 || srcIndex >= nodes.size() || dstIndex < 0 || dstIndex >= nodes.size()) {
             throw new IllegalArgumentException("node index out of range [0, " + nodes.size() + "): src "
@@ -220,7 +223,7 @@ public final class Topology {
         return s.router.route(this, srcIndex, dstIndex, flowKey);
     }
 
-    Structure structure() {
+    TopologyStructure structure() {
         return s;
     }
 
@@ -242,10 +245,10 @@ public final class Topology {
 
     private List<Object> fabricShape() {
         List<Object> shape = new ArrayList<>();
-        for (int g = 0; g < s.groupIds.length; g++) {
-            shape.add(s.groupIds[g]);
-            shape.add(s.groupStriped[g]);
-            shape.add(Arrays.toString(s.groupMembers[g]));
+        for (int g = 0; g < s.groups.size(); g++) {
+            shape.add(s.groups.ids[g]);
+            shape.add(s.groups.striped[g]);
+            shape.add(Arrays.toString(s.groups.members[g]));
         }
         return shape;
     }
@@ -290,7 +293,12 @@ public final class Topology {
             return this;
         }
 
-        /** Declares a striped group over the named links (all must share endpoint a). */
+        /**
+         * Declares a striped group over the named links (all must share endpoint a and sharing; checked by
+         * {@link #build()}).
+         *
+         * @throws IllegalArgumentException if {@code id} is null or blank
+         */
         public Builder stripedGroup(String id, List<String> memberLinkIds) {
             if (id == null || id.isBlank()) {
                 throw new IllegalArgumentException("topology '" + name + "': group id must be non-blank");
@@ -300,142 +308,16 @@ public final class Topology {
             return this;
         }
 
-        /** Validates and builds; errors name the offending id and what is valid. */
+        /**
+         * Validates and builds.
+         *
+         * @throws IllegalArgumentException naming the topology and the offending id: a duplicate node, link or
+         *                                  group id, a link to a missing node, a striped group without members,
+         *                                  with a missing link, a link in two groups, or members that differ in
+         *                                  endpoint a or sharing
+         */
         public Topology build() {
-            int n = nodes.size();
-            Map<String, Integer> nodeIndex = new HashMap<>(n * 2);
-            for (int i = 0; i < n; i++) {
-                Integer prev = nodeIndex.putIfAbsent(nodes.get(i).id(), i);
-                if (prev != null) {
-                    throw new IllegalArgumentException("topology '" + name + "': duplicate node id '"
-                            + nodes.get(i).id() + "' (nodes #" + prev + " and #" + i + "); node ids must be unique");
-                }
-            }
-            int m = links.size();
-            Map<String, Integer> linkIndex = new HashMap<>(m * 2);
-            int[] linkA = new int[m];
-            int[] linkB = new int[m];
-            long[] linkLatency = new long[m];
-            int[] degree = new int[n + 1];
-            for (int i = 0; i < m; i++) {
-                Link l = links.get(i);
-                Integer prev = linkIndex.putIfAbsent(l.id(), i);
-                if (prev != null) {
-                    throw new IllegalArgumentException("topology '" + name + "': duplicate link id '" + l.id()
-                            + "' (links #" + prev + " and #" + i + "); link ids must be unique");
-                }
-                Integer a = nodeIndex.get(l.a());
-                Integer b = nodeIndex.get(l.b());
-                if (a == null || b == null) {
-                    throw new IllegalArgumentException("topology '" + name + "': link '" + l.id()
-                            + "' refers to missing node '" + (a == null ? l.a() : l.b())
-                            + "'; endpoints must be ids of declared nodes");
-                }
-                linkA[i] = a;
-                linkB[i] = b;
-                linkLatency[i] = l.latencyPs();
-                degree[a]++;
-                degree[b]++;
-            }
-            int[] adjStart = new int[n + 1];
-            for (int v = 0; v < n; v++) {
-                adjStart[v + 1] = adjStart[v] + degree[v];
-            }
-            int[] fill = Arrays.copyOf(adjStart, n);
-            int[] adjLink = new int[2 * m];
-            for (int i = 0; i < m; i++) {
-                adjLink[fill[linkA[i]]++] = i;
-                adjLink[fill[linkB[i]]++] = i;
-            }
-            // groups: striped ones as declared, every other link its own group; ordered by first member
-            int[] groupOfLinkTmp = new int[m];
-            Arrays.fill(groupOfLinkTmp, -1);
-            List<int[]> stripedMembers = new ArrayList<>();
-            for (int g = 0; g < groupIds.size(); g++) {
-                String gid = groupIds.get(g);
-                List<String> ids = groupMembers.get(g);
-                if (ids.isEmpty()) {
-                    throw new IllegalArgumentException("topology '" + name + "': group '" + gid
-                            + "' has no members; a group needs at least one link");
-                }
-                int[] mem = new int[ids.size()];
-                for (int k = 0; k < ids.size(); k++) {
-                    Integer li = linkIndex.get(ids.get(k));
-                    if (li == null) {
-                        throw new IllegalArgumentException("topology '" + name + "': group '" + gid
-                                + "' names missing link '" + ids.get(k) + "'");
-                    }
-                    if (groupOfLinkTmp[li] != -1) {
-                        throw new IllegalArgumentException("topology '" + name + "': link '" + ids.get(k)
-                                + "' is in two groups ('" + groupIds.get(groupOfLinkTmp[li]) + "' and '" + gid
-                                + "'); a link belongs to at most one group");
-                    }
-                    groupOfLinkTmp[li] = g;
-                    mem[k] = li;
-                    Link first = links.get(mem[0]);
-                    Link l = links.get(li);
-                    if (!l.a().equals(first.a())) {
-                        throw new IllegalArgumentException("topology '" + name + "': striped group '" + gid
-                                + "': every member must start at the same node (endpoint a); '" + l.id()
-                                + "' starts at '" + l.a() + "', '" + first.id() + "' at '" + first.a() + "'");
-                    }
-                    if (l.sharing() != first.sharing()) {
-                        throw new IllegalArgumentException("topology '" + name + "': striped group '" + gid
-                                + "': members must have the same sharing; '" + l.id() + "' is " + l.sharing()
-                                + ", '" + first.id() + "' is " + first.sharing());
-                    }
-                }
-                stripedMembers.add(mem);
-            }
-            record G(String id, int[] members, boolean striped, int first) { }
-            List<G> gs = new ArrayList<>();
-            for (int g = 0; g < stripedMembers.size(); g++) {
-                int[] mem = stripedMembers.get(g);
-                gs.add(new G(groupIds.get(g), mem, true, Arrays.stream(mem).min().orElseThrow()));
-            }
-            for (int i = 0; i < m; i++) {
-                if (groupOfLinkTmp[i] == -1) {
-                    gs.add(new G(links.get(i).id(), new int[] {i}, false, i));
-                }
-            }
-            gs.sort(Comparator.comparingInt(G::first));
-            int gc = gs.size();
-            // only striped groups are indexed by id; a plain group's id is its link's id (looked up via linkIndex)
-            Map<String, Integer> groupIndex = new HashMap<>();
-            int[] groupOfLink = new int[m];
-            int[][] members = new int[gc][];
-            boolean[] striped = new boolean[gc];
-            String[] gids = new String[gc];
-            for (int g = 0; g < gc; g++) {
-                G x = gs.get(g);
-                Integer prev = x.striped ? groupIndex.putIfAbsent(x.id, g) : null;
-                if (x.striped && prev == null && linkIndex.containsKey(x.id)) {
-                    prev = linkIndex.get(x.id);
-                }
-                if (prev != null) {
-                    throw new IllegalArgumentException("topology '" + name + "': group id '" + x.id
-                            + "' is used twice (a plain link's group has the link's id); group ids must be unique");
-                }
-                members[g] = x.members;
-                striped[g] = x.striped;
-                gids[g] = x.id;
-                for (int li : x.members) {
-                    groupOfLink[li] = g;
-                }
-            }
-            List<Node> gpus = new ArrayList<>();
-            int maxHost = 0;
-            for (Node node : nodes) {
-                maxHost = Math.max(maxHost, node.host());
-                if (node.kind() == NodeKind.GPU) {
-                    gpus.add(node);
-                }
-            }
-            gpus.sort(Comparator.comparingInt(Node::host).thenComparingInt(Node::localIndex)
-                    .thenComparing(Node::id));
-            Structure st = new Structure(nodeIndex, linkIndex, groupIndex, linkA, linkB, linkLatency, groupOfLink,
-                    members,
-                    striped, gids, adjStart, adjLink, List.copyOf(gpus), maxHost + 1, new Router(n));
+            TopologyStructure st = new TopologyStructure(name, nodes, links, groupIds, groupMembers);
             return new Topology(name, seed, List.copyOf(nodes), List.copyOf(links), st);
         }
     }

@@ -23,6 +23,17 @@ import java.util.Map;
  *     {@code min(1, up/down)} when a rail has several leaves (with one leaf per rail, rail traffic never
  *     reaches a spine).</li>
  * </ul>
+ *
+ * @param name            the topology's name
+ * @param hosts           number of hosts, >= 1
+ * @param nodeCounts      nodes per kind (kinds without nodes absent), in kind order
+ * @param linkCounts      links per kind (kinds without links absent), in kind order
+ * @param nvlinkPerGpu    NVLink bandwidth of the first GPU: its striped group's nominal capacity, else the sum
+ *                        of its NVLinks; bytes/s per direction, 0 without GPUs
+ * @param pciePerGpu      sum of the first GPU's PCIe links, bytes/s per direction
+ * @param networkPerGpu   NIC line rate of the first GPU's host divided by its GPUs, bytes/s per direction
+ * @param bisection       bisection bandwidth of the GPUs as above, bytes/s per direction
+ * @param bisectionMethod which of the three computations gave {@code bisection}, for humans
  */
 public record TopologySummary(String name, int hosts, Map<NodeKind, Integer> nodeCounts,
                               Map<LinkKind, Integer> linkCounts, double nvlinkPerGpu, double pciePerGpu,

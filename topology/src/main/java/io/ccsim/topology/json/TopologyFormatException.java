@@ -18,12 +18,12 @@ public final class TopologyFormatException extends IllegalArgumentException {
     }
 
     /** The file (or source name) that was read. */
-    public String source() {
+    String source() {
         return source;
     }
 
     /** JSON path of the offending element, {@code $} for the document. */
-    public String jsonPath() {
+    String jsonPath() {
         return jsonPath;
     }
 }

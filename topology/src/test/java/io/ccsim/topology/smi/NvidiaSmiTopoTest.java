@@ -21,6 +21,10 @@ class NvidiaSmiTopoTest {
         }
     }
 
+    static SmiMatrix smiMatrix(String text) {
+        return SmiMatrixParser.parse(new SmiText(text, "m"));
+    }
+
     static long nodes(Topology t, NodeKind k) {
         return t.nodes().stream().filter(n -> n.kind() == k).count();
     }
