@@ -16,8 +16,8 @@
 #   holdout:N          every op (and the tree all-reduce) at n = N, 12 KiB .. 192 MiB by 4 -> OUTDIR/perf-nN.json
 #   channels:N:OPS     ring channel sweep at n = N, 4 .. 64 forced channels, 16 .. 256 MiB,
 #                      ccsim's kernels for each op of OPS (comma-separated) and NCCL's all-reduce
-#                                                                                      -> OUTDIR/channels.json
-#   repeat:STEP        STEP twice, into OUTDIR/a and OUTDIR/b (e.g. repeat:fidelity)
+#                                                       -> OUTDIR/channels.json, ccsim-perf.json, nccl-perf.json
+#   repeat:STEP        STEP twice, into OUTDIR/a and OUTDIR/b (e.g. repeat:fidelity), the clocks after each
 #
 # Environment: CCSIM_BUNDLE (default .device-bundle), GPUS (default: every GPU nvidia-smi lists).
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0): these hosts are shared.
@@ -35,6 +35,7 @@ topo() {
     nvidia-smi --query-gpu=index,name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv
     echo; echo "== nvidia-smi topo -m"; nvidia-smi topo -m
     echo; echo "== nvidia-smi nvlink --status"; nvidia-smi nvlink --status 2>&1 | head -80
+    echo; echo "== nvidia-smi -q (fabric, clocks)"; nvidia-smi -q | grep -i -E -A4 "^ *fabric|Max Clocks" | head -40
     echo; echo "== uname / cpus"; uname -a; nproc
   } > "$1/topo.txt" 2>&1
   grep -A6 "topo -m" "$1/topo.txt"
@@ -80,7 +81,10 @@ channels() {  # N OPS: forced ring channel counts, ccsim's kernels and NCCL's al
     done
   done
   rm -f "$P"/*.err; python3 "$R/tools/merge_parts.py" "$P" > "$O/channels.json" && rm -rf "$P"
+  python3 "$R/tools/split_channels.py" "$O"   # ccsim-perf.json and nccl-perf.json, which `ccsim validate` reads
 }
+
+clocks() { nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw --format=csv,noheader; }
 
 step() {  # STEP DIR
   case $1 in
@@ -92,7 +96,7 @@ step() {  # STEP DIR
     perf:*) perf_json "${1#perf:}" "$GPUS" 1M 512M 8 "$2/perf_${1#perf:}.json" ;;
     holdout:*) holdout "${1#holdout:}" ;;
     channels:*:*) n=${1#channels:}; channels "${n%%:*}" "${n#*:}" ;;
-    repeat:*) for run in a b; do mkdir -p "$2/$run"; step "${1#repeat:}" "$2/$run"; done ;;
+    repeat:*) for run in a b; do mkdir -p "$2/$run"; step "${1#repeat:}" "$2/$run"; clocks; done ;;
   esac
 }
 

@@ -52,7 +52,7 @@ public record CtaCosts(double recvNsPerKiB, double srcNsPerKiB, double dstNsPerK
      * send on the rank (at least 1): a flow-network constraint per rank and call that every NVLink flow the rank
      * sends crosses.
      *
-     * Why these terms (measurements: gpu-backend/results, ccsim's own kernels on H200):
+     * Why these terms (measurements: experiments/, ccsim's own kernels on H200):
      *  - Sum of streams. A latency-bound copy loop adds each stream's loads or stores to every iteration. Fitted by
      *    least squares on the ring and chain collectives of n = 2 and 4 (h200x4/timing.json, LL, 16 channels,
      *    16 MiB), the five stream costs predict all ten (op, n) groups' steady-state times within 9 %; a single

@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** results/h200x2 (the fidelity sweep on 2 × H200) is what FidelitySchedule asks for and what the kernel fit reads. */
+/** experiments/h200x2 (the fidelity sweep on 2 × H200) is what FidelitySchedule asks for and what the kernel fit reads. */
 class CommittedFidelityResultsTest {
     private static final Path FILE = Path.of("target", "test-classes", "experiments", "h200x2", "timing.json");
 

@@ -66,7 +66,7 @@ class NvidiaSmiTopoTest {
 
     @Test
     void realCaptureFromTheH200MachineWithAnsiUnderline() throws IOException {
-        // verbatim output of `nvidia-smi topo -m` on the 4 x H200 machine of calibration/nccl-h200 (driver
+        // verbatim output of `nvidia-smi topo -m` on the 4 x H200 machine of experiments/nccl-h200 (driver
         // 580.159.04): the header row is underlined with ESC[4m ... ESC[0m, there are no NICs, and the
         // "GPU NUMA ID" column is N/A
         String text = fixture("h200-4gpu-real.txt");
