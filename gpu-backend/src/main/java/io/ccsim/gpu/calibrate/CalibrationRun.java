@@ -44,7 +44,7 @@ final class CalibrationRun {
     static final int[] LAUNCH_ITERS = {10, 50, 200};
 
     private final Consumer<String> say;
-    private final Measurements m = new Measurements();
+    private final CalibrationRecord m = new CalibrationRecord();
     private final CalibrationProfile base = CalibrationProfile.builtin("h200");
     private double launchUs;
     private double reduceGbps;

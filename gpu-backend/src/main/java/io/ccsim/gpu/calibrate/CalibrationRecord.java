@@ -13,7 +13,7 @@ import java.util.Map;
  * What one calibration measured: the raw values by name, in measuring order (written next to the profile as
  * {@code <profile>.measurements.json}), and the fits' median relative errors (the profile's fit residuals).
  */
-final class Measurements {
+final class CalibrationRecord {
     private final Map<String, Object> raw = new LinkedHashMap<>();
     private final Map<String, Double> residuals = new LinkedHashMap<>();
 

@@ -10,11 +10,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The raw measurements file keeps the measuring order and writes NaN; residuals stay apart. */
-class MeasurementsTest {
+class CalibrationRecordTest {
 
     @Test
     void rawValuesAreWrittenInMeasuringOrderAndResidualsKeptApart(@TempDir Path dir) throws Exception {
-        Measurements m = new Measurements();
+        CalibrationRecord m = new CalibrationRecord();
         m.put("kernel_launch_us", 4.5);
         m.put("p2p_LL", List.of(new double[] {4096, 7.25}));
         m.put("eager_launch_us", Double.NaN);
