@@ -1,8 +1,8 @@
 package io.ccsim.algorithms.measurements;
 
-import static io.ccsim.algorithms.measurements.JsonFields.bool;
-import static io.ccsim.algorithms.measurements.JsonFields.num;
-import static io.ccsim.algorithms.measurements.JsonFields.str;
+import static io.ccsim.algorithms.measurements.RowFields.bool;
+import static io.ccsim.algorithms.measurements.RowFields.num;
+import static io.ccsim.algorithms.measurements.RowFields.str;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -57,7 +57,7 @@ final class CalibrationFixtures {
     }
 
     private static MeasuredRow row(JsonObject r, String where) {
-        CollectiveOp op = JsonFields.op(r, where);
+        CollectiveOp op = RowFields.op(r, where);
         int n = (int) num(r, "n", where);
         if (n < 1) throw new IllegalArgumentException(where + ".n: must be >= 1, got " + n);
         String mode = str(r, "mode", where);

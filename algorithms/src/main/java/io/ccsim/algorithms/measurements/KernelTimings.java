@@ -1,8 +1,8 @@
 package io.ccsim.algorithms.measurements;
 
-import static io.ccsim.algorithms.measurements.JsonFields.bool;
-import static io.ccsim.algorithms.measurements.JsonFields.num;
-import static io.ccsim.algorithms.measurements.JsonFields.str;
+import static io.ccsim.algorithms.measurements.RowFields.bool;
+import static io.ccsim.algorithms.measurements.RowFields.num;
+import static io.ccsim.algorithms.measurements.RowFields.str;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -58,7 +58,7 @@ final class KernelTimings {
     }
 
     private static MeasuredRow row(JsonObject r, String where) {
-        CollectiveOp op = JsonFields.op(r, where);
+        CollectiveOp op = RowFields.op(r, where);
         int n = (int) num(r, "n", where);
         if (n < 2) throw new IllegalArgumentException(where + ".n: must be >= 2, got " + n);
         Algorithm algo = algo(str(r, "algo", where), where + ".algo");

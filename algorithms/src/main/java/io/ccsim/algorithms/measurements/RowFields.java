@@ -5,8 +5,8 @@ import com.google.gson.JsonObject;
 import io.ccsim.algorithms.CollectiveOp;
 
 /** Typed reads of measurement-file fields with errors naming where ({@code file: $.rows[3]}) and what was expected. */
-final class JsonFields {
-    private JsonFields() {}
+final class RowFields {
+    private RowFields() {}
 
     static JsonElement req(JsonObject r, String key, String where) {
         JsonElement e = r.get(key);
