@@ -146,21 +146,15 @@ public final class FlowNetwork {
     // the objects hold only what every flow start and end touches (their size is what a large run's cache holds)
     private double[] cRem = new double[16];
     private double[] cWsum = new double[16];
-    private double[] cLevel = new double[16];
     private boolean[] cSat = new boolean[16];
     private int nCompCons;
-    private double[] lhKey = new double[16];
-    private int[] lhIdx = new int[16];
-    private int lhSize;
-    /** heap of the component's unsaturated constraints (compIdx), by level; cqPos: compIdx -> position or -1 */
-    private int[] cqIdx = new int[16];
-    private int[] cqPos = new int[16];
-    private int cqSize;
+    /** the component's flows with a finite bound (compIdx), by bound */
+    private final BoundHeap bounds = new BoundHeap();
+    /** the component's unsaturated constraints (compIdx), by level */
+    private final IndexedMinHeap levels = new IndexedMinHeap();
 
-    // completion heap
-    private Flow[] ch = new Flow[16];
-    private int chSize;
-    private final boolean trackCompletions;
+    /** flows by completion time; null when not tracked */
+    private final CompletionQueue completions;
     /** whether {@link #dir} is kept (link rates and bytes) */
     private final boolean trackTraffic;
 
@@ -201,7 +195,7 @@ public final class FlowNetwork {
      */
     public FlowNetwork(Simulator sim, boolean trackNextCompletion, boolean trackLinkTraffic) {
         this.sim = Objects.requireNonNull(sim, "simulator must not be null");
-        this.trackCompletions = trackNextCompletion;
+        this.completions = trackNextCompletion ? new CompletionQueue() : null;
         this.trackTraffic = trackLinkTraffic;
     }
 
@@ -822,7 +816,7 @@ public final class FlowNetwork {
 
     /** Whether new flows register (needs neither completion nor traffic tracking, which read solver state). */
     private boolean registering() {
-        return eventFreeEntry && !entryOff && !trackCompletions && !trackTraffic;
+        return eventFreeEntry && !entryOff && completions == null && !trackTraffic;
     }
 
     /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
@@ -1258,12 +1252,12 @@ public final class FlowNetwork {
      * no completion time yet)
      */
     public long nextCompletionTime() {
-        if (!trackCompletions) {
+        if (completions == null) {
             throw new IllegalStateException("nextCompletionTime: this network was created without completion tracking"
                     + " (new FlowNetwork(sim, true) keeps it)");
         }
         flush();
-        return chSize == 0 ? Long.MAX_VALUE : ch[0].completionTime;
+        return completions.nextTime();
     }
 
     /** @return flows started and neither done nor cancelled (latency phase included) */
@@ -1428,7 +1422,6 @@ public final class FlowNetwork {
             compCons = Arrays.copyOf(compCons, nCompCons * 2);
             cRem = Arrays.copyOf(cRem, nCompCons * 2);
             cWsum = Arrays.copyOf(cWsum, nCompCons * 2);
-            cLevel = Arrays.copyOf(cLevel, nCompCons * 2);
             cSat = Arrays.copyOf(cSat, nCompCons * 2);
         }
         c.compIdx = nCompCons;
@@ -1440,7 +1433,7 @@ public final class FlowNetwork {
         if (uniformFastPath && fillUniform()) {
             return;
         }
-        lhSize = 0;
+        bounds.clear();
         for (int i = 0; i < nCompCons; i++) {
             cRem[i] = compCons[i].capacity;
             cWsum[i] = 0;
@@ -1459,14 +1452,10 @@ public final class FlowNetwork {
                 }
             }
             if (bound < Double.POSITIVE_INFINITY) {
-                lhPush(bound, i);
+                bounds.push(bound, i);
             }
         }
-        if (cqIdx.length < nCompCons) {
-            cqIdx = new int[Math.max(nCompCons, 2 * cqIdx.length)];
-            cqPos = new int[cqIdx.length];
-        }
-        cqSize = 0;
+        levels.reset(nCompCons);
         // of twin constraints (the same members, the same weights) only the least capacity can saturate first: with
         // the same frozen and unfrozen members at every step the others' levels are never below its own, so they are
         // left out of the heap (marked saturated; freeze() then skips them)
@@ -1488,42 +1477,38 @@ public final class FlowNetwork {
         }
         for (int i = 0; i < nCompCons; i++) {
             if (cWsum[i] > 0 && !cSat[i]) {
-                cLevel[i] = cRem[i] / cWsum[i];
-                cqPos[i] = cqSize;
-                cqIdx[cqSize++] = i;
+                levels.append(i, cRem[i] / cWsum[i]);
             } else {
-                cqPos[i] = -1;
+                levels.markAbsent(i);
             }
         }
-        for (int p = cqSize / 2 - 1; p >= 0; p--) {
-            cqDown(p);
-        }
+        levels.heapify();
         // the lowest of the next constraint level and the next flow bound freezes next. A constraint's level only
         // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
         // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
         // the top: a stale key is below the true level, never above, so the true minimum is never passed over
         unfrozen = nCompFlows;
         // once every flow is frozen the constraints left in the heap can saturate nothing: stop
-        while (unfrozen > 0 && (cqSize > 0 || lhSize > 0)) {
-            if (cqSize > 0) {
-                int top = cqIdx[0];
+        while (unfrozen > 0 && (levels.size() > 0 || bounds.size() > 0)) {
+            if (levels.size() > 0) {
+                int top = levels.top();
                 if (!(cWsum[top] > 0)) {
-                    cqRemove(0); // no unfrozen member left: it can no longer saturate
+                    levels.removeAt(0); // no unfrozen member left: it can no longer saturate
                     continue;
                 }
                 double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
-                if (lvl > cLevel[top]) {
-                    cLevel[top] = lvl;
-                    cqDown(0);
+                if (lvl > levels.topKey()) {
+                    levels.raiseTopKey(lvl);
                     continue;
                 }
-                cLevel[top] = lvl;
+                levels.lowerTopKey(lvl);
             }
-            double level = cqSize > 0 ? cLevel[cqIdx[0]] : Double.POSITIVE_INFINITY;
-            if (cqSize > 0 && (lhSize == 0 || level <= lhKey[0])) {
-                Constraint c = compCons[cqIdx[0]];
-                cSat[cqIdx[0]] = true;
-                cqRemove(0);
+            double level = levels.size() > 0 ? levels.topKey() : Double.POSITIVE_INFINITY;
+            if (levels.size() > 0 && (bounds.size() == 0 || level <= bounds.topKey())) {
+                int top = levels.top();
+                Constraint c = compCons[top];
+                cSat[top] = true;
+                levels.removeAt(0);
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
@@ -1532,9 +1517,9 @@ public final class FlowNetwork {
                     }
                 }
             } else {
-                double key = lhKey[0];
-                Flow f = compFlows[lhIdx[0]];
-                lhPop();
+                double key = bounds.topKey();
+                Flow f = compFlows[bounds.topValue()];
+                bounds.pop();
                 if (!f.frozen) {
                     freeze(f, key);
                 }
@@ -1755,200 +1740,21 @@ public final class FlowNetwork {
         return (long) Math.ceil(t);
     }
 
-    // ---- constraint heap: component constraints (by compIdx) ordered by level, with their positions ----
-
-    private void cqRemove(int pos) {
-        int i = cqIdx[pos];
-        cqPos[i] = -1;
-        int last = --cqSize;
-        if (pos != last) {
-            int moved = cqIdx[last];
-            cqIdx[pos] = moved;
-            cqPos[moved] = pos;
-            cqUp(pos);
-            cqDown(cqPos[moved]);
-        }
-    }
-
-    private void cqUp(int pos) {
-        int i = cqIdx[pos];
-        double key = cLevel[i];
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            int pi = cqIdx[parent];
-            if (key < cLevel[pi]) {
-                cqIdx[pos] = pi;
-                cqPos[pi] = pos;
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        cqIdx[pos] = i;
-        cqPos[i] = pos;
-    }
-
-    private void cqDown(int pos) {
-        int i = cqIdx[pos];
-        double key = cLevel[i];
-        int n = cqSize;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && cLevel[cqIdx[c + 1]] < cLevel[cqIdx[c]]) {
-                c++;
-            }
-            int ci = cqIdx[c];
-            if (cLevel[ci] < key) {
-                cqIdx[pos] = ci;
-                cqPos[ci] = pos;
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        cqIdx[pos] = i;
-        cqPos[i] = pos;
-    }
-
-    // ---- bound heap (binary, double keys, int payload) ----
-
-    private void lhPush(double key, int idx) {
-        if (lhSize == lhKey.length) {
-            lhKey = Arrays.copyOf(lhKey, lhSize * 2);
-            lhIdx = Arrays.copyOf(lhIdx, lhSize * 2);
-        }
-        int pos = lhSize++;
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            if (key < lhKey[parent]) {
-                lhKey[pos] = lhKey[parent];
-                lhIdx[pos] = lhIdx[parent];
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        lhKey[pos] = key;
-        lhIdx[pos] = idx;
-    }
-
-    private void lhPop() {
-        int n = --lhSize;
-        if (n == 0) {
-            return;
-        }
-        double key = lhKey[n];
-        int idx = lhIdx[n];
-        int pos = 0;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && lhKey[c + 1] < lhKey[c]) {
-                c++;
-            }
-            if (lhKey[c] < key) {
-                lhKey[pos] = lhKey[c];
-                lhIdx[pos] = lhIdx[c];
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        lhKey[pos] = key;
-        lhIdx[pos] = idx;
-    }
-
-    // ---- completion heap of flows, keyed by (completionTime, id) ----
-
-    private static boolean before(Flow a, Flow b) {
-        return a.completionTime < b.completionTime
-                || (a.completionTime == b.completionTime && a.id() < b.id());
-    }
-
     private void heapInsert(Flow f) {
-        if (!trackCompletions) {
-            return;
+        if (completions != null) {
+            completions.add(f);
         }
-        if (chSize == ch.length) {
-            ch = Arrays.copyOf(ch, chSize * 2);
-        }
-        f.heapPos = chSize;
-        ch[chSize++] = f;
-        heapUp(f.heapPos);
     }
 
     private void heapRemove(Flow f) {
-        if (!trackCompletions) {
-            return;
-        }
-        int pos = f.heapPos;
-        if (pos < 0) {
-            return;
-        }
-        f.heapPos = -1;
-        int last = --chSize;
-        if (pos != last) {
-            Flow m = ch[last];
-            ch[pos] = m;
-            m.heapPos = pos;
-            ch[last] = null;
-            heapUp(pos);
-            heapDown(m.heapPos);
-        } else {
-            ch[last] = null;
+        if (completions != null) {
+            completions.remove(f);
         }
     }
 
     private void heapFix(Flow f) {
-        if (!trackCompletions) {
-            return;
+        if (completions != null) {
+            completions.fix(f);
         }
-        heapUp(f.heapPos);
-        heapDown(f.heapPos);
-    }
-
-    private void heapUp(int pos) {
-        Flow f = ch[pos];
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            Flow p = ch[parent];
-            if (before(f, p)) {
-                ch[pos] = p;
-                p.heapPos = pos;
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        ch[pos] = f;
-        f.heapPos = pos;
-    }
-
-    private void heapDown(int pos) {
-        Flow f = ch[pos];
-        int n = chSize;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && before(ch[c + 1], ch[c])) {
-                c++;
-            }
-            if (before(ch[c], f)) {
-                ch[pos] = ch[c];
-                ch[pos].heapPos = pos;
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        ch[pos] = f;
-        f.heapPos = pos;
     }
 }
