@@ -107,26 +107,9 @@ public final class FlowNetwork {
 
     private final Simulator sim;
 
-    // links
-    private String[] linkName = new String[16];
-    private double[] linkCap = new double[16];
-    private Sharing[] linkSharing = new Sharing[16];
-    private Constraint[] fwdCons = new Constraint[16];
-    private Constraint[] revCons = new Constraint[16];
-    /** per link: the fraction of its capacity a FULL_DUPLEX direction gets while the other one is busy (1 = none) */
-    private double[] duplexEff = new double[16];
-    private int linkCount;
-
-    // per link direction (index = hop), lazily settled accounting
-    // interleaved, DIR_STRIDE longs per direction (one cache line where four arrays cost four): the rate
-    // (bytes/s) and the bytes carried (as of the last settle) as raw double bits, the time of the last
-    // settle (ps), the count of flows in their bandwidth phase
-    private static final int DIR_STRIDE = 4;
-    private static final int DIR_RATE = 0;
-    private static final int DIR_BYTES = 1;
-    private static final int DIR_LAST = 2;
-    private static final int DIR_FLOWS = 3;
-    private long[] dir = new long[32 * DIR_STRIDE];
+    private final LinkTable links = new LinkTable();
+    /** per link direction: rates and bytes carried; null when not tracked */
+    private final LinkTraffic traffic;
 
     // dirty seeds
     private Flow[] seedFlows = new Flow[16];
@@ -155,8 +138,6 @@ public final class FlowNetwork {
 
     /** flows by completion time; null when not tracked */
     private final CompletionQueue completions;
-    /** whether {@link #dir} is kept (link rates and bytes) */
-    private final boolean trackTraffic;
 
     private long nextFlowId;
     /** finished flows of {@link #startRecycled}, for reuse (LIFO: the most recently used is the likeliest cached) */
@@ -196,7 +177,7 @@ public final class FlowNetwork {
     public FlowNetwork(Simulator sim, boolean trackNextCompletion, boolean trackLinkTraffic) {
         this.sim = Objects.requireNonNull(sim, "simulator must not be null");
         this.completions = trackNextCompletion ? new CompletionQueue() : null;
-        this.trackTraffic = trackLinkTraffic;
+        this.traffic = trackLinkTraffic ? new LinkTraffic() : null;
     }
 
     long now() {
@@ -214,58 +195,12 @@ public final class FlowNetwork {
      * @return the link index: 0, 1, 2, ... in order of addition
      */
     public int addLink(String name, double capacityBytesPerSec, Sharing sharing) {
-        Objects.requireNonNull(name, "addLink: name must not be null");
-        Objects.requireNonNull(sharing, "addLink: sharing must not be null for link '" + name + "'");
-        checkCapacity("addLink '" + name + "'", capacityBytesPerSec);
-        int l = linkCount;
-        if (l == linkName.length) {
-            int n = l * 2;
-            linkName = Arrays.copyOf(linkName, n);
-            linkCap = Arrays.copyOf(linkCap, n);
-            linkSharing = Arrays.copyOf(linkSharing, n);
-            fwdCons = Arrays.copyOf(fwdCons, n);
-            revCons = Arrays.copyOf(revCons, n);
-            duplexEff = Arrays.copyOf(duplexEff, n);
-            dir = Arrays.copyOf(dir, 2 * n * DIR_STRIDE);
-        }
-        linkName[l] = name;
-        linkCap[l] = capacityBytesPerSec;
-        linkSharing[l] = sharing;
-        duplexEff[l] = 1.0;
-        switch (sharing) {
-            case FULL_DUPLEX:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, l << 1);
-                revCons[l] = new Constraint(l, true, capacityBytesPerSec, (l << 1) | 1);
-                break;
-            case SHARED:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, -1);
-                revCons[l] = fwdCons[l];
-                break;
-            case FAT_PIPE:
-                fwdCons[l] = new Constraint(l, false, capacityBytesPerSec, -1);
-                revCons[l] = fwdCons[l];
-                break;
-            default:
-                throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
-        }
+        int l = links.add(name, capacityBytesPerSec, sharing);
         refreshRegLimits(l);
-        dir[2 * l * DIR_STRIDE + DIR_LAST] = sim.now();
-        dir[(2 * l + 1) * DIR_STRIDE + DIR_LAST] = sim.now();
-        linkCount++;
+        if (traffic != null) {
+            traffic.addLink(l, sim.now());
+        }
         return l;
-    }
-
-    private static void checkCapacity(String where, double c) {
-        if (!(c >= 0) || Double.isInfinite(c)) {
-            throw new IllegalArgumentException(where + ": capacity must be finite and >= 0 bytes/s, was " + c);
-        }
-    }
-
-    private void checkLink(String where, int link) {
-        if (link < 0 || link >= linkCount) {
-            throw new IllegalArgumentException(where + ": link index " + link + " out of range; valid is 0.."
-                    + (linkCount - 1) + " (" + linkCount + " links)");
-        }
     }
 
     /**
@@ -275,15 +210,15 @@ public final class FlowNetwork {
      * @param bytesPerSec finite, {@code >= 0}
      */
     public void setCapacity(int link, double bytesPerSec) {
-        checkLink("setCapacity", link);
-        checkCapacity("setCapacity on link " + link + " '" + linkName[link] + "'", bytesPerSec);
+        links.check("setCapacity", link);
+        LinkTable.checkCapacity("setCapacity on link " + link + " '" + links.name(link) + "'", bytesPerSec);
         capacitiesChanging();
-        linkCap[link] = bytesPerSec;
+        links.setCapacity(link, bytesPerSec);
         refreshRegLimits(link);
-        Constraint f = fwdCons[link];
-        Constraint r = revCons[link];
-        f.capacity = directionCapacity(link << 1);
-        r.capacity = directionCapacity((link << 1) | 1);
+        Constraint f = links.forward(link);
+        Constraint r = links.reverse(link);
+        f.capacity = links.directionCapacity(link << 1);
+        r.capacity = links.directionCapacity((link << 1) | 1);
         if (f.shared) {
             capacityChanged(f);
             if (r != f) {
@@ -315,17 +250,10 @@ public final class FlowNetwork {
      * @throws IllegalArgumentException for a link that is not FULL_DUPLEX, or an efficiency outside (0, 1]
      */
     public void setDuplexEfficiency(int link, double efficiency) {
-        checkLink("setDuplexEfficiency", link);
-        String where = "setDuplexEfficiency on link " + link + " '" + linkName[link] + "'";
-        if (!(efficiency > 0 && efficiency <= 1)) {
-            throw new IllegalArgumentException(where + ": efficiency must be in (0, 1], was " + efficiency);
-        }
-        if (linkSharing[link] != Sharing.FULL_DUPLEX) {
-            throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
-                    + linkSharing[link]);
-        }
+        links.check("setDuplexEfficiency", link);
+        links.checkDuplexEfficiency(link, efficiency);
         capacitiesChanging();
-        duplexEff[link] = efficiency;
+        links.setDuplexEfficiency(link, efficiency);
         refreshRegLimits(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
@@ -333,31 +261,12 @@ public final class FlowNetwork {
     }
 
     /**
-     * Capacity of direction (hop) h of a FULL_DUPLEX link: the link's, times its duplex efficiency while the
-     * opposite direction has flows in their bandwidth phase.
-     */
-    private double directionCapacity(int h) {
-        int link = h >>> 1;
-        double e = duplexEff[link];
-        if (!(e < 1)) {
-            return linkCap[link];
-        }
-        Constraint opposite = (h & 1) == 0 ? revCons[link] : fwdCons[link];
-        return opposite.size > 0 ? linkCap[link] * e : linkCap[link];
-    }
-
-    /** Whether c is a FULL_DUPLEX direction whose opposite's capacity follows c's member count (efficiency below 1). */
-    private boolean hasDuplexLimit(Constraint c) {
-        return c.hop >= 0 && duplexEff[c.link] < 1;
-    }
-
-    /**
      * Re-derives the capacity of direction (hop) h of a FULL_DUPLEX link and re-solves its flows: after its duplex
      * efficiency changed, or its opposite direction turned busy or idle.
      */
     private void refreshDirection(int h) {
-        Constraint c = (h & 1) == 0 ? fwdCons[h >>> 1] : revCons[h >>> 1];
-        c.capacity = directionCapacity(h);
+        Constraint c = links.direction(h);
+        c.capacity = links.directionCapacity(h);
         capacityChanged(c);
     }
 
@@ -429,31 +338,31 @@ public final class FlowNetwork {
 
     /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
     public double duplexEfficiency(int link) {
-        checkLink("duplexEfficiency", link);
-        return duplexEff[link];
+        links.check("duplexEfficiency", link);
+        return links.duplexEfficiency(link);
     }
 
     /** @return the link's capacity, bytes/s */
     public double capacity(int link) {
-        checkLink("capacity", link);
-        return linkCap[link];
+        links.check("capacity", link);
+        return links.capacity(link);
     }
 
     /** @return the link's name */
     public String linkName(int link) {
-        checkLink("linkName", link);
-        return linkName[link];
+        links.check("linkName", link);
+        return links.name(link);
     }
 
     /** @return the link's sharing policy */
     public Sharing sharing(int link) {
-        checkLink("sharing", link);
-        return linkSharing[link];
+        links.check("sharing", link);
+        return links.sharing(link);
     }
 
     /** @return number of links */
     public int linkCount() {
-        return linkCount;
+        return links.count();
     }
 
     /** Route element: {@code link << 1 | (reverse ? 1 : 0)}. */
@@ -469,25 +378,21 @@ public final class FlowNetwork {
      * Bytes carried so far by a link in one direction, as of now.
      */
     public double linkBytes(int link, boolean reverse) {
-        checkLink("linkBytes", link);
+        links.check("linkBytes", link);
         checkTraffic("linkBytes");
-        int d = (link << 1) | (reverse ? 1 : 0);
-        long dt = sim.now() - dir[d * DIR_STRIDE + DIR_LAST];
-        double rate = dirRate(d);
-        double bytes = dirBytes(d);
-        return dt == 0 || rate == 0 ? bytes : bytes + rate * dt / PS_PER_S;
+        return traffic.bytes((link << 1) | (reverse ? 1 : 0), sim.now());
     }
 
     /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
     public double linkRate(int link, boolean reverse) {
-        checkLink("linkRate", link);
+        links.check("linkRate", link);
         checkTraffic("linkRate");
         flush();
-        return dirRate((link << 1) | (reverse ? 1 : 0));
+        return traffic.rate((link << 1) | (reverse ? 1 : 0));
     }
 
     private void checkTraffic(String where) {
-        if (!trackTraffic) {
+        if (traffic == null) {
             throw new IllegalStateException(where + ": this network was created without link traffic tracking"
                     + " (new FlowNetwork(sim, trackNextCompletion, true) keeps it)");
         }
@@ -585,11 +490,11 @@ public final class FlowNetwork {
         for (int i = 0; i < r.length; i++) {
             int h = r[i];
             int link = h >>> 1;
-            if (h < 0 || link >= linkCount) {
+            if (h < 0 || link >= links.count()) {
                 throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
-                        + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
+                        + ", valid links are 0.." + (links.count() - 1) + " (encode hops with FlowNetwork.hop)");
             }
-            n = addWeight(cs, ws, n, (h & 1) == 0 ? fwdCons[link] : revCons[link], multiplicity);
+            n = addWeight(cs, ws, n, links.direction(h), multiplicity);
         }
         if (n < cs.length) {
             cs = Arrays.copyOf(cs, n);
@@ -816,7 +721,7 @@ public final class FlowNetwork {
 
     /** Whether new flows register (needs neither completion nor traffic tracking, which read solver state). */
     private boolean registering() {
-        return eventFreeEntry && !entryOff && completions == null && !trackTraffic;
+        return eventFreeEntry && !entryOff && completions == null && traffic == null;
     }
 
     /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
@@ -824,10 +729,10 @@ public final class FlowNetwork {
         if (reg.length < (2 * link + 2) * REG_STRIDE) {
             reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
         }
-        Constraint f = fwdCons[link];
-        Constraint r = revCons[link];
-        boolean duplex = f.hop >= 0 && duplexEff[link] < 1;
-        double least = duplex ? linkCap[link] * duplexEff[link] : linkCap[link];
+        Constraint f = links.forward(link);
+        Constraint r = links.reverse(link);
+        boolean duplex = links.hasDuplexLimit(f);
+        double least = links.leastCapacity(link);
         long limit = (long) Math.floor(least * (1 + FIT_TOLERANCE) / REG_UNIT);
         reg[f.id * REG_STRIDE + REG_LIMIT] = limit;
         reg[f.id * REG_STRIDE + REG_OPPOSITE] = duplex ? r.id : -1;
@@ -844,7 +749,7 @@ public final class FlowNetwork {
         for (int i = 0; i < p.cons.length; i++) {
             Constraint c = p.cons[i];
             if (c.shared) {
-                most = Math.min(most, linkCap[c.link] / p.weights[i]);
+                most = Math.min(most, links.capacity(c.link) / p.weights[i]);
             } else {
                 nonShared = Math.min(nonShared, c.capacity);
             }
@@ -962,7 +867,7 @@ public final class FlowNetwork {
                 handOver(path.cons[i]);
                 int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
                 if (o >= 0) {
-                    handOver((o & 1) == 0 ? fwdCons[o >>> 1] : revCons[o >>> 1]);
+                    handOver(links.direction(o));
                 }
             }
         }
@@ -1141,13 +1046,11 @@ public final class FlowNetwork {
         }
         computeBound(f);
         countBounds(f, +1);
-        if (trackTraffic) {
-            for (int h : f.route) {
-                dir[h * DIR_STRIDE + DIR_FLOWS]++;
-            }
+        if (traffic != null) {
+            traffic.join(f.route);
         }
         for (Constraint c : cs) {
-            if (c.size == 1 && hasDuplexLimit(c)) {
+            if (c.size == 1 && links.hasDuplexLimit(c)) {
                 refreshDirection(c.hop ^ 1); // both ways at once now
             }
         }
@@ -1177,19 +1080,9 @@ public final class FlowNetwork {
         long now = sim.now();
         double rate = f.rate;
         settleFlow(f, now);
-        if (trackTraffic) {
+        if (traffic != null) {
             double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
-            for (int h : f.route) {
-                settleDir(h, now);
-                int b = h * DIR_STRIDE;
-                dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
-                if (--dir[b + DIR_FLOWS] == 0) {
-                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
-                } else {
-                    double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
-                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
-                }
-            }
+            traffic.leave(f.route, rate, f.multiplicity, overshoot, now);
         }
         f.rate = 0.0;
         Constraint[] cs = f.cons;
@@ -1197,7 +1090,7 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             Constraint c = cs[i];
             c.remove(f.posInCons[i]);
-            if (c.size == 0 && hasDuplexLimit(c)) {
+            if (c.size == 0 && links.hasDuplexLimit(c)) {
                 refreshDirection(c.hop ^ 1); // one way only now
             }
             if (c.shared) {
@@ -1657,12 +1550,8 @@ public final class FlowNetwork {
     private void setRate(Flow f, double nr, long now) {
         settleFlow(f, now);
         double delta = nr - f.rate;
-        if (delta != 0 && trackTraffic) {
-            for (int h : f.route) {
-                settleDir(h, now);
-                int b = h * DIR_STRIDE + DIR_RATE;
-                dir[b] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b]) + delta * f.multiplicity);
-            }
+        if (delta != 0 && traffic != null) {
+            traffic.changeRate(f.route, delta, f.multiplicity, now);
         }
         f.rate = nr;
         reschedule(f, now);
@@ -1674,26 +1563,6 @@ public final class FlowNetwork {
             f.done += f.rate * dt / PS_PER_S;
         }
         f.lastUpdate = now;
-    }
-
-    /** @return the rate of direction (hop) h, bytes/s */
-    private double dirRate(int h) {
-        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_RATE]);
-    }
-
-    /** @return the bytes carried by direction (hop) h as of its last settle */
-    private double dirBytes(int h) {
-        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_BYTES]);
-    }
-
-    private void settleDir(int h, long now) {
-        int b = h * DIR_STRIDE;
-        long dt = now - dir[b + DIR_LAST];
-        double rate = Double.longBitsToDouble(dir[b + DIR_RATE]);
-        if (dt > 0 && rate > 0) {
-            dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) + rate * dt / PS_PER_S);
-        }
-        dir[b + DIR_LAST] = now;
     }
 
     private void reschedule(Flow f, long now) {
