@@ -108,6 +108,7 @@ public final class FlowNetwork {
     private final Simulator sim;
 
     private final LinkTable links = new LinkTable();
+    private final PathResolver paths = new PathResolver(links);
     /** per link direction: rates and bytes carried; null when not tracked */
     private final LinkTraffic traffic;
 
@@ -426,7 +427,7 @@ public final class FlowNetwork {
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
                       FlowListener onComplete) {
-        return start(resolve(route, multiplicity, false), bytes, latencyPs, rateCapBytesPerSec, onComplete);
+        return start(paths.resolve(route, multiplicity, false), bytes, latencyPs, rateCapBytesPerSec, onComplete);
     }
 
     /**
@@ -450,7 +451,7 @@ public final class FlowNetwork {
         /** its running flows entered without an event (linked through Flow.fastNext) */
         Flow fastHead;
 
-        private Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
+        Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
             this.route = route;
             this.cons = cons;
             this.weights = weights;
@@ -473,140 +474,13 @@ public final class FlowNetwork {
      * @throws IllegalArgumentException for a hop naming no link, or a multiplicity below 1
      */
     public Path path(int[] route, int multiplicity) {
-        return resolve(route, multiplicity, true);
-    }
-
-    /** As {@link #path}; {@code share}: whether the weights come from {@link #sharedWeights} (setup), not a fresh array (per flow). */
-    private Path resolve(int[] route, int multiplicity, boolean share) {
-        Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
-        if (multiplicity < 1) {
-            throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
-        }
-        int[] r = route.clone();
-        // distinct constraints with multiplicity
-        Constraint[] cs = new Constraint[2 * r.length];
-        int[] ws = new int[2 * r.length];
-        int n = 0;
-        for (int i = 0; i < r.length; i++) {
-            int h = r[i];
-            int link = h >>> 1;
-            if (h < 0 || link >= links.count()) {
-                throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
-                        + ", valid links are 0.." + (links.count() - 1) + " (encode hops with FlowNetwork.hop)");
-            }
-            n = addWeight(cs, ws, n, links.direction(h), multiplicity);
-        }
-        if (n < cs.length) {
-            cs = Arrays.copyOf(cs, n);
-            ws = Arrays.copyOf(ws, n);
-        }
-        groupTwins(cs, ws);
-        return new Path(r, cs, share ? sharedWeights(ws) : ws, multiplicity);
-    }
-
-    /**
-     * Keeps {@link Constraint#twins} true with a new path over constraints cs (weights ws): constraints it crosses
-     * first form groups by weight; a group it crosses only in part, or with different weights, is split. Twins only
-     * ever split (a path crossing both of two constraints cannot make their path sets equal if they were not).
-     */
-    private void groupTwins(Constraint[] cs, int[] ws) {
-        long stamp = ++twinStamp;
-        boolean[] fresh = new boolean[cs.length];
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (!c.shared || c.twins != null) {
-                continue;
-            }
-            fresh[i] = true;
-            for (int j = 0; j < i && c.twins == null; j++) {
-                if (fresh[j] && ws[j] == ws[i]) {
-                    cs[j].twins.add(c);
-                }
-            }
-            if (c.twins == null) {
-                Constraint.TwinGroup g = new Constraint.TwinGroup();
-                g.pathMark = stamp;
-                g.add(c);
-            }
-        }
-        for (int i = 0; i < cs.length; i++) {
-            Constraint.TwinGroup g = cs[i].twins;
-            if (fresh[i] || g == null || g.pathMark == stamp) {
-                continue;
-            }
-            g.pathMark = stamp;
-            // key of each member: its weight on this path, 0 if the path does not cross it
-            int[] key = new int[g.n];
-            boolean uniform = true;
-            for (int m = 0; m < g.n; m++) {
-                key[m] = 0;
-                for (int k = 0; k < cs.length; k++) {
-                    if (cs[k] == g.members[m]) {
-                        key[m] = ws[k];
-                    }
-                }
-                uniform &= key[m] == key[0];
-            }
-            if (uniform) {
-                continue;
-            }
-            // the members keyed like the first stay; every other key makes a group of its own
-            Constraint[] old = Arrays.copyOf(g.members, g.n);
-            int n = g.n;
-            g.n = 0;
-            for (int m = 0; m < n; m++) {
-                if (key[m] == key[0]) {
-                    g.add(old[m]);
-                }
-            }
-            for (int m = 0; m < n; m++) {
-                if (key[m] == key[0] || old[m].twins != g) {
-                    continue;
-                }
-                Constraint.TwinGroup split = new Constraint.TwinGroup();
-                split.pathMark = stamp;
-                for (int q = m; q < n; q++) {
-                    if (key[q] == key[m]) {
-                        split.add(old[q]);
-                    }
-                }
-            }
-        }
+        return paths.resolve(route, multiplicity, true);
     }
 
     // stamps (long: never wrap within a run)
-    private long twinStamp;
     private long fillStamp;
     /** Test hook: false fills with every twin constraint (none left out of the heap). */
     boolean twinFilling = true;
-
-    /**
-     * One array per distinct weight vector (a ring's thousands of paths have a handful: {1, 1}, {2, 2, 2, 2}, ...),
-     * so that the flows of every path read the same few cache lines. Arrays handed out are never written.
-     */
-    private int[] sharedWeights(int[] ws) {
-        List<Integer> key = new ArrayList<>(ws.length);
-        for (int w : ws) {
-            key.add(w);
-        }
-        return weightSets.computeIfAbsent(key, k -> ws);
-    }
-
-    private final Map<List<Integer>, int[]> weightSets = new HashMap<>();
-
-    private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
-        int j = 0;
-        while (j < n && cs[j] != c) {
-            j++;
-        }
-        if (j == n) {
-            cs[n] = c;
-            ws[n] = w;
-            return n + 1;
-        }
-        ws[j] += w;
-        return n;
-    }
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
