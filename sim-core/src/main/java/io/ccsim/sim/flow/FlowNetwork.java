@@ -148,37 +148,96 @@ public final class FlowNetwork {
     private long solveCount;
     private long flowsStarted;
     /** flows + constraints visited by the solver, for locality tests */
-    long solverWork;
+    private long solverWork;
     private int maxComponentFlows;
 
-    /** @param sim the simulator whose clock and event queue this network uses */
-    public FlowNetwork(Simulator sim) {
-        this(sim, true);
-    }
-
     /**
-     * @param sim                 the simulator whose clock and event queue this network uses
-     * @param trackNextCompletion whether to keep the heap of completion times that
-     *                            {@link #nextCompletionTime()} reads; an executor that never asks saves
-     *                            its upkeep on every rate change (the completions themselves are events)
-     */
-    public FlowNetwork(Simulator sim, boolean trackNextCompletion) {
-        this(sim, trackNextCompletion, true);
-    }
-
-    /**
-     * @param sim                 the simulator whose clock and event queue this network uses
-     * @param trackNextCompletion as in {@link #FlowNetwork(Simulator, boolean)}
+     * How a network keeps its state. The two tracking options decide what can be observed; the other four turn off
+     * optimisations that give the same completion times, for tests that check exactly that.
+     *
+     * @param trackNextCompletion whether to keep the completion queue that {@link #nextCompletionTime()} reads; an
+     *                            executor that never asks saves its upkeep on every rate change (the completions
+     *                            themselves are events either way)
      * @param trackLinkTraffic    whether to keep each link direction's rate and bytes carried, which
-     *                            {@link #linkRate} and {@link #linkBytes} read; keeping them settles every hop of a
-     *                            flow at each of its rate changes, 22-31 % of a 1,024-GPU ring all-reduce's time
-     *                            (two alternated pairs of runs),
-     *                            so an executor that never asks leaves them off
+     *                            {@link #linkRate} and {@link #linkBytes} read; keeping them settles every hop of a flow
+     *                            at each of its rate changes, so an executor that never asks leaves them off
+     * @param eventFreeEntry      whether a recycled flow whose rate is known at its start enters its bandwidth phase
+     *                            without an event (only while neither tracking option is on); completion times are the
+     *                            same either way, their order within one instant may differ
+     * @param twinFilling         whether the filling leaves all but the least-capacity constraint of each group of
+     *                            twin constraints out of its heap; the rates are the same either way
+     * @param uniformFastPath     whether a component whose flows all cross the same constraints with proportional
+     *                            weights is water-filled on its tightest constraint instead of by the general
+     *                            progressive filling; the rates are the same either way
+     * @param entryCheckInterval  {@code >= 1}: every this many registered starts, if fewer than a sixteenth of them
+     *                            entered without an event, event-free entry gives up for the rest of the run
      */
-    public FlowNetwork(Simulator sim, boolean trackNextCompletion, boolean trackLinkTraffic) {
+    public record Options(boolean trackNextCompletion, boolean trackLinkTraffic, boolean eventFreeEntry,
+                          boolean twinFilling, boolean uniformFastPath, int entryCheckInterval) {
+        /** Everything tracked, every optimisation on, a check every 65,536 registered starts. */
+        public static final Options DEFAULT = new Options(true, true, true, true, true, 1 << 16);
+
+        /** @throws IllegalArgumentException if {@code entryCheckInterval < 1} */
+        public Options {
+            if (entryCheckInterval < 1) {
+                throw new IllegalArgumentException("FlowNetwork.Options: entryCheckInterval must be >= 1, was "
+                        + entryCheckInterval);
+            }
+        }
+
+        /** @return these options with {@link #trackNextCompletion} set to {@code on} */
+        public Options withTrackNextCompletion(boolean on) {
+            return new Options(on, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #trackLinkTraffic} set to {@code on} */
+        public Options withTrackLinkTraffic(boolean on) {
+            return new Options(trackNextCompletion, on, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #eventFreeEntry} set to {@code on} */
+        public Options withEventFreeEntry(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, on, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #twinFilling} set to {@code on} */
+        public Options withTwinFilling(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, on, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #uniformFastPath} set to {@code on} */
+        public Options withUniformFastPath(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, on, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #entryCheckInterval} set to {@code starts} */
+        public Options withEntryCheckInterval(int starts) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, starts);
+        }
+    }
+
+    /**
+     * A network with {@link Options#DEFAULT} options.
+     *
+     * @param sim the simulator whose clock and event queue this network uses
+     */
+    public FlowNetwork(Simulator sim) {
+        this(sim, Options.DEFAULT);
+    }
+
+    /**
+     * @param sim     the simulator whose clock and event queue this network uses
+     * @param options what to track and which optimisations to use
+     */
+    public FlowNetwork(Simulator sim, Options options) {
         this.sim = Objects.requireNonNull(sim, "simulator must not be null");
-        this.completions = trackNextCompletion ? new CompletionQueue() : null;
-        this.traffic = trackLinkTraffic ? new LinkTraffic() : null;
+        Objects.requireNonNull(options, "options must not be null");
+        this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
+        this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
+        this.eventFreeEntry = options.eventFreeEntry();
+        this.twinFilling = options.twinFilling();
+        this.uniformFastPath = options.uniformFastPath();
+        this.entryCheckInterval = options.entryCheckInterval();
     }
 
     long now() {
@@ -395,7 +454,7 @@ public final class FlowNetwork {
     private void checkTraffic(String where) {
         if (traffic == null) {
             throw new IllegalStateException(where + ": this network was created without link traffic tracking"
-                    + " (new FlowNetwork(sim, trackNextCompletion, true) keeps it)");
+                    + " (FlowNetwork.Options.trackLinkTraffic keeps it)");
         }
     }
 
@@ -479,8 +538,8 @@ public final class FlowNetwork {
 
     // stamps (long: never wrap within a run)
     private long fillStamp;
-    /** Test hook: false fills with every twin constraint (none left out of the heap). */
-    boolean twinFilling = true;
+    /** {@link Options#twinFilling} */
+    private final boolean twinFilling;
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
@@ -558,8 +617,8 @@ public final class FlowNetwork {
 
     // ------------------------------------------------------------------ event-free bandwidth entry
 
-    /** Test hook: false times every flow with the solver (a latency event, then a completion event). */
-    boolean eventFreeEntry = true;
+    /** {@link Options#eventFreeEntry} */
+    private final boolean eventFreeEntry;
     /** counts capacity changes: a path's cached numbers are current when they carry this stamp */
     private int capStamp;
     /** set for good once a capacity changes while flows are active: every later flow is timed by the solver */
@@ -568,13 +627,10 @@ public final class FlowNetwork {
     private Path[] fastPaths = new Path[8];
     private int nFastPaths;
     /** flows entered without an event, and those of them handed to the solver later (tests, diagnostics) */
-    long eventFreeEntries;
-    long handedOver;
-    /**
-     * Every this many registered starts, if fewer than a sixteenth of them entered without an event, the mechanism
-     * gives up for the rest of the run (tests lower it).
-     */
-    int entryCheckInterval = 1 << 16;
+    private long eventFreeEntries;
+    private long handedOver;
+    /** {@link Options#entryCheckInterval} */
+    private final int entryCheckInterval;
     /** registered starts left until the next check (negative before the first: the first start sets it) */
     private int startsUntilCheck;
     private long entriesAtCheck;
@@ -1021,7 +1077,7 @@ public final class FlowNetwork {
     public long nextCompletionTime() {
         if (completions == null) {
             throw new IllegalStateException("nextCompletionTime: this network was created without completion tracking"
-                    + " (new FlowNetwork(sim, true) keeps it)");
+                    + " (FlowNetwork.Options.trackNextCompletion keeps it)");
         }
         flush();
         return completions.nextTime();
@@ -1043,6 +1099,21 @@ public final class FlowNetwork {
      */
     public int maxComponentFlows() {
         return maxComponentFlows;
+    }
+
+    /** @return flows + constraints the solver has visited so far (for locality tests) */
+    long solverWork() {
+        return solverWork;
+    }
+
+    /** @return flows entered without an event so far */
+    long eventFreeEntries() {
+        return eventFreeEntries;
+    }
+
+    /** @return flows entered without an event and handed to the solver later */
+    long handedOver() {
+        return handedOver;
     }
 
     /** @return number of flows started so far */
@@ -1300,8 +1371,8 @@ public final class FlowNetwork {
         }
     }
 
-    /** Test hook: false forces the general progressive filling on every component. */
-    boolean uniformFastPath = true;
+    /** {@link Options#uniformFastPath} */
+    private final boolean uniformFastPath;
 
     /**
      * The common case of a component whose flows all cross the same constraints the same number of
