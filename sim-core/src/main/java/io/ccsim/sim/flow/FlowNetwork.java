@@ -109,6 +109,7 @@ public final class FlowNetwork {
 
     private final LinkTable links = new LinkTable();
     private final PathResolver paths = new PathResolver(links);
+    private final EventFreeEntry entry;
     /** per link direction: rates and bytes carried; null when not tracked */
     private final LinkTraffic traffic;
 
@@ -234,10 +235,10 @@ public final class FlowNetwork {
         Objects.requireNonNull(options, "options must not be null");
         this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
         this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
-        this.eventFreeEntry = options.eventFreeEntry();
+        this.entry = new EventFreeEntry(this, sim, links, options.eventFreeEntry() && completions == null
+                && traffic == null, options.entryCheckInterval());
         this.twinFilling = options.twinFilling();
         this.uniformFastPath = options.uniformFastPath();
-        this.entryCheckInterval = options.entryCheckInterval();
     }
 
     long now() {
@@ -256,7 +257,7 @@ public final class FlowNetwork {
      */
     public int addLink(String name, double capacityBytesPerSec, Sharing sharing) {
         int l = links.add(name, capacityBytesPerSec, sharing);
-        refreshRegLimits(l);
+        entry.refreshLimits(l);
         if (traffic != null) {
             traffic.addLink(l, sim.now());
         }
@@ -272,9 +273,9 @@ public final class FlowNetwork {
     public void setCapacity(int link, double bytesPerSec) {
         links.check("setCapacity", link);
         LinkTable.checkCapacity("setCapacity on link " + link + " '" + links.name(link) + "'", bytesPerSec);
-        capacitiesChanging();
+        entry.capacitiesChanging(activeFlows);
         links.setCapacity(link, bytesPerSec);
-        refreshRegLimits(link);
+        entry.refreshLimits(link);
         Constraint f = links.forward(link);
         Constraint r = links.reverse(link);
         f.capacity = links.directionCapacity(link << 1);
@@ -312,9 +313,9 @@ public final class FlowNetwork {
     public void setDuplexEfficiency(int link, double efficiency) {
         links.check("setDuplexEfficiency", link);
         links.checkDuplexEfficiency(link, efficiency);
-        capacitiesChanging();
+        entry.capacitiesChanging(activeFlows);
         links.setDuplexEfficiency(link, efficiency);
-        refreshRegLimits(link);
+        entry.refreshLimits(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
         requestSolve();
@@ -606,306 +607,12 @@ public final class FlowNetwork {
             f.completionTime = sim.now() + latencyPs;
             f.eventHandle = sim.schedule(latencyPs, f);
             heapInsert(f);
-        } else if (registering() && enterWithoutEvent(f, path, latencyPs)) {
+        } else if (entry.registering() && entry.tryEnter(f, path, latencyPs)) {
             return;
         } else if (latencyPs > 0) {
             f.eventHandle = sim.schedule(latencyPs, f);
         } else {
             enterBandwidth(f);
-        }
-    }
-
-    // ------------------------------------------------------------------ event-free bandwidth entry
-
-    /** {@link Options#eventFreeEntry} */
-    private final boolean eventFreeEntry;
-    /** counts capacity changes: a path's cached numbers are current when they carry this stamp */
-    private int capStamp;
-    /** set for good once a capacity changes while flows are active: every later flow is timed by the solver */
-    private boolean entryOff;
-    /** every path that has had a flow entered without an event (for handing them all over) */
-    private Path[] fastPaths = new Path[8];
-    private int nFastPaths;
-    /** flows entered without an event, and those of them handed to the solver later (tests, diagnostics) */
-    private long eventFreeEntries;
-    private long handedOver;
-    /** {@link Options#entryCheckInterval} */
-    private final int entryCheckInterval;
-    /** registered starts left until the next check (negative before the first: the first start sets it) */
-    private int startsUntilCheck;
-    private long entriesAtCheck;
-    /**
-     * Per shared constraint (by {@link Constraint#id}), REG_STRIDE longs: the registered flows' most usage in
-     * {@link #REG_UNIT}s (each rounded up: an exact integer sum), the limit it must stay within (the least capacity
-     * the constraint can have, in REG_UNITs, rounded down after a relative tolerance of 1e-9), the id of the opposite
-     * direction whose capacity the constraint's use lowers (-1: none), and how many registered flows run without an
-     * event. Dense and small (32 B per constraint), so a flow's start and end touch a few cache-resident lines, not
-     * its constraints' objects.
-     */
-    private long[] reg = new long[32 * 4];
-    private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
-    /** {@link #reg}'s unit of usage, bytes/s */
-    static final double REG_UNIT = 1.0 / 16;
-    /** Relative tolerance of the fit test: rates of C / w each, summed, may exceed C by rounding. */
-    private static final double FIT_TOLERANCE = 1e-9;
-
-    /** Whether new flows register (needs neither completion nor traffic tracking, which read solver state). */
-    private boolean registering() {
-        return eventFreeEntry && !entryOff && completions == null && traffic == null;
-    }
-
-    /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
-    private void refreshRegLimits(int link) {
-        if (reg.length < (2 * link + 2) * REG_STRIDE) {
-            reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
-        }
-        Constraint f = links.forward(link);
-        Constraint r = links.reverse(link);
-        boolean duplex = links.hasDuplexLimit(f);
-        double least = links.leastCapacity(link);
-        long limit = (long) Math.floor(least * (1 + FIT_TOLERANCE) / REG_UNIT);
-        reg[f.id * REG_STRIDE + REG_LIMIT] = limit;
-        reg[f.id * REG_STRIDE + REG_OPPOSITE] = duplex ? r.id : -1;
-        if (r != f) {
-            reg[r.id * REG_STRIDE + REG_LIMIT] = limit;
-            reg[r.id * REG_STRIDE + REG_OPPOSITE] = duplex ? f.id : -1;
-        }
-    }
-
-    /** Brings p's per-path numbers up to the current capacities (they change only with a capacity). */
-    private void refreshPath(Path p) {
-        double most = Double.POSITIVE_INFINITY;
-        double nonShared = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < p.cons.length; i++) {
-            Constraint c = p.cons[i];
-            if (c.shared) {
-                most = Math.min(most, links.capacity(c.link) / p.weights[i]);
-            } else {
-                nonShared = Math.min(nonShared, c.capacity);
-            }
-        }
-        p.most = most;
-        p.nonShared = nonShared;
-        p.capStamp = capStamp;
-    }
-
-    /** Largest registered sum kept (beyond it the mechanism gives up rather than risk an overflow). */
-    private static final long REG_MAX = 1L << 62;
-
-    /** Weight w times rate r in {@link #REG_UNIT}s, rounded up (at most {@link #REG_MAX}). */
-    private static long regUnits(int w, double r) {
-        double u = Math.ceil(w * r / REG_UNIT);
-        return u < 0x1p62 ? (long) u : REG_MAX;
-    }
-
-    /**
-     * Registers flow f (bytes &gt; 0, starting now on {@code path} with latency {@code latencyPs}) in its shared
-     * constraints and, when it can, enters it into its bandwidth phase without an event; returns whether it did (else
-     * the caller times it with the solver as usual). See the class comment.
-     */
-    private boolean enterWithoutEvent(Flow f, Path path, long latencyPs) {
-        if (--startsUntilCheck <= 0) {
-            // where few flows fit (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost
-            if (startsUntilCheck == 0 && eventFreeEntries - entriesAtCheck < entryCheckInterval / 16) {
-                giveUpEventFreeEntry();
-                return false;
-            }
-            startsUntilCheck = entryCheckInterval;
-            entriesAtCheck = eventFreeEntries;
-        }
-        if (path.capStamp != capStamp) {
-            refreshPath(path);
-        }
-        long now = sim.now();
-        long t1 = now + latencyPs;
-        // f's own bound (computeBound's) and the most rate it could get alone (full capacities)
-        double bound = Math.min(f.rateCap, path.nonShared);
-        f.bound = bound;
-        double most = Math.min(bound, path.most);
-        int[] ids = path.regIds;
-        int[] ws = path.weights;
-        long[] rg = reg;
-        f.registered = true;
-        f.path = path;
-        f.regRate = most;
-        boolean fast = f.pooled && most > 0;
-        long d = fast ? completionDelayPs(f.bytes(), most) : -1;
-        fast = d >= 0 && d < Long.MAX_VALUE - t1;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] < 0) {
-                continue;
-            }
-            int b = ids[i] * REG_STRIDE;
-            long u = regUnits(ws[i], most);
-            if (rg[b + REG_UNITS] > REG_MAX - u) {
-                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
-                // every flow goes to the solver from now on
-                f.registered = false;
-                giveUpEventFreeEntry();
-                return false;
-            }
-            if (fast) {
-                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
-                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
-                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
-                // what it keeps
-                int o = (int) rg[b + REG_OPPOSITE];
-                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
-                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
-            }
-        }
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0) {
-                int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] += regUnits(ws[i], most);
-                if (fast) {
-                    rg[b + REG_FAST]++;
-                }
-            }
-        }
-        if (fast) {
-            if (!path.listed) {
-                path.listed = true;
-                for (Constraint c : path.cons) {
-                    if (c.shared) {
-                        c.addPath(path);
-                    }
-                }
-                if (nFastPaths == fastPaths.length) {
-                    fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
-                }
-                fastPaths[nFastPaths++] = path;
-            }
-            f.fastPrev = null;
-            f.fastNext = path.fastHead;
-            if (path.fastHead != null) {
-                path.fastHead.fastPrev = f;
-            }
-            path.fastHead = f;
-            eventFreeEntries++;
-            f.phase = Flow.FAST;
-            f.rate = most;
-            f.lastUpdate = t1;
-            f.completionTime = t1 + d;
-            f.eventHandle = sim.schedule(latencyPs + d, f);
-            return true;
-        }
-        // f's use may break what flows entered without an event rely on: those are handed to the solver
-        for (int i = 0; i < ids.length; i++) {
-            int id = ids[i];
-            if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
-                handOver(path.cons[i]);
-                int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
-                if (o >= 0) {
-                    handOver(links.direction(o));
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Hands every flow that crosses c and runs without an event to the solver. */
-    private void handOver(Constraint c) {
-        for (int k = 0; k < c.nPaths && reg[c.id * REG_STRIDE + REG_FAST] > 0; k++) {
-            Path p = c.paths[k];
-            while (p.fastHead != null) {
-                toSolver(p.fastHead);
-            }
-        }
-    }
-
-    /** Unlinks fast flow f from its path's list. */
-    private static void unlinkFast(Flow f) {
-        if (f.fastPrev != null) {
-            f.fastPrev.fastNext = f.fastNext;
-        } else {
-            f.path.fastHead = f.fastNext;
-        }
-        if (f.fastNext != null) {
-            f.fastNext.fastPrev = f.fastPrev;
-        }
-        f.fastNext = null;
-        f.fastPrev = null;
-    }
-
-    /**
-     * Flow f, entered without an event, is timed by the solver from now on: still in its latency phase it gets its
-     * latency event back; already running (at its most rate, which every registration so far left it) it joins its
-     * constraints as if it had entered at its t1. Its registered use stays (it never depended on how f is timed).
-     */
-    private void toSolver(Flow f) {
-        handedOver++;
-        long now = sim.now();
-        unlinkFast(f);
-        for (int id : f.path.regIds) {
-            if (id >= 0) {
-                reg[id * REG_STRIDE + REG_FAST]--;
-            }
-        }
-        long t1 = f.lastUpdate; // an event-free flow's lastUpdate is its t1
-        if (now < t1) {
-            sim.cancel(f.eventHandle);
-            f.phase = Flow.LATENCY;
-            f.rate = 0;
-            f.lastUpdate = now;
-            f.completionTime = Long.MAX_VALUE;
-            f.eventHandle = sim.schedule(t1 - now, f);
-        } else {
-            // running since t1 at f.rate: its completion event stays unless the solver changes the rate
-            f.phase = Flow.BANDWIDTH;
-            f.done = 0;
-            join(f);
-        }
-    }
-
-    /** Removes f's registered use (it completed or was cancelled). */
-    private void unregister(Flow f) {
-        if (!f.registered) {
-            return;
-        }
-        f.registered = false;
-        boolean fast = f.phase == Flow.FAST;
-        if (fast) {
-            unlinkFast(f);
-        }
-        int[] ids = f.path.regIds;
-        int[] ws = f.weights;
-        long[] rg = reg;
-        double r = f.regRate;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0) {
-                int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] -= regUnits(ws[i], r);
-                if (fast) {
-                    rg[b + REG_FAST]--;
-                }
-            }
-        }
-    }
-
-    /**
-     * A capacity changes: the registrations assumed the old ones. With flows active, every flow entered without an
-     * event is handed to the solver and later flows are timed by it (a fault mid-run); before any flow, nothing is
-     * at stake.
-     */
-    private void capacitiesChanging() {
-        capStamp++;
-        if (activeFlows > 0) {
-            giveUpEventFreeEntry();
-        }
-    }
-
-    /** Hands every flow entered without an event to the solver and times every later flow with it. */
-    private void giveUpEventFreeEntry() {
-        if (entryOff) {
-            return;
-        }
-        entryOff = true;
-        for (int k = 0; k < nFastPaths; k++) {
-            Path p = fastPaths[k];
-            while (p.fastHead != null) {
-                toSolver(p.fastHead);
-            }
         }
     }
 
@@ -918,7 +625,7 @@ public final class FlowNetwork {
     void onFlowEvent(Flow f) {
         f.eventHandle = -1;
         if (f.phase == Flow.FAST) {
-            unregister(f);
+            entry.unregister(f);
             finish(f);
             return;
         }
@@ -965,7 +672,7 @@ public final class FlowNetwork {
      * already (a flow entered without an event, handed to the solver) keeps its completion event when its rate
      * does not change.
      */
-    private void join(Flow f) {
+    void join(Flow f) {
         Constraint[] cs = f.cons;
         if (f.posInCons == null || f.posInCons.length < cs.length) {
             // sized here, not at every start: a flow that never joins (entered without an event) never reads it
@@ -1035,7 +742,7 @@ public final class FlowNetwork {
             }
         }
         heapRemove(f);
-        unregister(f);
+        entry.unregister(f);
         if (nSeedCons > 0 || nSeedFlows > 0) {
             requestSolve();
         }
@@ -1063,7 +770,7 @@ public final class FlowNetwork {
             detach(f, false);
         } else {
             heapRemove(f);
-            unregister(f);
+            entry.unregister(f);
         }
         f.phase = Flow.CANCELLED;
         activeFlows--;
@@ -1108,12 +815,12 @@ public final class FlowNetwork {
 
     /** @return flows entered without an event so far */
     long eventFreeEntries() {
-        return eventFreeEntries;
+        return entry.entries();
     }
 
     /** @return flows entered without an event and handed to the solver later */
     long handedOver() {
-        return handedOver;
+        return entry.handedOver();
     }
 
     /** @return number of flows started so far */
