@@ -110,33 +110,9 @@ public final class FlowNetwork {
     private final LinkTable links = new LinkTable();
     private final PathResolver paths = new PathResolver(links);
     private final EventFreeEntry entry;
+    private final MaxMinSolver solver;
     /** per link direction: rates and bytes carried; null when not tracked */
     private final LinkTraffic traffic;
-
-    // dirty seeds
-    private Flow[] seedFlows = new Flow[16];
-    private int nSeedFlows;
-    private Constraint[] seedCons = new Constraint[16];
-    private int nSeedCons;
-    private boolean solvePending;
-    private final Runnable solveAction = this::solveDeferred;
-
-    // solver scratch
-    private int epoch;
-    private Flow[] compFlows = new Flow[16];
-    private int nCompFlows;
-    private Constraint[] compCons = new Constraint[16];
-    // per component constraint (by compIdx), the filling's state: capacity not yet given to frozen flows, weight of the
-    // unfrozen members, saturation level (the heap's key), saturated. Kept here, not in the Constraint objects, so that
-    // the objects hold only what every flow start and end touches (their size is what a large run's cache holds)
-    private double[] cRem = new double[16];
-    private double[] cWsum = new double[16];
-    private boolean[] cSat = new boolean[16];
-    private int nCompCons;
-    /** the component's flows with a finite bound (compIdx), by bound */
-    private final BoundHeap bounds = new BoundHeap();
-    /** the component's unsaturated constraints (compIdx), by level */
-    private final IndexedMinHeap levels = new IndexedMinHeap();
 
     /** flows by completion time; null when not tracked */
     private final CompletionQueue completions;
@@ -146,11 +122,7 @@ public final class FlowNetwork {
     private Flow[] pool = new Flow[16];
     private int poolSize;
     private int activeFlows;
-    private long solveCount;
     private long flowsStarted;
-    /** flows + constraints visited by the solver, for locality tests */
-    private long solverWork;
-    private int maxComponentFlows;
 
     /**
      * How a network keeps its state. The two tracking options decide what can be observed; the other four turn off
@@ -235,10 +207,9 @@ public final class FlowNetwork {
         Objects.requireNonNull(options, "options must not be null");
         this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
         this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
+        this.solver = new MaxMinSolver(this, sim, new ProgressiveFilling(options.twinFilling(), options.uniformFastPath()));
         this.entry = new EventFreeEntry(this, sim, links, options.eventFreeEntry() && completions == null
                 && traffic == null, options.entryCheckInterval());
-        this.twinFilling = options.twinFilling();
-        this.uniformFastPath = options.uniformFastPath();
     }
 
     long now() {
@@ -281,24 +252,14 @@ public final class FlowNetwork {
         f.capacity = links.directionCapacity(link << 1);
         r.capacity = links.directionCapacity((link << 1) | 1);
         if (f.shared) {
-            capacityChanged(f);
+            solver.capacityChanged(f);
             if (r != f) {
-                capacityChanged(r);
+                solver.capacityChanged(r);
             }
         } else {
-            // a per-flow bound: its members' own bounds change, and with them the sums of their shared constraints
-            for (int i = 0; i < f.end; i++) {
-                Flow m = f.members[i];
-                if (m == null) {
-                    continue;
-                }
-                countBounds(m, -1);
-                computeBound(m);
-                countBounds(m, +1);
-                addSeed(m);
-            }
+            solver.boundChanged(f);
         }
-        requestSolve();
+        solver.requestSolve();
     }
 
     /**
@@ -318,7 +279,7 @@ public final class FlowNetwork {
         entry.refreshLimits(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
-        requestSolve();
+        solver.requestSolve();
     }
 
     /**
@@ -328,73 +289,7 @@ public final class FlowNetwork {
     private void refreshDirection(int h) {
         Constraint c = links.direction(h);
         c.capacity = links.directionCapacity(h);
-        capacityChanged(c);
-    }
-
-    /**
-     * A shared constraint's capacity changed: re-solve what it binds. A constraint that was slack and still is
-     * binds nobody before or after (the duplex mode toggling on a lightly used link costs nothing).
-     */
-    private void capacityChanged(Constraint c) {
-        boolean fits = c.fits();
-        if (c.slack && fits) {
-            return;
-        }
-        updateSlack(c);
-        if (!c.slack && c.size > 0) {
-            addSeed(c);
-        }
-    }
-
-    /**
-     * Brings {@link Constraint#slack} up to date after its bound sum or capacity changed: a constraint turning
-     * tight is seeded (its members now share it); one turning slack frees its members, each re-solved in what
-     * remains of its component.
-     */
-    private void updateSlack(Constraint c) {
-        boolean fits = c.fits();
-        if (fits == c.slack) {
-            return;
-        }
-        c.slack = fits;
-        if (fits) {
-            Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n; k++) {
-                if (ms[k] != null) {
-                    addSeed(ms[k]);
-                }
-            }
-        } else if (c.size > 0) {
-            addSeed(c);
-        }
-    }
-
-    /** Above this a flow's bound counts as none (keeps {@link Constraint#boundSum} far from overflow). */
-    private static final double MAX_COUNTED_BOUND = 0x1p50 * Constraint.BOUND_UNIT;
-
-    /** Sets f's own rate bound: its cap and the capacities of its non-shared constraints. */
-    private static void computeBound(Flow f) {
-        double b = f.rateCap;
-        for (Constraint c : f.cons) {
-            if (!c.shared && c.capacity < b) {
-                b = c.capacity;
-            }
-        }
-        f.bound = b;
-        f.boundUnits = b <= MAX_COUNTED_BOUND ? (long) Math.ceil(b / Constraint.BOUND_UNIT) : -1;
-    }
-
-    /** Adds ({@code sign} = 1) or removes (-1) f's bound in the sums of its shared constraints, updating their slack. */
-    private void countBounds(Flow f, int sign) {
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                c.count(f, ws[i], sign);
-                updateSlack(c);
-            }
-        }
+        solver.capacityChanged(c);
     }
 
     /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
@@ -537,11 +432,6 @@ public final class FlowNetwork {
         return paths.resolve(route, multiplicity, true);
     }
 
-    // stamps (long: never wrap within a run)
-    private long fillStamp;
-    /** {@link Options#twinFilling} */
-    private final boolean twinFilling;
-
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
@@ -681,8 +571,8 @@ public final class FlowNetwork {
         for (int i = 0; i < cs.length; i++) {
             f.posInCons[i] = cs[i].add(f);
         }
-        computeBound(f);
-        countBounds(f, +1);
+        MaxMinSolver.computeBound(f);
+        solver.countBounds(f, +1);
         if (traffic != null) {
             traffic.join(f.route);
         }
@@ -701,10 +591,10 @@ public final class FlowNetwork {
                 setRate(f, f.bound, sim.now());
             }
         } else {
-            addSeed(f);
+            solver.addSeed(f);
         }
-        if (nSeedFlows > 0 || nSeedCons > 0) {
-            requestSolve();
+        if (solver.hasSeeds()) {
+            solver.requestSolve();
         }
     }
 
@@ -731,20 +621,13 @@ public final class FlowNetwork {
                 refreshDirection(c.hop ^ 1); // one way only now
             }
             if (c.shared) {
-                c.count(f, ws[i], -1);
-                if (!c.slack) {
-                    updateSlack(c); // turning slack frees the members
-                    if (!c.slack && c.size > 0) {
-                        addSeed(c);
-                    }
-                }
-                // a slack constraint bound nobody: the others' rates do not change
+                solver.memberLeft(c, f, ws[i]);
             }
         }
         heapRemove(f);
         entry.unregister(f);
-        if (nSeedCons > 0 || nSeedFlows > 0) {
-            requestSolve();
+        if (solver.hasSeeds()) {
+            solver.requestSolve();
         }
     }
 
@@ -797,7 +680,7 @@ public final class FlowNetwork {
 
     /** @return number of solver passes so far */
     public long solveCount() {
-        return solveCount;
+        return solver.solveCount();
     }
 
     /**
@@ -805,12 +688,12 @@ public final class FlowNetwork {
      * solve costs grows with it, so a model change that joins components shows here
      */
     public int maxComponentFlows() {
-        return maxComponentFlows;
+        return solver.maxComponentFlows();
     }
 
     /** @return flows + constraints the solver has visited so far (for locality tests) */
     long solverWork() {
-        return solverWork;
+        return solver.solverWork();
     }
 
     /** @return flows entered without an event so far */
@@ -828,378 +711,13 @@ public final class FlowNetwork {
         return flowsStarted;
     }
 
-    // ------------------------------------------------------------------ solving
-
-    private void addSeed(Flow f) {
-        if (nSeedFlows == seedFlows.length) {
-            seedFlows = Arrays.copyOf(seedFlows, nSeedFlows * 2);
-        }
-        seedFlows[nSeedFlows++] = f;
-    }
-
-    private void addSeed(Constraint c) {
-        if (nSeedCons == seedCons.length) {
-            seedCons = Arrays.copyOf(seedCons, nSeedCons * 2);
-        }
-        seedCons[nSeedCons++] = c;
-    }
-
-    private void requestSolve() {
-        if (!solvePending) {
-            solvePending = true;
-            sim.atEndOfInstant(solveAction);
-        }
-    }
-
     /** Solves now if changes are pending, so that observed rates are current. */
     void flush() {
-        if (solvePending) {
-            solvePending = false;
-            solve();
-        }
-    }
-
-    private void solveDeferred() {
-        if (!solvePending) {
-            return; // an observer flushed already
-        }
-        solvePending = false;
-        solve();
-    }
-
-    private void solve() {
-        if (nSeedFlows == 0 && nSeedCons == 0) {
-            return;
-        }
-        solveCount++;
-        int ep = ++epoch;
-        // each seed's connected component is solved on its own: the changes of one instant often touch
-        // many unrelated components (every rank of a ring finishing a step at once), and solving them
-        // apart keeps each problem small (and usually uniform, see fillUniform)
-        for (int i = 0; i < nSeedFlows; i++) {
-            Flow f = seedFlows[i];
-            seedFlows[i] = null;
-            if (f.phase == Flow.BANDWIDTH && f.epoch != ep) {
-                f.epoch = ep;
-                pushComp(f);
-                solveComponent(ep);
-            }
-        }
-        for (int i = 0; i < nSeedCons; i++) {
-            Constraint c = seedCons[i];
-            seedCons[i] = null;
-            if (c.epoch != ep) {
-                c.epoch = ep;
-                if (c.slack) {
-                    // turned slack since it was seeded: it couples nobody; each member is solved in its own component
-                    for (int k = 0; k < c.end; k++) {
-                        Flow f = c.members[k];
-                        if (f != null && f.epoch != ep) {
-                            f.epoch = ep;
-                            pushComp(f);
-                            solveComponent(ep);
-                        }
-                    }
-                } else {
-                    pushComp(c);
-                    solveComponent(ep);
-                }
-            }
-        }
-        nSeedFlows = 0;
-        nSeedCons = 0;
-    }
-
-    /** Closes the pushed seed over shared constraints (BFS, epoch {@code ep}), solves it and applies the rates. */
-    private void solveComponent(int ep) {
-        int fi = 0;
-        int ci = 0;
-        while (fi < nCompFlows || ci < nCompCons) {
-            while (fi < nCompFlows) {
-                Constraint[] cs = compFlows[fi++].cons;
-                for (Constraint c : cs) {
-                    if (c.shared && !c.slack && c.epoch != ep) {
-                        c.epoch = ep;
-                        pushComp(c);
-                    }
-                }
-            }
-            while (ci < nCompCons) {
-                Constraint c = compCons[ci++];
-                Flow[] ms = c.members; // compacted by pushComp: no holes
-                for (int k = 0, n = c.end; k < n; k++) {
-                    Flow f = ms[k];
-                    if (f.epoch != ep) {
-                        f.epoch = ep;
-                        pushComp(f);
-                    }
-                }
-            }
-        }
-        solverWork += nCompFlows + nCompCons;
-        if (nCompFlows > maxComponentFlows) {
-            maxComponentFlows = nCompFlows;
-        }
-        fill();
-        apply();
-        for (int i = 0; i < nCompFlows; i++) {
-            compFlows[i] = null;
-        }
-        for (int i = 0; i < nCompCons; i++) {
-            compCons[i] = null;
-        }
-        nCompFlows = 0;
-        nCompCons = 0;
-    }
-
-    private void pushComp(Flow f) {
-        if (nCompFlows == compFlows.length) {
-            compFlows = Arrays.copyOf(compFlows, nCompFlows * 2);
-        }
-        compFlows[nCompFlows++] = f;
-    }
-
-    private void pushComp(Constraint c) {
-        if (c.end != c.size) {
-            c.compact(); // its members are about to be walked (and their flows touched) anyway
-        }
-        if (nCompCons == compCons.length) {
-            compCons = Arrays.copyOf(compCons, nCompCons * 2);
-            cRem = Arrays.copyOf(cRem, nCompCons * 2);
-            cWsum = Arrays.copyOf(cWsum, nCompCons * 2);
-            cSat = Arrays.copyOf(cSat, nCompCons * 2);
-        }
-        c.compIdx = nCompCons;
-        compCons[nCompCons++] = c;
-    }
-
-    /** Progressive filling over compFlows/compCons; result in Flow.newRate. */
-    private void fill() {
-        if (uniformFastPath && fillUniform()) {
-            return;
-        }
-        bounds.clear();
-        for (int i = 0; i < nCompCons; i++) {
-            cRem[i] = compCons[i].capacity;
-            cWsum[i] = 0;
-            cSat[i] = false;
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            f.frozen = false;
-            double bound = f.bound;
-            Constraint[] cs = f.cons;
-            int[] ws = f.weights;
-            for (int k = 0; k < cs.length; k++) {
-                Constraint c = cs[k];
-                if (c.shared && !c.slack) {
-                    cWsum[c.compIdx] += ws[k];
-                }
-            }
-            if (bound < Double.POSITIVE_INFINITY) {
-                bounds.push(bound, i);
-            }
-        }
-        levels.reset(nCompCons);
-        // of twin constraints (the same members, the same weights) only the least capacity can saturate first: with
-        // the same frozen and unfrozen members at every step the others' levels are never below its own, so they are
-        // left out of the heap (marked saturated; freeze() then skips them)
-        long fm = ++fillStamp;
-        for (int i = 0; i < nCompCons && twinFilling; i++) {
-            Constraint.TwinGroup g = compCons[i].twins;
-            if (g == null || g.n == 1 || !(cWsum[i] > 0)) {
-                continue;
-            }
-            if (g.fillMark != fm) {
-                g.fillMark = fm;
-                g.best = i;
-            } else if (compCons[i].capacity < compCons[g.best].capacity) {
-                cSat[g.best] = true;
-                g.best = i;
-            } else {
-                cSat[i] = true;
-            }
-        }
-        for (int i = 0; i < nCompCons; i++) {
-            if (cWsum[i] > 0 && !cSat[i]) {
-                levels.append(i, cRem[i] / cWsum[i]);
-            } else {
-                levels.markAbsent(i);
-            }
-        }
-        levels.heapify();
-        // the lowest of the next constraint level and the next flow bound freezes next. A constraint's level only
-        // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
-        // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
-        // the top: a stale key is below the true level, never above, so the true minimum is never passed over
-        unfrozen = nCompFlows;
-        // once every flow is frozen the constraints left in the heap can saturate nothing: stop
-        while (unfrozen > 0 && (levels.size() > 0 || bounds.size() > 0)) {
-            if (levels.size() > 0) {
-                int top = levels.top();
-                if (!(cWsum[top] > 0)) {
-                    levels.removeAt(0); // no unfrozen member left: it can no longer saturate
-                    continue;
-                }
-                double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
-                if (lvl > levels.topKey()) {
-                    levels.raiseTopKey(lvl);
-                    continue;
-                }
-                levels.lowerTopKey(lvl);
-            }
-            double level = levels.size() > 0 ? levels.topKey() : Double.POSITIVE_INFINITY;
-            if (levels.size() > 0 && (bounds.size() == 0 || level <= bounds.topKey())) {
-                int top = levels.top();
-                Constraint c = compCons[top];
-                cSat[top] = true;
-                levels.removeAt(0);
-                Flow[] ms = c.members;
-                for (int k = 0, n = c.end; k < n; k++) {
-                    Flow f = ms[k];
-                    if (!f.frozen) { // (compacted by pushComp: no holes)
-                        freeze(f, level);
-                    }
-                }
-            } else {
-                double key = bounds.topKey();
-                Flow f = compFlows[bounds.topValue()];
-                bounds.pop();
-                if (!f.frozen) {
-                    freeze(f, key);
-                }
-            }
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
-                f.newRate = Double.POSITIVE_INFINITY;
-            }
-        }
-    }
-
-    /** {@link Options#uniformFastPath} */
-    private final boolean uniformFastPath;
-
-    /**
-     * The common case of a component whose flows all cross the same constraints the same number of
-     * times per replica — e.g. all channels of a ring hop between two GPUs, some capped by the
-     * reduction throughput and some by the copy throughput. Every shared constraint then carries
-     * {@code crossings x sum(multiplicity x rate)}, so the tightest one, capacity / crossings, is the
-     * bottleneck of all flows, and max-min is water-filling on it: flows whose own bound (cap, or a
-     * non-shared constraint) is below the level keep their bound, the others share the rest equally
-     * per replica. No saturation heap is needed. Returns false (and does nothing) otherwise.
-     */
-    private boolean fillUniform() {
-        if (nCompFlows == 0) {
-            return false;
-        }
-        Flow f0 = compFlows[0];
-        Constraint[] c0 = f0.cons;
-        int[] w0 = f0.weights;
-        int m0 = f0.multiplicity;
-        for (int i = 1; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            Constraint[] cs = f.cons;
-            if (cs.length != c0.length) {
-                return false;
-            }
-            int[] ws = f.weights;
-            int m = f.multiplicity;
-            for (int k = 0; k < cs.length; k++) {
-                if (cs[k] != c0[k] || (long) ws[k] * m0 != (long) w0[k] * m) {
-                    return false;
-                }
-            }
-        }
-        // the binding shared capacity per unit of sum(multiplicity x rate), and the common non-shared bound
-        double capacity = Double.POSITIVE_INFINITY;
-        double bound = Double.POSITIVE_INFINITY;
-        for (int k = 0; k < c0.length; k++) {
-            Constraint c = c0[k];
-            if (c.shared) {
-                if (!c.slack) {
-                    capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
-                }
-            } else {
-                bound = Math.min(bound, c.capacity);
-            }
-        }
-        double remaining = capacity;
-        long wsum = 0;
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            f.frozen = false;
-            wsum += f.multiplicity;
-        }
-        // water-filling: freeze the flows bounded below the current level, until none is
-        boolean changed = true;
-        double level = 0;
-        while (changed) {
-            changed = false;
-            level = wsum > 0 ? Math.max(0.0, remaining) / wsum : Double.POSITIVE_INFINITY;
-            for (int i = 0; i < nCompFlows; i++) {
-                Flow f = compFlows[i];
-                if (f.frozen) {
-                    continue;
-                }
-                double b = Math.min(f.rateCap, bound);
-                if (b < level) {
-                    f.frozen = true;
-                    f.newRate = b;
-                    remaining -= b * f.multiplicity;
-                    wsum -= f.multiplicity;
-                    changed = true;
-                }
-            }
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            if (!f.frozen) {
-                f.frozen = true;
-                f.newRate = level;
-            }
-        }
-        return true;
-    }
-
-    /** flows of the component fill() has not frozen yet */
-    private int unfrozen;
-
-    private void freeze(Flow f, double r) {
-        f.frozen = true;
-        unfrozen--;
-        f.newRate = r;
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int k = 0; k < cs.length; k++) {
-            Constraint c = cs[k];
-            if (!c.shared || c.slack || cSat[c.compIdx]) {
-                continue;
-            }
-            int w = ws[k];
-            int ci = c.compIdx; // a tight shared constraint of a component's flow is in the component
-            cRem[ci] -= w * r;
-            cWsum[ci] -= w; // its level rises; fill() re-keys it when it reaches the top of the heap
-        }
-    }
-
-    private void apply() {
-        long now = sim.now();
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            double nr = f.newRate;
-            double old = f.rate;
-            boolean fresh = f.eventHandle < 0 && f.heapPos < 0;
-            if (nr == old && !fresh) {
-                continue;
-            }
-            setRate(f, nr, now);
-        }
+        solver.flush();
     }
 
     /** Gives f rate {@code nr} from now: settles its progress and its links', and reschedules its completion. */
-    private void setRate(Flow f, double nr, long now) {
+    void setRate(Flow f, double nr, long now) {
         settleFlow(f, now);
         double delta = nr - f.rate;
         if (delta != 0 && traffic != null) {
