@@ -58,7 +58,7 @@ final class EventFreeEntry {
     private long[] reg = new long[32 * 4];
     private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
 
-    private final FlowNetwork net;
+    private final FlowLifecycle flows;
     private final Simulator sim;
     private final LinkTable links;
     /** whether the network allows it at all ({@link FlowNetwork.Options}) */
@@ -80,12 +80,12 @@ final class EventFreeEntry {
     private long entriesAtCheck;
 
     /**
-     * @param net           the network whose flows these are ({@link FlowNetwork#join} takes handed-over flows)
+     * @param flows         the lifecycle of the flows ({@link FlowLifecycle#join} takes handed-over flows)
      * @param enabled       whether flows may enter without an event at all
      * @param checkInterval {@code >= 1}: registered starts between two checks of how many entered without an event
      */
-    EventFreeEntry(FlowNetwork net, Simulator sim, LinkTable links, boolean enabled, int checkInterval) {
-        this.net = net;
+    EventFreeEntry(FlowLifecycle flows, Simulator sim, LinkTable links, boolean enabled, int checkInterval) {
+        this.flows = flows;
         this.sim = sim;
         this.links = links;
         this.enabled = enabled;
@@ -168,14 +168,8 @@ final class EventFreeEntry {
      * did; if not, the caller times f with the solver as usual (f may still be registered).
      */
     boolean tryEnter(Flow f, FlowNetwork.Path path, long latencyPs) {
-        if (--startsUntilCheck <= 0) {
-            // where few flows fit (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost
-            if (startsUntilCheck == 0 && entries - entriesAtCheck < checkInterval / 16) {
-                giveUp();
-                return false;
-            }
-            startsUntilCheck = checkInterval;
-            entriesAtCheck = entries;
+        if (--startsUntilCheck <= 0 && !checkpoint()) {
+            return false;
         }
         if (path.capStamp != capStamp) {
             refreshPath(path);
@@ -186,15 +180,54 @@ final class EventFreeEntry {
         double bound = Math.min(f.rateCap, path.nonShared);
         f.bound = bound;
         double most = Math.min(bound, path.most);
-        int[] ids = path.regIds;
-        int[] ws = path.weights;
-        long[] rg = reg;
         f.registered = true;
         f.path = path;
         f.regRate = most;
         boolean fast = f.pooled && most > 0;
         long d = fast ? FlowNetwork.completionDelayPs(f.bytes(), most) : -1;
         fast = d >= 0 && d < Long.MAX_VALUE - t1;
+        int fits = fits(path, most, fast);
+        if (fits < 0) {
+            // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
+            // every flow goes to the solver from now on
+            f.registered = false;
+            giveUp();
+            return false;
+        }
+        fast = fits > 0;
+        register(path, most, fast);
+        if (fast) {
+            enter(f, path, most, t1, d, latencyPs);
+            return true;
+        }
+        // f's use may break what flows entered without an event rely on: those are handed to the solver
+        handOverOverfull(path);
+        return false;
+    }
+
+    /**
+     * The end of a check interval of registered starts: where fewer than a sixteenth of them entered without an
+     * event (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost, and the mechanism
+     * gives up. Returns whether it goes on.
+     */
+    private boolean checkpoint() {
+        if (startsUntilCheck == 0 && entries - entriesAtCheck < checkInterval / 16) {
+            giveUp();
+            return false;
+        }
+        startsUntilCheck = checkInterval;
+        entriesAtCheck = entries;
+        return true;
+    }
+
+    /**
+     * Whether a flow on {@code path} using {@code most} bytes/s may enter without an event ({@code fast} so far):
+     * 1 if so, 0 if not, -1 if a registered sum would leave the exact range.
+     */
+    private int fits(FlowNetwork.Path path, double most, boolean fast) {
+        int[] ids = path.regIds;
+        int[] ws = path.weights;
+        long[] rg = reg;
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] < 0) {
                 continue;
@@ -202,11 +235,7 @@ final class EventFreeEntry {
             int b = ids[i] * REG_STRIDE;
             long u = regUnits(ws[i], most);
             if (rg[b + REG_UNITS] > REG_MAX - u) {
-                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
-                // every flow goes to the solver from now on
-                f.registered = false;
-                giveUp();
-                return false;
+                return -1;
             }
             if (fast) {
                 // every registered flow at its most, f included, fits in the least capacity the constraint can have,
@@ -218,6 +247,14 @@ final class EventFreeEntry {
                         && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
             }
         }
+        return fast ? 1 : 0;
+    }
+
+    /** Adds a flow's use of {@code most} bytes/s on {@code path} to the table; {@code fast}: it runs without an event. */
+    private void register(FlowNetwork.Path path, double most, boolean fast) {
+        int[] ids = path.regIds;
+        int[] ws = path.weights;
+        long[] rg = reg;
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] >= 0) {
                 int b = ids[i] * REG_STRIDE;
@@ -227,34 +264,40 @@ final class EventFreeEntry {
                 }
             }
         }
-        if (fast) {
-            if (!path.listed) {
-                path.listed = true;
-                for (Constraint c : path.cons) {
-                    if (c.shared) {
-                        c.addPath(path);
-                    }
+    }
+
+    /** Enters f into its bandwidth phase without an event: at {@code most} from t1, completing d ps later. */
+    private void enter(Flow f, FlowNetwork.Path path, double most, long t1, long d, long latencyPs) {
+        if (!path.listed) {
+            path.listed = true;
+            for (Constraint c : path.cons) {
+                if (c.shared) {
+                    c.addPath(path);
                 }
-                if (nFastPaths == fastPaths.length) {
-                    fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
-                }
-                fastPaths[nFastPaths++] = path;
             }
-            f.fastPrev = null;
-            f.fastNext = path.fastHead;
-            if (path.fastHead != null) {
-                path.fastHead.fastPrev = f;
+            if (nFastPaths == fastPaths.length) {
+                fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
             }
-            path.fastHead = f;
-            entries++;
-            f.phase = Flow.FAST;
-            f.rate = most;
-            f.lastUpdate = t1;
-            f.completionTime = t1 + d;
-            f.eventHandle = sim.schedule(latencyPs + d, f);
-            return true;
+            fastPaths[nFastPaths++] = path;
         }
-        // f's use may break what flows entered without an event rely on: those are handed to the solver
+        f.fastPrev = null;
+        f.fastNext = path.fastHead;
+        if (path.fastHead != null) {
+            path.fastHead.fastPrev = f;
+        }
+        path.fastHead = f;
+        entries++;
+        f.phase = Flow.FAST;
+        f.rate = most;
+        f.lastUpdate = t1;
+        f.completionTime = t1 + d;
+        f.eventHandle = sim.schedule(latencyPs + d, f);
+    }
+
+    /** Hands the event-free flows on every overfull constraint of {@code path} (and its duplex opposite) over. */
+    private void handOverOverfull(FlowNetwork.Path path) {
+        int[] ids = path.regIds;
+        long[] rg = reg;
         for (int i = 0; i < ids.length; i++) {
             int id = ids[i];
             if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
@@ -265,7 +308,6 @@ final class EventFreeEntry {
                 }
             }
         }
-        return false;
     }
 
     /** Hands every flow that crosses c and runs without an event to the solver. */
@@ -318,7 +360,7 @@ final class EventFreeEntry {
             // running since t1 at f.rate: its completion event stays unless the solver changes the rate
             f.phase = Flow.BANDWIDTH;
             f.done = 0;
-            net.join(f);
+            flows.join(f);
         }
     }
 

@@ -3,126 +3,54 @@ package io.ccsim.sim.flow;
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * Links with capacities (bytes/s) and flows over routes of link directions, sharing bandwidth
- * with max-min fairness; completion events live in the {@link Simulator}.
+ * Links with capacities (bytes/s) and flows over routes of link directions, sharing bandwidth with max-min
+ * fairness; completion events live in the {@link Simulator}.
  *
- * <h2>Model</h2>
- * Each link contributes constraints according to its {@link Sharing}: FULL_DUPLEX one per
- * direction, SHARED one for both directions, FAT_PIPE none shared (each flow is individually
- * bounded by the link capacity). A flow's own rate cap is a per-flow bound too. A flow that
- * crosses a shared constraint k times consumes k times its rate there.
- *
- * <p>A FULL_DUPLEX link may also have a <em>duplex efficiency</em> e in (0, 1]
- * ({@link #setDuplexEfficiency}): while the opposite direction carries a flow in its bandwidth phase, a
- * direction's capacity is {@code C x e} instead of C. With traffic one way only a direction gets C; with
- * both directions busy each gets at most {@code C x e}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200, Simple:
- * calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a one-way chain.
- * The penalty is a mode of the link (both ways at once or not), not a joint constraint over the two
- * directions' rates: a joint constraint {@code fwd + rev <= 2 C e} agrees with it whenever both directions
- * are saturated or one is idle (all that the measurements tell apart), but it couples every flow through
- * a GPU with every other (a ring's ranks then form one component, solved on every change, and the
- * constraint flips in and out as bursts come and go: half the time of a 512-GPU ring all-reduce). Here a
- * direction's capacity changes only when the opposite direction's bandwidth-phase flow count goes
- * 0 &lt;-&gt; 1, which re-solves that direction's component alone.
- *
- * <h2>Solver: progressive filling, per connected component</h2>
- * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
- * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
- * a constraint saturates, freeze its flows at the current level; when a flow reaches its own
- * bound, freeze it there. Here each constraint's saturation level
- * {@code (capacity - frozen usage) / (weight of unfrozen members)} sits in an indexed min-heap (one
- * entry per constraint, moved as its level changes) and the flows' own bounds in a second heap; the
- * lower top freezes next. The cost is O(flows x hops x log constraints + flows x log flows) for the
- * component (a heap of stale constraint entries, one per freeze, made the pops dominate an
- * all-to-all's solves of hundreds of flows).
- *
- * <p><em>Slack constraints</em> take no part: a shared constraint whose members all fit at their own bounds
- * ({@code sum(weight x bound) <= capacity}, kept exactly in whole units per constraint as flows come and go) is
- * implied by the bounds, so the max-min solution is the same without it. The solver neither solves it nor
- * crosses it to find a component, and a flow leaving it, or its capacity changing while it stays slack,
- * re-solves nothing. A constraint turning tight is solved with its members; one turning slack frees its
- * members, each re-solved in what remains of its component.
- *
- * <p><em>Twin constraints</em> take no part either, but one: shared constraints crossed by exactly the same paths with
- * the same weights (a GPU's NVLink direction and its multi-peer constraint; a GPU's PCIe link, its NIC's PCIe link
- * and the NIC's cable) always have the same members, so at every step of the filling the one of least capacity has
- * the lowest level and the others can never saturate first. The groups are kept as paths are resolved (a path that
- * crosses only some of a group, or with other weights, splits it), and the filling leaves all but the least capacity
- * member of each group out of its heap: in a 1,024-GPU tree all-reduce 61 % of a component's constraints are such
- * twins, and the run at 128 MiB takes 36 s instead of 50 s, with the same output.
- *
- * <p>Only the connected component of a change is solved: the flows and shared constraints
- * reachable from the changed flows/constraints through shared constraints (found by BFS with
- * epoch stamps, no clearing). Changes (a flow entering its bandwidth phase, completing, being
- * cancelled, a capacity change) only mark seeds dirty and register one solve at the end of the
- * current instant ({@link Simulator#atEndOfInstant}, no heap event), so many changes at one
- * instant cost one solve. Because no simulated time passes before it, deferring is exact; every
- * observer of rates
- * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
- *
- * <h2>Event-free bandwidth entry</h2>
- * A flow costs two events, the end of its latency phase and its completion, unless its rate can be known at its start.
- * Max-min fairness gives a flow the most it could get alone, {@code most = min(bound, capacity / weight)} over its
- * constraints, whenever every constraint holds all its flows at their most: then nobody limits anybody. So every flow,
- * once started, is <em>registered</em> on its shared constraints with its most usage (weight x most), from its start
- * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
- * 1/16 B/s units rounded up (exact integer sums over millions of flows). A flow started with {@link #startRecycled}
- * whose every shared constraint would still fit (its own use included, within a relative 1e-9 for the rounding of
- * sums of C / w) in the least capacity the constraint can have
- * (a FULL_DUPLEX direction's C x e), and for a duplex-limited direction the opposite direction too (its capacity
- * drops while this one is busy), is entered without an event: it runs at its most from the end of its latency
- * phase, and its completion, {@code t1 + ceil(bytes / most)}, is its only event. It never joins the solver's
- * constraints. A later flow that does not fit is timed by the solver as usual and hands every event-free flow on the
- * overfull constraint (and on its duplex opposite) to the solver: one still in its latency phase gets its latency
- * event back, one running joins its constraints as if it had entered at its t1 (its completion event kept if the
- * solver leaves its rate as it was). Registrations count a flow at its most whichever way it is timed, so a flow
- * handed over changes no sum and hands nobody else over. Completions come at the same times as with the solver alone
- * ({@code EventFreeEntryTest}, and the 1,024-GPU ring's simulated time, 15979 us, is unchanged); within one instant
- * their order may differ, since an event-free flow's completion is queued at its start. A capacity changing while
- * flows are active hands every event-free flow over and turns the mechanism off for the rest of the run (the sums
- * assumed the old capacities). Networks that track completions or link traffic keep every flow with the solver, which
- * those observers read. Where few flows fit (fewer than 1/16 of 65,536 starts in a row: a tree's or an
- * all-to-all's flows, whose constraints are tight), registering is only a cost and the mechanism gives up for the
- * run. In a 1,024-GPU ring all-reduce 99.8 % of the flows enter without an event, and the run dispatches 33.6 million
- * events instead of 67.1 million.
- *
- * <h2>Time</h2>
- * Progress is accounted lazily: a flow's (and, when link traffic is tracked, a link direction's) bytes are
- * settled only when its rate changes. A completion is scheduled at {@code now + ceil(remaining * 1e12 / rate)}
- * ps, with values within 1e-12 relative of an integer taken as that integer, so that exact
- * cases stay exact (1e9 B at 1e11 B/s is 10,000,000,000 ps).
- *
- * <p>Not thread-safe; one network per simulator thread.
+ * <p>Contract:
+ * <ul>
+ *   <li>Each link contributes constraints according to its {@link Sharing}: FULL_DUPLEX one per direction, SHARED
+ *       one for both directions, FAT_PIPE none shared (each flow is bounded by the link's capacity on its own). A
+ *       flow's own rate cap is a per-flow bound too. A flow crossing a shared constraint k times, standing for m
+ *       identical flows, uses k x m times its rate there.</li>
+ *   <li>A FULL_DUPLEX link may have a duplex efficiency e in (0, 1] ({@link #setDuplexEfficiency}): while the
+ *       opposite direction carries a flow in its bandwidth phase, a direction's capacity is C x e instead of C.</li>
+ *   <li>A flow has a latency phase (no bandwidth), then a bandwidth phase at its max-min fair rate, then completes:
+ *       its listener runs through the simulator at {@code t + ceil(remaining x 1e12 / rate)} ps after its last rate
+ *       change at t, a value within 1e-12 relative of an integer taken as that integer, so that exact cases stay
+ *       exact (1e9 B at 1e11 B/s is 10,000,000,000 ps).</li>
+ *   <li>Rates change when a flow enters its bandwidth phase, completes or is cancelled, or a capacity changes; they
+ *       are re-solved once at the end of the instant, and every observer of rates ({@link Flow#rate()},
+ *       {@link #linkRate}, {@link #nextCompletionTime()}) sees them solved. No simulated time passes before the
+ *       solve, so deferring it is exact.</li>
+ *   <li>The same calls with the same {@link Options} give the same completions, at the same times, in the same
+ *       order, bit for bit.</li>
+ * </ul>
+ * Arguments are validated: {@link IllegalArgumentException} names the call, the value and what is valid. Not
+ * thread-safe; one network per simulator thread.
  */
 public final class FlowNetwork {
+    /*
+     * The parts, each package-private with its own test: LinkTable (links, capacities, sharing, duplex efficiency, the
+     * constraints), LinkTraffic (per-direction rates and bytes), PathResolver (routes into constraints with weights;
+     * twin groups), FlowLifecycle (phases, membership, rate changes, the pool), MaxMinSolver (slack tracking, seeds,
+     * the components to re-solve) over ProgressiveFilling (the rates of one component), EventFreeEntry (flows whose
+     * rate is known at their start), CompletionQueue (nextCompletionTime). Each derivation is in its class.
+     */
     private static final double PS_PER_S = 1e12;
 
     private final Simulator sim;
-
     private final LinkTable links = new LinkTable();
     private final PathResolver paths = new PathResolver(links);
-    private final EventFreeEntry entry;
-    private final MaxMinSolver solver;
-    /** per link direction: rates and bytes carried; null when not tracked */
+    /** null when not tracked */
     private final LinkTraffic traffic;
-
-    /** flows by completion time; null when not tracked */
+    /** null when not tracked */
     private final CompletionQueue completions;
-
-    private long nextFlowId;
-    /** finished flows of {@link #startRecycled}, for reuse (LIFO: the most recently used is the likeliest cached) */
-    private Flow[] pool = new Flow[16];
-    private int poolSize;
-    private int activeFlows;
-    private long flowsStarted;
+    private final FlowLifecycle flows;
+    private final MaxMinSolver solver;
+    private final EventFreeEntry entry;
 
     /**
      * How a network keeps its state. The two tracking options decide what can be observed; the other four turn off
@@ -207,9 +135,9 @@ public final class FlowNetwork {
         Objects.requireNonNull(options, "options must not be null");
         this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
         this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
-        this.solver = new MaxMinSolver(this, sim, new ProgressiveFilling(options.twinFilling(), options.uniformFastPath()));
-        this.entry = new EventFreeEntry(this, sim, links, options.eventFreeEntry() && completions == null
-                && traffic == null, options.entryCheckInterval());
+        this.flows = new FlowLifecycle(this, sim, links, traffic, completions, options);
+        this.solver = flows.solver();
+        this.entry = flows.entry();
     }
 
     long now() {
@@ -244,7 +172,7 @@ public final class FlowNetwork {
     public void setCapacity(int link, double bytesPerSec) {
         links.check("setCapacity", link);
         LinkTable.checkCapacity("setCapacity on link " + link + " '" + links.name(link) + "'", bytesPerSec);
-        entry.capacitiesChanging(activeFlows);
+        entry.capacitiesChanging(flows.activeFlows());
         links.setCapacity(link, bytesPerSec);
         entry.refreshLimits(link);
         Constraint f = links.forward(link);
@@ -264,7 +192,7 @@ public final class FlowNetwork {
 
     /**
      * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of its capacity C that a direction gets
-     * while the opposite direction has a flow in its bandwidth phase (see the class comment); it follows later
+     * while the opposite direction has a flow in its bandwidth phase; it follows later
      * {@link #setCapacity} changes. 1 (the default) means independent directions. Takes effect now: flows
      * on the link are re-solved at the end of the current instant.
      *
@@ -274,22 +202,12 @@ public final class FlowNetwork {
     public void setDuplexEfficiency(int link, double efficiency) {
         links.check("setDuplexEfficiency", link);
         links.checkDuplexEfficiency(link, efficiency);
-        entry.capacitiesChanging(activeFlows);
+        entry.capacitiesChanging(flows.activeFlows());
         links.setDuplexEfficiency(link, efficiency);
         entry.refreshLimits(link);
-        refreshDirection(link << 1);
-        refreshDirection((link << 1) | 1);
+        flows.refreshDirection(link << 1);
+        flows.refreshDirection((link << 1) | 1);
         solver.requestSolve();
-    }
-
-    /**
-     * Re-derives the capacity of direction (hop) h of a FULL_DUPLEX link and re-solves its flows: after its duplex
-     * efficiency changed, or its opposite direction turned busy or idle.
-     */
-    private void refreshDirection(int h) {
-        Constraint c = links.direction(h);
-        c.capacity = links.directionCapacity(h);
-        solver.capacityChanged(c);
     }
 
     /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
@@ -332,6 +250,8 @@ public final class FlowNetwork {
 
     /**
      * Bytes carried so far by a link in one direction, as of now.
+     *
+     * @throws IllegalStateException if link traffic is not tracked ({@link Options#trackLinkTraffic})
      */
     public double linkBytes(int link, boolean reverse) {
         links.check("linkBytes", link);
@@ -339,7 +259,11 @@ public final class FlowNetwork {
         return traffic.bytes((link << 1) | (reverse ? 1 : 0), sim.now());
     }
 
-    /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
+    /**
+     * Current sum of the rates of the flows crossing a link in one direction, bytes/s.
+     *
+     * @throws IllegalStateException if link traffic is not tracked ({@link Options#trackLinkTraffic})
+     */
     public double linkRate(int link, boolean reverse) {
         links.check("linkRate", link);
         checkTraffic("linkRate");
@@ -435,9 +359,7 @@ public final class FlowNetwork {
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-        launch(f, path, latencyPs);
-        return f;
+        return flows.start(path, bytes, latencyPs, cap, onComplete);
     }
 
     /**
@@ -456,17 +378,7 @@ public final class FlowNetwork {
      */
     public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete, int key) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        Flow f;
-        if (poolSize > 0) {
-            f = pool[--poolSize];
-            pool[poolSize] = null;
-            f.reuse(nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-        } else {
-            f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-            f.pooled = true;
-        }
-        f.setKey(key);
-        launch(f, path, latencyPs);
+        flows.startRecycled(path, bytes, latencyPs, cap, onComplete, key);
     }
 
     /** Validates a start's arguments; returns the rate cap in bytes/s (+Infinity for none). */
@@ -489,23 +401,6 @@ public final class FlowNetwork {
         return rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
     }
 
-    private void launch(Flow f, Path path, long latencyPs) {
-        f.multiplicity = path.multiplicity;
-        flowsStarted++;
-        activeFlows++;
-        if (f.bytes() == 0) {
-            f.completionTime = sim.now() + latencyPs;
-            f.eventHandle = sim.schedule(latencyPs, f);
-            heapInsert(f);
-        } else if (entry.registering() && entry.tryEnter(f, path, latencyPs)) {
-            return;
-        } else if (latencyPs > 0) {
-            f.eventHandle = sim.schedule(latencyPs, f);
-        } else {
-            enterBandwidth(f);
-        }
-    }
-
     /** Whether the simulator event with this handle is still queued (not yet due, or not yet run). */
     boolean eventPending(long handle) {
         return sim.isPending(handle);
@@ -513,122 +408,7 @@ public final class FlowNetwork {
 
     /** The flow's single event: end of latency phase, or completion. */
     void onFlowEvent(Flow f) {
-        f.eventHandle = -1;
-        if (f.phase == Flow.FAST) {
-            entry.unregister(f);
-            finish(f);
-            return;
-        }
-        if (f.phase == Flow.LATENCY) {
-            if (f.bytes() == 0) {
-                heapRemove(f);
-                finish(f);
-            } else {
-                enterBandwidth(f);
-            }
-        } else if (f.phase == Flow.BANDWIDTH) {
-            detach(f, true);
-            finish(f);
-        }
-    }
-
-    private void finish(Flow f) {
-        f.phase = Flow.DONE;
-        f.done = f.bytes();
-        f.endTime = sim.now();
-        activeFlows--;
-        if (f.listener != null) {
-            f.listener.onComplete(f);
-        }
-        if (f.pooled) {
-            f.listener = null;
-            f.setTag(null);
-            if (poolSize == pool.length) {
-                pool = Arrays.copyOf(pool, poolSize * 2);
-            }
-            pool[poolSize++] = f;
-        }
-    }
-
-    private void enterBandwidth(Flow f) {
-        f.phase = Flow.BANDWIDTH;
-        f.lastUpdate = sim.now();
-        join(f);
-    }
-
-    /**
-     * Makes bandwidth-phase flow f a member of its constraints and gives it its rate: its own bound if every shared
-     * constraint it crosses stays slack, else the solver's (at the end of the instant). A flow that was running
-     * already (a flow entered without an event, handed to the solver) keeps its completion event when its rate
-     * does not change.
-     */
-    void join(Flow f) {
-        Constraint[] cs = f.cons;
-        if (f.posInCons == null || f.posInCons.length < cs.length) {
-            // sized here, not at every start: a flow that never joins (entered without an event) never reads it
-            f.posInCons = new int[cs.length];
-        }
-        for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f);
-        }
-        MaxMinSolver.computeBound(f);
-        solver.countBounds(f, +1);
-        if (traffic != null) {
-            traffic.join(f.route);
-        }
-        for (Constraint c : cs) {
-            if (c.size == 1 && links.hasDuplexLimit(c)) {
-                refreshDirection(c.hop ^ 1); // both ways at once now
-            }
-        }
-        boolean unbound = f.bound < Double.POSITIVE_INFINITY;
-        for (int i = 0; i < cs.length && unbound; i++) {
-            unbound = !cs[i].shared || cs[i].slack;
-        }
-        if (unbound) {
-            // every shared constraint it crosses is slack: its rate is its own bound, and no other flow's changes
-            if (f.rate != f.bound || f.eventHandle < 0) {
-                setRate(f, f.bound, sim.now());
-            }
-        } else {
-            solver.addSeed(f);
-        }
-        if (solver.hasSeeds()) {
-            solver.requestSolve();
-        }
-    }
-
-    /**
-     * Removes a bandwidth-phase flow from its constraints and link accounting; marks its shared
-     * constraints dirty. If {@code completing}, the flow's bytes are exactly delivered and any
-     * overshoot from rounding the completion time up to a picosecond is taken back from links.
-     */
-    private void detach(Flow f, boolean completing) {
-        long now = sim.now();
-        double rate = f.rate;
-        settleFlow(f, now);
-        if (traffic != null) {
-            double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
-            traffic.leave(f.route, rate, f.multiplicity, overshoot, now);
-        }
-        f.rate = 0.0;
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            c.remove(f.posInCons[i]);
-            if (c.size == 0 && links.hasDuplexLimit(c)) {
-                refreshDirection(c.hop ^ 1); // one way only now
-            }
-            if (c.shared) {
-                solver.memberLeft(c, f, ws[i]);
-            }
-        }
-        heapRemove(f);
-        entry.unregister(f);
-        if (solver.hasSeeds()) {
-            solver.requestSolve();
-        }
+        flows.onFlowEvent(f);
     }
 
     /**
@@ -645,24 +425,14 @@ public final class FlowNetwork {
         if (f.phase == Flow.DONE || f.phase == Flow.CANCELLED) {
             return;
         }
-        if (f.eventHandle >= 0) {
-            sim.cancel(f.eventHandle);
-            f.eventHandle = -1;
-        }
-        if (f.phase == Flow.BANDWIDTH) {
-            detach(f, false);
-        } else {
-            heapRemove(f);
-            entry.unregister(f);
-        }
-        f.phase = Flow.CANCELLED;
-        activeFlows--;
+        flows.cancel(f);
     }
 
     /**
      * @return the earliest scheduled completion time of any flow, ps, or {@link Long#MAX_VALUE}
      * if none is scheduled (flows in their latency phase with bytes &gt; 0, and stalled flows, have
      * no completion time yet)
+     * @throws IllegalStateException if completions are not tracked ({@link Options#trackNextCompletion})
      */
     public long nextCompletionTime() {
         if (completions == null) {
@@ -675,7 +445,7 @@ public final class FlowNetwork {
 
     /** @return flows started and neither done nor cancelled (latency phase included) */
     public int activeFlowCount() {
-        return activeFlows;
+        return flows.activeFlows();
     }
 
     /** @return number of solver passes so far */
@@ -708,52 +478,12 @@ public final class FlowNetwork {
 
     /** @return number of flows started so far */
     public long flowsStarted() {
-        return flowsStarted;
+        return flows.flowsStarted();
     }
 
     /** Solves now if changes are pending, so that observed rates are current. */
     void flush() {
         solver.flush();
-    }
-
-    /** Gives f rate {@code nr} from now: settles its progress and its links', and reschedules its completion. */
-    void setRate(Flow f, double nr, long now) {
-        settleFlow(f, now);
-        double delta = nr - f.rate;
-        if (delta != 0 && traffic != null) {
-            traffic.changeRate(f.route, delta, f.multiplicity, now);
-        }
-        f.rate = nr;
-        reschedule(f, now);
-    }
-
-    private void settleFlow(Flow f, long now) {
-        long dt = now - f.lastUpdate;
-        if (dt > 0 && f.rate > 0 && f.rate < Double.POSITIVE_INFINITY) {
-            f.done += f.rate * dt / PS_PER_S;
-        }
-        f.lastUpdate = now;
-    }
-
-    private void reschedule(Flow f, long now) {
-        if (f.eventHandle >= 0) {
-            sim.cancel(f.eventHandle);
-            f.eventHandle = -1;
-        }
-        long delay = completionDelayPs(f.bytes() - f.done, f.rate);
-        if (delay < 0 || delay > Long.MAX_VALUE - now) {
-            // stalled (rate 0), or beyond the end of representable time: no event until rates change
-            f.completionTime = Long.MAX_VALUE;
-            heapRemove(f);
-            return;
-        }
-        f.completionTime = now + delay;
-        f.eventHandle = sim.schedule(delay, f);
-        if (f.heapPos < 0) {
-            heapInsert(f);
-        } else {
-            heapFix(f);
-        }
     }
 
     /**
@@ -777,23 +507,5 @@ public final class FlowNetwork {
             return (long) r;
         }
         return (long) Math.ceil(t);
-    }
-
-    private void heapInsert(Flow f) {
-        if (completions != null) {
-            completions.add(f);
-        }
-    }
-
-    private void heapRemove(Flow f) {
-        if (completions != null) {
-            completions.remove(f);
-        }
-    }
-
-    private void heapFix(Flow f) {
-        if (completions != null) {
-            completions.fix(f);
-        }
     }
 }

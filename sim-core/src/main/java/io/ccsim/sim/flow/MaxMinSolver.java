@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * The max-min system with selective update: which constraints bind (slack tracking), what changed since the last
  * solve (seeds), and the connected components to solve again, each handed to the {@link ProgressiveFilling} and its
- * rates applied through {@link FlowNetwork#setRate}.
+ * rates applied through {@link FlowLifecycle#setRate}.
  *
  * <p>Contract: every change that may move a rate seeds the flow or constraint it touches and calls
  * {@link #requestSolve}; the solve then runs once at the end of the current instant (or earlier through
@@ -33,7 +33,7 @@ final class MaxMinSolver {
     /** Above this a flow's bound counts as none (keeps {@link Constraint#boundSum} far from overflow). */
     private static final double MAX_COUNTED_BOUND = 0x1p50 * Constraint.BOUND_UNIT;
 
-    private final FlowNetwork net;
+    private final FlowLifecycle flows;
     private final Simulator sim;
     private final ProgressiveFilling filling;
 
@@ -58,12 +58,12 @@ final class MaxMinSolver {
     private int maxComponentFlows;
 
     /**
-     * @param net     the network whose flows get the rates ({@link FlowNetwork#setRate})
+     * @param flows   the lifecycle of the flows that get the rates ({@link FlowLifecycle#setRate})
      * @param sim     its simulator (the end-of-instant solve)
      * @param filling the solver of one component
      */
-    MaxMinSolver(FlowNetwork net, Simulator sim, ProgressiveFilling filling) {
-        this.net = net;
+    MaxMinSolver(FlowLifecycle flows, Simulator sim, ProgressiveFilling filling) {
+        this.flows = flows;
         this.sim = sim;
         this.filling = filling;
     }
@@ -242,7 +242,7 @@ final class MaxMinSolver {
             if (nr == old && !fresh) {
                 continue;
             }
-            net.setRate(f, nr, now);
+            flows.setRate(f, nr, now);
         }
     }
 

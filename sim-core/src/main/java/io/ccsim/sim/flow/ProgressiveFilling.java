@@ -82,8 +82,30 @@ final class ProgressiveFilling {
         if (uniformFastPath && fillUniform()) {
             return;
         }
-        if (cRem.length < nCons) {
-            int n = Math.max(nCons, 2 * cRem.length);
+        start();
+        levels.reset(nCompCons);
+        leaveTwinsOut();
+        for (int i = 0; i < nCompCons; i++) {
+            if (cWsum[i] > 0 && !cSat[i]) {
+                levels.append(i, cRem[i] / cWsum[i]);
+            } else {
+                levels.markAbsent(i);
+            }
+        }
+        levels.heapify();
+        freezeInOrder();
+        for (int i = 0; i < nCompFlows; i++) {
+            Flow f = compFlows[i];
+            if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
+                f.newRate = Double.POSITIVE_INFINITY;
+            }
+        }
+    }
+
+    /** Every constraint with all its capacity left, every flow unfrozen, the bounded ones in the bound heap. */
+    private void start() {
+        if (cRem.length < nCompCons) {
+            int n = Math.max(nCompCons, 2 * cRem.length);
             cRem = new double[n];
             cWsum = new double[n];
             cSat = new boolean[n];
@@ -110,7 +132,10 @@ final class ProgressiveFilling {
                 bounds.push(bound, i);
             }
         }
-        levels.reset(nCompCons);
+    }
+
+    /** Marks all but the least capacity member of each twin group saturated, so that they stay out of the heap. */
+    private void leaveTwinsOut() {
         // of twin constraints (the same members, the same weights) only the least capacity can saturate first: with
         // the same frozen and unfrozen members at every step the others' levels are never below its own, so they are
         // left out of the heap (marked saturated; freeze() then skips them)
@@ -130,18 +155,12 @@ final class ProgressiveFilling {
                 cSat[i] = true;
             }
         }
-        for (int i = 0; i < nCompCons; i++) {
-            if (cWsum[i] > 0 && !cSat[i]) {
-                levels.append(i, cRem[i] / cWsum[i]);
-            } else {
-                levels.markAbsent(i);
-            }
-        }
-        levels.heapify();
-        // the lowest of the next constraint level and the next flow bound freezes next. A constraint's level only
-        // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
-        // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
-        // the top: a stale key is below the true level, never above, so the true minimum is never passed over
+    }
+
+    /** Freezes the flows, each at the lower of the next constraint level and the next flow bound. */
+    private void freezeInOrder() {
+        // freeze() leaves the heap alone: a stale key is below the true level (see the class comment), so a key is
+        // refreshed when it comes to the top
         unfrozen = nCompFlows;
         // once every flow is frozen the constraints left in the heap can saturate nothing: stop
         while (unfrozen > 0 && (levels.size() > 0 || bounds.size() > 0)) {
@@ -178,12 +197,6 @@ final class ProgressiveFilling {
                 if (!f.frozen) {
                     freeze(f, key);
                 }
-            }
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
-                f.newRate = Double.POSITIVE_INFINITY;
             }
         }
     }

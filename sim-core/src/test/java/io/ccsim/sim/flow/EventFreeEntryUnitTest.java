@@ -16,11 +16,12 @@ class EventFreeEntryUnitTest {
     private final Simulator sim = new Simulator(1);
     private final LinkTable links = new LinkTable();
     private final PathResolver paths = new PathResolver(links);
-    private final FlowNetwork owner = new FlowNetwork(sim); // the flows' network: not used by the entry
+    private final FlowNetwork owner = new FlowNetwork(sim); // the flows' network: not used by the entry itself
     private long nextId;
 
     private EventFreeEntry entry(int checkInterval) {
-        EventFreeEntry e = new EventFreeEntry(owner, sim, links, true, checkInterval);
+        FlowLifecycle flows = new FlowLifecycle(owner, sim, links, null, null, FlowNetwork.Options.DEFAULT);
+        EventFreeEntry e = new EventFreeEntry(flows, sim, links, true, checkInterval);
         for (int l = 0; l < links.count(); l++) e.refreshLimits(l);
         return e;
     }
