@@ -28,8 +28,9 @@ import java.util.Objects;
  *   <li>The same calls with the same {@link Options} give the same completions, at the same times, in the same
  *       order, bit for bit.</li>
  * </ul>
- * Arguments are validated: {@link IllegalArgumentException} names the call, the value and what is valid. Not
- * thread-safe; one network per simulator thread.
+ * Arguments are validated: {@link IllegalArgumentException} names the call, the value and what is valid; asking for
+ * what the {@link Options} do not track throws {@link IllegalStateException}. Not thread-safe; one network per
+ * simulator thread.
  */
 public final class FlowNetwork {
     /*
@@ -144,8 +145,6 @@ public final class FlowNetwork {
         return sim.now();
     }
 
-    // ------------------------------------------------------------------ links
-
     /**
      * Adds a link.
      *
@@ -248,22 +247,14 @@ public final class FlowNetwork {
         return (link << 1) | (reverse ? 1 : 0);
     }
 
-    /**
-     * Bytes carried so far by a link in one direction, as of now.
-     *
-     * @throws IllegalStateException if link traffic is not tracked ({@link Options#trackLinkTraffic})
-     */
+    /** @return bytes carried so far by a link in one direction; needs {@link Options#trackLinkTraffic} */
     public double linkBytes(int link, boolean reverse) {
         links.check("linkBytes", link);
         checkTraffic("linkBytes");
         return traffic.bytes((link << 1) | (reverse ? 1 : 0), sim.now());
     }
 
-    /**
-     * Current sum of the rates of the flows crossing a link in one direction, bytes/s.
-     *
-     * @throws IllegalStateException if link traffic is not tracked ({@link Options#trackLinkTraffic})
-     */
+    /** @return the rates of the flows over a link in one direction, summed, bytes/s; needs trackLinkTraffic */
     public double linkRate(int link, boolean reverse) {
         links.check("linkRate", link);
         checkTraffic("linkRate");
@@ -277,8 +268,6 @@ public final class FlowNetwork {
                     + " (FlowNetwork.Options.trackLinkTraffic keeps it)");
         }
     }
-
-    // ------------------------------------------------------------------ flows
 
     /**
      * Starts a flow now.
@@ -401,7 +390,7 @@ public final class FlowNetwork {
         return rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
     }
 
-    /** Whether the simulator event with this handle is still queued (not yet due, or not yet run). */
+    /** @return whether the simulator event with this handle is still queued */
     boolean eventPending(long handle) {
         return sim.isPending(handle);
     }
