@@ -11,7 +11,8 @@ import java.util.Arrays;
  * <p>Contract: while {@link #registering()}, every started flow with bytes &gt; 0 goes through {@link #tryEnter},
  * and every registered flow through {@link #unregister} when it completes or is cancelled. A flow entered without an
  * event has phase {@link Flow#FAST}: latency phase until its {@link Flow#lastUpdate} (t1), then its most rate
- * {@link Flow#rate} until {@link Flow#completionTime} = t1 + ceil(bytes / most) (ps); its event is its completion.
+ * {@link Flow#rate} until {@link Flow#completionTime} = t1 + {@code FlowNetwork.completionDelayPs(bytes, most)}
+ * (ps); its event is its completion.
  * Completions come at the same times as with the solver alone; within one instant their order may differ, since an
  * event-free flow's completion is queued at its start. Rates are in bytes/s, times in ps.
  */

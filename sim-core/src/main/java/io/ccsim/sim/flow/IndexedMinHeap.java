@@ -1,7 +1,5 @@
 package io.ccsim.sim.flow;
 
-import java.util.Arrays;
-
 /**
  * A binary min-heap of the items 0..n-1, each with a double key held here, that knows every item's position: the
  * filling's heap of a component's constraints (item = the constraint's index in the component) by saturation level.
