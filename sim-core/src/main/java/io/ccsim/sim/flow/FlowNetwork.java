@@ -2,7 +2,6 @@ package io.ccsim.sim.flow;
 
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
-
 import java.util.Objects;
 
 /**
@@ -34,11 +33,12 @@ import java.util.Objects;
  */
 public final class FlowNetwork {
     /*
-     * The parts, each package-private with its own test: LinkTable (links, capacities, sharing, duplex efficiency, the
-     * constraints), LinkTraffic (per-direction rates and bytes), PathResolver (routes into constraints with weights;
-     * twin groups), FlowLifecycle (phases, membership, rate changes, the pool), MaxMinSolver (slack tracking, seeds,
-     * the components to re-solve) over ProgressiveFilling (the rates of one component), EventFreeEntry (flows whose
-     * rate is known at their start), CompletionQueue (nextCompletionTime). Each derivation is in its class.
+     * The parts, all package-private: LinkTable (links, capacities, sharing, duplex efficiency, the constraints),
+     * LinkTraffic (per-direction rates and bytes), PathResolver (routes into constraints with weights; twin groups),
+     * FlowLifecycle (phases, membership, rate changes, the pool), MaxMinSolver (slack tracking, seeds, the components
+     * to re-solve) over ProgressiveFilling (the rates of one component), EventFreeEntry (flows whose rate is known at
+     * their start), CompletionQueue (nextCompletionTime). Each derivation is in its class; each but FlowLifecycle
+     * (tested through this facade) has a test of its own.
      */
     private static final double PS_PER_S = 1e12;
 
