@@ -169,6 +169,8 @@ final class EventFreeEntry {
      * did; if not, the caller times f with the solver as usual (f may still be registered).
      */
     boolean tryEnter(Flow f, FlowNetwork.Path path, long latencyPs) {
+        // One method with its two loops on purpose: above C2's FreqInlineSize (325 bytes of bytecode) it is compiled
+        // on its own, not inlined with its callees into every start path of the executor, whose compilation grew.
         if (--startsUntilCheck <= 0 && !checkpoint()) {
             return false;
         }
@@ -181,22 +183,47 @@ final class EventFreeEntry {
         double bound = Math.min(f.rateCap, path.nonShared);
         f.bound = bound;
         double most = Math.min(bound, path.most);
+        int[] ids = path.regIds;
+        int[] ws = path.weights;
+        long[] rg = reg;
         f.registered = true;
         f.path = path;
         f.regRate = most;
         boolean fast = f.pooled && most > 0;
         long d = fast ? FlowNetwork.completionDelayPs(f.bytes(), most) : -1;
         fast = d >= 0 && d < Long.MAX_VALUE - t1;
-        int fits = fits(path, most, fast);
-        if (fits < 0) {
-            // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
-            // every flow goes to the solver from now on
-            f.registered = false;
-            giveUp();
-            return false;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] < 0) {
+                continue;
+            }
+            int b = ids[i] * REG_STRIDE;
+            long u = regUnits(ws[i], most);
+            if (rg[b + REG_UNITS] > REG_MAX - u) {
+                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
+                // every flow goes to the solver from now on
+                f.registered = false;
+                giveUp();
+                return false;
+            }
+            if (fast) {
+                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
+                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
+                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
+                // what it keeps
+                int o = (int) rg[b + REG_OPPOSITE];
+                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
+                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
+            }
         }
-        fast = fits > 0;
-        register(path, most, fast);
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                int b = ids[i] * REG_STRIDE;
+                rg[b + REG_UNITS] += regUnits(ws[i], most);
+                if (fast) {
+                    rg[b + REG_FAST]++;
+                }
+            }
+        }
         if (fast) {
             enter(f, path, most, t1, d, latencyPs);
             return true;
@@ -219,52 +246,6 @@ final class EventFreeEntry {
         startsUntilCheck = checkInterval;
         entriesAtCheck = entries;
         return true;
-    }
-
-    /**
-     * Whether a flow on {@code path} using {@code most} bytes/s may enter without an event ({@code fast} so far):
-     * 1 if so, 0 if not, -1 if a registered sum would leave the exact range.
-     */
-    private int fits(FlowNetwork.Path path, double most, boolean fast) {
-        int[] ids = path.regIds;
-        int[] ws = path.weights;
-        long[] rg = reg;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] < 0) {
-                continue;
-            }
-            int b = ids[i] * REG_STRIDE;
-            long u = regUnits(ws[i], most);
-            if (rg[b + REG_UNITS] > REG_MAX - u) {
-                return -1;
-            }
-            if (fast) {
-                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
-                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
-                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
-                // what it keeps
-                int o = (int) rg[b + REG_OPPOSITE];
-                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
-                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
-            }
-        }
-        return fast ? 1 : 0;
-    }
-
-    /** Adds a flow's use of {@code most} bytes/s on {@code path} to the table; {@code fast}: it runs without an event. */
-    private void register(FlowNetwork.Path path, double most, boolean fast) {
-        int[] ids = path.regIds;
-        int[] ws = path.weights;
-        long[] rg = reg;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0) {
-                int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] += regUnits(ws[i], most);
-                if (fast) {
-                    rg[b + REG_FAST]++;
-                }
-            }
-        }
     }
 
     /** Enters f into its bandwidth phase without an event: at {@code most} from t1, completing d ps later. */

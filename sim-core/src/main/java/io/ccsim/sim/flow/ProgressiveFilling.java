@@ -82,6 +82,8 @@ final class ProgressiveFilling {
         if (uniformFastPath && fillUniform()) {
             return;
         }
+        // One method with its freezing loop on purpose: above C2's FreqInlineSize (325 bytes of bytecode) it is
+        // compiled on its own, not inlined into the solver's component loop, whose compilation would grow for no gain.
         start();
         levels.reset(nCompCons);
         leaveTwinsOut();
@@ -93,7 +95,46 @@ final class ProgressiveFilling {
             }
         }
         levels.heapify();
-        freezeInOrder();
+        // each flow freezes at the lower of the next constraint level and the next flow bound; freeze() leaves the
+        // heap alone: a stale key is below the true level (see the class comment), so it is refreshed at the top
+        unfrozen = nCompFlows;
+        // once every flow is frozen the constraints left in the heap can saturate nothing: stop
+        while (unfrozen > 0 && (levels.size() > 0 || bounds.size() > 0)) {
+            if (levels.size() > 0) {
+                int top = levels.top();
+                if (!(cWsum[top] > 0)) {
+                    levels.removeAt(0); // no unfrozen member left: it can no longer saturate
+                    continue;
+                }
+                double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
+                if (lvl > levels.topKey()) {
+                    levels.raiseTopKey(lvl);
+                    continue;
+                }
+                levels.lowerTopKey(lvl);
+            }
+            double level = levels.size() > 0 ? levels.topKey() : Double.POSITIVE_INFINITY;
+            if (levels.size() > 0 && (bounds.size() == 0 || level <= bounds.topKey())) {
+                int top = levels.top();
+                Constraint c = compCons[top];
+                cSat[top] = true;
+                levels.removeAt(0);
+                Flow[] ms = c.members;
+                for (int k = 0, n = c.end; k < n; k++) {
+                    Flow f = ms[k];
+                    if (!f.frozen) { // (compacted: no holes)
+                        freeze(f, level);
+                    }
+                }
+            } else {
+                double key = bounds.topKey();
+                Flow f = compFlows[bounds.topValue()];
+                bounds.pop();
+                if (!f.frozen) {
+                    freeze(f, key);
+                }
+            }
+        }
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
             if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
@@ -153,50 +194,6 @@ final class ProgressiveFilling {
                 g.best = i;
             } else {
                 cSat[i] = true;
-            }
-        }
-    }
-
-    /** Freezes the flows, each at the lower of the next constraint level and the next flow bound. */
-    private void freezeInOrder() {
-        // freeze() leaves the heap alone: a stale key is below the true level (see the class comment), so a key is
-        // refreshed when it comes to the top
-        unfrozen = nCompFlows;
-        // once every flow is frozen the constraints left in the heap can saturate nothing: stop
-        while (unfrozen > 0 && (levels.size() > 0 || bounds.size() > 0)) {
-            if (levels.size() > 0) {
-                int top = levels.top();
-                if (!(cWsum[top] > 0)) {
-                    levels.removeAt(0); // no unfrozen member left: it can no longer saturate
-                    continue;
-                }
-                double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
-                if (lvl > levels.topKey()) {
-                    levels.raiseTopKey(lvl);
-                    continue;
-                }
-                levels.lowerTopKey(lvl);
-            }
-            double level = levels.size() > 0 ? levels.topKey() : Double.POSITIVE_INFINITY;
-            if (levels.size() > 0 && (bounds.size() == 0 || level <= bounds.topKey())) {
-                int top = levels.top();
-                Constraint c = compCons[top];
-                cSat[top] = true;
-                levels.removeAt(0);
-                Flow[] ms = c.members;
-                for (int k = 0, n = c.end; k < n; k++) {
-                    Flow f = ms[k];
-                    if (!f.frozen) { // (compacted: no holes)
-                        freeze(f, level);
-                    }
-                }
-            } else {
-                double key = bounds.topKey();
-                Flow f = compFlows[bounds.topValue()];
-                bounds.pop();
-                if (!f.frozen) {
-                    freeze(f, key);
-                }
             }
         }
     }
