@@ -7,7 +7,7 @@ import java.util.Arrays;
  *
  * <p>Contract:
  * <ul>
- *   <li>{@link #insert} takes any time in picoseconds and returns a handle {@code >= 0}; it is fastest for times
+ *   <li>{@link #enqueue} takes any time in picoseconds and returns a handle {@code >= 0}; it is fastest for times
  *       not below the last head's (which the simulator's clock guarantees but for the cases in the block
  *       comment).</li>
  *   <li>{@link #peek} gives the slot of the earliest live event (least time, then least sequence), or -1;
@@ -17,9 +17,9 @@ import java.util.Arrays;
  *       At most 2^28 - 1 events may be pending at once ({@link IllegalStateException} beyond).</li>
  *   <li>Nothing is boxed; inserting allocates nothing (arrays grow by doubling).</li>
  * </ul>
- * Not thread-safe.
+ * Not thread-safe. The {@link Simulator} is its only subclass; tests use it alone.
  */
-final class EventQueue {
+class EventQueue {
     /*
      * The queue is a radix heap (Ahuja, Mehlhorn, Orlin, Tarjan, "Faster algorithms for the shortest path problem",
      * 1990), which fits a discrete-event kernel: times never go below the last minimum. Bucket 0 holds the events at
@@ -36,6 +36,9 @@ final class EventQueue {
      * sequence and the generation, plus the action (null once taken or cancelled). Cancellation is lazy: the action
      * is dropped at once, and the slot is freed when its queue entry surfaces, or at a compaction, done when
      * cancelled entries outnumber live ones.
+     *
+     * Why the simulator's superclass, not a part it holds: every schedule and dispatch then reaches the queue's
+     * state without one more dependent load (the same reason FlowCore is Flow's superclass).
      */
     private static final int SLOT_BITS = 28;
     private static final int SLOT_MASK = (1 << SLOT_BITS) - 1;
@@ -71,7 +74,7 @@ final class EventQueue {
      * @return the event's handle, {@code >= 0}
      * @throws IllegalStateException if 2^28 - 1 events are pending already
      */
-    long insert(long time, Runnable action) {
+    final long enqueue(long time, Runnable action) {
         int slot = allocSlot();
         long seq = nextSeq++;
         sAction[slot] = action;
@@ -94,7 +97,7 @@ final class EventQueue {
      * @return true if it was pending and is now cancelled; false if it was taken or cancelled already, or the handle
      * names no event
      */
-    boolean cancel(long handle) {
+    final boolean cancelEvent(long handle) {
         int slot = slotOf(handle);
         if (slot < 0) {
             return false;
@@ -109,19 +112,19 @@ final class EventQueue {
     }
 
     /** @return whether the event of this handle is queued, neither taken nor cancelled */
-    boolean isPending(long handle) {
+    final boolean isQueued(long handle) {
         return slotOf(handle) >= 0;
     }
 
     /** @return the number of pending (not cancelled) events */
-    long live() {
+    final long liveEvents() {
         return live;
     }
 
     /**
      * @return the slot of the earliest pending event, or -1 if none; cancelled entries met at the head are dropped
      */
-    int peek() {
+    final int peek() {
         while (hSize > 0) {
             int slot = top();
             if (sAction[slot] != null) {
@@ -135,17 +138,17 @@ final class EventQueue {
     }
 
     /** @return the time (ps) of the event in {@code slot} (a slot {@link #peek} returned) */
-    long timeOf(int slot) {
+    final long timeOf(int slot) {
         return sMeta[3 * slot];
     }
 
     /** @return the insertion sequence of the event in {@code slot} (a slot {@link #peek} returned) */
-    long seqOf(int slot) {
+    final long seqOf(int slot) {
         return sMeta[3 * slot + 1];
     }
 
     /** Removes the head, which must be {@code slot} as {@link #peek} just returned it; returns its action. */
-    Runnable take(int slot) {
+    final Runnable take(int slot) {
         Runnable action = sAction[slot];
         removeTop();
         freeSlot(slot);

@@ -17,7 +17,7 @@ import java.util.function.BooleanSupplier;
  * itself is an {@code EventQueue} (a radix heap), the random streams a {@code RandomStreams}
  * registry.
  */
-public final class Simulator {
+public final class Simulator extends EventQueue {
     private final long seed;
     private long now;
     private long dispatched;
@@ -29,7 +29,6 @@ public final class Simulator {
     private long eoiRuns;
     private EventTracer tracer;
     private final RandomStreams streams;
-    private final EventQueue queue = new EventQueue();
 
     /** @param seed seed of every {@link #random(String) random stream} of this simulation */
     public Simulator(long seed) {
@@ -83,7 +82,7 @@ public final class Simulator {
 
     private long insert(long time, Runnable action) {
         Objects.requireNonNull(action, "schedule: action must not be null");
-        return queue.insert(time, action);
+        return enqueue(time, action);
     }
 
     /**
@@ -93,22 +92,22 @@ public final class Simulator {
      * already cancelled, or the handle is unknown
      */
     public boolean cancel(long handle) {
-        return queue.cancel(handle);
+        return cancelEvent(handle);
     }
 
     /** @return true if the event of this handle is scheduled and neither ran nor was cancelled */
     public boolean isPending(long handle) {
-        return queue.isPending(handle);
+        return isQueued(handle);
     }
 
     /** @return true if any event is pending */
     public boolean hasPending() {
-        return queue.live() > 0 || eoiSize > 0;
+        return liveEvents() > 0 || eoiSize > 0;
     }
 
     /** @return number of pending (not cancelled) events */
     public long pendingCount() {
-        return queue.live();
+        return liveEvents();
     }
 
     /** @return number of events dispatched since construction */
@@ -248,7 +247,7 @@ public final class Simulator {
 
     /** Runs the earliest live event if its time is {@code <= limit}, or the end-of-instant batch due before it. */
     private boolean dispatchNext(long limit) {
-        int slot = queue.peek();
+        int slot = peek();
         if (slot < 0) {
             if (eoiSize > 0) {
                 runEndOfInstant();
@@ -256,7 +255,7 @@ public final class Simulator {
             }
             return false;
         }
-        long time = queue.timeOf(slot);
+        long time = timeOf(slot);
         if (eoiSize > 0 && time > now) {
             runEndOfInstant();
             return true;
@@ -264,8 +263,8 @@ public final class Simulator {
         if (time > limit) {
             return false;
         }
-        long seq = queue.seqOf(slot);
-        Runnable action = queue.take(slot);
+        long seq = seqOf(slot);
+        Runnable action = take(slot);
         now = time;
         dispatched++;
         if (tracer != null) {

@@ -30,26 +30,26 @@ class EventQueueTest {
                 if (what < 5 || ref.isEmpty()) {
                     // mostly at or after the last head (as the simulator's clock guarantees), sometimes before it
                     long t = r.nextInt(8) == 0 ? Math.max(0, head - r.nextInt(50)) : head + r.nextInt(r.nextBoolean() ? 4 : 100_000);
-                    long h = q.insert(t, noop);
+                    long h = q.enqueue(t, noop);
                     long[] k = {t, seq++};
                     ref.put(k, h);
                     keys.add(k);
                 } else if (what < 7) {
                     long[] k = keys.get(r.nextInt(keys.size()));
                     Long h = ref.remove(k);
-                    assertThat(q.cancel(h == null ? -1 : h)).isEqualTo(h != null);
+                    assertThat(q.cancelEvent(h == null ? -1 : h)).isEqualTo(h != null);
                 } else {
                     int slot = q.peek();
                     long[] expected = ref.firstKey();
                     assertThat(q.timeOf(slot)).as("seed %d op %d", seed, op).isEqualTo(expected[0]);
                     assertThat(q.seqOf(slot)).isEqualTo(expected[1]);
                     long h = ref.remove(expected);
-                    assertThat(q.isPending(h)).isTrue();
+                    assertThat(q.isQueued(h)).isTrue();
                     assertThat(q.take(slot)).isSameAs(noop);
-                    assertThat(q.isPending(h)).isFalse();
+                    assertThat(q.isQueued(h)).isFalse();
                     head = expected[0];
                 }
-                assertThat(q.live()).isEqualTo(ref.size());
+                assertThat(q.liveEvents()).isEqualTo(ref.size());
             }
             while (!ref.isEmpty()) {
                 int slot = q.peek();
@@ -68,23 +68,23 @@ class EventQueueTest {
         Set<Long> seen = new HashSet<>();
         long previous = -1;
         for (int i = 0; i < 10_000; i++) {
-            long h = q.insert(i, () -> { });
+            long h = q.enqueue(i, () -> { });
             assertThat(h).isNotNegative();
             assertThat(seen.add(h)).as("handle %d reused", h).isTrue();
-            assertThat(q.isPending(previous)).isFalse();
+            assertThat(q.isQueued(previous)).isFalse();
             if (i % 2 == 0) {
-                assertThat(q.cancel(h)).isTrue();
-                assertThat(q.cancel(h)).isFalse();
+                assertThat(q.cancelEvent(h)).isTrue();
+                assertThat(q.cancelEvent(h)).isFalse();
             } else {
                 q.take(q.peek());
             }
             previous = h;
         }
-        assertThat(q.live()).isZero();
+        assertThat(q.liveEvents()).isZero();
         assertThat(q.peek()).isEqualTo(-1);
-        assertThat(q.cancel(-5)).isFalse();
-        assertThat(q.cancel(Long.MAX_VALUE)).isFalse();
-        assertThat(q.isPending(Long.MAX_VALUE)).isFalse();
+        assertThat(q.cancelEvent(-5)).isFalse();
+        assertThat(q.cancelEvent(Long.MAX_VALUE)).isFalse();
+        assertThat(q.isQueued(Long.MAX_VALUE)).isFalse();
     }
 
     @Test
@@ -92,14 +92,14 @@ class EventQueueTest {
         EventQueue q = new EventQueue();
         long[] handles = new long[10_000];
         for (int i = 0; i < handles.length; i++) {
-            handles[i] = q.insert((i * 7919L) % 10_000, () -> { });
+            handles[i] = q.enqueue((i * 7919L) % 10_000, () -> { });
         }
         for (int i = 0; i < handles.length; i += 2) {
-            assertThat(q.cancel(handles[i])).isTrue(); // past 1,024 stale entries the queue compacts
+            assertThat(q.cancelEvent(handles[i])).isTrue(); // past 1,024 stale entries the queue compacts
         }
-        assertThat(q.live()).isEqualTo(5_000);
+        assertThat(q.liveEvents()).isEqualTo(5_000);
         for (int i = 1; i < handles.length; i += 2) {
-            assertThat(q.isPending(handles[i])).isTrue();
+            assertThat(q.isQueued(handles[i])).isTrue();
         }
         long last = -1;
         int taken = 0;

@@ -48,7 +48,7 @@ public final class Flow extends FlowCore implements Runnable {
     boolean frozen;
     double newRate;
 
-    Flow(FlowNetwork net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
+    Flow(FlowLifecycle net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
          long startTime, Constraint[] cons, int[] weights) {
         super(net);
         reuse(id, route, bytes, rateCap, listener, startTime, cons, weights);

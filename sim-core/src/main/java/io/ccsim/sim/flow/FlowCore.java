@@ -9,7 +9,8 @@ abstract class FlowCore {
      * Why a superclass: HotSpot lays a superclass's fields out first, so these stay together in one or two cache
      * lines instead of being spread among the solver's fields over the whole flow object.
      */
-    final FlowNetwork net;
+    /** the network that owns it (its lifecycle: the network's superclass) */
+    final FlowLifecycle net;
     long bytes;
     long eventHandle = -1;
     /** the most rate it can get (registered flows), bytes/s: its registered usage on constraint i is {@code weights[i]} times it */
@@ -33,7 +34,7 @@ abstract class FlowCore {
     Flow fastPrev;
     Object tag;
 
-    FlowCore(FlowNetwork net) {
+    FlowCore(FlowLifecycle net) {
         this.net = net;
     }
 }

@@ -2,6 +2,7 @@ package io.ccsim.sim.flow;
 
 import io.ccsim.sim.Simulator;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * The life of a network's flows: start (fresh or from the pool of finished flows), latency phase, bandwidth phase as
@@ -12,9 +13,9 @@ import java.util.Arrays;
  * phase after its latency (at once with latency 0, or without an event, see {@link EventFreeEntry}) and completes at
  * {@code t + FlowNetwork.completionDelayPs(remaining, rate)} after its last rate change at t (ps). Its listener runs
  * through the simulator at that time; a recycled flow goes back to the pool once its listener has returned. The
- * arguments are validated by {@link FlowNetwork}.
+ * arguments are validated by {@link FlowNetwork}, its only subclass.
  */
-final class FlowLifecycle {
+abstract class FlowLifecycle {
     /*
      * A flow is its own simulator event (Flow.run): the end of its latency phase, then its completion. Progress is
      * accounted lazily: a flow's bytes (and, when link traffic is tracked, its links') are settled only when its rate
@@ -22,78 +23,78 @@ final class FlowLifecycle {
      * change the capacity of the opposite direction of a duplex-limited link (the first flow one way), as leaving it
      * may (the last one); a flow whose shared constraints all stay slack runs at its own bound without a solve.
      * The pool is LIFO: the most recently finished flow is the likeliest to be cached.
+     *
+     * Why a superclass of FlowNetwork, not a part it holds, and why it holds the other parts (links, traffic,
+     * completions, solver, event-free entry): a flow's start and its event then reach this state, and the network's,
+     * without one more dependent load each (Flow.net is the network and the lifecycle at once).
      */
     private static final double PS_PER_S = 1e12;
 
-    private final FlowNetwork net;
-    private final Simulator sim;
-    private final LinkTable links;
+    final Simulator sim;
+    final LinkTable links = new LinkTable();
     /** null when not tracked */
-    private final LinkTraffic traffic;
+    final LinkTraffic traffic;
     /** null when not tracked */
-    private final CompletionQueue completions;
-    private final MaxMinSolver solver;
-    private final EventFreeEntry entry;
+    final CompletionQueue completions;
+    final MaxMinSolver solver;
+    final EventFreeEntry entry;
 
     private long nextFlowId;
     /** finished recycled flows, for reuse */
     private Flow[] pool = new Flow[16];
     private int poolSize;
-    private int activeFlows;
-    private long flowsStarted;
+    /** flows started and neither done nor cancelled */
+    int activeFlows;
+    /** flows started so far */
+    long flowsStarted;
 
     /**
-     * @param net         the network that owns the flows ({@link Flow#net})
-     * @param traffic     the per-direction accounting to keep, or null
-     * @param completions the completion queue to keep, or null
+     * @param sim     the simulator whose clock and event queue the flows use
+     * @param options what to track and which optimisations to use
      */
-    FlowLifecycle(FlowNetwork net, Simulator sim, LinkTable links, LinkTraffic traffic, CompletionQueue completions,
-                  FlowNetwork.Options options) {
-        this.net = net;
-        this.sim = sim;
-        this.links = links;
-        this.traffic = traffic;
-        this.completions = completions;
+    FlowLifecycle(Simulator sim, FlowNetwork.Options options) {
+        this.sim = Objects.requireNonNull(sim, "simulator must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
+        this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
         this.solver = new MaxMinSolver(this, sim, new ProgressiveFilling(options.twinFilling(),
                 options.uniformFastPath()));
         this.entry = new EventFreeEntry(this, sim, links, options.eventFreeEntry() && completions == null
                 && traffic == null, options.entryCheckInterval());
     }
 
-    MaxMinSolver solver() {
-        return solver;
+    /** @return the simulator's time, ps */
+    final long now() {
+        return sim.now();
     }
 
-    EventFreeEntry entry() {
-        return entry;
+    /** Solves now if changes are pending, so that observed rates are current. */
+    final void flush() {
+        solver.flush();
     }
 
-    /** @return flows started and neither done nor cancelled */
-    int activeFlows() {
-        return activeFlows;
-    }
-
-    /** @return flows started so far */
-    long flowsStarted() {
-        return flowsStarted;
+    /** @return whether the simulator event with this handle is still queued */
+    final boolean eventPending(long handle) {
+        return sim.isPending(handle);
     }
 
     /** Starts a flow the caller holds; {@code cap} in bytes/s, +Infinity for none. */
-    Flow start(FlowNetwork.Path path, long bytes, long latencyPs, double cap, FlowListener onComplete) {
-        Flow f = new Flow(net, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+    final Flow startFlow(FlowNetwork.Path path, long bytes, long latencyPs, double cap, FlowListener onComplete) {
+        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
         launch(f, path, latencyPs);
         return f;
     }
 
-    /** Starts a flow from the pool (or a new pooled one) that carries {@code key}; as {@link #start} otherwise. */
-    void startRecycled(FlowNetwork.Path path, long bytes, long latencyPs, double cap, FlowListener onComplete, int key) {
+    /** Starts a flow from the pool (or a new pooled one) that carries {@code key}; as {@link #startFlow} otherwise. */
+    final void startRecycledFlow(FlowNetwork.Path path, long bytes, long latencyPs, double cap, FlowListener onComplete,
+                                 int key) {
         Flow f;
         if (poolSize > 0) {
             f = pool[--poolSize];
             pool[poolSize] = null;
             f.reuse(nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
         } else {
-            f = new Flow(net, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
+            f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
             f.pooled = true;
         }
         f.setKey(key);
@@ -118,7 +119,7 @@ final class FlowLifecycle {
     }
 
     /** The flow's single event: end of latency phase, or completion. */
-    void onFlowEvent(Flow f) {
+    final void onFlowEvent(Flow f) {
         f.eventHandle = -1;
         if (f.phase == Flow.FAST) {
             entry.unregister(f);
@@ -168,7 +169,7 @@ final class FlowLifecycle {
      * already (a flow entered without an event, handed to the solver) keeps its completion event when its rate
      * does not change.
      */
-    void join(Flow f) {
+    final void join(Flow f) {
         Constraint[] cs = f.cons;
         if (f.posInCons == null || f.posInCons.length < cs.length) {
             // sized here, not at every start: a flow that never joins (entered without an event) never reads it
@@ -238,7 +239,7 @@ final class FlowLifecycle {
     }
 
     /** Cancels f (this network's, neither done nor cancelled): no more bandwidth, no listener call. */
-    void cancel(Flow f) {
+    final void cancelFlow(Flow f) {
         if (f.eventHandle >= 0) {
             sim.cancel(f.eventHandle);
             f.eventHandle = -1;
@@ -257,14 +258,14 @@ final class FlowLifecycle {
      * Re-derives the capacity of direction (hop) h of a FULL_DUPLEX link and re-solves its flows: after its duplex
      * efficiency changed, or its opposite direction turned busy or idle.
      */
-    void refreshDirection(int h) {
+    final void refreshDirection(int h) {
         Constraint c = links.direction(h);
         c.capacity = links.directionCapacity(h);
         solver.capacityChanged(c);
     }
 
     /** Gives f rate {@code nr} (bytes/s) from now: settles its progress and its links', reschedules its completion. */
-    void setRate(Flow f, double nr, long now) {
+    final void setRate(Flow f, double nr, long now) {
         settleFlow(f, now);
         double delta = nr - f.rate;
         if (delta != 0 && traffic != null) {

@@ -31,27 +31,19 @@ import java.util.Objects;
  * what the {@link Options} do not track throws {@link IllegalStateException}. Not thread-safe; one network per
  * simulator thread.
  */
-public final class FlowNetwork {
+public final class FlowNetwork extends FlowLifecycle {
     /*
      * The parts, all package-private: LinkTable (links, capacities, sharing, duplex efficiency, the constraints),
      * LinkTraffic (per-direction rates and bytes), PathResolver (routes into constraints with weights; twin groups),
-     * FlowLifecycle (phases, membership, rate changes, the pool), MaxMinSolver (slack tracking, seeds, the components
+     * FlowLifecycle (phases, membership, rate changes, the pool; the superclass, which holds the others: see there),
+     * MaxMinSolver (slack tracking, seeds, the components
      * to re-solve) over ProgressiveFilling (the rates of one component), EventFreeEntry (flows whose rate is known at
      * their start), CompletionQueue (nextCompletionTime). Each derivation is in its class; each but FlowLifecycle
      * (tested through this facade) has a test of its own.
      */
     private static final double PS_PER_S = 1e12;
 
-    private final Simulator sim;
-    private final LinkTable links = new LinkTable();
     private final PathResolver paths = new PathResolver(links);
-    /** null when not tracked */
-    private final LinkTraffic traffic;
-    /** null when not tracked */
-    private final CompletionQueue completions;
-    private final FlowLifecycle flows;
-    private final MaxMinSolver solver;
-    private final EventFreeEntry entry;
 
     /**
      * How a network keeps its state. The two tracking options decide what can be observed; the other four turn off
@@ -132,17 +124,7 @@ public final class FlowNetwork {
      * @param options what to track and which optimisations to use
      */
     public FlowNetwork(Simulator sim, Options options) {
-        this.sim = Objects.requireNonNull(sim, "simulator must not be null");
-        Objects.requireNonNull(options, "options must not be null");
-        this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
-        this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
-        this.flows = new FlowLifecycle(this, sim, links, traffic, completions, options);
-        this.solver = flows.solver();
-        this.entry = flows.entry();
-    }
-
-    long now() {
-        return sim.now();
+        super(sim, options);
     }
 
     /**
@@ -171,7 +153,7 @@ public final class FlowNetwork {
     public void setCapacity(int link, double bytesPerSec) {
         links.check("setCapacity", link);
         LinkTable.checkCapacity("setCapacity on link " + link + " '" + links.name(link) + "'", bytesPerSec);
-        entry.capacitiesChanging(flows.activeFlows());
+        entry.capacitiesChanging(activeFlows);
         links.setCapacity(link, bytesPerSec);
         entry.refreshLimits(link);
         Constraint f = links.forward(link);
@@ -201,11 +183,11 @@ public final class FlowNetwork {
     public void setDuplexEfficiency(int link, double efficiency) {
         links.check("setDuplexEfficiency", link);
         links.checkDuplexEfficiency(link, efficiency);
-        entry.capacitiesChanging(flows.activeFlows());
+        entry.capacitiesChanging(activeFlows);
         links.setDuplexEfficiency(link, efficiency);
         entry.refreshLimits(link);
-        flows.refreshDirection(link << 1);
-        flows.refreshDirection((link << 1) | 1);
+        refreshDirection(link << 1);
+        refreshDirection((link << 1) | 1);
         solver.requestSolve();
     }
 
@@ -348,7 +330,7 @@ public final class FlowNetwork {
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        return flows.start(path, bytes, latencyPs, cap, onComplete);
+        return startFlow(path, bytes, latencyPs, cap, onComplete);
     }
 
     /**
@@ -367,7 +349,7 @@ public final class FlowNetwork {
      */
     public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete, int key) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        flows.startRecycled(path, bytes, latencyPs, cap, onComplete, key);
+        startRecycledFlow(path, bytes, latencyPs, cap, onComplete, key);
     }
 
     /** Validates a start's arguments; returns the rate cap in bytes/s (+Infinity for none). */
@@ -390,16 +372,6 @@ public final class FlowNetwork {
         return rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
     }
 
-    /** @return whether the simulator event with this handle is still queued */
-    boolean eventPending(long handle) {
-        return sim.isPending(handle);
-    }
-
-    /** The flow's single event: end of latency phase, or completion. */
-    void onFlowEvent(Flow f) {
-        flows.onFlowEvent(f);
-    }
-
     /**
      * Cancels a flow: it stops using bandwidth now, rates are re-solved, and its listener is not
      * called. No effect on a flow already done or cancelled.
@@ -414,7 +386,7 @@ public final class FlowNetwork {
         if (f.phase == Flow.DONE || f.phase == Flow.CANCELLED) {
             return;
         }
-        flows.cancel(f);
+        cancelFlow(f);
     }
 
     /**
@@ -434,7 +406,7 @@ public final class FlowNetwork {
 
     /** @return flows started and neither done nor cancelled (latency phase included) */
     public int activeFlowCount() {
-        return flows.activeFlows();
+        return activeFlows;
     }
 
     /** @return number of solver passes so far */
@@ -467,12 +439,7 @@ public final class FlowNetwork {
 
     /** @return number of flows started so far */
     public long flowsStarted() {
-        return flows.flowsStarted();
-    }
-
-    /** Solves now if changes are pending, so that observed rates are current. */
-    void flush() {
-        solver.flush();
+        return flowsStarted;
     }
 
     /**

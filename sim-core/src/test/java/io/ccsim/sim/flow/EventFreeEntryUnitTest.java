@@ -20,8 +20,7 @@ class EventFreeEntryUnitTest {
     private long nextId;
 
     private EventFreeEntry entry(int checkInterval) {
-        FlowLifecycle flows = new FlowLifecycle(owner, sim, links, null, null, FlowNetwork.Options.DEFAULT);
-        EventFreeEntry e = new EventFreeEntry(flows, sim, links, true, checkInterval);
+        EventFreeEntry e = new EventFreeEntry(owner, sim, links, true, checkInterval);
         for (int l = 0; l < links.count(); l++) e.refreshLimits(l);
         return e;
     }

@@ -13,9 +13,7 @@ class MaxMinSolverTest {
     private static final double U = Constraint.BOUND_UNIT;
     private final Simulator sim = new Simulator(1);
     private final FlowNetwork owner = new FlowNetwork(sim); // the flows' network: not used by the solver itself
-    private final MaxMinSolver solver = new MaxMinSolver(
-            new FlowLifecycle(owner, sim, new LinkTable(), null, null, FlowNetwork.Options.DEFAULT), sim,
-            new ProgressiveFilling(true, true));
+    private final MaxMinSolver solver = new MaxMinSolver(owner, sim, new ProgressiveFilling(true, true));
     private long nextId;
 
     /** A flow in its bandwidth phase over {@code cs} (weight 1 each), capped at {@code cap}, joined to them. */
