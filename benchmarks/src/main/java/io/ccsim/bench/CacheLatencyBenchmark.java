@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.State;
 /**
  * What one dependent load costs over a working set of {@code kib} KiB: a pointer chase along one random cycle
  * (Sattolo's shuffle), so that every load waits for the one before and no prefetcher can guess the next. The
- * simulator's large runs touch a few MiB of state per event in no predictable order (the 1,024-GPU ring all-reduce:
- * about 6 MiB of worker, connection, flow, constraint and event state), so their speed follows this curve: run it
+ * simulator's large runs touch a few MiB of state (workers, connections, flows, constraints, events) in no
+ * predictable order, so their speed follows this curve: run it
  * beside a timing to tell a slow build from a VM whose neighbours hold the L3
  * ({@code java -jar benchmarks/target/benchmarks.jar CacheLatencyBenchmark -f 1 -wi 2 -i 3}).
  */

@@ -39,7 +39,7 @@ public class EventFreeEntryBenchmark {
     @Setup(Level.Trial)
     public void setup() {
         sim = new Simulator(7);
-        net = new FlowNetwork(sim, tracked, false);
+        net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(tracked).withTrackLinkTraffic(false));
         int up = net.addLink("up", 4.5e11, Sharing.FULL_DUPLEX);
         int down = net.addLink("down", 4.5e11, Sharing.FULL_DUPLEX);
         int[] route = {FlowNetwork.hop(up, false), FlowNetwork.hop(down, true)};

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * End-to-end flow throughput of a ring pattern: {@code ranks} ranks, rank i sends to i+1 over
  * its own full-duplex link, {@code CHANNELS} channels share each link, and each channel sends
  * {@code STEPS} chunks one after the other (a completion starts the next chunk after a 1 us
- * latency phase). One operation = one flow started and completed; the score is flows/s, the
- * figure behind the "10^7 flows in about 20 s" goal of a 1,024-GPU ring all-reduce.
+ * latency phase). One operation = one flow started and completed; the score is flows/s, what
+ * bounds the speed of a large ring all-reduce.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

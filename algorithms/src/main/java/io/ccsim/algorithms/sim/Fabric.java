@@ -42,13 +42,15 @@ public final class Fabric {
     /**
      * @param trackLinkTraffic whether the network keeps each link direction's rate and bytes carried
      *                         ({@link FlowNetwork#linkBytes}); a run that only wants times (perf, tune) leaves it
-     *                         off and is faster (see {@link FlowNetwork#FlowNetwork(Simulator, boolean, boolean)})
+     *                         off and is faster (see {@link FlowNetwork.Options#trackLinkTraffic})
      */
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile, boolean trackLinkTraffic) {
         this.sim = sim;
         this.topology = topology;
         this.profile = profile;
-        this.net = new FlowNetwork(sim, false, trackLinkTraffic); // nothing here asks for nextCompletionTime()
+        // nothing here asks for nextCompletionTime()
+        this.net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(false)
+                .withTrackLinkTraffic(trackLinkTraffic));
         this.multiPeerLinks = new int[topology.nodes().size() * NPROTO];
         java.util.Arrays.fill(multiPeerLinks, UNSET);
         int n = topology.fabric().size();

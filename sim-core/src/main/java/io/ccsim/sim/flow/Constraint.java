@@ -3,17 +3,24 @@ package io.ccsim.sim.flow;
 import java.util.Arrays;
 
 /**
- * One capacity that flows share (a link direction, or a whole SHARED link), or, when not
- * {@link #shared}, a per-flow bound (a FAT_PIPE link). Holds its member flows (those in their
- * bandwidth phase) in an array with O(1) removal by tombstone: a leaving member's entry is cleared
- * (each member knows its position here), members are appended after the last used entry, and the array is
- * compacted when full of holes. A swap-removal instead moved the last member into the hole and updated that
- * member's position, a miss on another flow's object and its position array for every flow leaving every
- * constraint (with membership it was most of a 1,024-GPU ring all-reduce's time); a tombstone touches only this
- * constraint's array. Compaction, amortised over the entries it reclaims, runs when the holes fill the array, and
- * when the solver takes the constraint into a component.
+ * One capacity (bytes/s) that flows share (a link direction, or a whole SHARED link), or, when not
+ * {@link #shared}, a per-flow bound (a FAT_PIPE link), with its member flows: those in their bandwidth phase that
+ * cross it.
+ *
+ * <p>Contract: {@link #add} returns the member's position, which stays valid until {@link #remove} of that position
+ * or a {@link #compact} (which tells every member its new position through {@link Flow#posInCons}); the live members
+ * are the non-null entries of {@code members[0, end)}, {@link #size} of them, and {@code members[end - 1]} is live
+ * unless the constraint is empty. The array holds at most max(4, 4 x the most members ever live at once) entries.
  */
 final class Constraint {
+    /*
+     * Membership by tombstone: a leaving member's entry is cleared (each member knows its position here), members are
+     * appended after the last used entry, and the array is compacted when full of holes. Removal is O(1) and touches
+     * only this constraint's array; a swap-removal would move the last member into the hole and update that member's
+     * position, a miss on another flow's object for every flow leaving every constraint. Compaction, amortised over
+     * the entries it reclaims, runs when the holes fill the array, and when the solver takes the constraint into a
+     * component (whose members it walks anyway).
+     */
     final int link;
     /** true: members share the capacity; false: each member is individually bounded by it. */
     final boolean shared;
@@ -25,7 +32,7 @@ final class Constraint {
      */
     final int hop;
     /**
-     * Index of this constraint in FlowNetwork's per-constraint registration table: its hop for a FULL_DUPLEX
+     * Index of this constraint in EventFreeEntry's registration table: its hop for a FULL_DUPLEX
      * direction, {@code link << 1} otherwise.
      */
     final int id;
@@ -51,7 +58,7 @@ final class Constraint {
      */
     boolean slack = true;
 
-    // solver scratch (the filling's per-constraint numbers live in FlowNetwork's arrays, indexed by compIdx)
+    // solver scratch (the filling's per-constraint numbers live in ProgressiveFilling's arrays, indexed by compIdx)
     int epoch;
     int compIdx;
 
@@ -107,7 +114,7 @@ final class Constraint {
 
     /**
      * the paths crossing this constraint that have had a flow entered without an event, at [0, nPaths): where
-     * FlowNetwork finds those flows to hand them to the solver
+     * EventFreeEntry finds those flows to hand them to the solver
      */
     FlowNetwork.Path[] paths = new FlowNetwork.Path[2];
     int nPaths;
@@ -126,11 +133,11 @@ final class Constraint {
      */
     TwinGroup twins;
 
-    /** A set of twin constraints ({@link #twins}); FlowNetwork splits it when a new path crosses only some of them. */
+    /** A set of twin constraints ({@link #twins}); PathResolver splits it when a new path crosses only some of them. */
     static final class TwinGroup {
         Constraint[] members = new Constraint[2];
         int n;
-        /** FlowNetwork's stamps: the path resolution and the filling that last visited the group */
+        /** the stamps of the path resolution (PathResolver) and the filling (ProgressiveFilling) that last visited it */
         long pathMark;
         long fillMark;
         /** during a filling: the component index of the least capacity member seen so far */

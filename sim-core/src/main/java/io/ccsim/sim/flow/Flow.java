@@ -6,9 +6,7 @@ package io.ccsim.sim.flow;
  * {@link FlowNetwork#start}. Identity-based; belongs to one network.
  *
  * <p>A flow is its own event in the simulator's queue ({@link #run()}): the end of its latency phase, then its
- * completion (only its completion when it enters its bandwidth phase without an event: see {@link FlowNetwork}).
- * Scheduling the flow itself, not a separate action object, spares every event one object (and one cache line) on
- * the way from the queue to the flow: a 1,024-GPU ring dispatches tens of millions.
+ * completion (only its completion when it enters its bandwidth phase without an event).
  */
 public final class Flow extends FlowCore implements Runnable {
     static final int LATENCY = 0;
@@ -16,7 +14,7 @@ public final class Flow extends FlowCore implements Runnable {
     static final int DONE = 2;
     static final int CANCELLED = 3;
     /**
-     * Entered without an event ({@link FlowNetwork}'s event-free bandwidth entry): latency phase until
+     * Entered without an event (EventFreeEntry): latency phase until
      * {@link #lastUpdate} (its t1, when it starts to deliver), then bandwidth phase at {@link #rate}, its only event its
      * completion at {@link #completionTime}.
      */
@@ -50,7 +48,7 @@ public final class Flow extends FlowCore implements Runnable {
     boolean frozen;
     double newRate;
 
-    Flow(FlowNetwork net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
+    Flow(FlowLifecycle net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
          long startTime, Constraint[] cons, int[] weights) {
         super(net);
         reuse(id, route, bytes, rateCap, listener, startTime, cons, weights);

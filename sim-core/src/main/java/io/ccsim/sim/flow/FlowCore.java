@@ -1,13 +1,16 @@
 package io.ccsim.sim.flow;
 
 /**
- * The fields of a {@link Flow} that its completion reads and writes when it entered without an event (see
- * {@link FlowNetwork}), kept in a superclass because HotSpot lays a superclass's fields out first: together they span
- * about 90 bytes, where spread over the whole 190-byte flow among the solver's fields they cost the completion event
- * of every flow of a 1,024-GPU ring three or four cache misses instead of one or two. Only {@link Flow} extends it.
+ * The fields of a {@link Flow} that its completion reads and writes when it entered without an event
+ * (EventFreeEntry). Only {@link Flow} extends it.
  */
 abstract class FlowCore {
-    final FlowNetwork net;
+    /*
+     * Why a superclass: HotSpot lays a superclass's fields out first, so these stay together in one or two cache
+     * lines instead of being spread among the solver's fields over the whole flow object.
+     */
+    /** the network that owns it (its lifecycle: the network's superclass) */
+    final FlowLifecycle net;
     long bytes;
     long eventHandle = -1;
     /** the most rate it can get (registered flows), bytes/s: its registered usage on constraint i is {@code weights[i]} times it */
@@ -31,7 +34,7 @@ abstract class FlowCore {
     Flow fastPrev;
     Object tag;
 
-    FlowCore(FlowNetwork net) {
+    FlowCore(FlowLifecycle net) {
         this.net = net;
     }
 }

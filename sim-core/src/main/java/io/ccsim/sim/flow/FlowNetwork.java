@@ -2,214 +2,130 @@ package io.ccsim.sim.flow;
 
 import io.ccsim.sim.Sharing;
 import io.ccsim.sim.Simulator;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * Links with capacities (bytes/s) and flows over routes of link directions, sharing bandwidth
- * with max-min fairness; completion events live in the {@link Simulator}.
+ * Links with capacities (bytes/s) and flows over routes of link directions, sharing bandwidth with max-min
+ * fairness; completion events live in the {@link Simulator}.
  *
- * <h2>Model</h2>
- * Each link contributes constraints according to its {@link Sharing}: FULL_DUPLEX one per
- * direction, SHARED one for both directions, FAT_PIPE none shared (each flow is individually
- * bounded by the link capacity). A flow's own rate cap is a per-flow bound too. A flow that
- * crosses a shared constraint k times consumes k times its rate there.
- *
- * <p>A FULL_DUPLEX link may also have a <em>duplex efficiency</em> e in (0, 1]
- * ({@link #setDuplexEfficiency}): while the opposite direction carries a flow in its bandwidth phase, a
- * direction's capacity is {@code C x e} instead of C. With traffic one way only a direction gets C; with
- * both directions busy each gets at most {@code C x e}. Measured on NVLink4 (NCCL 2.28.9, 2 x H200, Simple:
- * calibration/nccl-h200) a direction delivers 268 GB/s when both carry a ring, 361 GB/s for a one-way chain.
- * The penalty is a mode of the link (both ways at once or not), not a joint constraint over the two
- * directions' rates: a joint constraint {@code fwd + rev <= 2 C e} agrees with it whenever both directions
- * are saturated or one is idle (all that the measurements tell apart), but it couples every flow through
- * a GPU with every other (a ring's ranks then form one component, solved on every change, and the
- * constraint flips in and out as bursts come and go: half the time of a 512-GPU ring all-reduce). Here a
- * direction's capacity changes only when the opposite direction's bandwidth-phase flow count goes
- * 0 &lt;-&gt; 1, which re-solves that direction's component alone.
- *
- * <h2>Solver: progressive filling, per connected component</h2>
- * The classic max-min algorithm (Bertsekas &amp; Gallager, "Data Networks", 6.5.2; the same
- * "bottleneck" scheme SimGrid's lmm solver uses): raise all unfrozen flows' rates together; when
- * a constraint saturates, freeze its flows at the current level; when a flow reaches its own
- * bound, freeze it there. Here each constraint's saturation level
- * {@code (capacity - frozen usage) / (weight of unfrozen members)} sits in an indexed min-heap (one
- * entry per constraint, moved as its level changes) and the flows' own bounds in a second heap; the
- * lower top freezes next. The cost is O(flows x hops x log constraints + flows x log flows) for the
- * component (a heap of stale constraint entries, one per freeze, made the pops dominate an
- * all-to-all's solves of hundreds of flows).
- *
- * <p><em>Slack constraints</em> take no part: a shared constraint whose members all fit at their own bounds
- * ({@code sum(weight x bound) <= capacity}, kept exactly in whole units per constraint as flows come and go) is
- * implied by the bounds, so the max-min solution is the same without it. The solver neither solves it nor
- * crosses it to find a component, and a flow leaving it, or its capacity changing while it stays slack,
- * re-solves nothing. A constraint turning tight is solved with its members; one turning slack frees its
- * members, each re-solved in what remains of its component.
- *
- * <p><em>Twin constraints</em> take no part either, but one: shared constraints crossed by exactly the same paths with
- * the same weights (a GPU's NVLink direction and its multi-peer constraint; a GPU's PCIe link, its NIC's PCIe link
- * and the NIC's cable) always have the same members, so at every step of the filling the one of least capacity has
- * the lowest level and the others can never saturate first. The groups are kept as paths are resolved (a path that
- * crosses only some of a group, or with other weights, splits it), and the filling leaves all but the least capacity
- * member of each group out of its heap: in a 1,024-GPU tree all-reduce 61 % of a component's constraints are such
- * twins, and the run at 128 MiB takes 36 s instead of 50 s, with the same output.
- *
- * <p>Only the connected component of a change is solved: the flows and shared constraints
- * reachable from the changed flows/constraints through shared constraints (found by BFS with
- * epoch stamps, no clearing). Changes (a flow entering its bandwidth phase, completing, being
- * cancelled, a capacity change) only mark seeds dirty and register one solve at the end of the
- * current instant ({@link Simulator#atEndOfInstant}, no heap event), so many changes at one
- * instant cost one solve. Because no simulated time passes before it, deferring is exact; every
- * observer of rates
- * ({@link Flow#rate()}, {@link #linkRate}, {@link #nextCompletionTime()}) solves first.
- *
- * <h2>Event-free bandwidth entry</h2>
- * A flow costs two events, the end of its latency phase and its completion, unless its rate can be known at its start.
- * Max-min fairness gives a flow the most it could get alone, {@code most = min(bound, capacity / weight)} over its
- * constraints, whenever every constraint holds all its flows at their most: then nobody limits anybody. So every flow,
- * once started, is <em>registered</em> on its shared constraints with its most usage (weight x most), from its start
- * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
- * 1/16 B/s units rounded up (exact integer sums over millions of flows). A flow started with {@link #startRecycled}
- * whose every shared constraint would still fit (its own use included, within a relative 1e-9 for the rounding of
- * sums of C / w) in the least capacity the constraint can have
- * (a FULL_DUPLEX direction's C x e), and for a duplex-limited direction the opposite direction too (its capacity
- * drops while this one is busy), is entered without an event: it runs at its most from the end of its latency
- * phase, and its completion, {@code t1 + ceil(bytes / most)}, is its only event. It never joins the solver's
- * constraints. A later flow that does not fit is timed by the solver as usual and hands every event-free flow on the
- * overfull constraint (and on its duplex opposite) to the solver: one still in its latency phase gets its latency
- * event back, one running joins its constraints as if it had entered at its t1 (its completion event kept if the
- * solver leaves its rate as it was). Registrations count a flow at its most whichever way it is timed, so a flow
- * handed over changes no sum and hands nobody else over. Completions come at the same times as with the solver alone
- * ({@code EventFreeEntryTest}, and the 1,024-GPU ring's simulated time, 15979 us, is unchanged); within one instant
- * their order may differ, since an event-free flow's completion is queued at its start. A capacity changing while
- * flows are active hands every event-free flow over and turns the mechanism off for the rest of the run (the sums
- * assumed the old capacities). Networks that track completions or link traffic keep every flow with the solver, which
- * those observers read. Where few flows fit (fewer than 1/16 of 65,536 starts in a row: a tree's or an
- * all-to-all's flows, whose constraints are tight), registering is only a cost and the mechanism gives up for the
- * run. In a 1,024-GPU ring all-reduce 99.8 % of the flows enter without an event, and the run dispatches 33.6 million
- * events instead of 67.1 million.
- *
- * <h2>Time</h2>
- * Progress is accounted lazily: a flow's (and, when link traffic is tracked, a link direction's) bytes are
- * settled only when its rate changes. A completion is scheduled at {@code now + ceil(remaining * 1e12 / rate)}
- * ps, with values within 1e-12 relative of an integer taken as that integer, so that exact
- * cases stay exact (1e9 B at 1e11 B/s is 10,000,000,000 ps).
- *
- * <p>Not thread-safe; one network per simulator thread.
+ * <p>Contract:
+ * <ul>
+ *   <li>Each link contributes constraints according to its {@link Sharing}: FULL_DUPLEX one per direction, SHARED
+ *       one for both directions, FAT_PIPE none shared (each flow is bounded by the link's capacity on its own). A
+ *       flow's own rate cap is a per-flow bound too. A flow crossing a shared constraint k times, standing for m
+ *       identical flows, uses k x m times its rate there.</li>
+ *   <li>A FULL_DUPLEX link may have a duplex efficiency e in (0, 1] ({@link #setDuplexEfficiency}): while the
+ *       opposite direction carries a flow in its bandwidth phase, a direction's capacity is C x e instead of C.</li>
+ *   <li>A flow has a latency phase (no bandwidth), then a bandwidth phase at its max-min fair rate, then completes:
+ *       its listener runs through the simulator at {@code t + ceil(remaining x 1e12 / rate)} ps after its last rate
+ *       change at t, a value within 1e-12 relative of an integer taken as that integer, so that exact cases stay
+ *       exact (1e9 B at 1e11 B/s is 10,000,000,000 ps).</li>
+ *   <li>Rates change when a flow enters its bandwidth phase, completes or is cancelled, or a capacity changes; they
+ *       are re-solved once at the end of the instant, and every observer of rates ({@link Flow#rate()},
+ *       {@link #linkRate}, {@link #nextCompletionTime()}) sees them solved. No simulated time passes before the
+ *       solve, so deferring it is exact.</li>
+ *   <li>The same calls with the same {@link Options} give the same completions, at the same times, in the same
+ *       order, bit for bit.</li>
+ * </ul>
+ * Arguments are validated: {@link IllegalArgumentException} names the call, the value and what is valid; asking for
+ * what the {@link Options} do not track throws {@link IllegalStateException}. Not thread-safe; one network per
+ * simulator thread.
  */
-public final class FlowNetwork {
+public final class FlowNetwork extends FlowLifecycle {
+    /*
+     * The parts, all package-private: LinkTable (links, capacities, sharing, duplex efficiency, the constraints),
+     * LinkTraffic (per-direction rates and bytes), PathResolver (routes into constraints with weights; twin groups),
+     * FlowLifecycle (phases, membership, rate changes, the pool; the superclass, which holds the others: see there),
+     * MaxMinSolver (slack tracking, seeds, the components
+     * to re-solve) over ProgressiveFilling (the rates of one component), EventFreeEntry (flows whose rate is known at
+     * their start), CompletionQueue (nextCompletionTime). Each derivation is in its class; each but FlowLifecycle
+     * (tested through this facade) has a test of its own.
+     */
     private static final double PS_PER_S = 1e12;
 
-    private final Simulator sim;
-
-    // links
-    private String[] linkName = new String[16];
-    private double[] linkCap = new double[16];
-    private Sharing[] linkSharing = new Sharing[16];
-    private Constraint[] fwdCons = new Constraint[16];
-    private Constraint[] revCons = new Constraint[16];
-    /** per link: the fraction of its capacity a FULL_DUPLEX direction gets while the other one is busy (1 = none) */
-    private double[] duplexEff = new double[16];
-    private int linkCount;
-
-    // per link direction (index = hop), lazily settled accounting
-    // interleaved, DIR_STRIDE longs per direction (one cache line where four arrays cost four): the rate
-    // (bytes/s) and the bytes carried (as of the last settle) as raw double bits, the time of the last
-    // settle (ps), the count of flows in their bandwidth phase
-    private static final int DIR_STRIDE = 4;
-    private static final int DIR_RATE = 0;
-    private static final int DIR_BYTES = 1;
-    private static final int DIR_LAST = 2;
-    private static final int DIR_FLOWS = 3;
-    private long[] dir = new long[32 * DIR_STRIDE];
-
-    // dirty seeds
-    private Flow[] seedFlows = new Flow[16];
-    private int nSeedFlows;
-    private Constraint[] seedCons = new Constraint[16];
-    private int nSeedCons;
-    private boolean solvePending;
-    private final Runnable solveAction = this::solveDeferred;
-
-    // solver scratch
-    private int epoch;
-    private Flow[] compFlows = new Flow[16];
-    private int nCompFlows;
-    private Constraint[] compCons = new Constraint[16];
-    // per component constraint (by compIdx), the filling's state: capacity not yet given to frozen flows, weight of the
-    // unfrozen members, saturation level (the heap's key), saturated. Kept here, not in the Constraint objects, so that
-    // the objects hold only what every flow start and end touches (their size is what a large run's cache holds)
-    private double[] cRem = new double[16];
-    private double[] cWsum = new double[16];
-    private double[] cLevel = new double[16];
-    private boolean[] cSat = new boolean[16];
-    private int nCompCons;
-    private double[] lhKey = new double[16];
-    private int[] lhIdx = new int[16];
-    private int lhSize;
-    /** heap of the component's unsaturated constraints (compIdx), by level; cqPos: compIdx -> position or -1 */
-    private int[] cqIdx = new int[16];
-    private int[] cqPos = new int[16];
-    private int cqSize;
-
-    // completion heap
-    private Flow[] ch = new Flow[16];
-    private int chSize;
-    private final boolean trackCompletions;
-    /** whether {@link #dir} is kept (link rates and bytes) */
-    private final boolean trackTraffic;
-
-    private long nextFlowId;
-    /** finished flows of {@link #startRecycled}, for reuse (LIFO: the most recently used is the likeliest cached) */
-    private Flow[] pool = new Flow[16];
-    private int poolSize;
-    private int activeFlows;
-    private long solveCount;
-    private long flowsStarted;
-    /** flows + constraints visited by the solver, for locality tests */
-    long solverWork;
-    private int maxComponentFlows;
-
-    /** @param sim the simulator whose clock and event queue this network uses */
-    public FlowNetwork(Simulator sim) {
-        this(sim, true);
-    }
+    private final PathResolver paths = new PathResolver(links);
 
     /**
-     * @param sim                 the simulator whose clock and event queue this network uses
-     * @param trackNextCompletion whether to keep the heap of completion times that
-     *                            {@link #nextCompletionTime()} reads; an executor that never asks saves
-     *                            its upkeep on every rate change (the completions themselves are events)
-     */
-    public FlowNetwork(Simulator sim, boolean trackNextCompletion) {
-        this(sim, trackNextCompletion, true);
-    }
-
-    /**
-     * @param sim                 the simulator whose clock and event queue this network uses
-     * @param trackNextCompletion as in {@link #FlowNetwork(Simulator, boolean)}
+     * How a network keeps its state. The two tracking options decide what can be observed; the other four turn off
+     * optimisations that give the same completion times, for tests that check exactly that.
+     *
+     * @param trackNextCompletion whether to keep the completion queue that {@link #nextCompletionTime()} reads; an
+     *                            executor that never asks saves its upkeep on every rate change (the completions
+     *                            themselves are events either way)
      * @param trackLinkTraffic    whether to keep each link direction's rate and bytes carried, which
-     *                            {@link #linkRate} and {@link #linkBytes} read; keeping them settles every hop of a
-     *                            flow at each of its rate changes, 22-31 % of a 1,024-GPU ring all-reduce's time
-     *                            (two alternated pairs of runs),
-     *                            so an executor that never asks leaves them off
+     *                            {@link #linkRate} and {@link #linkBytes} read; keeping them settles every hop of a flow
+     *                            at each of its rate changes, so an executor that never asks leaves them off
+     * @param eventFreeEntry      whether a recycled flow whose rate is known at its start enters its bandwidth phase
+     *                            without an event (only while neither tracking option is on); completion times are the
+     *                            same either way, their order within one instant may differ
+     * @param twinFilling         whether the filling leaves all but the least-capacity constraint of each group of
+     *                            twin constraints out of its heap; the rates are the same either way
+     * @param uniformFastPath     whether a component whose flows all cross the same constraints with proportional
+     *                            weights is water-filled on its tightest constraint instead of by the general
+     *                            progressive filling; the rates are the same either way
+     * @param entryCheckInterval  {@code >= 1}: every this many registered starts, if fewer than a sixteenth of them
+     *                            entered without an event, event-free entry gives up for the rest of the run
      */
-    public FlowNetwork(Simulator sim, boolean trackNextCompletion, boolean trackLinkTraffic) {
-        this.sim = Objects.requireNonNull(sim, "simulator must not be null");
-        this.trackCompletions = trackNextCompletion;
-        this.trackTraffic = trackLinkTraffic;
+    public record Options(boolean trackNextCompletion, boolean trackLinkTraffic, boolean eventFreeEntry,
+                          boolean twinFilling, boolean uniformFastPath, int entryCheckInterval) {
+        /** Everything tracked, every optimisation on, a check every 65,536 registered starts. */
+        public static final Options DEFAULT = new Options(true, true, true, true, true, 1 << 16);
+
+        /** @throws IllegalArgumentException if {@code entryCheckInterval < 1} */
+        public Options {
+            if (entryCheckInterval < 1) {
+                throw new IllegalArgumentException("FlowNetwork.Options: entryCheckInterval must be >= 1, was "
+                        + entryCheckInterval);
+            }
+        }
+
+        /** @return these options with {@link #trackNextCompletion} set to {@code on} */
+        public Options withTrackNextCompletion(boolean on) {
+            return new Options(on, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #trackLinkTraffic} set to {@code on} */
+        public Options withTrackLinkTraffic(boolean on) {
+            return new Options(trackNextCompletion, on, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #eventFreeEntry} set to {@code on} */
+        public Options withEventFreeEntry(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, on, twinFilling, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #twinFilling} set to {@code on} */
+        public Options withTwinFilling(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, on, uniformFastPath, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #uniformFastPath} set to {@code on} */
+        public Options withUniformFastPath(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, on, entryCheckInterval);
+        }
+
+        /** @return these options with {@link #entryCheckInterval} set to {@code starts} */
+        public Options withEntryCheckInterval(int starts) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, starts);
+        }
     }
 
-    long now() {
-        return sim.now();
+    /**
+     * A network with {@link Options#DEFAULT} options.
+     *
+     * @param sim the simulator whose clock and event queue this network uses
+     */
+    public FlowNetwork(Simulator sim) {
+        this(sim, Options.DEFAULT);
     }
 
-    // ------------------------------------------------------------------ links
+    /**
+     * @param sim     the simulator whose clock and event queue this network uses
+     * @param options what to track and which optimisations to use
+     */
+    public FlowNetwork(Simulator sim, Options options) {
+        super(sim, options);
+    }
 
     /**
      * Adds a link.
@@ -220,58 +136,12 @@ public final class FlowNetwork {
      * @return the link index: 0, 1, 2, ... in order of addition
      */
     public int addLink(String name, double capacityBytesPerSec, Sharing sharing) {
-        Objects.requireNonNull(name, "addLink: name must not be null");
-        Objects.requireNonNull(sharing, "addLink: sharing must not be null for link '" + name + "'");
-        checkCapacity("addLink '" + name + "'", capacityBytesPerSec);
-        int l = linkCount;
-        if (l == linkName.length) {
-            int n = l * 2;
-            linkName = Arrays.copyOf(linkName, n);
-            linkCap = Arrays.copyOf(linkCap, n);
-            linkSharing = Arrays.copyOf(linkSharing, n);
-            fwdCons = Arrays.copyOf(fwdCons, n);
-            revCons = Arrays.copyOf(revCons, n);
-            duplexEff = Arrays.copyOf(duplexEff, n);
-            dir = Arrays.copyOf(dir, 2 * n * DIR_STRIDE);
+        int l = links.add(name, capacityBytesPerSec, sharing);
+        entry.refreshLimits(l);
+        if (traffic != null) {
+            traffic.addLink(l, sim.now());
         }
-        linkName[l] = name;
-        linkCap[l] = capacityBytesPerSec;
-        linkSharing[l] = sharing;
-        duplexEff[l] = 1.0;
-        switch (sharing) {
-            case FULL_DUPLEX:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, l << 1);
-                revCons[l] = new Constraint(l, true, capacityBytesPerSec, (l << 1) | 1);
-                break;
-            case SHARED:
-                fwdCons[l] = new Constraint(l, true, capacityBytesPerSec, -1);
-                revCons[l] = fwdCons[l];
-                break;
-            case FAT_PIPE:
-                fwdCons[l] = new Constraint(l, false, capacityBytesPerSec, -1);
-                revCons[l] = fwdCons[l];
-                break;
-            default:
-                throw new IllegalArgumentException("addLink: unknown sharing " + sharing);
-        }
-        refreshRegLimits(l);
-        dir[2 * l * DIR_STRIDE + DIR_LAST] = sim.now();
-        dir[(2 * l + 1) * DIR_STRIDE + DIR_LAST] = sim.now();
-        linkCount++;
         return l;
-    }
-
-    private static void checkCapacity(String where, double c) {
-        if (!(c >= 0) || Double.isInfinite(c)) {
-            throw new IllegalArgumentException(where + ": capacity must be finite and >= 0 bytes/s, was " + c);
-        }
-    }
-
-    private void checkLink(String where, int link) {
-        if (link < 0 || link >= linkCount) {
-            throw new IllegalArgumentException(where + ": link index " + link + " out of range; valid is 0.."
-                    + (linkCount - 1) + " (" + linkCount + " links)");
-        }
     }
 
     /**
@@ -281,39 +151,29 @@ public final class FlowNetwork {
      * @param bytesPerSec finite, {@code >= 0}
      */
     public void setCapacity(int link, double bytesPerSec) {
-        checkLink("setCapacity", link);
-        checkCapacity("setCapacity on link " + link + " '" + linkName[link] + "'", bytesPerSec);
-        capacitiesChanging();
-        linkCap[link] = bytesPerSec;
-        refreshRegLimits(link);
-        Constraint f = fwdCons[link];
-        Constraint r = revCons[link];
-        f.capacity = directionCapacity(link << 1);
-        r.capacity = directionCapacity((link << 1) | 1);
+        links.check("setCapacity", link);
+        LinkTable.checkCapacity("setCapacity on link " + link + " '" + links.name(link) + "'", bytesPerSec);
+        entry.capacitiesChanging(activeFlows);
+        links.setCapacity(link, bytesPerSec);
+        entry.refreshLimits(link);
+        Constraint f = links.forward(link);
+        Constraint r = links.reverse(link);
+        f.capacity = links.directionCapacity(link << 1);
+        r.capacity = links.directionCapacity((link << 1) | 1);
         if (f.shared) {
-            capacityChanged(f);
+            solver.capacityChanged(f);
             if (r != f) {
-                capacityChanged(r);
+                solver.capacityChanged(r);
             }
         } else {
-            // a per-flow bound: its members' own bounds change, and with them the sums of their shared constraints
-            for (int i = 0; i < f.end; i++) {
-                Flow m = f.members[i];
-                if (m == null) {
-                    continue;
-                }
-                countBounds(m, -1);
-                computeBound(m);
-                countBounds(m, +1);
-                addSeed(m);
-            }
+            solver.boundChanged(f);
         }
-        requestSolve();
+        solver.requestSolve();
     }
 
     /**
      * Sets the duplex efficiency of a FULL_DUPLEX link: the fraction of its capacity C that a direction gets
-     * while the opposite direction has a flow in its bandwidth phase (see the class comment); it follows later
+     * while the opposite direction has a flow in its bandwidth phase; it follows later
      * {@link #setCapacity} changes. 1 (the default) means independent directions. Takes effect now: flows
      * on the link are re-solved at the end of the current instant.
      *
@@ -321,145 +181,43 @@ public final class FlowNetwork {
      * @throws IllegalArgumentException for a link that is not FULL_DUPLEX, or an efficiency outside (0, 1]
      */
     public void setDuplexEfficiency(int link, double efficiency) {
-        checkLink("setDuplexEfficiency", link);
-        String where = "setDuplexEfficiency on link " + link + " '" + linkName[link] + "'";
-        if (!(efficiency > 0 && efficiency <= 1)) {
-            throw new IllegalArgumentException(where + ": efficiency must be in (0, 1], was " + efficiency);
-        }
-        if (linkSharing[link] != Sharing.FULL_DUPLEX) {
-            throw new IllegalArgumentException(where + ": only a FULL_DUPLEX link has a duplex efficiency; this one is "
-                    + linkSharing[link]);
-        }
-        capacitiesChanging();
-        duplexEff[link] = efficiency;
-        refreshRegLimits(link);
+        links.check("setDuplexEfficiency", link);
+        links.checkDuplexEfficiency(link, efficiency);
+        entry.capacitiesChanging(activeFlows);
+        links.setDuplexEfficiency(link, efficiency);
+        entry.refreshLimits(link);
         refreshDirection(link << 1);
         refreshDirection((link << 1) | 1);
-        requestSolve();
-    }
-
-    /**
-     * Capacity of direction (hop) h of a FULL_DUPLEX link: the link's, times its duplex efficiency while the
-     * opposite direction has flows in their bandwidth phase.
-     */
-    private double directionCapacity(int h) {
-        int link = h >>> 1;
-        double e = duplexEff[link];
-        if (!(e < 1)) {
-            return linkCap[link];
-        }
-        Constraint opposite = (h & 1) == 0 ? revCons[link] : fwdCons[link];
-        return opposite.size > 0 ? linkCap[link] * e : linkCap[link];
-    }
-
-    /** Whether c is a FULL_DUPLEX direction whose opposite's capacity follows c's member count (efficiency below 1). */
-    private boolean hasDuplexLimit(Constraint c) {
-        return c.hop >= 0 && duplexEff[c.link] < 1;
-    }
-
-    /**
-     * Re-derives the capacity of direction (hop) h of a FULL_DUPLEX link and re-solves its flows: after its duplex
-     * efficiency changed, or its opposite direction turned busy or idle.
-     */
-    private void refreshDirection(int h) {
-        Constraint c = (h & 1) == 0 ? fwdCons[h >>> 1] : revCons[h >>> 1];
-        c.capacity = directionCapacity(h);
-        capacityChanged(c);
-    }
-
-    /**
-     * A shared constraint's capacity changed: re-solve what it binds. A constraint that was slack and still is
-     * binds nobody before or after (the duplex mode toggling on a lightly used link costs nothing).
-     */
-    private void capacityChanged(Constraint c) {
-        boolean fits = c.fits();
-        if (c.slack && fits) {
-            return;
-        }
-        updateSlack(c);
-        if (!c.slack && c.size > 0) {
-            addSeed(c);
-        }
-    }
-
-    /**
-     * Brings {@link Constraint#slack} up to date after its bound sum or capacity changed: a constraint turning
-     * tight is seeded (its members now share it); one turning slack frees its members, each re-solved in what
-     * remains of its component.
-     */
-    private void updateSlack(Constraint c) {
-        boolean fits = c.fits();
-        if (fits == c.slack) {
-            return;
-        }
-        c.slack = fits;
-        if (fits) {
-            Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n; k++) {
-                if (ms[k] != null) {
-                    addSeed(ms[k]);
-                }
-            }
-        } else if (c.size > 0) {
-            addSeed(c);
-        }
-    }
-
-    /** Above this a flow's bound counts as none (keeps {@link Constraint#boundSum} far from overflow). */
-    private static final double MAX_COUNTED_BOUND = 0x1p50 * Constraint.BOUND_UNIT;
-
-    /** Sets f's own rate bound: its cap and the capacities of its non-shared constraints. */
-    private static void computeBound(Flow f) {
-        double b = f.rateCap;
-        for (Constraint c : f.cons) {
-            if (!c.shared && c.capacity < b) {
-                b = c.capacity;
-            }
-        }
-        f.bound = b;
-        f.boundUnits = b <= MAX_COUNTED_BOUND ? (long) Math.ceil(b / Constraint.BOUND_UNIT) : -1;
-    }
-
-    /** Adds ({@code sign} = 1) or removes (-1) f's bound in the sums of its shared constraints, updating their slack. */
-    private void countBounds(Flow f, int sign) {
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (c.shared) {
-                c.count(f, ws[i], sign);
-                updateSlack(c);
-            }
-        }
+        solver.requestSolve();
     }
 
     /** @return the link's duplex efficiency (see {@link #setDuplexEfficiency}); 1 for a link without one */
     public double duplexEfficiency(int link) {
-        checkLink("duplexEfficiency", link);
-        return duplexEff[link];
+        links.check("duplexEfficiency", link);
+        return links.duplexEfficiency(link);
     }
 
     /** @return the link's capacity, bytes/s */
     public double capacity(int link) {
-        checkLink("capacity", link);
-        return linkCap[link];
+        links.check("capacity", link);
+        return links.capacity(link);
     }
 
     /** @return the link's name */
     public String linkName(int link) {
-        checkLink("linkName", link);
-        return linkName[link];
+        links.check("linkName", link);
+        return links.name(link);
     }
 
     /** @return the link's sharing policy */
     public Sharing sharing(int link) {
-        checkLink("sharing", link);
-        return linkSharing[link];
+        links.check("sharing", link);
+        return links.sharing(link);
     }
 
     /** @return number of links */
     public int linkCount() {
-        return linkCount;
+        return links.count();
     }
 
     /** Route element: {@code link << 1 | (reverse ? 1 : 0)}. */
@@ -471,35 +229,27 @@ public final class FlowNetwork {
         return (link << 1) | (reverse ? 1 : 0);
     }
 
-    /**
-     * Bytes carried so far by a link in one direction, as of now.
-     */
+    /** @return bytes carried so far by a link in one direction; needs {@link Options#trackLinkTraffic} */
     public double linkBytes(int link, boolean reverse) {
-        checkLink("linkBytes", link);
+        links.check("linkBytes", link);
         checkTraffic("linkBytes");
-        int d = (link << 1) | (reverse ? 1 : 0);
-        long dt = sim.now() - dir[d * DIR_STRIDE + DIR_LAST];
-        double rate = dirRate(d);
-        double bytes = dirBytes(d);
-        return dt == 0 || rate == 0 ? bytes : bytes + rate * dt / PS_PER_S;
+        return traffic.bytes((link << 1) | (reverse ? 1 : 0), sim.now());
     }
 
-    /** Current sum of the rates of the flows crossing a link in one direction, bytes/s. */
+    /** @return the rates of the flows over a link in one direction, summed, bytes/s; needs trackLinkTraffic */
     public double linkRate(int link, boolean reverse) {
-        checkLink("linkRate", link);
+        links.check("linkRate", link);
         checkTraffic("linkRate");
         flush();
-        return dirRate((link << 1) | (reverse ? 1 : 0));
+        return traffic.rate((link << 1) | (reverse ? 1 : 0));
     }
 
     private void checkTraffic(String where) {
-        if (!trackTraffic) {
+        if (traffic == null) {
             throw new IllegalStateException(where + ": this network was created without link traffic tracking"
-                    + " (new FlowNetwork(sim, trackNextCompletion, true) keeps it)");
+                    + " (FlowNetwork.Options.trackLinkTraffic keeps it)");
         }
     }
-
-    // ------------------------------------------------------------------ flows
 
     /**
      * Starts a flow now.
@@ -527,7 +277,7 @@ public final class FlowNetwork {
      */
     public Flow start(int[] route, long bytes, long latencyPs, double rateCapBytesPerSec, int multiplicity,
                       FlowListener onComplete) {
-        return start(resolve(route, multiplicity, false), bytes, latencyPs, rateCapBytesPerSec, onComplete);
+        return start(paths.resolve(route, multiplicity, false), bytes, latencyPs, rateCapBytesPerSec, onComplete);
     }
 
     /**
@@ -551,7 +301,7 @@ public final class FlowNetwork {
         /** its running flows entered without an event (linked through Flow.fastNext) */
         Flow fastHead;
 
-        private Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
+        Path(int[] route, Constraint[] cons, int[] weights, int multiplicity) {
             this.route = route;
             this.cons = cons;
             this.weights = weights;
@@ -574,147 +324,13 @@ public final class FlowNetwork {
      * @throws IllegalArgumentException for a hop naming no link, or a multiplicity below 1
      */
     public Path path(int[] route, int multiplicity) {
-        return resolve(route, multiplicity, true);
-    }
-
-    /** As {@link #path}; {@code share}: whether the weights come from {@link #sharedWeights} (setup), not a fresh array (per flow). */
-    private Path resolve(int[] route, int multiplicity, boolean share) {
-        Objects.requireNonNull(route, "start: route must not be null (use an empty array for a local copy)");
-        if (multiplicity < 1) {
-            throw new IllegalArgumentException("start: multiplicity must be >= 1, was " + multiplicity);
-        }
-        int[] r = route.clone();
-        // distinct constraints with multiplicity
-        Constraint[] cs = new Constraint[2 * r.length];
-        int[] ws = new int[2 * r.length];
-        int n = 0;
-        for (int i = 0; i < r.length; i++) {
-            int h = r[i];
-            int link = h >>> 1;
-            if (h < 0 || link >= linkCount) {
-                throw new IllegalArgumentException("start: route[" + i + "] = " + h + " names link " + (h >> 1)
-                        + ", valid links are 0.." + (linkCount - 1) + " (encode hops with FlowNetwork.hop)");
-            }
-            n = addWeight(cs, ws, n, (h & 1) == 0 ? fwdCons[link] : revCons[link], multiplicity);
-        }
-        if (n < cs.length) {
-            cs = Arrays.copyOf(cs, n);
-            ws = Arrays.copyOf(ws, n);
-        }
-        groupTwins(cs, ws);
-        return new Path(r, cs, share ? sharedWeights(ws) : ws, multiplicity);
-    }
-
-    /**
-     * Keeps {@link Constraint#twins} true with a new path over constraints cs (weights ws): constraints it crosses
-     * first form groups by weight; a group it crosses only in part, or with different weights, is split. Twins only
-     * ever split (a path crossing both of two constraints cannot make their path sets equal if they were not).
-     */
-    private void groupTwins(Constraint[] cs, int[] ws) {
-        long stamp = ++twinStamp;
-        boolean[] fresh = new boolean[cs.length];
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            if (!c.shared || c.twins != null) {
-                continue;
-            }
-            fresh[i] = true;
-            for (int j = 0; j < i && c.twins == null; j++) {
-                if (fresh[j] && ws[j] == ws[i]) {
-                    cs[j].twins.add(c);
-                }
-            }
-            if (c.twins == null) {
-                Constraint.TwinGroup g = new Constraint.TwinGroup();
-                g.pathMark = stamp;
-                g.add(c);
-            }
-        }
-        for (int i = 0; i < cs.length; i++) {
-            Constraint.TwinGroup g = cs[i].twins;
-            if (fresh[i] || g == null || g.pathMark == stamp) {
-                continue;
-            }
-            g.pathMark = stamp;
-            // key of each member: its weight on this path, 0 if the path does not cross it
-            int[] key = new int[g.n];
-            boolean uniform = true;
-            for (int m = 0; m < g.n; m++) {
-                key[m] = 0;
-                for (int k = 0; k < cs.length; k++) {
-                    if (cs[k] == g.members[m]) {
-                        key[m] = ws[k];
-                    }
-                }
-                uniform &= key[m] == key[0];
-            }
-            if (uniform) {
-                continue;
-            }
-            // the members keyed like the first stay; every other key makes a group of its own
-            Constraint[] old = Arrays.copyOf(g.members, g.n);
-            int n = g.n;
-            g.n = 0;
-            for (int m = 0; m < n; m++) {
-                if (key[m] == key[0]) {
-                    g.add(old[m]);
-                }
-            }
-            for (int m = 0; m < n; m++) {
-                if (key[m] == key[0] || old[m].twins != g) {
-                    continue;
-                }
-                Constraint.TwinGroup split = new Constraint.TwinGroup();
-                split.pathMark = stamp;
-                for (int q = m; q < n; q++) {
-                    if (key[q] == key[m]) {
-                        split.add(old[q]);
-                    }
-                }
-            }
-        }
-    }
-
-    // stamps (long: never wrap within a run)
-    private long twinStamp;
-    private long fillStamp;
-    /** Test hook: false fills with every twin constraint (none left out of the heap). */
-    boolean twinFilling = true;
-
-    /**
-     * One array per distinct weight vector (a ring's thousands of paths have a handful: {1, 1}, {2, 2, 2, 2}, ...),
-     * so that the flows of every path read the same few cache lines. Arrays handed out are never written.
-     */
-    private int[] sharedWeights(int[] ws) {
-        List<Integer> key = new ArrayList<>(ws.length);
-        for (int w : ws) {
-            key.add(w);
-        }
-        return weightSets.computeIfAbsent(key, k -> ws);
-    }
-
-    private final Map<List<Integer>, int[]> weightSets = new HashMap<>();
-
-    private static int addWeight(Constraint[] cs, int[] ws, int n, Constraint c, int w) {
-        int j = 0;
-        while (j < n && cs[j] != c) {
-            j++;
-        }
-        if (j == n) {
-            cs[n] = c;
-            ws[n] = w;
-            return n + 1;
-        }
-        ws[j] += w;
-        return n;
+        return paths.resolve(route, multiplicity, true);
     }
 
     /** Starts a flow on a resolved {@link Path}; otherwise as {@link #start(int[], long, long, double, FlowListener)}. */
     public Flow start(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        Flow f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-        launch(f, path, latencyPs);
-        return f;
+        return startFlow(path, bytes, latencyPs, cap, onComplete);
     }
 
     /**
@@ -733,17 +349,7 @@ public final class FlowNetwork {
      */
     public void startRecycled(Path path, long bytes, long latencyPs, double rateCapBytesPerSec, FlowListener onComplete, int key) {
         double cap = checkStart(path, bytes, latencyPs, rateCapBytesPerSec);
-        Flow f;
-        if (poolSize > 0) {
-            f = pool[--poolSize];
-            pool[poolSize] = null;
-            f.reuse(nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-        } else {
-            f = new Flow(this, nextFlowId++, path.route, bytes, cap, onComplete, sim.now(), path.cons, path.weights);
-            f.pooled = true;
-        }
-        f.setKey(key);
-        launch(f, path, latencyPs);
+        startRecycledFlow(path, bytes, latencyPs, cap, onComplete, key);
     }
 
     /** Validates a start's arguments; returns the rate cap in bytes/s (+Infinity for none). */
@@ -766,464 +372,6 @@ public final class FlowNetwork {
         return rateCapBytesPerSec > 0 ? rateCapBytesPerSec : Double.POSITIVE_INFINITY;
     }
 
-    private void launch(Flow f, Path path, long latencyPs) {
-        f.multiplicity = path.multiplicity;
-        flowsStarted++;
-        activeFlows++;
-        if (f.bytes() == 0) {
-            f.completionTime = sim.now() + latencyPs;
-            f.eventHandle = sim.schedule(latencyPs, f);
-            heapInsert(f);
-        } else if (registering() && enterWithoutEvent(f, path, latencyPs)) {
-            return;
-        } else if (latencyPs > 0) {
-            f.eventHandle = sim.schedule(latencyPs, f);
-        } else {
-            enterBandwidth(f);
-        }
-    }
-
-    // ------------------------------------------------------------------ event-free bandwidth entry
-
-    /** Test hook: false times every flow with the solver (a latency event, then a completion event). */
-    boolean eventFreeEntry = true;
-    /** counts capacity changes: a path's cached numbers are current when they carry this stamp */
-    private int capStamp;
-    /** set for good once a capacity changes while flows are active: every later flow is timed by the solver */
-    private boolean entryOff;
-    /** every path that has had a flow entered without an event (for handing them all over) */
-    private Path[] fastPaths = new Path[8];
-    private int nFastPaths;
-    /** flows entered without an event, and those of them handed to the solver later (tests, diagnostics) */
-    long eventFreeEntries;
-    long handedOver;
-    /**
-     * Every this many registered starts, if fewer than a sixteenth of them entered without an event, the mechanism
-     * gives up for the rest of the run (tests lower it).
-     */
-    int entryCheckInterval = 1 << 16;
-    /** registered starts left until the next check (negative before the first: the first start sets it) */
-    private int startsUntilCheck;
-    private long entriesAtCheck;
-    /**
-     * Per shared constraint (by {@link Constraint#id}), REG_STRIDE longs: the registered flows' most usage in
-     * {@link #REG_UNIT}s (each rounded up: an exact integer sum), the limit it must stay within (the least capacity
-     * the constraint can have, in REG_UNITs, rounded down after a relative tolerance of 1e-9), the id of the opposite
-     * direction whose capacity the constraint's use lowers (-1: none), and how many registered flows run without an
-     * event. Dense and small (32 B per constraint), so a flow's start and end touch a few cache-resident lines, not
-     * its constraints' objects.
-     */
-    private long[] reg = new long[32 * 4];
-    private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
-    /** {@link #reg}'s unit of usage, bytes/s */
-    static final double REG_UNIT = 1.0 / 16;
-    /** Relative tolerance of the fit test: rates of C / w each, summed, may exceed C by rounding. */
-    private static final double FIT_TOLERANCE = 1e-9;
-
-    /** Whether new flows register (needs neither completion nor traffic tracking, which read solver state). */
-    private boolean registering() {
-        return eventFreeEntry && !entryOff && !trackCompletions && !trackTraffic;
-    }
-
-    /** Updates the registration limits of the link's constraints and whether a direction's use lowers the opposite's capacity. */
-    private void refreshRegLimits(int link) {
-        if (reg.length < (2 * link + 2) * REG_STRIDE) {
-            reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
-        }
-        Constraint f = fwdCons[link];
-        Constraint r = revCons[link];
-        boolean duplex = f.hop >= 0 && duplexEff[link] < 1;
-        double least = duplex ? linkCap[link] * duplexEff[link] : linkCap[link];
-        long limit = (long) Math.floor(least * (1 + FIT_TOLERANCE) / REG_UNIT);
-        reg[f.id * REG_STRIDE + REG_LIMIT] = limit;
-        reg[f.id * REG_STRIDE + REG_OPPOSITE] = duplex ? r.id : -1;
-        if (r != f) {
-            reg[r.id * REG_STRIDE + REG_LIMIT] = limit;
-            reg[r.id * REG_STRIDE + REG_OPPOSITE] = duplex ? f.id : -1;
-        }
-    }
-
-    /** Brings p's per-path numbers up to the current capacities (they change only with a capacity). */
-    private void refreshPath(Path p) {
-        double most = Double.POSITIVE_INFINITY;
-        double nonShared = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < p.cons.length; i++) {
-            Constraint c = p.cons[i];
-            if (c.shared) {
-                most = Math.min(most, linkCap[c.link] / p.weights[i]);
-            } else {
-                nonShared = Math.min(nonShared, c.capacity);
-            }
-        }
-        p.most = most;
-        p.nonShared = nonShared;
-        p.capStamp = capStamp;
-    }
-
-    /** Largest registered sum kept (beyond it the mechanism gives up rather than risk an overflow). */
-    private static final long REG_MAX = 1L << 62;
-
-    /** Weight w times rate r in {@link #REG_UNIT}s, rounded up (at most {@link #REG_MAX}). */
-    private static long regUnits(int w, double r) {
-        double u = Math.ceil(w * r / REG_UNIT);
-        return u < 0x1p62 ? (long) u : REG_MAX;
-    }
-
-    /**
-     * Registers flow f (bytes &gt; 0, starting now on {@code path} with latency {@code latencyPs}) in its shared
-     * constraints and, when it can, enters it into its bandwidth phase without an event; returns whether it did (else
-     * the caller times it with the solver as usual). See the class comment.
-     */
-    private boolean enterWithoutEvent(Flow f, Path path, long latencyPs) {
-        if (--startsUntilCheck <= 0) {
-            // where few flows fit (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost
-            if (startsUntilCheck == 0 && eventFreeEntries - entriesAtCheck < entryCheckInterval / 16) {
-                giveUpEventFreeEntry();
-                return false;
-            }
-            startsUntilCheck = entryCheckInterval;
-            entriesAtCheck = eventFreeEntries;
-        }
-        if (path.capStamp != capStamp) {
-            refreshPath(path);
-        }
-        long now = sim.now();
-        long t1 = now + latencyPs;
-        // f's own bound (computeBound's) and the most rate it could get alone (full capacities)
-        double bound = Math.min(f.rateCap, path.nonShared);
-        f.bound = bound;
-        double most = Math.min(bound, path.most);
-        int[] ids = path.regIds;
-        int[] ws = path.weights;
-        long[] rg = reg;
-        f.registered = true;
-        f.path = path;
-        f.regRate = most;
-        boolean fast = f.pooled && most > 0;
-        long d = fast ? completionDelayPs(f.bytes(), most) : -1;
-        fast = d >= 0 && d < Long.MAX_VALUE - t1;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] < 0) {
-                continue;
-            }
-            int b = ids[i] * REG_STRIDE;
-            long u = regUnits(ws[i], most);
-            if (rg[b + REG_UNITS] > REG_MAX - u) {
-                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
-                // every flow goes to the solver from now on
-                f.registered = false;
-                giveUpEventFreeEntry();
-                return false;
-            }
-            if (fast) {
-                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
-                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
-                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
-                // what it keeps
-                int o = (int) rg[b + REG_OPPOSITE];
-                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
-                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
-            }
-        }
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0) {
-                int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] += regUnits(ws[i], most);
-                if (fast) {
-                    rg[b + REG_FAST]++;
-                }
-            }
-        }
-        if (fast) {
-            if (!path.listed) {
-                path.listed = true;
-                for (Constraint c : path.cons) {
-                    if (c.shared) {
-                        c.addPath(path);
-                    }
-                }
-                if (nFastPaths == fastPaths.length) {
-                    fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
-                }
-                fastPaths[nFastPaths++] = path;
-            }
-            f.fastPrev = null;
-            f.fastNext = path.fastHead;
-            if (path.fastHead != null) {
-                path.fastHead.fastPrev = f;
-            }
-            path.fastHead = f;
-            eventFreeEntries++;
-            f.phase = Flow.FAST;
-            f.rate = most;
-            f.lastUpdate = t1;
-            f.completionTime = t1 + d;
-            f.eventHandle = sim.schedule(latencyPs + d, f);
-            return true;
-        }
-        // f's use may break what flows entered without an event rely on: those are handed to the solver
-        for (int i = 0; i < ids.length; i++) {
-            int id = ids[i];
-            if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
-                handOver(path.cons[i]);
-                int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
-                if (o >= 0) {
-                    handOver((o & 1) == 0 ? fwdCons[o >>> 1] : revCons[o >>> 1]);
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Hands every flow that crosses c and runs without an event to the solver. */
-    private void handOver(Constraint c) {
-        for (int k = 0; k < c.nPaths && reg[c.id * REG_STRIDE + REG_FAST] > 0; k++) {
-            Path p = c.paths[k];
-            while (p.fastHead != null) {
-                toSolver(p.fastHead);
-            }
-        }
-    }
-
-    /** Unlinks fast flow f from its path's list. */
-    private static void unlinkFast(Flow f) {
-        if (f.fastPrev != null) {
-            f.fastPrev.fastNext = f.fastNext;
-        } else {
-            f.path.fastHead = f.fastNext;
-        }
-        if (f.fastNext != null) {
-            f.fastNext.fastPrev = f.fastPrev;
-        }
-        f.fastNext = null;
-        f.fastPrev = null;
-    }
-
-    /**
-     * Flow f, entered without an event, is timed by the solver from now on: still in its latency phase it gets its
-     * latency event back; already running (at its most rate, which every registration so far left it) it joins its
-     * constraints as if it had entered at its t1. Its registered use stays (it never depended on how f is timed).
-     */
-    private void toSolver(Flow f) {
-        handedOver++;
-        long now = sim.now();
-        unlinkFast(f);
-        for (int id : f.path.regIds) {
-            if (id >= 0) {
-                reg[id * REG_STRIDE + REG_FAST]--;
-            }
-        }
-        long t1 = f.lastUpdate; // an event-free flow's lastUpdate is its t1
-        if (now < t1) {
-            sim.cancel(f.eventHandle);
-            f.phase = Flow.LATENCY;
-            f.rate = 0;
-            f.lastUpdate = now;
-            f.completionTime = Long.MAX_VALUE;
-            f.eventHandle = sim.schedule(t1 - now, f);
-        } else {
-            // running since t1 at f.rate: its completion event stays unless the solver changes the rate
-            f.phase = Flow.BANDWIDTH;
-            f.done = 0;
-            join(f);
-        }
-    }
-
-    /** Removes f's registered use (it completed or was cancelled). */
-    private void unregister(Flow f) {
-        if (!f.registered) {
-            return;
-        }
-        f.registered = false;
-        boolean fast = f.phase == Flow.FAST;
-        if (fast) {
-            unlinkFast(f);
-        }
-        int[] ids = f.path.regIds;
-        int[] ws = f.weights;
-        long[] rg = reg;
-        double r = f.regRate;
-        for (int i = 0; i < ids.length; i++) {
-            if (ids[i] >= 0) {
-                int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] -= regUnits(ws[i], r);
-                if (fast) {
-                    rg[b + REG_FAST]--;
-                }
-            }
-        }
-    }
-
-    /**
-     * A capacity changes: the registrations assumed the old ones. With flows active, every flow entered without an
-     * event is handed to the solver and later flows are timed by it (a fault mid-run); before any flow, nothing is
-     * at stake.
-     */
-    private void capacitiesChanging() {
-        capStamp++;
-        if (activeFlows > 0) {
-            giveUpEventFreeEntry();
-        }
-    }
-
-    /** Hands every flow entered without an event to the solver and times every later flow with it. */
-    private void giveUpEventFreeEntry() {
-        if (entryOff) {
-            return;
-        }
-        entryOff = true;
-        for (int k = 0; k < nFastPaths; k++) {
-            Path p = fastPaths[k];
-            while (p.fastHead != null) {
-                toSolver(p.fastHead);
-            }
-        }
-    }
-
-    /** Whether the simulator event with this handle is still queued (not yet due, or not yet run). */
-    boolean eventPending(long handle) {
-        return sim.isPending(handle);
-    }
-
-    /** The flow's single event: end of latency phase, or completion. */
-    void onFlowEvent(Flow f) {
-        f.eventHandle = -1;
-        if (f.phase == Flow.FAST) {
-            unregister(f);
-            finish(f);
-            return;
-        }
-        if (f.phase == Flow.LATENCY) {
-            if (f.bytes() == 0) {
-                heapRemove(f);
-                finish(f);
-            } else {
-                enterBandwidth(f);
-            }
-        } else if (f.phase == Flow.BANDWIDTH) {
-            detach(f, true);
-            finish(f);
-        }
-    }
-
-    private void finish(Flow f) {
-        f.phase = Flow.DONE;
-        f.done = f.bytes();
-        f.endTime = sim.now();
-        activeFlows--;
-        if (f.listener != null) {
-            f.listener.onComplete(f);
-        }
-        if (f.pooled) {
-            f.listener = null;
-            f.setTag(null);
-            if (poolSize == pool.length) {
-                pool = Arrays.copyOf(pool, poolSize * 2);
-            }
-            pool[poolSize++] = f;
-        }
-    }
-
-    private void enterBandwidth(Flow f) {
-        f.phase = Flow.BANDWIDTH;
-        f.lastUpdate = sim.now();
-        join(f);
-    }
-
-    /**
-     * Makes bandwidth-phase flow f a member of its constraints and gives it its rate: its own bound if every shared
-     * constraint it crosses stays slack, else the solver's (at the end of the instant). A flow that was running
-     * already (a flow entered without an event, handed to the solver) keeps its completion event when its rate
-     * does not change.
-     */
-    private void join(Flow f) {
-        Constraint[] cs = f.cons;
-        if (f.posInCons == null || f.posInCons.length < cs.length) {
-            // sized here, not at every start: a flow that never joins (entered without an event) never reads it
-            f.posInCons = new int[cs.length];
-        }
-        for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f);
-        }
-        computeBound(f);
-        countBounds(f, +1);
-        if (trackTraffic) {
-            for (int h : f.route) {
-                dir[h * DIR_STRIDE + DIR_FLOWS]++;
-            }
-        }
-        for (Constraint c : cs) {
-            if (c.size == 1 && hasDuplexLimit(c)) {
-                refreshDirection(c.hop ^ 1); // both ways at once now
-            }
-        }
-        boolean unbound = f.bound < Double.POSITIVE_INFINITY;
-        for (int i = 0; i < cs.length && unbound; i++) {
-            unbound = !cs[i].shared || cs[i].slack;
-        }
-        if (unbound) {
-            // every shared constraint it crosses is slack: its rate is its own bound, and no other flow's changes
-            if (f.rate != f.bound || f.eventHandle < 0) {
-                setRate(f, f.bound, sim.now());
-            }
-        } else {
-            addSeed(f);
-        }
-        if (nSeedFlows > 0 || nSeedCons > 0) {
-            requestSolve();
-        }
-    }
-
-    /**
-     * Removes a bandwidth-phase flow from its constraints and link accounting; marks its shared
-     * constraints dirty. If {@code completing}, the flow's bytes are exactly delivered and any
-     * overshoot from rounding the completion time up to a picosecond is taken back from links.
-     */
-    private void detach(Flow f, boolean completing) {
-        long now = sim.now();
-        double rate = f.rate;
-        settleFlow(f, now);
-        if (trackTraffic) {
-            double overshoot = completing && f.done > f.bytes() ? f.done - f.bytes() : 0.0;
-            for (int h : f.route) {
-                settleDir(h, now);
-                int b = h * DIR_STRIDE;
-                dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) - overshoot * f.multiplicity);
-                if (--dir[b + DIR_FLOWS] == 0) {
-                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(0.0);
-                } else {
-                    double v = Double.longBitsToDouble(dir[b + DIR_RATE]) - rate * f.multiplicity;
-                    dir[b + DIR_RATE] = Double.doubleToRawLongBits(v > 0 ? v : 0.0);
-                }
-            }
-        }
-        f.rate = 0.0;
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int i = 0; i < cs.length; i++) {
-            Constraint c = cs[i];
-            c.remove(f.posInCons[i]);
-            if (c.size == 0 && hasDuplexLimit(c)) {
-                refreshDirection(c.hop ^ 1); // one way only now
-            }
-            if (c.shared) {
-                c.count(f, ws[i], -1);
-                if (!c.slack) {
-                    updateSlack(c); // turning slack frees the members
-                    if (!c.slack && c.size > 0) {
-                        addSeed(c);
-                    }
-                }
-                // a slack constraint bound nobody: the others' rates do not change
-            }
-        }
-        heapRemove(f);
-        unregister(f);
-        if (nSeedCons > 0 || nSeedFlows > 0) {
-            requestSolve();
-        }
-    }
-
     /**
      * Cancels a flow: it stops using bandwidth now, rates are re-solved, and its listener is not
      * called. No effect on a flow already done or cancelled.
@@ -1238,32 +386,22 @@ public final class FlowNetwork {
         if (f.phase == Flow.DONE || f.phase == Flow.CANCELLED) {
             return;
         }
-        if (f.eventHandle >= 0) {
-            sim.cancel(f.eventHandle);
-            f.eventHandle = -1;
-        }
-        if (f.phase == Flow.BANDWIDTH) {
-            detach(f, false);
-        } else {
-            heapRemove(f);
-            unregister(f);
-        }
-        f.phase = Flow.CANCELLED;
-        activeFlows--;
+        cancelFlow(f);
     }
 
     /**
      * @return the earliest scheduled completion time of any flow, ps, or {@link Long#MAX_VALUE}
      * if none is scheduled (flows in their latency phase with bytes &gt; 0, and stalled flows, have
      * no completion time yet)
+     * @throws IllegalStateException if completions are not tracked ({@link Options#trackNextCompletion})
      */
     public long nextCompletionTime() {
-        if (!trackCompletions) {
+        if (completions == null) {
             throw new IllegalStateException("nextCompletionTime: this network was created without completion tracking"
-                    + " (new FlowNetwork(sim, true) keeps it)");
+                    + " (FlowNetwork.Options.trackNextCompletion keeps it)");
         }
         flush();
-        return chSize == 0 ? Long.MAX_VALUE : ch[0].completionTime;
+        return completions.nextTime();
     }
 
     /** @return flows started and neither done nor cancelled (latency phase included) */
@@ -1273,7 +411,7 @@ public final class FlowNetwork {
 
     /** @return number of solver passes so far */
     public long solveCount() {
-        return solveCount;
+        return solver.solveCount();
     }
 
     /**
@@ -1281,455 +419,27 @@ public final class FlowNetwork {
      * solve costs grows with it, so a model change that joins components shows here
      */
     public int maxComponentFlows() {
-        return maxComponentFlows;
+        return solver.maxComponentFlows();
+    }
+
+    /** @return flows + constraints the solver has visited so far (for locality tests) */
+    long solverWork() {
+        return solver.solverWork();
+    }
+
+    /** @return flows entered without an event so far */
+    long eventFreeEntries() {
+        return entry.entries();
+    }
+
+    /** @return flows entered without an event and handed to the solver later */
+    long handedOver() {
+        return entry.handedOver();
     }
 
     /** @return number of flows started so far */
     public long flowsStarted() {
         return flowsStarted;
-    }
-
-    // ------------------------------------------------------------------ solving
-
-    private void addSeed(Flow f) {
-        if (nSeedFlows == seedFlows.length) {
-            seedFlows = Arrays.copyOf(seedFlows, nSeedFlows * 2);
-        }
-        seedFlows[nSeedFlows++] = f;
-    }
-
-    private void addSeed(Constraint c) {
-        if (nSeedCons == seedCons.length) {
-            seedCons = Arrays.copyOf(seedCons, nSeedCons * 2);
-        }
-        seedCons[nSeedCons++] = c;
-    }
-
-    private void requestSolve() {
-        if (!solvePending) {
-            solvePending = true;
-            sim.atEndOfInstant(solveAction);
-        }
-    }
-
-    /** Solves now if changes are pending, so that observed rates are current. */
-    void flush() {
-        if (solvePending) {
-            solvePending = false;
-            solve();
-        }
-    }
-
-    private void solveDeferred() {
-        if (!solvePending) {
-            return; // an observer flushed already
-        }
-        solvePending = false;
-        solve();
-    }
-
-    private void solve() {
-        if (nSeedFlows == 0 && nSeedCons == 0) {
-            return;
-        }
-        solveCount++;
-        int ep = ++epoch;
-        // each seed's connected component is solved on its own: the changes of one instant often touch
-        // many unrelated components (every rank of a ring finishing a step at once), and solving them
-        // apart keeps each problem small (and usually uniform, see fillUniform)
-        for (int i = 0; i < nSeedFlows; i++) {
-            Flow f = seedFlows[i];
-            seedFlows[i] = null;
-            if (f.phase == Flow.BANDWIDTH && f.epoch != ep) {
-                f.epoch = ep;
-                pushComp(f);
-                solveComponent(ep);
-            }
-        }
-        for (int i = 0; i < nSeedCons; i++) {
-            Constraint c = seedCons[i];
-            seedCons[i] = null;
-            if (c.epoch != ep) {
-                c.epoch = ep;
-                if (c.slack) {
-                    // turned slack since it was seeded: it couples nobody; each member is solved in its own component
-                    for (int k = 0; k < c.end; k++) {
-                        Flow f = c.members[k];
-                        if (f != null && f.epoch != ep) {
-                            f.epoch = ep;
-                            pushComp(f);
-                            solveComponent(ep);
-                        }
-                    }
-                } else {
-                    pushComp(c);
-                    solveComponent(ep);
-                }
-            }
-        }
-        nSeedFlows = 0;
-        nSeedCons = 0;
-    }
-
-    /** Closes the pushed seed over shared constraints (BFS, epoch {@code ep}), solves it and applies the rates. */
-    private void solveComponent(int ep) {
-        int fi = 0;
-        int ci = 0;
-        while (fi < nCompFlows || ci < nCompCons) {
-            while (fi < nCompFlows) {
-                Constraint[] cs = compFlows[fi++].cons;
-                for (Constraint c : cs) {
-                    if (c.shared && !c.slack && c.epoch != ep) {
-                        c.epoch = ep;
-                        pushComp(c);
-                    }
-                }
-            }
-            while (ci < nCompCons) {
-                Constraint c = compCons[ci++];
-                Flow[] ms = c.members; // compacted by pushComp: no holes
-                for (int k = 0, n = c.end; k < n; k++) {
-                    Flow f = ms[k];
-                    if (f.epoch != ep) {
-                        f.epoch = ep;
-                        pushComp(f);
-                    }
-                }
-            }
-        }
-        solverWork += nCompFlows + nCompCons;
-        if (nCompFlows > maxComponentFlows) {
-            maxComponentFlows = nCompFlows;
-        }
-        fill();
-        apply();
-        for (int i = 0; i < nCompFlows; i++) {
-            compFlows[i] = null;
-        }
-        for (int i = 0; i < nCompCons; i++) {
-            compCons[i] = null;
-        }
-        nCompFlows = 0;
-        nCompCons = 0;
-    }
-
-    private void pushComp(Flow f) {
-        if (nCompFlows == compFlows.length) {
-            compFlows = Arrays.copyOf(compFlows, nCompFlows * 2);
-        }
-        compFlows[nCompFlows++] = f;
-    }
-
-    private void pushComp(Constraint c) {
-        if (c.end != c.size) {
-            c.compact(); // its members are about to be walked (and their flows touched) anyway
-        }
-        if (nCompCons == compCons.length) {
-            compCons = Arrays.copyOf(compCons, nCompCons * 2);
-            cRem = Arrays.copyOf(cRem, nCompCons * 2);
-            cWsum = Arrays.copyOf(cWsum, nCompCons * 2);
-            cLevel = Arrays.copyOf(cLevel, nCompCons * 2);
-            cSat = Arrays.copyOf(cSat, nCompCons * 2);
-        }
-        c.compIdx = nCompCons;
-        compCons[nCompCons++] = c;
-    }
-
-    /** Progressive filling over compFlows/compCons; result in Flow.newRate. */
-    private void fill() {
-        if (uniformFastPath && fillUniform()) {
-            return;
-        }
-        lhSize = 0;
-        for (int i = 0; i < nCompCons; i++) {
-            cRem[i] = compCons[i].capacity;
-            cWsum[i] = 0;
-            cSat[i] = false;
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            f.frozen = false;
-            double bound = f.bound;
-            Constraint[] cs = f.cons;
-            int[] ws = f.weights;
-            for (int k = 0; k < cs.length; k++) {
-                Constraint c = cs[k];
-                if (c.shared && !c.slack) {
-                    cWsum[c.compIdx] += ws[k];
-                }
-            }
-            if (bound < Double.POSITIVE_INFINITY) {
-                lhPush(bound, i);
-            }
-        }
-        if (cqIdx.length < nCompCons) {
-            cqIdx = new int[Math.max(nCompCons, 2 * cqIdx.length)];
-            cqPos = new int[cqIdx.length];
-        }
-        cqSize = 0;
-        // of twin constraints (the same members, the same weights) only the least capacity can saturate first: with
-        // the same frozen and unfrozen members at every step the others' levels are never below its own, so they are
-        // left out of the heap (marked saturated; freeze() then skips them)
-        long fm = ++fillStamp;
-        for (int i = 0; i < nCompCons && twinFilling; i++) {
-            Constraint.TwinGroup g = compCons[i].twins;
-            if (g == null || g.n == 1 || !(cWsum[i] > 0)) {
-                continue;
-            }
-            if (g.fillMark != fm) {
-                g.fillMark = fm;
-                g.best = i;
-            } else if (compCons[i].capacity < compCons[g.best].capacity) {
-                cSat[g.best] = true;
-                g.best = i;
-            } else {
-                cSat[i] = true;
-            }
-        }
-        for (int i = 0; i < nCompCons; i++) {
-            if (cWsum[i] > 0 && !cSat[i]) {
-                cLevel[i] = cRem[i] / cWsum[i];
-                cqPos[i] = cqSize;
-                cqIdx[cqSize++] = i;
-            } else {
-                cqPos[i] = -1;
-            }
-        }
-        for (int p = cqSize / 2 - 1; p >= 0; p--) {
-            cqDown(p);
-        }
-        // the lowest of the next constraint level and the next flow bound freezes next. A constraint's level only
-        // rises as members freeze (a member frozen at the water level r <= its level L leaves the others more:
-        // (wsum L - w r) / (wsum - w) >= L), so freeze() leaves the heap alone and a key is refreshed when it comes to
-        // the top: a stale key is below the true level, never above, so the true minimum is never passed over
-        unfrozen = nCompFlows;
-        // once every flow is frozen the constraints left in the heap can saturate nothing: stop
-        while (unfrozen > 0 && (cqSize > 0 || lhSize > 0)) {
-            if (cqSize > 0) {
-                int top = cqIdx[0];
-                if (!(cWsum[top] > 0)) {
-                    cqRemove(0); // no unfrozen member left: it can no longer saturate
-                    continue;
-                }
-                double lvl = (cRem[top] > 0 ? cRem[top] : 0.0) / cWsum[top];
-                if (lvl > cLevel[top]) {
-                    cLevel[top] = lvl;
-                    cqDown(0);
-                    continue;
-                }
-                cLevel[top] = lvl;
-            }
-            double level = cqSize > 0 ? cLevel[cqIdx[0]] : Double.POSITIVE_INFINITY;
-            if (cqSize > 0 && (lhSize == 0 || level <= lhKey[0])) {
-                Constraint c = compCons[cqIdx[0]];
-                cSat[cqIdx[0]] = true;
-                cqRemove(0);
-                Flow[] ms = c.members;
-                for (int k = 0, n = c.end; k < n; k++) {
-                    Flow f = ms[k];
-                    if (!f.frozen) { // (compacted by pushComp: no holes)
-                        freeze(f, level);
-                    }
-                }
-            } else {
-                double key = lhKey[0];
-                Flow f = compFlows[lhIdx[0]];
-                lhPop();
-                if (!f.frozen) {
-                    freeze(f, key);
-                }
-            }
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            if (!f.frozen) { // no shared constraint and no bound: an uncapped local copy
-                f.newRate = Double.POSITIVE_INFINITY;
-            }
-        }
-    }
-
-    /** Test hook: false forces the general progressive filling on every component. */
-    boolean uniformFastPath = true;
-
-    /**
-     * The common case of a component whose flows all cross the same constraints the same number of
-     * times per replica — e.g. all channels of a ring hop between two GPUs, some capped by the
-     * reduction throughput and some by the copy throughput. Every shared constraint then carries
-     * {@code crossings x sum(multiplicity x rate)}, so the tightest one, capacity / crossings, is the
-     * bottleneck of all flows, and max-min is water-filling on it: flows whose own bound (cap, or a
-     * non-shared constraint) is below the level keep their bound, the others share the rest equally
-     * per replica. No saturation heap is needed. Returns false (and does nothing) otherwise.
-     */
-    private boolean fillUniform() {
-        if (nCompFlows == 0) {
-            return false;
-        }
-        Flow f0 = compFlows[0];
-        Constraint[] c0 = f0.cons;
-        int[] w0 = f0.weights;
-        int m0 = f0.multiplicity;
-        for (int i = 1; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            Constraint[] cs = f.cons;
-            if (cs.length != c0.length) {
-                return false;
-            }
-            int[] ws = f.weights;
-            int m = f.multiplicity;
-            for (int k = 0; k < cs.length; k++) {
-                if (cs[k] != c0[k] || (long) ws[k] * m0 != (long) w0[k] * m) {
-                    return false;
-                }
-            }
-        }
-        // the binding shared capacity per unit of sum(multiplicity x rate), and the common non-shared bound
-        double capacity = Double.POSITIVE_INFINITY;
-        double bound = Double.POSITIVE_INFINITY;
-        for (int k = 0; k < c0.length; k++) {
-            Constraint c = c0[k];
-            if (c.shared) {
-                if (!c.slack) {
-                    capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
-                }
-            } else {
-                bound = Math.min(bound, c.capacity);
-            }
-        }
-        double remaining = capacity;
-        long wsum = 0;
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            f.frozen = false;
-            wsum += f.multiplicity;
-        }
-        // water-filling: freeze the flows bounded below the current level, until none is
-        boolean changed = true;
-        double level = 0;
-        while (changed) {
-            changed = false;
-            level = wsum > 0 ? Math.max(0.0, remaining) / wsum : Double.POSITIVE_INFINITY;
-            for (int i = 0; i < nCompFlows; i++) {
-                Flow f = compFlows[i];
-                if (f.frozen) {
-                    continue;
-                }
-                double b = Math.min(f.rateCap, bound);
-                if (b < level) {
-                    f.frozen = true;
-                    f.newRate = b;
-                    remaining -= b * f.multiplicity;
-                    wsum -= f.multiplicity;
-                    changed = true;
-                }
-            }
-        }
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            if (!f.frozen) {
-                f.frozen = true;
-                f.newRate = level;
-            }
-        }
-        return true;
-    }
-
-    /** flows of the component fill() has not frozen yet */
-    private int unfrozen;
-
-    private void freeze(Flow f, double r) {
-        f.frozen = true;
-        unfrozen--;
-        f.newRate = r;
-        Constraint[] cs = f.cons;
-        int[] ws = f.weights;
-        for (int k = 0; k < cs.length; k++) {
-            Constraint c = cs[k];
-            if (!c.shared || c.slack || cSat[c.compIdx]) {
-                continue;
-            }
-            int w = ws[k];
-            int ci = c.compIdx; // a tight shared constraint of a component's flow is in the component
-            cRem[ci] -= w * r;
-            cWsum[ci] -= w; // its level rises; fill() re-keys it when it reaches the top of the heap
-        }
-    }
-
-    private void apply() {
-        long now = sim.now();
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
-            double nr = f.newRate;
-            double old = f.rate;
-            boolean fresh = f.eventHandle < 0 && f.heapPos < 0;
-            if (nr == old && !fresh) {
-                continue;
-            }
-            setRate(f, nr, now);
-        }
-    }
-
-    /** Gives f rate {@code nr} from now: settles its progress and its links', and reschedules its completion. */
-    private void setRate(Flow f, double nr, long now) {
-        settleFlow(f, now);
-        double delta = nr - f.rate;
-        if (delta != 0 && trackTraffic) {
-            for (int h : f.route) {
-                settleDir(h, now);
-                int b = h * DIR_STRIDE + DIR_RATE;
-                dir[b] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b]) + delta * f.multiplicity);
-            }
-        }
-        f.rate = nr;
-        reschedule(f, now);
-    }
-
-    private void settleFlow(Flow f, long now) {
-        long dt = now - f.lastUpdate;
-        if (dt > 0 && f.rate > 0 && f.rate < Double.POSITIVE_INFINITY) {
-            f.done += f.rate * dt / PS_PER_S;
-        }
-        f.lastUpdate = now;
-    }
-
-    /** @return the rate of direction (hop) h, bytes/s */
-    private double dirRate(int h) {
-        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_RATE]);
-    }
-
-    /** @return the bytes carried by direction (hop) h as of its last settle */
-    private double dirBytes(int h) {
-        return Double.longBitsToDouble(dir[h * DIR_STRIDE + DIR_BYTES]);
-    }
-
-    private void settleDir(int h, long now) {
-        int b = h * DIR_STRIDE;
-        long dt = now - dir[b + DIR_LAST];
-        double rate = Double.longBitsToDouble(dir[b + DIR_RATE]);
-        if (dt > 0 && rate > 0) {
-            dir[b + DIR_BYTES] = Double.doubleToRawLongBits(Double.longBitsToDouble(dir[b + DIR_BYTES]) + rate * dt / PS_PER_S);
-        }
-        dir[b + DIR_LAST] = now;
-    }
-
-    private void reschedule(Flow f, long now) {
-        if (f.eventHandle >= 0) {
-            sim.cancel(f.eventHandle);
-            f.eventHandle = -1;
-        }
-        long delay = completionDelayPs(f.bytes() - f.done, f.rate);
-        if (delay < 0 || delay > Long.MAX_VALUE - now) {
-            // stalled (rate 0), or beyond the end of representable time: no event until rates change
-            f.completionTime = Long.MAX_VALUE;
-            heapRemove(f);
-            return;
-        }
-        f.completionTime = now + delay;
-        f.eventHandle = sim.schedule(delay, f);
-        if (f.heapPos < 0) {
-            heapInsert(f);
-        } else {
-            heapFix(f);
-        }
     }
 
     /**
@@ -1753,202 +463,5 @@ public final class FlowNetwork {
             return (long) r;
         }
         return (long) Math.ceil(t);
-    }
-
-    // ---- constraint heap: component constraints (by compIdx) ordered by level, with their positions ----
-
-    private void cqRemove(int pos) {
-        int i = cqIdx[pos];
-        cqPos[i] = -1;
-        int last = --cqSize;
-        if (pos != last) {
-            int moved = cqIdx[last];
-            cqIdx[pos] = moved;
-            cqPos[moved] = pos;
-            cqUp(pos);
-            cqDown(cqPos[moved]);
-        }
-    }
-
-    private void cqUp(int pos) {
-        int i = cqIdx[pos];
-        double key = cLevel[i];
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            int pi = cqIdx[parent];
-            if (key < cLevel[pi]) {
-                cqIdx[pos] = pi;
-                cqPos[pi] = pos;
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        cqIdx[pos] = i;
-        cqPos[i] = pos;
-    }
-
-    private void cqDown(int pos) {
-        int i = cqIdx[pos];
-        double key = cLevel[i];
-        int n = cqSize;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && cLevel[cqIdx[c + 1]] < cLevel[cqIdx[c]]) {
-                c++;
-            }
-            int ci = cqIdx[c];
-            if (cLevel[ci] < key) {
-                cqIdx[pos] = ci;
-                cqPos[ci] = pos;
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        cqIdx[pos] = i;
-        cqPos[i] = pos;
-    }
-
-    // ---- bound heap (binary, double keys, int payload) ----
-
-    private void lhPush(double key, int idx) {
-        if (lhSize == lhKey.length) {
-            lhKey = Arrays.copyOf(lhKey, lhSize * 2);
-            lhIdx = Arrays.copyOf(lhIdx, lhSize * 2);
-        }
-        int pos = lhSize++;
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            if (key < lhKey[parent]) {
-                lhKey[pos] = lhKey[parent];
-                lhIdx[pos] = lhIdx[parent];
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        lhKey[pos] = key;
-        lhIdx[pos] = idx;
-    }
-
-    private void lhPop() {
-        int n = --lhSize;
-        if (n == 0) {
-            return;
-        }
-        double key = lhKey[n];
-        int idx = lhIdx[n];
-        int pos = 0;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && lhKey[c + 1] < lhKey[c]) {
-                c++;
-            }
-            if (lhKey[c] < key) {
-                lhKey[pos] = lhKey[c];
-                lhIdx[pos] = lhIdx[c];
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        lhKey[pos] = key;
-        lhIdx[pos] = idx;
-    }
-
-    // ---- completion heap of flows, keyed by (completionTime, id) ----
-
-    private static boolean before(Flow a, Flow b) {
-        return a.completionTime < b.completionTime
-                || (a.completionTime == b.completionTime && a.id() < b.id());
-    }
-
-    private void heapInsert(Flow f) {
-        if (!trackCompletions) {
-            return;
-        }
-        if (chSize == ch.length) {
-            ch = Arrays.copyOf(ch, chSize * 2);
-        }
-        f.heapPos = chSize;
-        ch[chSize++] = f;
-        heapUp(f.heapPos);
-    }
-
-    private void heapRemove(Flow f) {
-        if (!trackCompletions) {
-            return;
-        }
-        int pos = f.heapPos;
-        if (pos < 0) {
-            return;
-        }
-        f.heapPos = -1;
-        int last = --chSize;
-        if (pos != last) {
-            Flow m = ch[last];
-            ch[pos] = m;
-            m.heapPos = pos;
-            ch[last] = null;
-            heapUp(pos);
-            heapDown(m.heapPos);
-        } else {
-            ch[last] = null;
-        }
-    }
-
-    private void heapFix(Flow f) {
-        if (!trackCompletions) {
-            return;
-        }
-        heapUp(f.heapPos);
-        heapDown(f.heapPos);
-    }
-
-    private void heapUp(int pos) {
-        Flow f = ch[pos];
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            Flow p = ch[parent];
-            if (before(f, p)) {
-                ch[pos] = p;
-                p.heapPos = pos;
-                pos = parent;
-            } else {
-                break;
-            }
-        }
-        ch[pos] = f;
-        f.heapPos = pos;
-    }
-
-    private void heapDown(int pos) {
-        Flow f = ch[pos];
-        int n = chSize;
-        while (true) {
-            int c = 2 * pos + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && before(ch[c + 1], ch[c])) {
-                c++;
-            }
-            if (before(ch[c], f)) {
-                ch[pos] = ch[c];
-                ch[pos].heapPos = pos;
-                pos = c;
-            } else {
-                break;
-            }
-        }
-        ch[pos] = f;
-        f.heapPos = pos;
     }
 }

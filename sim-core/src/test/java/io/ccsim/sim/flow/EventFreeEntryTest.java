@@ -17,11 +17,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EventFreeEntryTest {
 
+    /** Neither completions nor link traffic tracked (event-free entry needs both off), event-free entry on or off. */
+    private static FlowNetwork.Options untracked(boolean eventFree) {
+        return FlowNetwork.Options.DEFAULT.withTrackNextCompletion(false).withTrackLinkTraffic(false)
+                .withEventFreeEntry(eventFree);
+    }
+
     /** One link of 1 GB/s; returns "time:name" per completion and the simulator's dispatched event count. */
     private static List<String> twoFlowsOnOneLink(boolean eventFree, long[] events) {
         Simulator sim = new Simulator(1);
-        FlowNetwork net = new FlowNetwork(sim, false, false);
-        net.eventFreeEntry = eventFree;
+        FlowNetwork net = new FlowNetwork(sim, untracked(eventFree));
         FlowNetwork.Path p = net.path(new int[] {hop(net.addLink("l", 1e9, Sharing.FULL_DUPLEX), false)}, 1);
         List<String> out = new ArrayList<>();
         // A: 1,000,000 B from t = 0; B: 500,000 B from 0.25 ms, when A has delivered 250,000 B alone
@@ -48,8 +53,7 @@ class EventFreeEntryTest {
      */
     private static long[] oneFlowOnADuplexLink(boolean eventFree, int multiplicity, long bytes, long latency, double cap) {
         Simulator sim = new Simulator(1);
-        FlowNetwork net = new FlowNetwork(sim, false, false);
-        net.eventFreeEntry = eventFree;
+        FlowNetwork net = new FlowNetwork(sim, untracked(eventFree));
         int l = net.addLink("l", 4e9, Sharing.FULL_DUPLEX);
         net.setDuplexEfficiency(l, 0.5);
         FlowNetwork.Path p = net.path(new int[] {hop(l, false)}, multiplicity);
@@ -78,8 +82,7 @@ class EventFreeEntryTest {
         List<List<String>> runs = new ArrayList<>();
         for (boolean eventFree : new boolean[] {true, false}) {
             Simulator sim = new Simulator(1);
-            FlowNetwork net = new FlowNetwork(sim, false, false);
-            net.eventFreeEntry = eventFree;
+            FlowNetwork net = new FlowNetwork(sim, untracked(eventFree));
             // 1e17 B/s: each flow alone may use it all (1.6e18 sixteenths of B/s), so the third registration would pass
             // 2^62 and the sixth would wrap a long around
             FlowNetwork.Path p = net.path(new int[] {hop(net.addLink("huge", 1e17, Sharing.SHARED), false)}, 1);
@@ -91,8 +94,8 @@ class EventFreeEntryTest {
             sim.run();
             if (eventFree) {
                 // the second does not fit (the first is handed over), the third turns the mechanism off
-                assertThat(net.eventFreeEntries).isEqualTo(1);
-                assertThat(net.handedOver).isEqualTo(1);
+                assertThat(net.eventFreeEntries()).isEqualTo(1);
+                assertThat(net.handedOver()).isEqualTo(1);
             }
             runs.add(out);
         }
@@ -112,11 +115,11 @@ class EventFreeEntryTest {
     private static List<String> chains(long seed, boolean eventFree, long[] events, long[] counts) {
         Simulator sim = new Simulator(seed);
         RandomStream r = sim.random("net");
-        FlowNetwork net = new FlowNetwork(sim, false, false);
-        net.eventFreeEntry = eventFree;
+        FlowNetwork.Options options = untracked(eventFree);
         if (seed % 3 == 2) {
-            net.entryCheckInterval = 16; // gives up mid-run where none of 16 starts entered without an event
+            options = options.withEntryCheckInterval(16); // gives up mid-run where none of 16 starts entered without an event
         }
+        FlowNetwork net = new FlowNetwork(sim, options);
         int links = 1 + r.nextInt(4);
         for (int i = 0; i < links; i++) {
             Sharing sharing = Sharing.values()[r.nextInt(3)];
@@ -139,8 +142,8 @@ class EventFreeEntryTest {
         sim.run();
         assertThat(net.activeFlowCount()).isZero();
         events[0] += sim.dispatchedCount();
-        counts[0] += net.eventFreeEntries;
-        counts[1] += net.handedOver;
+        counts[0] += net.eventFreeEntries();
+        counts[1] += net.handedOver();
         return out;
     }
 

@@ -48,8 +48,7 @@ class FlowNetworkTest {
             double downCap = 4.78e11 * (0.5 + rnd.nextDouble());
             for (int mode = 0; mode < 2; mode++) {
                 Simulator s = new Simulator(1);
-                FlowNetwork n = new FlowNetwork(s);
-                n.uniformFastPath = mode == 0;
+                FlowNetwork n = new FlowNetwork(s, FlowNetwork.Options.DEFAULT.withUniformFastPath(mode == 0));
                 int up = n.addLink("up", 4.78e11, Sharing.FULL_DUPLEX);
                 int down = n.addLink("down", downCap, Sharing.FULL_DUPLEX);
                 FlowNetwork.Path p1 = n.path(new int[] {hop(up, false), hop(down, true)}, 1);
@@ -379,19 +378,19 @@ class FlowNetworkTest {
         }
         Flow a1 = start(1L << 40, hop(a, false));
         net.nextCompletionTime(); // solve everything once
-        long work0 = net.solverWork;
+        long work0 = net.solverWork();
         Flow a2 = start(1L << 40, hop(a, false));
         assertThat(a2.rate()).isEqualTo(C / 2);
         // the solve touched island A only: 2 flows + 1 constraint
-        assertThat(net.solverWork - work0).isEqualTo(2 + 1);
-        long work1 = net.solverWork;
+        assertThat(net.solverWork() - work0).isEqualTo(2 + 1);
+        long work1 = net.solverWork();
         net.setCapacity(a, C / 2);
         assertThat(a1.rate()).isEqualTo(C / 4);
-        assertThat(net.solverWork - work1).isEqualTo(2 + 1); // the reverse direction carries nothing: not seeded
-        long work2 = net.solverWork;
+        assertThat(net.solverWork() - work1).isEqualTo(2 + 1); // the reverse direction carries nothing: not seeded
+        long work2 = net.solverWork();
         net.setCapacity(b[0], C / 2);
         net.linkRate(b[0], false);
-        assertThat(net.solverWork - work2).isEqualTo(2 * nB + nB); // all of island B (forward constraints), no more
+        assertThat(net.solverWork() - work2).isEqualTo(2 * nB + nB); // all of island B (forward constraints), no more
     }
 
     @Test
@@ -485,8 +484,7 @@ class FlowNetworkTest {
 
     private static double[] duplexRates(double e, boolean fast, double fwdCap, boolean withRev) {
         Simulator s = new Simulator(1);
-        FlowNetwork n = new FlowNetwork(s);
-        n.uniformFastPath = fast;
+        FlowNetwork n = new FlowNetwork(s, FlowNetwork.Options.DEFAULT.withUniformFastPath(fast));
         int l = n.addLink("nvl", C, Sharing.FULL_DUPLEX);
         n.setDuplexEfficiency(l, e);
         Flow f = n.start(new int[] {hop(l, false)}, 1L << 40, 0, fwdCap, null);
@@ -617,11 +615,11 @@ class FlowNetworkTest {
             fs[i] = start(1L << 50, hop(port[i], false), hop(port[(i + 1) % 8], true));
         }
         for (Flow x : fs) assertThat(x.rate()).isCloseTo(C * e, within(1e-3));
-        long work = net.solverWork;
+        long work = net.solverWork();
         net.cancel(fs[0]);
         assertThat(fs[7].rate()).isCloseTo(C * e, within(1e-3)); // its fwd port 7 is still busy both ways
         assertThat(fs[1].rate()).isCloseTo(C * e, within(1e-3));
-        assertThat(net.solverWork - work).as("flows + constraints solved").isEqualTo(2 * (1 + 2));
+        assertThat(net.solverWork() - work).as("flows + constraints solved").isEqualTo(2 * (1 + 2));
         assertThat(net.maxComponentFlows()).as("every flow was solved alone").isEqualTo(1);
     }
 
@@ -671,8 +669,7 @@ class FlowNetworkTest {
         // has C e = C/2: C/2 each, for the general solver and the fast path alike.
         for (boolean fast : new boolean[] {true, false}) {
             Simulator s = new Simulator(1);
-            FlowNetwork n = new FlowNetwork(s);
-            n.uniformFastPath = fast;
+            FlowNetwork n = new FlowNetwork(s, FlowNetwork.Options.DEFAULT.withUniformFastPath(fast));
             int[] port = new int[3];
             for (int i = 0; i < 3; i++) {
                 port[i] = n.addLink("p" + i, C, Sharing.FULL_DUPLEX);

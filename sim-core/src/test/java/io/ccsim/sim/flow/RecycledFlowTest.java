@@ -29,7 +29,7 @@ class RecycledFlowTest {
     private static List<String> run(long seed, boolean recycled, boolean traffic, Set<Flow> seen, int[] peakActive) {
         Simulator sim = new Simulator(seed);
         RandomStream r = sim.random("workload");
-        FlowNetwork net = new FlowNetwork(sim, seed % 2 == 0, traffic); // with and without the completion heap
+        FlowNetwork net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(seed % 2 == 0).withTrackLinkTraffic(traffic)); // with and without the completion heap
         int links = 2 + r.nextInt(5);
         for (int i = 0; i < links; i++) {
             Sharing sharing = Sharing.values()[r.nextInt(3)];
@@ -117,7 +117,7 @@ class RecycledFlowTest {
             assertThat(untracked).as("seed %d", seed).isEqualTo(tracked);
             assertThat(untracked).as("seed %d", seed).isNotEmpty();
         }
-        FlowNetwork net = new FlowNetwork(new Simulator(1), false, false);
+        FlowNetwork net = new FlowNetwork(new Simulator(1), FlowNetwork.Options.DEFAULT.withTrackNextCompletion(false).withTrackLinkTraffic(false));
         int l = net.addLink("nvl", 1e9, Sharing.FULL_DUPLEX);
         assertThatThrownBy(() -> net.linkBytes(l, false)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("linkBytes: this network was created without link traffic tracking");

@@ -46,8 +46,8 @@ class TwinConstraintTest {
     private static List<String> run(long seed, boolean twinFilling, long[] solves) {
         Simulator sim = new Simulator(seed);
         RandomStream r = sim.random("net");
-        FlowNetwork net = new FlowNetwork(sim, seed % 2 == 0, false);
-        net.twinFilling = twinFilling;
+        FlowNetwork net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(seed % 2 == 0)
+                .withTrackLinkTraffic(false).withTwinFilling(twinFilling));
         int links = 2 + r.nextInt(6);
         for (int i = 0; i < links; i++) {
             Sharing sharing = r.nextInt(4) == 0 ? Sharing.SHARED : Sharing.FULL_DUPLEX;

@@ -1,0 +1,399 @@
+package io.ccsim.sim.flow;
+
+import io.ccsim.sim.Simulator;
+import java.util.Arrays;
+
+/**
+ * Event-free bandwidth entry: a flow whose rate is known at its start needs only its completion event, not also the
+ * end of its latency phase. Keeps the registration table that tells when that holds, the flows entered that way, and
+ * hands them back to the solver when it stops holding.
+ *
+ * <p>Contract: while {@link #registering()}, every started flow with bytes &gt; 0 goes through {@link #tryEnter},
+ * and every registered flow through {@link #unregister} when it completes or is cancelled. A flow entered without an
+ * event has phase {@link Flow#FAST}: latency phase until its {@link Flow#lastUpdate} (t1), then its most rate
+ * {@link Flow#rate} until {@link Flow#completionTime} = t1 + {@code FlowNetwork.completionDelayPs(bytes, most)}
+ * (ps); its event is its completion.
+ * Completions come at the same times as with the solver alone; within one instant their order may differ, since an
+ * event-free flow's completion is queued at its start. Rates are in bytes/s, times in ps.
+ */
+final class EventFreeEntry {
+    /*
+     * Max-min fairness gives a flow the most it could get alone, most = min(bound, capacity / weight) over its
+     * constraints, whenever every constraint holds all its flows at their most: then nobody limits anybody. So every
+     * flow, once started, is registered on its shared constraints with its most usage (weight x most), from its start
+     * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
+     * REG_UNITs (1/16 B/s) rounded up, so that sums over millions of flows are exact integers.
+     *
+     * A recycled flow whose every shared constraint would still fit (its own use included, within a relative 1e-9 for
+     * the rounding of sums of C / w) in the least capacity the constraint can have (a FULL_DUPLEX direction's C x e),
+     * and, for a duplex-limited direction, whose opposite direction fits too (its capacity drops while this one is
+     * busy), is entered without an event: it runs at its most from the end of its latency phase, and its completion is
+     * its only event. It never joins the solver's constraints.
+     *
+     * A later flow that does not fit is timed by the solver as usual and hands every event-free flow on the overfull
+     * constraint (and on its duplex opposite) to the solver: one still in its latency phase gets its latency event
+     * back, one running joins its constraints as if it had entered at its t1 (its completion event kept if the solver
+     * leaves its rate as it was). Registrations count a flow at its most whichever way it is timed, so a flow handed
+     * over changes no sum and hands nobody else over.
+     *
+     * Giving up. A capacity changing while flows are active hands every event-free flow over and turns the mechanism
+     * off for the rest of the run (the sums assumed the old capacities). Where few flows fit (fewer than 1/16 of the
+     * starts of a check interval: a tree's or an all-to-all's flows, whose constraints are tight), registering is only
+     * a cost and the mechanism gives up for the run; so it does before a registered sum could leave the exact range.
+     * Networks that track completions or link traffic keep every flow with the solver, which those observers read.
+     */
+
+    /** The table's unit of usage, bytes/s. */
+    static final double REG_UNIT = 1.0 / 16;
+    /** Relative tolerance of the fit test: rates of C / w each, summed, may exceed C by rounding. */
+    private static final double FIT_TOLERANCE = 1e-9;
+    /** Largest registered sum kept (beyond it the mechanism gives up rather than risk an overflow). */
+    private static final long REG_MAX = 1L << 62;
+    /**
+     * The registration table: per shared constraint (by {@link Constraint#id}), REG_STRIDE longs: the registered
+     * flows' most usage in REG_UNITs, the limit it must stay within (the least capacity the constraint can have, in
+     * REG_UNITs, rounded down after the tolerance), the id of the opposite direction whose capacity the constraint's
+     * use lowers (-1: none), and how many registered flows run without an event. Dense and small (32 B per
+     * constraint), so a flow's start and end touch a few cache-resident lines, not its constraints' objects.
+     */
+    private long[] reg = new long[32 * 4];
+    private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
+
+    private final FlowLifecycle flows;
+    private final Simulator sim;
+    private final LinkTable links;
+    /** whether the network allows it at all ({@link FlowNetwork.Options}) */
+    private final boolean enabled;
+    /** {@link FlowNetwork.Options#entryCheckInterval} */
+    private final int checkInterval;
+    /** counts capacity changes: a path's cached numbers are current when they carry this stamp */
+    private int capStamp;
+    /** set for good once the mechanism gives up: every later flow is timed by the solver */
+    private boolean entryOff;
+    /** every path that has had a flow entered without an event (for handing them all over) */
+    private FlowNetwork.Path[] fastPaths = new FlowNetwork.Path[8];
+    private int nFastPaths;
+    /** flows entered without an event, and those of them handed to the solver later */
+    private long entries;
+    private long handedOver;
+    /** registered starts left until the next check (0 before the first: the first start sets it) */
+    private int startsUntilCheck;
+    private long entriesAtCheck;
+
+    /**
+     * @param flows         the lifecycle of the flows ({@link FlowLifecycle#join} takes handed-over flows)
+     * @param enabled       whether flows may enter without an event at all
+     * @param checkInterval {@code >= 1}: registered starts between two checks of how many entered without an event
+     */
+    EventFreeEntry(FlowLifecycle flows, Simulator sim, LinkTable links, boolean enabled, int checkInterval) {
+        this.flows = flows;
+        this.sim = sim;
+        this.links = links;
+        this.enabled = enabled;
+        this.checkInterval = checkInterval;
+    }
+
+    /** @return flows entered without an event so far */
+    long entries() {
+        return entries;
+    }
+
+    /** @return flows entered without an event and handed to the solver later */
+    long handedOver() {
+        return handedOver;
+    }
+
+    /** @return the registered usage of the constraint with this id, in {@link #REG_UNIT}s */
+    long registeredUnits(int id) {
+        return reg[id * REG_STRIDE + REG_UNITS];
+    }
+
+    /** @return the limit of the constraint with this id, in {@link #REG_UNIT}s */
+    long limitUnits(int id) {
+        return reg[id * REG_STRIDE + REG_LIMIT];
+    }
+
+    /** @return whether new flows register (and may enter without an event) */
+    boolean registering() {
+        return enabled && !entryOff;
+    }
+
+    /**
+     * Updates the limits of the link's constraints (after the link was added or its capacity or duplex efficiency
+     * changed) and whether a direction's use lowers the opposite's capacity.
+     */
+    void refreshLimits(int link) {
+        if (reg.length < (2 * link + 2) * REG_STRIDE) {
+            reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
+        }
+        Constraint f = links.forward(link);
+        Constraint r = links.reverse(link);
+        boolean duplex = links.hasDuplexLimit(f);
+        double least = links.leastCapacity(link);
+        long limit = (long) Math.floor(least * (1 + FIT_TOLERANCE) / REG_UNIT);
+        reg[f.id * REG_STRIDE + REG_LIMIT] = limit;
+        reg[f.id * REG_STRIDE + REG_OPPOSITE] = duplex ? r.id : -1;
+        if (r != f) {
+            reg[r.id * REG_STRIDE + REG_LIMIT] = limit;
+            reg[r.id * REG_STRIDE + REG_OPPOSITE] = duplex ? f.id : -1;
+        }
+    }
+
+    /** Brings p's per-path numbers up to the current capacities (they change only with a capacity). */
+    private void refreshPath(FlowNetwork.Path p) {
+        double most = Double.POSITIVE_INFINITY;
+        double nonShared = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < p.cons.length; i++) {
+            Constraint c = p.cons[i];
+            if (c.shared) {
+                most = Math.min(most, links.capacity(c.link) / p.weights[i]);
+            } else {
+                nonShared = Math.min(nonShared, c.capacity);
+            }
+        }
+        p.most = most;
+        p.nonShared = nonShared;
+        p.capStamp = capStamp;
+    }
+
+    /** @return weight w times rate r (bytes/s) in {@link #REG_UNIT}s, rounded up (at most {@link #REG_MAX}) */
+    static long regUnits(int w, double r) {
+        double u = Math.ceil(w * r / REG_UNIT);
+        return u < 0x1p62 ? (long) u : REG_MAX;
+    }
+
+    /**
+     * Registers flow f (bytes &gt; 0, starting now on {@code path} with latency {@code latencyPs}; only while
+     * {@link #registering()}) in its shared constraints and, when it can, enters it into its bandwidth phase without
+     * an event: it then runs at its most rate from now + latency and its completion is scheduled. Returns whether it
+     * did; if not, the caller times f with the solver as usual (f may still be registered).
+     */
+    boolean tryEnter(Flow f, FlowNetwork.Path path, long latencyPs) {
+        // One method with its two loops on purpose: above C2's FreqInlineSize (325 bytes of bytecode) it is compiled
+        // on its own, not inlined with its callees into every start path of the executor, whose compilation grew.
+        if (--startsUntilCheck <= 0 && !checkpoint()) {
+            return false;
+        }
+        if (path.capStamp != capStamp) {
+            refreshPath(path);
+        }
+        long now = sim.now();
+        long t1 = now + latencyPs;
+        // f's own bound (computeBound's) and the most rate it could get alone (full capacities)
+        double bound = Math.min(f.rateCap, path.nonShared);
+        f.bound = bound;
+        double most = Math.min(bound, path.most);
+        int[] ids = path.regIds;
+        int[] ws = path.weights;
+        long[] rg = reg;
+        f.registered = true;
+        f.path = path;
+        f.regRate = most;
+        boolean fast = f.pooled && most > 0;
+        long d = fast ? FlowNetwork.completionDelayPs(f.bytes(), most) : -1;
+        fast = d >= 0 && d < Long.MAX_VALUE - t1;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] < 0) {
+                continue;
+            }
+            int b = ids[i] * REG_STRIDE;
+            long u = regUnits(ws[i], most);
+            if (rg[b + REG_UNITS] > REG_MAX - u) {
+                // a sum would leave the exact range (hundreds of thousands of flows at ~1 TB/s on one constraint):
+                // every flow goes to the solver from now on
+                f.registered = false;
+                giveUp();
+                return false;
+            }
+            if (fast) {
+                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
+                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
+                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
+                // what it keeps
+                int o = (int) rg[b + REG_OPPOSITE];
+                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
+                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
+            }
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                int b = ids[i] * REG_STRIDE;
+                rg[b + REG_UNITS] += regUnits(ws[i], most);
+                if (fast) {
+                    rg[b + REG_FAST]++;
+                }
+            }
+        }
+        if (fast) {
+            enter(f, path, most, t1, d, latencyPs);
+            return true;
+        }
+        // f's use may break what flows entered without an event rely on: those are handed to the solver
+        handOverOverfull(path);
+        return false;
+    }
+
+    /**
+     * The end of a check interval of registered starts: where fewer than a sixteenth of them entered without an
+     * event (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost, and the mechanism
+     * gives up. Returns whether it goes on.
+     */
+    private boolean checkpoint() {
+        if (startsUntilCheck == 0 && entries - entriesAtCheck < checkInterval / 16) {
+            giveUp();
+            return false;
+        }
+        startsUntilCheck = checkInterval;
+        entriesAtCheck = entries;
+        return true;
+    }
+
+    /** Enters f into its bandwidth phase without an event: at {@code most} from t1, completing d ps later. */
+    private void enter(Flow f, FlowNetwork.Path path, double most, long t1, long d, long latencyPs) {
+        if (!path.listed) {
+            path.listed = true;
+            for (Constraint c : path.cons) {
+                if (c.shared) {
+                    c.addPath(path);
+                }
+            }
+            if (nFastPaths == fastPaths.length) {
+                fastPaths = Arrays.copyOf(fastPaths, 2 * nFastPaths);
+            }
+            fastPaths[nFastPaths++] = path;
+        }
+        f.fastPrev = null;
+        f.fastNext = path.fastHead;
+        if (path.fastHead != null) {
+            path.fastHead.fastPrev = f;
+        }
+        path.fastHead = f;
+        entries++;
+        f.phase = Flow.FAST;
+        f.rate = most;
+        f.lastUpdate = t1;
+        f.completionTime = t1 + d;
+        f.eventHandle = sim.schedule(latencyPs + d, f);
+    }
+
+    /** Hands the event-free flows on every overfull constraint of {@code path} (and its duplex opposite) over. */
+    private void handOverOverfull(FlowNetwork.Path path) {
+        int[] ids = path.regIds;
+        long[] rg = reg;
+        for (int i = 0; i < ids.length; i++) {
+            int id = ids[i];
+            if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
+                handOver(path.cons[i]);
+                int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
+                if (o >= 0) {
+                    handOver(links.direction(o));
+                }
+            }
+        }
+    }
+
+    /** Hands every flow that crosses c and runs without an event to the solver. */
+    private void handOver(Constraint c) {
+        for (int k = 0; k < c.nPaths && reg[c.id * REG_STRIDE + REG_FAST] > 0; k++) {
+            FlowNetwork.Path p = c.paths[k];
+            while (p.fastHead != null) {
+                toSolver(p.fastHead);
+            }
+        }
+    }
+
+    /** Unlinks fast flow f from its path's list. */
+    private static void unlinkFast(Flow f) {
+        if (f.fastPrev != null) {
+            f.fastPrev.fastNext = f.fastNext;
+        } else {
+            f.path.fastHead = f.fastNext;
+        }
+        if (f.fastNext != null) {
+            f.fastNext.fastPrev = f.fastPrev;
+        }
+        f.fastNext = null;
+        f.fastPrev = null;
+    }
+
+    /**
+     * Flow f, entered without an event, is timed by the solver from now on: still in its latency phase it gets its
+     * latency event back; already running (at its most rate, which every registration so far left it) it joins its
+     * constraints as if it had entered at its t1. Its registered use stays (it never depended on how f is timed).
+     */
+    private void toSolver(Flow f) {
+        handedOver++;
+        long now = sim.now();
+        unlinkFast(f);
+        for (int id : f.path.regIds) {
+            if (id >= 0) {
+                reg[id * REG_STRIDE + REG_FAST]--;
+            }
+        }
+        long t1 = f.lastUpdate; // an event-free flow's lastUpdate is its t1
+        if (now < t1) {
+            sim.cancel(f.eventHandle);
+            f.phase = Flow.LATENCY;
+            f.rate = 0;
+            f.lastUpdate = now;
+            f.completionTime = Long.MAX_VALUE;
+            f.eventHandle = sim.schedule(t1 - now, f);
+        } else {
+            // running since t1 at f.rate: its completion event stays unless the solver changes the rate
+            f.phase = Flow.BANDWIDTH;
+            f.done = 0;
+            flows.join(f);
+        }
+    }
+
+    /** Removes f's registered use, if it has one (it completed or was cancelled). */
+    void unregister(Flow f) {
+        if (!f.registered) {
+            return;
+        }
+        f.registered = false;
+        boolean fast = f.phase == Flow.FAST;
+        if (fast) {
+            unlinkFast(f);
+        }
+        int[] ids = f.path.regIds;
+        int[] ws = f.weights;
+        long[] rg = reg;
+        double r = f.regRate;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                int b = ids[i] * REG_STRIDE;
+                rg[b + REG_UNITS] -= regUnits(ws[i], r);
+                if (fast) {
+                    rg[b + REG_FAST]--;
+                }
+            }
+        }
+    }
+
+    /**
+     * A capacity is about to change (call before it does): the registrations assumed the old ones. With flows
+     * active ({@code activeFlows > 0}), every flow entered without an event is handed to the solver and later flows
+     * are timed by it (a fault mid-run); before any flow, nothing is at stake.
+     */
+    void capacitiesChanging(int activeFlows) {
+        capStamp++;
+        if (activeFlows > 0) {
+            giveUp();
+        }
+    }
+
+    /** Hands every flow entered without an event to the solver and times every later flow with it. */
+    void giveUp() {
+        if (entryOff) {
+            return;
+        }
+        entryOff = true;
+        for (int k = 0; k < nFastPaths; k++) {
+            FlowNetwork.Path p = fastPaths[k];
+            while (p.fastHead != null) {
+                toSolver(p.fastHead);
+            }
+        }
+    }
+}
