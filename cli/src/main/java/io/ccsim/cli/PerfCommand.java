@@ -150,14 +150,29 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             case json: printJson(out, rows); break;
             case csv: printCsv(out, rows); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated", "profile " + prof.gpu()
-                        + (profile == null ? " (built-in)" : " (" + profile + ")"));
+                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
+                        + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
                 out.println("#");
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * The environment of a GPU run: ccsim's kernels never use NVLink multicast (the GPU hosts must keep it off), so
+     * NVLS is never chosen there: NCCL_NVLS_ENABLE=0 unless set to 0 already; 1 is refused.
+     */
+    private static Map<String, String> withoutNvls(Map<String, String> env) {
+        String v = env.get(NcclEnv.NCCL_NVLS_ENABLE);
+        if (v != null && !v.isEmpty() && !v.trim().equals("0")) {
+            throw new UserException("NCCL_NVLS_ENABLE=" + v + ": --backend cuda never uses NVLink multicast (NVLS);"
+                    + " valid there: 0 or unset");
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        out.put(NcclEnv.NCCL_NVLS_ENABLE, "0");
+        return out;
     }
 
     /** {@code --backend cuda}: the tuner's choice per size, measured with ccsim's kernels. */
@@ -172,7 +187,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                     + " devices; give a topology of " + n + " GPUs");
         }
         CalibrationProfile prof = SimSetup.profile(profile, topo);
-        PerfRunner runner = new PerfRunner(topo, n, prof, SimSetup.ncclEnv(env), seed);
+        PerfRunner runner = new PerfRunner(topo, n, prof, SimSetup.ncclEnv(withoutNvls(env)), seed);
         boolean hasRedop = cop == CollectiveOp.ALL_REDUCE || cop == CollectiveOp.REDUCE || cop == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = cop == CollectiveOp.BROADCAST || cop == CollectiveOp.REDUCE;
         if (hasRoot && (root < 0 || root >= n)) throw new UserException("-r " + root + ": not a rank of " + n + " GPUs; valid: 0.." + (n - 1));
@@ -236,9 +251,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
-        StringBuilder ncclVars = new StringBuilder();
-        env.keySet().stream().filter(k -> k.startsWith("NCCL_")).sorted().forEach(k -> ncclVars.append(' ').append(k).append('=').append(env.get(k)));
-        if (ncclVars.length() > 0) out.println("# NCCL environment:" + ncclVars);
+        for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         out.println("#");
         out.println("#       size         count      type   redop    root     time   algbw   busbw    algo   proto  nch");
         out.println("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)");

@@ -37,6 +37,30 @@ final class SimSetup {
         return CalibrationProfile.builtin(key);
     }
 
+    /**
+     * How a profile is named in output headers: {@code H100 (built-in, uncalibrated: ...)} for a built-in one, with
+     * its calibration, else the GPU and the file.
+     */
+    static String profileLabel(Path file, CalibrationProfile prof) {
+        if (file != null) return prof.gpu() + " (" + file + ")";
+        return prof.gpu() + " (built-in, " + CalibrationProfile.builtinCalibration(prof.gpu().toLowerCase(Locale.ROOT)) + ")";
+    }
+
+    /**
+     * The header lines for the NCCL_* variables of {@code env}: those ccsim applies, and those it does not model
+     * (listed as such, never as applied). No line for an empty group.
+     */
+    static java.util.List<String> ncclEnvLines(Map<String, String> env) {
+        StringBuilder applied = new StringBuilder();
+        StringBuilder ignored = new StringBuilder();
+        env.keySet().stream().filter(k -> k.startsWith("NCCL_")).sorted().forEach(k ->
+                (NcclEnv.APPLIED.contains(k) ? applied : ignored).append(' ').append(k).append('=').append(env.get(k)));
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (applied.length() > 0) out.add("# NCCL environment:" + applied);
+        if (ignored.length() > 0) out.add("# NCCL variables not modelled (no effect on these numbers):" + ignored);
+        return out;
+    }
+
     /** The NCCL_* variables of {@code env}, parsed with NCCL's grammar. */
     static NcclEnv ncclEnv(Map<String, String> env) {
         try {

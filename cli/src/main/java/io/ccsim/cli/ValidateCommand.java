@@ -114,8 +114,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
             }
             cmp.add(simulate(runner, m, n));
         }
-        out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s%s%n", cmp.size(), topology, prof.gpu(),
-                profile == null ? " (built-in)" : " (" + profile + ")");
+        out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(), topology,
+                profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile) ? SimSetup.profileLabel(null, prof)
+                        : prof.gpu() + " (" + profile + ")", CalibrationProfile.NCCL_VERSION);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
         if (chart != null) {

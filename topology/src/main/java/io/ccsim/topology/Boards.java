@@ -62,11 +62,22 @@ final class Boards {
      * PCI/82000 holds GPU 4, GPU 5 and two NICs).
      */
 
+    /*
+     * NVSwitch generations. Third-generation NVSwitch (NVLink4, HGX H100/H200) and fourth (NVLink5, GB200 NVL72,
+     * HGX B200) implement NVLink SHARP: multicast writes and in-switch reduction of multimem loads, which NCCL's NVLS
+     * algorithms use (NVIDIA Hopper architecture whitepaper, "NVLink SHARP"; NVIDIA GB200 NVL72 product page:
+     * "NVIDIA SHARP" in the NVLink Switch). Earlier NVSwitches have no multicast.
+     */
+    /** Attributes of a third-generation NVSwitch chip (NVLink4): multicast and in-switch reduction. */
+    static final Map<String, String> NVSWITCH3 = Map.of("generation", "3", "multicast", "true");
+    /** Attributes of a fourth-generation NVSwitch chip (NVLink5): multicast and in-switch reduction. */
+    static final Map<String, String> NVSWITCH4 = Map.of("generation", "4", "multicast", "true");
+
     /**
      * HGX H100 / H200 baseboard (DGX H100 layout):
      * <ul>
-     * <li>8 GPUs, 4 NVSwitch chips; each GPU has 18 NVLink4 links split 5/4/4/5 over the 4 chips, one
-     *     striped group per GPU of 18 x 26.562 GB/s;</li>
+     * <li>8 GPUs, 4 third-generation NVSwitch chips (multicast and reduction: NVLS); each GPU has 18 NVLink4
+     *     links split 5/4/4/5 over the 4 chips, one striped group per GPU of 18 x 26.562 GB/s;</li>
      * <li>4 PCIe Gen5 switches, each with 2 GPUs and their 2 NICs; switches 0-1 under CPU 0, 2-3 under
      *     CPU 1; the 2 sockets joined by UPI;</li>
      * <li>one ConnectX-7 NDR 400 Gb/s NIC per GPU (rail = GPU index).</li>
@@ -92,7 +103,7 @@ final class Boards {
                     b.link(pcie(p + "pcie" + s, p + "cpu" + (s / 2), 5, 16));
                 }
                 for (int s = 0; s < 4; s++) {
-                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s));
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, NVSWITCH3));
                 }
                 List<String> nics = new ArrayList<>();
                 for (int g = 0; g < gpus; g++) {
@@ -189,8 +200,9 @@ final class Boards {
                             Map.of("model", "Grace", "tray", Integer.toString(c / 2), "numa", Integer.toString(c))));
                 }
                 for (int s = 0; s < 18; s++) {
-                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s,
-                            Map.of("tray", Integer.toString(s / 2))));
+                    Map<String, String> attrs = new java.util.HashMap<>(NVSWITCH4);
+                    attrs.put("tray", Integer.toString(s / 2));
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, attrs));
                 }
                 List<String> nics = new ArrayList<>();
                 for (int g = 0; g < gpus; g++) {

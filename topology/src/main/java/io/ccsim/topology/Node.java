@@ -12,7 +12,9 @@ import java.util.Objects;
  *                   {@code -1} only for network switches that belong to no host
  * @param localIndex index of the node among the nodes of its kind in its host (GPU 0..7), >= 0
  * @param attrs      free attributes (GPUs: {@code model}, {@code memory_bytes}, {@code numa};
- *                   NICs: {@code rail}, {@code rate_gbps}, {@code device}); copied, immutable (iteration order
+ *                   NICs: {@code rail}, {@code rate_gbps}, {@code device}; NVSwitches: {@code generation},
+ *                   {@code multicast} = {@code true} where it can multicast and reduce for NCCL's NVLS); copied,
+ *                   immutable (iteration order
  *                   unspecified: sort the keys where order matters)
  */
 public record Node(String id, NodeKind kind, int host, int localIndex, Map<String, String> attrs) {

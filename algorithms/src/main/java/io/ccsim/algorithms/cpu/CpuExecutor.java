@@ -35,6 +35,10 @@ import java.util.List;
  * read of a slot the sender has not written fails even if the slot counters were wrong. Wire
  * bytes are accounted in the same format.
  *
+ * <p>Switch actors ({@link Plan#nActors()}) are tasks like ranks, after them; they own no buffers and run only
+ * switch primitives (an NVLink switch's reduction of every GPU's slice, its multicast to every GPU), so the
+ * switch that reduces is checked like any rank.
+ *
  * <p>One executor may run many plans; runs share no state.
  */
 public final class CpuExecutor {
@@ -102,14 +106,15 @@ public final class CpuExecutor {
         final int lane;
         final int steps;
         int next;
-        final StepCursor cursor = new StepCursor();
+        final StepCursor cursor;
         boolean loaded;
 
-        Task(int rank, int channel, int lane, int steps) {
+        Task(int rank, int channel, int lane, int steps, int maxPeers) {
             this.rank = rank;
             this.channel = channel;
             this.lane = lane;
             this.steps = steps;
+            this.cursor = new StepCursor(maxPeers);
         }
     }
 
@@ -119,6 +124,7 @@ public final class CpuExecutor {
         private final ElementBuffer[] out;
         private final int slots;
         private final int n;
+        private final int nActors;
         private final int nChannels;
         private final Reduction red;
         private final boolean pre;
@@ -129,9 +135,9 @@ public final class CpuExecutor {
         private final List<Conn> conns = new ArrayList<>();
         private final ConnectionIndex index;
         private final long[] scratch;
-        private final Conn[] recvConns = new Conn[StepCursor.MAX_PEERS];
-        private final Conn[] sendConns = new Conn[StepCursor.MAX_PEERS];
-        private final long[][] recvData = new long[StepCursor.MAX_PEERS][];
+        private final Conn[] recvConns;
+        private final Conn[] sendConns;
+        private final long[][] recvData;
         private final WireCodec codec;
         private long steps;
         private long slotsWritten;
@@ -143,7 +149,12 @@ public final class CpuExecutor {
             this.plan = plan;
             CollectiveCall call = plan.call();
             this.n = call.nRanks();
+            this.nActors = plan.nActors();
             this.nChannels = plan.nChannels();
+            int maxPeers = Math.max(StepCursor.MAX_PEERS, plan.maxPeers());
+            this.recvConns = new Conn[maxPeers];
+            this.sendConns = new Conn[maxPeers];
+            this.recvData = new long[maxPeers][];
             check(inputs, call.inputCount(), "inputs");
             check(outputs, call.outputCount(), "outputs");
             this.in = inputs;
@@ -164,7 +175,7 @@ public final class CpuExecutor {
                 }
             });
             this.scratch = new long[capacityElems];
-            for (int k = 0; k < StepCursor.MAX_PEERS; k++) recvData[k] = new long[capacityElems];
+            for (int k = 0; k < recvData.length; k++) recvData[k] = new long[capacityElems];
             this.codec = new WireCodec(geo.protocol(), elt);
         }
 
@@ -189,16 +200,16 @@ public final class CpuExecutor {
         }
 
         private long key(int ch, int from, int to) {
-            return ((long) ch * n + from) * n + to;
+            return ((long) ch * nActors + from) * nActors + to;
         }
 
         ExecutionStats execute() {
             List<Task> tasks = new ArrayList<>();
-            for (int r = 0; r < n; r++)
+            for (int r = 0; r < nActors; r++)
                 for (int c = 0; c < nChannels; c++)
                     for (int l = 0; l < plan.nLanes(); l++) {
                         int sc = plan.stepCount(r, c, l);
-                        if (sc > 0) tasks.add(new Task(r, c, l, sc));
+                        if (sc > 0) tasks.add(new Task(r, c, l, sc, plan.maxPeers()));
                     }
             Task[] live = tasks.toArray(new Task[0]);
             int nLive = live.length;
@@ -260,10 +271,15 @@ public final class CpuExecutor {
             if (cnt > capacityElems && !p.isLocal()) {
                 throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
             }
+            boolean switchActor = t.rank >= n;
+            if (switchActor != p.isSwitch()) {
+                throw violation(t, switchActor ? "is a switch actor's step with a rank's primitive"
+                        : "is a rank's step with a switch primitive");
+            }
             if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
             if (cnt > 0 && p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
-            ElementBuffer inBuf = in[t.rank];
-            ElementBuffer outBuf = out[t.rank];
+            ElementBuffer inBuf = switchActor ? null : in[t.rank];
+            ElementBuffer outBuf = switchActor ? null : out[t.rank];
             int src = (int) c.srcOffset();
             int dst = (int) c.dstOffset();
             long[] v = scratch;
@@ -322,6 +338,17 @@ public final class CpuExecutor {
                     }
                     break;
                 }
+                case MULTIMEM_REDUCE:
+                    if (red == null) throw violation(t, "reduces in a collective without a reduction");
+                    for (int i = 0; i < cnt; i++) {
+                        long x = recv[0][i];
+                        for (int k = 1; k < nr; k++) x = red.reduce(x, recv[k][i]);
+                        v[i] = x;
+                    }
+                    break;
+                case MULTIMEM_FORWARD:
+                    System.arraycopy(recv[0], 0, v, 0, cnt);
+                    break;
                 default:
                     throw new AssertionError(p);
             }

@@ -1,6 +1,9 @@
 package io.ccsim.algorithms.graph;
 
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.tuner.NvlsGraph;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.algorithms.tuner.TuneInput;
@@ -36,7 +39,7 @@ import java.util.Map;
  * to the first may cross rails).
  */
 public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intraClass, double intraBwGBs,
-                        double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout) {
+                        double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout, NvlsGraph nvls) {
 
     /** NVLink4 bandwidth per link NCCL assumes on sm90 (src/graph/topo.h SM90_NVLINK_BW). */
     public static final double SM90_NVLINK_BW_GBS = Tuner.SM90_NVLINK_BW_GBS;
@@ -86,7 +89,9 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             interBw = nics.totalGBs() / nCh;
         }
         double intraBw = intra.totalGBs() / nCh;
-        return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout);
+        NvlsGraph nvls = NvlsSearch.of(topo, g0, ppn, nNodes);
+        return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout,
+                nvls);
     }
 
     /** The GPU nodes of the ranks. @throws IllegalArgumentException for none, a node that is not a GPU, a GPU twice */
@@ -196,10 +201,15 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         return best > 0 ? best : 24.0; // NCCL's PCI_BW (topo.h) when the topology gives none
     }
 
-    /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) on this graph. */
+    /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) of floats summed on this graph. */
     public TuneInput tuneInput(CollectiveOp op, long bytes) {
+        return tuneInput(op, bytes, DataType.FLOAT32, ReduceOp.SUM);
+    }
+
+    /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) of {@code dtype} reduced by {@code redop}. */
+    public TuneInput tuneInput(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, nNodes > 1 ? interBwGBs : 0.0,
-                intraClass, nChannels, 0.0, true);
+                intraClass, nChannels, 0.0, true, nvls, dtype, redop);
     }
 
     /** Ring orders (lists of ranks) for {@code channels} channels, as described in the class comment. */

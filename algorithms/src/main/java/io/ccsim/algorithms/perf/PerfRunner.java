@@ -74,9 +74,14 @@ public final class PerfRunner {
         }
     }
 
-    /** NCCL's choice for {@code op} at nccl-tests size {@code bytes}. */
+    /** NCCL's choice for {@code op} at nccl-tests size {@code bytes} of floats summed. */
     public TuneResult tune(CollectiveOp op, long bytes) {
         return tuner.tune(graph.tuneInput(op, bytes));
+    }
+
+    /** NCCL's choice for {@code op} at nccl-tests size {@code bytes} of {@code dtype} reduced by {@code redop}. */
+    public TuneResult tune(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
+        return tuner.tune(graph.tuneInput(op, bytes, dtype, redop));
     }
 
     /** Simulates {@code op} at nccl-tests size {@code bytes} with NCCL's choice of algorithm, protocol, channels. */
@@ -88,7 +93,7 @@ public final class PerfRunner {
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
         long size = sizeFor(op, count, dtype);
-        Candidate c = tune(op, size).winner();
+        Candidate c = tune(op, size, dtype, redop).winner();
         return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
     }
 

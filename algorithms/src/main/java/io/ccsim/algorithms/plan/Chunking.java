@@ -20,6 +20,10 @@ import io.ccsim.algorithms.Protocol;
  *       halve while nBytes/chunk &lt; nsteps·64/ppn and chunk &gt; 128 KiB, then while
  *       nBytes/chunk &lt; nsteps·16/ppn and chunk &gt; 32 KiB (nBytes per channel, integer division
  *       on the left as in NCCL);</li>
+ *   <li>NVLS: slots are NCCL_NVLS_CHUNKSIZE = 128 KiB (src/transport/nvls.cc); the chunk is the Simple step
+ *       capped at 128 KiB, then with {@code ops} = nHeads (one channel's part at a time, as for every CBD
+ *       algorithm): 64 KiB if nBytes &lt; 64·ops·chunk, 32 KiB if &lt; 8·ops·chunk, 16 KiB if &lt; 2·ops·chunk
+ *       (each test with the chunk so far; enqueue.cc calcCollChunking, v2.28.9);</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -38,6 +42,8 @@ final class Chunking {
     static final int LL128_DATA_ELEMS = 15;
     /** Channel partition cell in bytes. */
     static final int CELL_BYTES = 16;
+    /** NCCL_NVLS_CHUNKSIZE default (src/init.cc, src/transport/nvls.cc): an NVLS slot, bytes. */
+    static final int NVLS_CHUNK_BYTES = 128 * 1024;
 
     /** ncclProtoGrainSize (src/include/device.h): LL 16, LL128 32 × 8 / 16 × 15 × 8 = 1920, Simple 512. */
     static int grainBytes(Protocol p) {
@@ -80,6 +86,10 @@ final class Chunking {
 
     static ProtocolGeometry geometry(Algorithm a, CollectiveOp op, PlanOptions o) {
         Protocol p = o.protocol();
+        if (a == Algorithm.NVLS) {
+            long chunk = Math.min(slotWireBytes(o.bufferBytes()), NVLS_CHUNK_BYTES);
+            return new ProtocolGeometry(p, NVLS_CHUNK_BYTES, NVLS_CHUNK_BYTES, 1, 1, chunk);
+        }
         int wire = slotWireBytes(o.bufferBytes());
         int data = slotDataBytes(p, wire);
         int cs = chunkSteps(a, op, p);
@@ -98,6 +108,12 @@ final class Chunking {
             float nsteps = 1 + log2i(nNodes) + 0.1f * ppn;
             while (channelBytes / chunk < nsteps * 64 / ppn && chunk > 131072) chunk /= 2;
             while (channelBytes / chunk < nsteps * 16 / ppn && chunk > 32768) chunk /= 2;
+        }
+        if (a == Algorithm.NVLS) {
+            long ops = Math.min(nRanks / Math.max(1, nNodes), io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS); // nHeads
+            if (channelBytes < 64 * ops * chunk && chunk > 65536) chunk = 65536;
+            if (channelBytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
+            if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
         int grain = grainBytes(g.protocol());
         if (chunk >= grain) chunk = chunk / grain * grain;

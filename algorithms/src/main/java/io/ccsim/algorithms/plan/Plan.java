@@ -10,6 +10,12 @@ package io.ccsim.algorithms.plan;
  * point-to-point (lane 0 sends, lane 1 receives, as NCCL's p2p kernel runs send and receive warps
  * side by side). An executor must run the lanes of a channel concurrently.
  *
+ * <p><b>Actors.</b> Ranks are actors 0 .. nRanks − 1. Algorithms that reduce or replicate in the network (NVLS)
+ * add <em>switch actors</em> after them, {@link #nActors()} in all: an NVLink switch's reduction or multicast for
+ * one head, with steps of {@link Primitive#isSwitch() switch primitives} that touch no buffer and may name every
+ * rank of the domain as peers ({@link #maxPeers()}). Executors run a switch actor's steps as they run a rank's,
+ * without a kernel launch or a thread block; {@link #switchHost} says which host's switch it is.
+ *
  * <p>Steps are generated from the algorithm's structure into a caller's reusable cursor; nothing is
  * stored per step, so a plan for 1,024 ranks × 64 channels takes kilobytes
  * ({@link #approxFootprintBytes()}).
@@ -48,18 +54,40 @@ public final class Plan {
 
     public int nRanks() { return call.nRanks(); }
 
+    /** Ranks plus switch actors (see the class comment). */
+    public int nActors() { return call.nRanks() + schedule.switchActors(); }
+
+    /** Whether actor {@code actor} is a switch actor (≥ nRanks). */
+    public boolean isSwitchActor(int actor) { return actor >= call.nRanks(); }
+
+    /**
+     * The communicator host (index in the call's {@link CommLayout}) whose NVLink switch {@code actor} stands for.
+     *
+     * @throws IndexOutOfBoundsException if {@code actor} is not a switch actor of this plan
+     */
+    public int switchHost(int actor) {
+        if (actor < call.nRanks() || actor >= nActors()) {
+            throw new IndexOutOfBoundsException("actor " + actor + " is not a switch actor: those are [" + call.nRanks()
+                    + ", " + nActors() + ")");
+        }
+        return schedule.switchHost(actor);
+    }
+
+    /** The most receive or send peers of any step ({@link StepCursor#MAX_PEERS} unless switch actors name more). */
+    public int maxPeers() { return schedule.maxPeers(); }
+
     public int nChannels() { return options.nChannels(); }
 
     /** Lanes per (rank, channel): 1 or 2 (see the class comment). */
     public int nLanes() { return schedule.nLanes(); }
 
-    /** Number of steps of (rank, channel, lane). */
+    /** Number of steps of (actor, channel, lane); actors are ranks, then switch actors. */
     public int stepCount(int rank, int channel, int lane) {
         check(rank, channel, lane);
         return schedule.stepCount(rank, channel, lane);
     }
 
-    /** Fills {@code cursor} with step {@code index} of (rank, channel, lane); allocates nothing. */
+    /** Fills {@code cursor} with step {@code index} of (actor, channel, lane); allocates nothing once the cursor holds {@link #maxPeers()} peers. */
     public void step(int rank, int channel, int lane, int index, StepCursor cursor) {
         check(rank, channel, lane);
         int sc = schedule.stepCount(rank, channel, lane);
@@ -92,10 +120,10 @@ public final class Plan {
         return n[0];
     }
 
-    /** Sum of step counts over all ranks, channels and lanes. */
+    /** Sum of step counts over all actors, channels and lanes. */
     public long totalSteps() {
         long s = 0;
-        for (int r = 0; r < nRanks(); r++)
+        for (int r = 0; r < nActors(); r++)
             for (int c = 0; c < nChannels(); c++)
                 for (int l = 0; l < nLanes(); l++) s += schedule.stepCount(r, c, l);
         return s;
@@ -107,7 +135,7 @@ public final class Plan {
     }
 
     private void check(int rank, int channel, int lane) {
-        if (rank < 0 || rank >= nRanks()) throw new IndexOutOfBoundsException("rank " + rank + " not in [0, " + nRanks() + ")");
+        if (rank < 0 || rank >= nActors()) throw new IndexOutOfBoundsException("actor " + rank + " not in [0, " + nActors() + ")");
         if (channel < 0 || channel >= nChannels()) {
             throw new IndexOutOfBoundsException("channel " + channel + " not in [0, " + nChannels() + ")");
         }

@@ -38,12 +38,13 @@ public final class Planners {
 
     /**
      * Ring all_reduce, all_gather, reduce_scatter, broadcast, reduce; tree (double binary tree)
-     * all_reduce; P2P sendrecv and all_to_all.
+     * all_reduce; P2P sendrecv and all_to_all; NVLS all_reduce, all_gather, reduce_scatter.
      */
     public static Planners standard() {
         return of(List.of(new RingAllReducePlanner(), new RingAllGatherPlanner(), new RingReduceScatterPlanner(),
                 new RingBroadcastPlanner(), new RingReducePlanner(), new TreeAllReducePlanner(),
-                new SendRecvPlanner(), new AllToAllPlanner()));
+                new SendRecvPlanner(), new AllToAllPlanner(), new NvlsPlanner(CollectiveOp.ALL_REDUCE),
+                new NvlsPlanner(CollectiveOp.ALL_GATHER), new NvlsPlanner(CollectiveOp.REDUCE_SCATTER)));
     }
 
     private static String key(CollectiveOp op, Algorithm a) {
@@ -57,6 +58,14 @@ public final class Planners {
     public List<Algorithm> supported(CollectiveOp op) {
         return byKey.values().stream().filter(p -> p.op() == op).map(AlgorithmPlanner::algorithm)
                 .collect(Collectors.toList());
+    }
+
+    /**
+     * The algorithms registered for {@code op} whose plans ccsim's GPU kernels run: all but those with switch actors
+     * (NVLS needs NVLink multicast, which the GPU backend never uses).
+     */
+    public List<Algorithm> supportedOnKernels(CollectiveOp op) {
+        return supported(op).stream().filter(a -> a != Algorithm.NVLS).collect(Collectors.toList());
     }
 
     /** The planner for (op, algorithm). @throws UnsupportedAlgorithmException naming what {@code op} supports */

@@ -29,7 +29,18 @@ public enum Primitive {
     /** out = in (raw). No connection. One-rank collectives and a rank's own all-to-all block. */
     LOCAL_COPY(0, false, true, true),
     /** out = post(pre(in)). No connection. One-rank reductions (NCCL's onerank reduce). */
-    LOCAL_REDUCE(0, false, true, true);
+    LOCAL_REDUCE(0, false, true, true),
+    /**
+     * v = recv(p0) ⊕ ... ⊕ recv(pk); send(v). An NVLink switch's in-network reduction (a {@code multimem.ld_reduce}
+     * serves the issuing head with the sum of every GPU's copy): a switch actor's step, no buffers, no pre/post
+     * operator (NVLS reduces only sum, min and max, for which both are the identity).
+     */
+    MULTIMEM_REDUCE(-1, true, false, false),
+    /**
+     * v = recv(p0); send(v) to every send peer. An NVLink switch's multicast (a {@code multimem.st} by the head is
+     * written into every GPU of the domain): a switch actor's step, no buffers.
+     */
+    MULTIMEM_FORWARD(1, true, false, false);
 
     private final int fixedRecv; // -1: one or more
     private final boolean sends;
@@ -60,4 +71,7 @@ public enum Primitive {
 
     /** True for LOCAL_COPY and LOCAL_REDUCE, which touch no connection. */
     public boolean isLocal() { return this == LOCAL_COPY || this == LOCAL_REDUCE; }
+
+    /** True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD): no thread block, no buffers. */
+    public boolean isSwitch() { return this == MULTIMEM_REDUCE || this == MULTIMEM_FORWARD; }
 }

@@ -16,4 +16,13 @@ interface Schedule {
 
     /** Approximate retained heap bytes of the schedule's own tables. */
     long footprintBytes();
+
+    /** Switch actors after the ranks (actor ids nRanks .. nRanks + this − 1); 0 for plans without in-network work. */
+    default int switchActors() { return 0; }
+
+    /** The communicator host (NVLink domain) whose switch switch actor {@code actor} stands for. */
+    default int switchHost(int actor) { throw new IndexOutOfBoundsException("no switch actor " + actor); }
+
+    /** The most receive or send peers of any step. */
+    default int maxPeers() { return StepCursor.MAX_PEERS; }
 }

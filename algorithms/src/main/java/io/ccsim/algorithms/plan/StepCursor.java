@@ -2,37 +2,50 @@ package io.ccsim.algorithms.plan;
 
 /**
  * A reusable, mutable view of one step, filled by {@link Plan#step}. One cursor per executor
- * thread; filling it allocates nothing. A step moves one slice: {@code count} elements that
- * occupy {@code slots} consecutive slots (NCCL "steps") of every connection it uses.
+ * thread; filling it allocates nothing once the cursor holds {@link Plan#maxPeers()} peers (the
+ * default cursor holds {@link #MAX_PEERS}; a switch actor's step names every rank of its domain and
+ * grows it once). A step moves one slice: {@code count} elements that occupy {@code slots}
+ * consecutive slots (NCCL "steps") of every connection it uses.
  *
- * <p>Flat encoding for kernels and simulators ({@link #encode}): 12 longs
- * {@code [prim, nRecv, r0, r1, r2, nSend, s0, s1, s2, srcOffset, dstOffset, count | slots << 32]}.
+ * <p>Flat encoding for kernels ({@link #encode}), for steps of at most {@link #MAX_PEERS} peers each way:
+ * 12 longs {@code [prim, nRecv, r0, r1, r2, nSend, s0, s1, s2, srcOffset, dstOffset, count | slots << 32]}.
  */
 public final class StepCursor {
-    /** Maximum receive or send peers of one step (tree fan-in/out, NCCL_MAX_TREE_ARITY = 3). */
+    /** Maximum receive or send peers of a rank's step (tree fan-in/out, NCCL_MAX_TREE_ARITY = 3), and of the encoding. */
     public static final int MAX_PEERS = 3;
     /** Longs per step in {@link #encode}. */
     public static final int ENCODED_LONGS = 12;
 
     Primitive prim;
     int nRecv;
-    final int[] recvPeers = new int[MAX_PEERS];
+    int[] recvPeers;
     int nSend;
-    final int[] sendPeers = new int[MAX_PEERS];
+    int[] sendPeers;
     long srcOffset;
     long dstOffset;
     int count;
     int slots;
+    boolean continued;
+
+    /** A cursor for steps of up to {@link #MAX_PEERS} peers each way (it grows for more). */
+    public StepCursor() { this(MAX_PEERS); }
+
+    /** A cursor sized for steps of up to {@code maxPeers} peers each way ({@link Plan#maxPeers()}). */
+    public StepCursor(int maxPeers) {
+        int cap = Math.max(MAX_PEERS, maxPeers);
+        recvPeers = new int[cap];
+        sendPeers = new int[cap];
+    }
 
     public Primitive prim() { return prim; }
 
-    /** Number of receive peers (0..3). */
+    /** Number of receive peers (0..{@link Plan#maxPeers()}). */
     public int nRecv() { return nRecv; }
 
     /** Rank of receive peer i (0 ≤ i < nRecv). */
     public int recvPeer(int i) { return recvPeers[i]; }
 
-    /** Number of send peers (0..3). */
+    /** Number of send peers (0..{@link Plan#maxPeers()}). */
     public int nSend() { return nSend; }
 
     /** Rank of send peer i (0 ≤ i < nSend). */
@@ -50,6 +63,12 @@ public final class StepCursor {
     /** Connection slots (NCCL steps) this slice occupies on each connection: sliceSteps; 0 for local steps. */
     public int slots() { return slots; }
 
+    /**
+     * Whether this step continues the previous step's primitive call: one NCCL call that moves a part to each of
+     * several peers (NVLS's {@code scatter} and {@code gather}), whose flag and fence are paid once per call.
+     */
+    public boolean continued() { return continued; }
+
     void set(Primitive p, long src, long dst, int cnt, int nSlots) {
         prim = p;
         srcOffset = src;
@@ -58,14 +77,32 @@ public final class StepCursor {
         slots = nSlots;
         nRecv = 0;
         nSend = 0;
+        continued = false;
     }
 
-    void addRecv(int peer) { recvPeers[nRecv++] = peer; }
+    /** Marks the step as a continuation of the previous step's call ({@link #continued()}). */
+    void markContinued() { continued = true; }
 
-    void addSend(int peer) { sendPeers[nSend++] = peer; }
+    void addRecv(int peer) {
+        if (nRecv == recvPeers.length) recvPeers = java.util.Arrays.copyOf(recvPeers, 2 * nRecv);
+        recvPeers[nRecv++] = peer;
+    }
 
-    /** Writes the step as {@link #ENCODED_LONGS} longs at {@code out[pos..]}. */
+    void addSend(int peer) {
+        if (nSend == sendPeers.length) sendPeers = java.util.Arrays.copyOf(sendPeers, 2 * nSend);
+        sendPeers[nSend++] = peer;
+    }
+
+    /**
+     * Writes the step as {@link #ENCODED_LONGS} longs at {@code out[pos..]}.
+     *
+     * @throws IllegalStateException if the step has more than {@link #MAX_PEERS} peers one way (a switch actor's step)
+     */
     public void encode(long[] out, int pos) {
+        if (nRecv > MAX_PEERS || nSend > MAX_PEERS) {
+            throw new IllegalStateException("a step with " + Math.max(nRecv, nSend) + " peers (an NVLink switch's step)"
+                    + " has no kernel encoding: at most " + MAX_PEERS + " peers each way");
+        }
         out[pos] = prim.ordinal();
         out[pos + 1] = nRecv;
         for (int i = 0; i < MAX_PEERS; i++) out[pos + 2 + i] = i < nRecv ? recvPeers[i] : -1;

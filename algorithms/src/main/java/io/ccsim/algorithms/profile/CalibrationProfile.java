@@ -66,6 +66,25 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
     /** Names accepted by {@link #builtin(String)}. */
     public static final java.util.List<String> BUILTIN_NAMES = java.util.List.of("h100", "h200", "l40s", "b200");
 
+    /** The NCCL release whose behaviour (tuner, algorithms, channel rules) ccsim models. */
+    public static final String NCCL_VERSION = "2.28.9";
+
+    /**
+     * Whether the built-in profile {@code name} is calibrated, and on what: {@code calibrated: NCCL 2.28.9 on 4 x H200}
+     * for h200 (experiments/nccl-h200), {@code uncalibrated: ...} for the others.
+     *
+     * @throws IllegalArgumentException if {@code name} is not built in
+     */
+    public static String builtinCalibration(String name) {
+        switch (name) {
+            case "h200": return "calibrated: NCCL " + NCCL_VERSION + " on 4 x H200";
+            case "h100": return "uncalibrated: the H200 fit, same NVLink4 board";
+            case "b200": return "uncalibrated: the H200 fit with NVLink5 links";
+            case "l40s": return "uncalibrated: the H200 fit with PCIe links";
+            default: throw new IllegalArgumentException("no built-in profile '" + name + "'; built-in: " + BUILTIN_NAMES);
+        }
+    }
+
     public CalibrationProfile {
         Objects.requireNonNull(gpu, "gpu");
         if (gpu.isBlank()) throw new IllegalArgumentException("gpu must not be blank");

@@ -13,7 +13,8 @@ import java.util.Arrays;
 /**
  * Resolves, on first use, the flow-network path and the hop latency of each connection of one execution
  * ({@link #ensure}): the route between the two ranks' GPUs (its ECMP key the channel), plus the per-GPU constraints
- * that NVLink sends cross, with the channel's multiplicity ({@link ChannelFolding}).
+ * that NVLink sends cross, with the channel's multiplicity ({@link ChannelFolding}); for a switch actor's connection
+ * the GPU's NVLink port group and its NVLS port link.
  */
 final class ConnectionPaths {
     /*
@@ -36,7 +37,7 @@ final class ConnectionPaths {
     private final Connections conns;
     private final StepCosts costs;
     private final ChannelFolding folding;
-    private final int[] gpuOfRank;
+    private final int[] actorNodes;
     private final int nRanks;
     /** per rank r: [r] sends to several peers, [nRanks + r] receives from several; null without a multi-peer loss */
     private final boolean[] multiPeer;
@@ -44,23 +45,23 @@ final class ConnectionPaths {
     private final int[] gpuSendLink;
 
     /**
-     * Paths for {@code plan}'s connections on GPUs {@code gpuOfRank} (topology node indices, one per rank). Adds the
+     * Paths for {@code plan}'s connections on topology nodes {@code actorNodes} (one per actor: the ranks' GPUs, then the switch actors' NVSwitches). Adds the
      * send-limit links to the fabric's network now (one per rank) when the protocol's cta costs set a send limit.
      */
-    ConnectionPaths(Fabric fabric, Plan plan, int[] gpuOfRank, StepCosts costs, ChannelFolding folding, Connections conns) {
+    ConnectionPaths(Fabric fabric, Plan plan, int[] actorNodes, StepCosts costs, ChannelFolding folding, Connections conns) {
         this.fabric = fabric;
         this.net = fabric.network();
         this.routes = new RouteCache(fabric, fabric.p2pDisabled());
         this.conns = conns;
         this.costs = costs;
         this.folding = folding;
-        this.gpuOfRank = gpuOfRank.clone();
+        this.actorNodes = actorNodes.clone();
         this.nRanks = plan.nRanks();
         Algorithm algo = costs.algorithm();
         boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
         this.multiPeer = byDesign && fabric.profile().sim().multiPeerEfficiency(costs.protocol()) < 1 ? multiPeerRanks(plan) : null;
         CtaCosts cta = costs.cta();
-        this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, gpuOfRank, cta) : null;
+        this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, actorNodes, cta) : null;
     }
 
     /** Sets connection {@code k}'s path and hop latency ({@link Connections#setRoute}) unless already set. */
@@ -68,12 +69,16 @@ final class ConnectionPaths {
         if (conns.routed(k)) return;
         int from = conns.from(k);
         int to = conns.to(k);
-        Route r = routes.route(gpuOfRank[from], gpuOfRank[to], conns.channel(k));
+        if (from >= nRanks || to >= nRanks) {
+            ensureSwitch(k, from, to);
+            return;
+        }
+        Route r = routes.route(actorNodes[from], actorNodes[to], conns.channel(k));
         int[] hops = r.hops();
         if (r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
             int send = gpuSendLink != null ? gpuSendLink[from] : -1;
-            int out = multiPeer != null && multiPeer[from] ? fabric.multiPeerLink(gpuOfRank[from], costs.protocol()) : -1;
-            int in = multiPeer != null && multiPeer[nRanks + to] ? fabric.multiPeerLink(gpuOfRank[to], costs.protocol()) : -1;
+            int out = multiPeer != null && multiPeer[from] ? fabric.multiPeerLink(actorNodes[from], costs.protocol()) : -1;
+            int in = multiPeer != null && multiPeer[nRanks + to] ? fabric.multiPeerLink(actorNodes[to], costs.protocol()) : -1;
             int extra = (send >= 0 ? 1 : 0) + (out >= 0 ? 1 : 0) + (in >= 0 ? 1 : 0);
             if (extra > 0) {
                 int i = hops.length;
@@ -84,6 +89,20 @@ final class ConnectionPaths {
             }
         }
         conns.setRoute(k, net.path(hops, folding.multiplicity(conns.channel(k))), costs.hopLatencyPs(fabric.routeClass(r)));
+    }
+
+    /*
+     * A connection to or from a switch actor (NVLS): the GPU's NVLink port group one way, and the GPU's NVLS port link
+     * (Fabric#nvlsPortLink: the share of the ports multimem traffic gets), forward for the switch reading from the GPU,
+     * in reverse for the switch writing into it. Neither the send limit nor the multi-peer loss applies: the switch
+     * moves the data, not the GPU's thread blocks.
+     */
+    private void ensureSwitch(int k, int from, int to) {
+        boolean toSwitch = to >= nRanks;
+        int gpu = toSwitch ? actorNodes[from] : actorNodes[to];
+        Route r = routes.switchRoute(gpu, toSwitch);
+        int[] hops = {r.hops()[0], FlowNetwork.hop(fabric.nvlsPortLink(gpu), !toSwitch)};
+        conns.setRoute(k, net.path(hops, folding.multiplicity(conns.channel(k))), costs.hopLatencyPs(LinkClass.NVLINK));
     }
 
     /**

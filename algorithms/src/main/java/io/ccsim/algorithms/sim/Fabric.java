@@ -31,6 +31,8 @@ public final class Fabric {
     private boolean p2pDisabled;
     /** [node index * protocols + protocol]: its multi-peer link (see multiPeerLink), NONE, or UNSET before first use */
     private final int[] multiPeerLinks;
+    /** [node index]: its NVLS port link (see nvlsPortLink), NONE, or UNSET before first use */
+    private final int[] nvlsPortLinks;
     private static final int NONE = -1;
     private static final int UNSET = -2;
     private static final int NPROTO = Protocol.values().length;
@@ -53,6 +55,8 @@ public final class Fabric {
                 .withTrackLinkTraffic(trackLinkTraffic));
         this.multiPeerLinks = new int[topology.nodes().size() * NPROTO];
         java.util.Arrays.fill(multiPeerLinks, UNSET);
+        this.nvlsPortLinks = new int[topology.nodes().size()];
+        java.util.Arrays.fill(nvlsPortLinks, UNSET);
         int n = topology.fabric().size();
         this.groupClass = new LinkClass[n];
         for (LinkGroup g : topology.fabric()) {
@@ -127,6 +131,7 @@ public final class Fabric {
                     int l = multiPeerLinks[n * NPROTO + p.ordinal()];
                     if (l >= 0) net.setCapacity(l, multiPeerCapacity(n, p));
                 }
+                if (nvlsPortLinks[n] >= 0) net.setCapacity(nvlsPortLinks[n], nvlsPortCapacity(n));
             }
         }
     }
@@ -149,6 +154,64 @@ public final class Fabric {
         }
         multiPeerLinks[key] = idx;
         return idx;
+    }
+
+    /**
+     * The NVLink switch (NVSwitch node index) that serves GPU node {@code gpuNode}'s NVLS traffic: the first NVSwitch
+     * with multicast (node attribute {@code multicast} = {@code true}) that the GPU reaches over NVLink.
+     *
+     * @throws IllegalArgumentException if there is none
+     */
+    public int nvlsSwitchOf(int gpuNode) {
+        String gpu = topology.nodes().get(gpuNode).id();
+        for (Link l : topology.neighbours(gpu)) {
+            if (l.kind() != LinkKind.NVLINK) continue;
+            io.ccsim.topology.Node other = topology.node(l.other(gpu));
+            if (other.kind() == io.ccsim.topology.NodeKind.NVSWITCH && "true".equals(other.attr("multicast"))) {
+                return topology.nodeIndex(other.id());
+            }
+        }
+        throw new IllegalArgumentException("GPU " + gpu + " of topology " + topology.name() + " reaches no NVSwitch with"
+                + " multicast (NVLS needs one: an NVSwitch node with attribute \"multicast\": \"true\")");
+    }
+
+    /**
+     * The flow-network link that stands for GPU node {@code gpuNode}'s NVLink ports as its multimem (NVLS) traffic sees
+     * them: full duplex, each direction of NCCL's nvlsEfficiency for the profile's compute capability
+     * ({@link io.ccsim.algorithms.profile.NcclNvlsConstants#efficiency}) × the sum of the GPU's NVLink groups'
+     * capacities (health and link efficiency applied), with the NVLink class's duplex efficiency; the forward direction
+     * is the GPU's egress. Created on first use.
+     *
+     * @throws IllegalArgumentException if the GPU has no NVLink or the profile's architecture has no NVLS
+     */
+    public int nvlsPortLink(int gpuNode) {
+        if (nvlsPortLinks[gpuNode] != UNSET) return nvlsPortLinks[gpuNode];
+        double cap = nvlsPortCapacity(gpuNode);
+        if (!(cap > 0)) {
+            throw new IllegalArgumentException("GPU " + topology.nodes().get(gpuNode).id() + " has no NVLS bandwidth"
+                    + " (no NVLink, or compute capability " + profile.computeCapability() + " < 90)");
+        }
+        int idx = net.addLink(topology.nodes().get(gpuNode).id() + ".nvls", cap, Sharing.FULL_DUPLEX);
+        double duplex = profile.sim().duplexEfficiency(LinkClass.NVLINK);
+        if (duplex < 1) net.setDuplexEfficiency(idx, duplex);
+        nvlsPortLinks[gpuNode] = idx;
+        return idx;
+    }
+
+    private double nvlsPortCapacity(int gpuNode) {
+        return nvlinkCapacity(gpuNode) * io.ccsim.algorithms.profile.NcclNvlsConstants.efficiency(profile.computeCapability());
+    }
+
+    /** Sum of the capacities of GPU node {@code gpuNode}'s NVLink groups (health and link efficiency applied). */
+    private double nvlinkCapacity(int gpuNode) {
+        String id = topology.nodes().get(gpuNode).id();
+        double sum = 0;
+        for (LinkGroup g : topology.fabric()) {
+            if (groupClass[g.index()] != LinkClass.NVLINK) continue;
+            Link first = g.members().get(0);
+            if (first.a().equals(id) || first.b().equals(id)) sum += capacity(g);
+        }
+        return sum;
     }
 
     private double multiPeerCapacity(int gpuNode, Protocol p) {

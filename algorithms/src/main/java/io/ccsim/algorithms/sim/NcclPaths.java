@@ -75,6 +75,20 @@ public final class NcclPaths {
     }
 
     /**
+     * The path between GPU node {@code gpu} and the NVLink switch of its port group: the group forward (the GPU's
+     * egress, {@code toSwitch}) or in reverse (the switch writing into the GPU), its latency one member link's.
+     *
+     * @throws IllegalArgumentException if the GPU has no NVLink port group to an NVSwitch
+     */
+    public Route switchRoute(int gpu, boolean toSwitch) {
+        LinkGroup g = nvlGroupOfGpu.get(gpu);
+        if (g == null) {
+            throw new IllegalArgumentException("GPU " + topo.nodes().get(gpu).id() + " has no NVLink port group to an NVSwitch");
+        }
+        return new Route(new int[] {Route.hop(g.index(), !toSwitch)}, g.members().get(0).latencyPs(), java.util.List.of(g.id()));
+    }
+
+    /**
      * The NIC a GPU sends and receives through: NCCL pairs each GPU with its closest NIC (PATH_PIX on
      * HGX boards, one NIC per GPU: the NIC whose {@code rail} is the GPU's local index); else the NIC of
      * the same host with the shortest route; −1 if the host has none.

@@ -11,6 +11,9 @@ final class RouteCache {
 
     RouteCache(Fabric fabric, boolean p2pDisabled) { this.paths = new NcclPaths(fabric.topology(), p2pDisabled); }
 
+    /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
+    Route switchRoute(int gpu, boolean toSwitch) { return paths.switchRoute(gpu, toSwitch); }
+
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;

@@ -76,6 +76,7 @@ public final class SimExecution {
     private final Plan plan;
     private final Listener listener;
     private final int nRanks;
+    private final int nActors;
     private final int nCh;
     private final int nLanes;
     private final StepCosts costs;
@@ -101,6 +102,7 @@ public final class SimExecution {
         this.plan = plan;
         this.listener = listener;
         this.nRanks = plan.nRanks();
+        this.nActors = plan.nActors();
         this.nCh = plan.nChannels();
         this.nLanes = plan.nLanes();
         if (gpuOfRank.length != nRanks) {
@@ -111,14 +113,14 @@ public final class SimExecution {
         plan.forEachConnection((ch, from, to) -> index.add(ch, from, to));
         this.conns = new Connections(index);
         this.folding = foldReplicas ? ChannelFolding.of(plan, costs.skewPhases()) : ChannelFolding.none(nCh);
-        ConnectionPaths paths = new ConnectionPaths(fabric, plan, gpuOfRank, costs, folding, conns);
-        this.workers = new Workers(nRanks, nCh, nLanes);
-        this.rankLaunched = new boolean[nRanks];
-        this.rankWorkersLeft = new int[nRanks];
+        ConnectionPaths paths = new ConnectionPaths(fabric, plan, actorNodes(fabric, plan, gpuOfRank), costs, folding, conns);
+        this.workers = new Workers(nActors, nCh, nLanes, plan.maxPeers());
+        this.rankLaunched = new boolean[nActors];
+        this.rankWorkersLeft = new int[nActors];
         this.rankDoneAt = new long[nRanks];
         Arrays.fill(rankDoneAt, -1);
         this.ranksLeft = nRanks;
-        for (int r = 0; r < nRanks; r++) {
+        for (int r = 0; r < nActors; r++) {
             for (int c = 0; c < nCh; c++) initWorkers(r, c);
         }
         this.scheduler = new StepScheduler(sim, fabric.network(), plan, costs, workers, conns, paths, folding, this::workerDone);
@@ -163,7 +165,10 @@ public final class SimExecution {
         if (rank < 0 || rank >= nRanks) throw new IllegalArgumentException("rank " + rank + " not in [0, " + nRanks + ")");
         if (rankLaunched[rank]) throw new IllegalStateException("rank " + rank + " launched twice");
         rankLaunched[rank] = true;
-        if (firstLaunchPs < 0) firstLaunchPs = sim.now();
+        if (firstLaunchPs < 0) {
+            firstLaunchPs = sim.now();
+            startSwitches();
+        }
         sim.schedule(costs.launchPs(), () -> startRank(rank));
     }
 
@@ -197,9 +202,34 @@ public final class SimExecution {
         }
     }
 
+    /** The switch actors (hardware: no launch, no thread block) are ready from the first launch on. */
+    private void startSwitches() {
+        for (int a = nRanks; a < nActors; a++) {
+            rankLaunched[a] = true;
+            for (int c = 0; c < nCh; c++) {
+                for (int l = 0; l < nLanes; l++) scheduler.start(workers.id(a, c, l));
+            }
+        }
+    }
+
     private void workerDone(int w) {
         int rank = workers.rank(w);
-        if (--rankWorkersLeft[rank] == 0) rankFinished(rank);
+        if (--rankWorkersLeft[rank] == 0 && rank < nRanks) rankFinished(rank);
+    }
+
+    /**
+     * The topology node of every actor: rank r's GPU, and for a switch actor an NVSwitch with multicast of its
+     * host (where the GPUs of that host's first rank reach it over their NVLink port groups).
+     */
+    private static int[] actorNodes(Fabric fabric, Plan plan, int[] gpuOfRank) {
+        if (plan.nActors() == plan.nRanks()) return gpuOfRank;
+        int[] nodes = Arrays.copyOf(gpuOfRank, plan.nActors());
+        int[][] byHost = plan.call().layout().ranksByHost();
+        for (int a = plan.nRanks(); a < plan.nActors(); a++) {
+            int gpu = gpuOfRank[byHost[plan.switchHost(a)][0]];
+            nodes[a] = fabric.nvlsSwitchOf(gpu);
+        }
+        return nodes;
     }
 
     private void rankFinished(int rank) {

@@ -44,7 +44,7 @@ final class StepScheduler {
     private final ChannelFolding folding;
     private final IntConsumer workerDone;
     private final int elemBytes;
-    private final StepCursor cursor = new StepCursor();
+    private final StepCursor cursor;
     /** the one listener of every flow: the flow's key is its connection (no object per connection) */
     private final FlowListener flowDone = f -> onFlowDone(f.key());
     private final Runnable[] localDone;
@@ -64,6 +64,7 @@ final class StepScheduler {
         this.folding = folding;
         this.workerDone = workerDone;
         this.elemBytes = plan.call().dtype().bytes();
+        this.cursor = new StepCursor(plan.maxPeers());
         int nw = workers.count();
         localDone = new Runnable[nw];
         wake = new Runnable[nw];
@@ -98,7 +99,9 @@ final class StepScheduler {
         int nr = cursor.nRecv();
         int ns = cursor.nSend();
         workers.loadStep(w, cursor.prim().ordinal(), cursor.slots(), bytes, costs.units(bytes), nr, ns);
-        if (costs.cta() != null) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
+        if (costs.cta() != null && !cursor.prim().isSwitch()) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
+        if (cursor.continued() || cursor.prim().isSwitch()) workers.setFlag(w, Workers.F_CONTINUED);
+        else workers.clearFlag(w, Workers.F_CONTINUED);
         bindConnections(w, ch, rank, nr, true);
         bindConnections(w, ch, rank, ns, false);
     }
@@ -134,7 +137,8 @@ final class StepScheduler {
         long now = sim.now();
         long ready = readyAt(w, s, nr, ns, j, now);
         if (ready == Connections.NO_WAKE) return; // the sender's completion or the receiver's step end calls again
-        boolean payOverhead = j == 0 && (flags & Workers.F_OVERHEAD_PAID) == 0;
+        // a continued step (the rest of one NCCL call) and a switch's step pay no overhead of their own
+        boolean payOverhead = j == 0 && (flags & (Workers.F_OVERHEAD_PAID | Workers.F_CONTINUED)) == 0;
         long startAt = ready + (payOverhead ? costs.overheadPs(ns > 0) : 0);
         long bytes = workers.bytes(w);
         boolean deferFlows = ns > 0 && bytes > 0;
@@ -155,7 +159,8 @@ final class StepScheduler {
         long sub = costs.subTransferBytes(bytes, workers.units(w), j);
         if (ns > 0) {
             long wire = costs.protocol().wireBytes(sub);
-            double cap = costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
+            // a switch forwards at what its links carry: no thread block, no per-channel limit
+            double cap = prim.isSwitch() ? Double.POSITIVE_INFINITY : costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
             workers.setPending(w, ns);
             for (int i = 0; i < ns; i++) {
                 int k = workers.sendConn(w, i);

@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * The state of every worker of one execution, with named accessors over packed arrays. A worker is one
- * (rank, channel, lane) and walks its steps in order; its id is {@code w = (rank * channels + channel) * lanes + lane},
+ * (actor, channel, lane) and walks its steps in order; its id is {@code w = (actor * channels + channel) * lanes + lane},
  * in [0, {@link #count()}).
  *
  * <p>Per worker: its step index and step count, {@link #flags} (the {@code F_*} bits), and of the current step: its
@@ -23,12 +23,14 @@ final class Workers {
      * run in turn (the 1,024-GPU ring), and a block per type (ints, longs, doubles, connections) still cost four or
      * five. The step's bytes are two ints (BYTES_HI, BYTES_LO); its first receive and send connections (RECV0, SEND0)
      * sit in the block with the peers they were looked up for (RECV_PEER0, SEND_PEER0), the others (a tree step
-     * talks to up to MAX_PEERS peers) in recvMore and sendMore, MAX_PEERS entries per worker (index 0 unused).
+     * talks to up to 3 peers, a switch actor to every rank of its domain) in recvMore and sendMore, maxPeers entries
+     * per worker (index 0 unused).
      */
     /** Flag bits: a (sub-)transfer is running; the worker's channel has started; the step's overhead is paid; a wake-up is pending. */
     static final int F_BUSY = 1, F_STARTED = 2, F_OVERHEAD_PAID = 4, F_WAKE = 8;
+    /** Flag bit: the current step continues the previous step's call and pays no overhead of its own. */
+    static final int F_CONTINUED = 16;
 
-    private static final int MAXP = StepCursor.MAX_PEERS;
     private static final int WI = 16; // ints per worker in wi
     private static final int STEP_IDX = 0, STEP_COUNT = 1, FLAGS = 2, PRIM = 3, NRECV = 4, NSEND = 5, SLOTS = 6,
             SUB = 7, UNITS = 8, PENDING = 9, BYTES_LO = 10, BYTES_HI = 11, RECV0 = 12, SEND0 = 13, RECV_PEER0 = 14,
@@ -38,6 +40,7 @@ final class Workers {
 
     private final int nCh;
     private final int nLanes;
+    private final int maxPeers;
     private final int[] wi;
     private final double[] wd;
     private final long[] stepStart;
@@ -45,17 +48,19 @@ final class Workers {
     private final int[] sendMore;
 
     /**
-     * Workers of {@code nRanks × nChannels × nLanes}, all ≥ 1: no steps, flags clear, lane share 1, no connection.
+     * Workers of {@code nActors × nChannels × nLanes}, all ≥ 1, whose steps have at most {@code maxPeers} peers each
+     * way: no steps, flags clear, lane share 1, no connection.
      */
-    Workers(int nRanks, int nChannels, int nLanes) {
+    Workers(int nActors, int nChannels, int nLanes, int maxPeers) {
         this.nCh = nChannels;
         this.nLanes = nLanes;
-        int nw = nRanks * nChannels * nLanes;
+        this.maxPeers = Math.max(StepCursor.MAX_PEERS, maxPeers);
+        int nw = nActors * nChannels * nLanes;
         wi = new int[nw * WI];
         wd = new double[nw * WD];
         stepStart = new long[nw];
-        recvMore = new int[nw * MAXP];
-        sendMore = new int[nw * MAXP];
+        recvMore = new int[nw * this.maxPeers];
+        sendMore = new int[nw * this.maxPeers];
         // -1: no connection looked up yet (a reuse of the last lookup then always misses)
         Arrays.fill(recvMore, -1);
         Arrays.fill(sendMore, -1);
@@ -71,7 +76,7 @@ final class Workers {
     /** Number of workers. */
     int count() { return stepStart.length; }
 
-    /** The id of (rank, channel, lane). */
+    /** The id of (actor, channel, lane); actors are ranks, then switch actors. */
     int id(int rank, int ch, int lane) { return (rank * nCh + ch) * nLanes + lane; }
 
     int rank(int w) { return w / nLanes / nCh; }
@@ -146,10 +151,10 @@ final class Workers {
     }
 
     /** Connection i (0 .. nRecv − 1) the current step receives from (−1: none looked up). */
-    int recvConn(int w, int i) { return i == 0 ? wi[w * WI + RECV0] : recvMore[w * MAXP + i]; }
+    int recvConn(int w, int i) { return i == 0 ? wi[w * WI + RECV0] : recvMore[w * maxPeers + i]; }
 
     /** Connection i (0 .. nSend − 1) the current step sends on (−1: none looked up). */
-    int sendConn(int w, int i) { return i == 0 ? wi[w * WI + SEND0] : sendMore[w * MAXP + i]; }
+    int sendConn(int w, int i) { return i == 0 ? wi[w * WI + SEND0] : sendMore[w * maxPeers + i]; }
 
     /** The receive ({@code receiving}) or send connection i of the current step. */
     int conn(int w, int i, boolean receiving) { return receiving ? recvConn(w, i) : sendConn(w, i); }
@@ -163,7 +168,7 @@ final class Workers {
             wi[w * WI + (receiving ? RECV0 : SEND0)] = k;
             wi[w * WI + (receiving ? RECV_PEER0 : SEND_PEER0)] = peer;
         } else {
-            (receiving ? recvMore : sendMore)[w * MAXP + i] = k;
+            (receiving ? recvMore : sendMore)[w * maxPeers + i] = k;
         }
     }
 

@@ -68,6 +68,11 @@ public final class NcclEnv {
     public static final String NCCL_NVLS_ENABLE = "NCCL_NVLS_ENABLE";
     public static final String NCCL_LL128_ENABLE = "NCCL_LL128_ENABLE";
 
+    /** The variables ccsim applies (the others are not modelled; output headers say so). */
+    public static final java.util.Set<String> APPLIED = java.util.Set.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE,
+            NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE,
+            NCCL_NVLS_ENABLE);
+
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
     /** Smallest NCCL_NTHREADS: 2 × WARP_SIZE (tuning.cc getNthreads). */

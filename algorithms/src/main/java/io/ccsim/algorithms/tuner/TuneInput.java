@@ -1,6 +1,8 @@
 package io.ccsim.algorithms.tuner;
 
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.profile.LinkClass;
 
 import java.util.Objects;
@@ -29,14 +31,28 @@ import java.util.Objects;
  *                         when the topology has none); NCCL adds it twice for Simple (flush)
  * @param ringSameChannels whether the ring graph's channels are duplicates (NCCL graph {@code sameChannels}),
  *                         which decides broadcast/reduce ring latency (tuning.cc lines 395-402)
+ * @param nvls             the NVLS graph, or why there is none
+ * @param dtype            the element type (NVLS reduces only some, {@code NvlsSupport})
+ * @param redop            the reduction (SUM for collectives without one)
  */
 public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
                         double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
-                        boolean ringSameChannels) {
+                        boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop) {
+
+    /** No NVLS graph ("no NVSwitch with multicast"), float sum: the inputs of Ring and Tree alone. */
+    public TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
+                     double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
+                     boolean ringSameChannels) {
+        this(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass, maxChannels, interLatencyUs,
+                ringSameChannels, NvlsGraph.none("no NVLS graph given"), DataType.FLOAT32, ReduceOp.SUM);
+    }
 
     public TuneInput {
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(intraClass, "intraClass");
+        Objects.requireNonNull(nvls, "nvls");
+        Objects.requireNonNull(dtype, "dtype");
+        Objects.requireNonNull(redop, "redop");
         if (bytes < 0) throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         if (nRanks < 1) throw new IllegalArgumentException("nRanks must be >= 1, got " + nRanks);
         if (nNodes < 1 || nNodes > nRanks) {
@@ -79,12 +95,24 @@ public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int
     /** The same call with another size in bytes. */
     public TuneInput withBytes(long newBytes) {
         return new TuneInput(op, newBytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop);
     }
 
     /** The same communicator and size for another collective. */
     public TuneInput withOp(CollectiveOp newOp) {
         return new TuneInput(newOp, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop);
+    }
+
+    /** The same call of another element type and reduction. */
+    public TuneInput withData(DataType newType, ReduceOp newRedop) {
+        return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
+                maxChannels, interLatencyUs, ringSameChannels, nvls, newType, newRedop);
+    }
+
+    /** The same call with the NVLS graph {@code g}. */
+    public TuneInput withNvls(NvlsGraph g) {
+        return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
+                maxChannels, interLatencyUs, ringSameChannels, g, dtype, redop);
     }
 }

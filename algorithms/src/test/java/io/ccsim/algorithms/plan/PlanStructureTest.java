@@ -186,9 +186,13 @@ class PlanStructureTest {
         for (CollectiveOp op : CollectiveOp.values()) {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
+                    if (a == Algorithm.NVLS && proto != Protocol.SIMPLE) continue; // NVLS: Simple, one host, not int8
                     for (int n : new int[] {2, 3, 5, 8}) {
-                        CommLayout l = CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
-                        CollectiveCall call = new CollectiveCall(op, 1009, DataType.INT8, ReduceOp.SUM, n - 1, l);
+                        boolean nvls = a == Algorithm.NVLS;
+                        CommLayout l = nvls ? CommLayout.singleHost(n)
+                                : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
+                        CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
+                                ReduceOp.SUM, n - 1, l);
                         Plan p = planners.plan(call, PlanOptions.of(a, proto, 3).withBufferBytes(2048));
                         checkConnections(p);
                     }
@@ -202,8 +206,8 @@ class PlanStructureTest {
         Map<String, List<Long>> recv = new HashMap<>();
         Set<String> declared = new HashSet<>();
         p.forEachConnection((ch, f, t) -> assertThat(declared.add(ch + ":" + f + ">" + t)).isTrue());
-        StepCursor c = new StepCursor();
-        for (int r = 0; r < p.nRanks(); r++)
+        StepCursor c = new StepCursor(p.maxPeers());
+        for (int r = 0; r < p.nActors(); r++)
             for (int ch = 0; ch < p.nChannels(); ch++)
                 for (int l = 0; l < p.nLanes(); l++)
                     for (int i = 0; i < p.stepCount(r, ch, l); i++) {
@@ -299,8 +303,8 @@ class PlanStructureTest {
                 .isInstanceOf(UnsupportedAlgorithmException.class)
                 .hasMessageContaining("Tree is not supported for all_gather; supported: Ring");
         assertThatThrownBy(() -> planners.plan(CollectiveCall.of(CollectiveOp.ALL_REDUCE, 10, DataType.FLOAT32, l),
-                PlanOptions.of(Algorithm.NVLS, Protocol.SIMPLE, 1)))
-                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("supported: Ring, Tree");
+                PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("supported: Ring, Tree, NVLS");
         assertThatThrownBy(() -> new CollectiveCall(CollectiveOp.BROADCAST, 10, DataType.FLOAT32, ReduceOp.SUM, 4, l))
                 .hasMessageContaining("root must be in [0, 3], got 4");
         assertThatThrownBy(() -> new CommLayout(3, new int[] {0, 2, 2}))
@@ -309,7 +313,7 @@ class PlanStructureTest {
                 PlanOptions.of(Algorithm.RING, Protocol.SIMPLE, 1).withRingOrders(new int[][] {{0, 1, 1, 3}})))
                 .hasMessageContaining("permutation of 0..3");
         Plan p = plan(CollectiveOp.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1, 10, l, 2048);
-        assertThatThrownBy(() -> p.step(4, 0, 0, 0, new StepCursor())).hasMessageContaining("rank 4 not in [0, 4)");
+        assertThatThrownBy(() -> p.step(4, 0, 0, 0, new StepCursor())).hasMessageContaining("actor 4 not in [0, 4)");
         assertThatThrownBy(() -> p.step(0, 0, 0, 999, new StepCursor())).hasMessageContaining("out of range");
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class HangDiagnosisTest {
     private final Connections conns = connections();
-    private final Workers ws = new Workers(2, 1, 1);
+    private final Workers ws = new Workers(2, 1, 1, 3);
     private final int sender = ws.id(0, 0, 0);
     private final int receiver = ws.id(1, 0, 0);
 

@@ -58,7 +58,7 @@ class StepSchedulerTest {
         Connections conns = new Connections(index);
         ChannelFolding folding = ChannelFolding.none(1);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, SimExecutor.firstGpus(fabric.topology(), 2), costs, folding, conns);
-        Workers workers = new Workers(2, 1, 1);
+        Workers workers = new Workers(2, 1, 1, 3);
         for (int r = 0; r < 2; r++) workers.setStepCount(workers.id(r, 0, 0), 1);
         Map<Integer, Long> done = new HashMap<>();
         StepScheduler s = new StepScheduler(sim, fabric.network(), plan, costs, workers, conns, paths, folding,

@@ -9,7 +9,7 @@ class WorkersTest {
 
     @Test
     void idsAreRankMajorThenChannelThenLane() {
-        Workers ws = new Workers(3, 4, 2);
+        Workers ws = new Workers(3, 4, 2, 3);
         assertThat(ws.count()).isEqualTo(3 * 4 * 2);
         int w = 0;
         for (int r = 0; r < 3; r++) {
@@ -26,7 +26,7 @@ class WorkersTest {
 
     @Test
     void aNewWorkerHasNoStepsNoFlagsTheWholeBlockAndNoConnections() {
-        Workers ws = new Workers(2, 2, 1);
+        Workers ws = new Workers(2, 2, 1, 3);
         for (int w = 0; w < ws.count(); w++) {
             assertThat(ws.stepCount(w)).isZero();
             assertThat(ws.hasStepsLeft(w)).isFalse();
@@ -43,7 +43,7 @@ class WorkersTest {
 
     @Test
     void aLoadedStepKeepsItsFieldsAndBytesBeyond32Bits() {
-        Workers ws = new Workers(1, 2, 1);
+        Workers ws = new Workers(1, 2, 1, 3);
         long bytes = (5L << 32) + 0xF000_0001L; // the low word has its sign bit set
         ws.loadStep(1, 4, 2, bytes, 7, 3, 1);
         assertThat(ws.primitive(1)).isEqualTo(4);
@@ -60,7 +60,7 @@ class WorkersTest {
 
     @Test
     void subTransfersStepsAndFlowsCountDown() {
-        Workers ws = new Workers(1, 1, 1);
+        Workers ws = new Workers(1, 1, 1, 3);
         ws.setStepCount(0, 2);
         ws.loadStep(0, 0, 1, 100, 2, 0, 1);
         assertThat(ws.advanceSub(0)).as("sub-transfer 1 of 2 left").isTrue();
@@ -80,7 +80,7 @@ class WorkersTest {
 
     @Test
     void theFirstConnectionKeepsItsPeerTheOthersDoNot() {
-        Workers ws = new Workers(1, 1, 1);
+        Workers ws = new Workers(1, 1, 1, 3);
         ws.setConn(0, 0, true, 11, 3);
         ws.setConn(0, 2, true, 12, 4);
         ws.setConn(0, 0, false, 21, 5);
@@ -98,7 +98,7 @@ class WorkersTest {
 
     @Test
     void flagsSetAndClearBitByBit() {
-        Workers ws = new Workers(1, 1, 1);
+        Workers ws = new Workers(1, 1, 1, 3);
         ws.setFlag(0, Workers.F_STARTED);
         ws.setFlag(0, Workers.F_BUSY);
         assertThat(ws.flags(0)).isEqualTo(Workers.F_STARTED | Workers.F_BUSY);

@@ -2,6 +2,8 @@ package io.ccsim.algorithms.tuner;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LinkClass;
@@ -157,18 +159,52 @@ class TunerTest {
     }
 
     @Test
-    void nvlsIsReportedUnavailableAndAnErrorWhenItIsAllThatIsLeft() {
+    void nvlsIsReportedUnavailableWithoutAGraphAndAnErrorWhenItIsAllThatIsLeft() {
         TuneResult r = tuner("NCCL_ALGO", "ring,nvls").tune(hgx(CollectiveOp.ALL_REDUCE, MIB));
         assertThat(r.unavailable()).anySatisfy(u -> {
             assertThat(u.algorithm()).isEqualTo(Algorithm.NVLS);
-            assertThat(u.reason()).contains("not implemented by ccsim");
+            assertThat(u.reason()).contains("no NVLS graph");
         });
         assertThatThrownBy(() -> tuner("NCCL_ALGO", "allreduce:nvls").tune(hgx(CollectiveOp.ALL_REDUCE, MIB)))
-                .isInstanceOf(TunerException.class).hasMessageContaining("NVLS (requested by NCCL_ALGO");
+                .isInstanceOf(TunerException.class).hasMessageContaining("NVLS (no NVLS graph");
         assertThat(tuner("NCCL_NVLS_ENABLE", "0").tune(hgx(CollectiveOp.ALL_REDUCE, MIB)).unavailable())
                 .anySatisfy(u -> assertThat(u.reason()).isEqualTo("disabled by NCCL_NVLS_ENABLE=0"));
-        assertThat(tuner("NCCL_NVLS_ENABLE", "1").tune(hgx(CollectiveOp.ALL_REDUCE, MIB)).unavailable())
-                .anySatisfy(u -> assertThat(u.reason()).contains("NCCL_NVLS_ENABLE=1"));
+        assertThatThrownBy(() -> tuner("NCCL_NVLS_ENABLE", "1").tune(hgx(CollectiveOp.ALL_REDUCE, MIB)))
+                .isInstanceOf(TunerException.class).hasMessageContaining("NCCL_NVLS_ENABLE=1 forces NVLS");
+    }
+
+    /** 8 × H100 as NCCL's graphs see it: rings of 24 × 15.45 GB/s; NVLS 8 heads, bwIntra 40, bwInter 60, 16 CTAs. */
+    private static TuneInput hgxNvls(CollectiveOp op, long bytes) {
+        return TuneInput.of(op, bytes, 8, 1, 370.8 / 24, 0, LinkClass.NVLINK, 24)
+                .withNvls(new NvlsGraph(8, 40, 60, 16, 90, java.util.Optional.empty()));
+    }
+
+    @Test
+    void nvlsFollowsNcclsModelOnAnHgxBoard() {
+        Tuner t = tuner();
+        // busBw = 8 × min(40 × 0.85 × 7/8 × 2, 60) = 476 GB/s; algorithm bandwidth 476 × 8/14 = 272 GB/s
+        Candidate nvls = t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).candidate(Algorithm.NVLS, Protocol.SIMPLE).orElseThrow();
+        assertThat(nvls.bandwidthGBs()).isCloseTo(476.0 * 8 / 14, within(1e-9));
+        assertThat(nvls.latencyUs()).isEqualTo(25.0);
+        assertThat(nvls.timeUs()).isCloseTo(25.0 + GIB / (1000.0 * 476 * 8 / 14), within(1e-6));
+        assertThat(nvls.channels()).isEqualTo(16);
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).winner().algorithm()).isEqualTo(Algorithm.NVLS);
+        // small sizes stay Ring/LL: NVLS pays its 25 us
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, 64 * KIB)).winner().algorithm()).isEqualTo(Algorithm.RING);
+        // Simple only; the switch cannot reduce int8 or a product
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).unavailable())
+                .anySatisfy(u -> assertThat(u.label()).isEqualTo("NVLS/LL"));
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB).withData(DataType.INT8, ReduceOp.SUM)).unavailable())
+                .anySatisfy(u -> assertThat(u.reason()).contains("NVLS cannot reduce sum of int8"));
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB).withData(DataType.FLOAT32, ReduceOp.PROD)).winner().algorithm())
+                .isNotEqualTo(Algorithm.NVLS);
+        // all-gather: busBw 8 × 40 × 0.85 × 7/8 × 7/8 = 208.25 GB/s, not converted; the ring wins on one node
+        Candidate ag = t.tune(hgxNvls(CollectiveOp.ALL_GATHER, GIB)).candidate(Algorithm.NVLS, Protocol.SIMPLE).orElseThrow();
+        assertThat(ag.bandwidthGBs()).isCloseTo(208.25, within(1e-9));
+        assertThat(tuner("NCCL_NVLS_ENABLE", "0").tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).winner().algorithm())
+                .isEqualTo(Algorithm.RING);
+        assertThat(tuner("NCCL_PROTO", "LL,LL128").tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).unavailable())
+                .anySatisfy(u -> assertThat(u.label()).isEqualTo("NVLS/Simple"));
     }
 
     @Test

@@ -40,6 +40,10 @@ final class PlanEncoder {
     private int maxSlots = 1;
 
     PlanEncoder(Plan plan) {
+        if (plan.nActors() > plan.nRanks()) {
+            throw new IllegalArgumentException(plan + " has switch actors (NVLS): ccsim's GPU kernels never use NVLink"
+                    + " multicast; run it in the simulator or the CPU executor");
+        }
         this.plan = plan;
         this.call = plan.call();
         this.eb = call.dtype().bytes();

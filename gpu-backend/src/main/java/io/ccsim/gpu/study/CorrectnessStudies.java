@@ -92,7 +92,7 @@ final class CorrectnessStudies {
         for (int n : ns) {
             try (CudaExecutor ex = CudaExecutor.open(Arrays.copyOf(all, n), DeviceStudies.HANG_MS)) {
                 for (CollectiveOp op : CollectiveOp.values()) {
-                    for (Algorithm a : Planners.standard().supported(op)) {
+                    for (Algorithm a : Planners.standard().supportedOnKernels(op)) {
                         for (Protocol p : Protocol.values()) {
                             for (DataType t : MATRIX_TYPES) {
                                 ReduceOp[] reds = isReduction(op) ? ReduceOp.values() : new ReduceOp[] {ReduceOp.SUM};

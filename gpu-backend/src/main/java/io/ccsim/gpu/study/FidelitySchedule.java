@@ -94,7 +94,7 @@ final class FidelitySchedule {
         long[] sizes = fidelitySizes();
         for (int trial = 1; trial <= TRIALS; trial++) {
             for (CollectiveOp op : CollectiveOp.values()) {
-                for (Algorithm a : Planners.standard().supported(op)) {
+                for (Algorithm a : Planners.standard().supportedOnKernels(op)) {
                     for (Protocol p : Protocol.values()) {
                         items.add(new Item("fidelity", trial, n, op, a, p, FIDELITY_CHANNELS, sizes));
                     }

@@ -70,7 +70,7 @@ final class TimingStudies {
         for (int n : bigN > 2 ? new int[] {2, bigN} : new int[] {bigN}) {
             try (CudaExecutor ex = CudaExecutor.open(Arrays.copyOf(all, n), DeviceStudies.HANG_MS)) {
                 for (CollectiveOp op : CollectiveOp.values()) {
-                    for (Algorithm a : Planners.standard().supported(op)) {
+                    for (Algorithm a : Planners.standard().supportedOnKernels(op)) {
                         for (Protocol p : Protocol.values()) {
                             for (CudaPerf.Row r : CudaPerf.run(ex, op, few, DataType.FLOAT32, ReduceOp.SUM, 0, a, p, 16, log)) {
                                 TimingRows.add(rows, r, n, true, "ops_sweep");

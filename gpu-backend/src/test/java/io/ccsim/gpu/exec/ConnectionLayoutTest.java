@@ -27,7 +27,7 @@ class ConnectionLayoutTest {
     void everyTableEntryPointsIntoTheRightRanksMemoryAndNoTwoRegionsOverlap() {
         int n = 4;
         for (CollectiveOp op : CollectiveOp.values()) {
-            for (Algorithm a : Planners.standard().supported(op)) {
+            for (Algorithm a : Planners.standard().supportedOnKernels(op)) {
                 for (Protocol p : Protocol.values()) {
                     DeviceProgram prog = DeviceProgram.fromPlan(DevicePlans.forCount(op, 5_003, DataType.FLOAT32, ReduceOp.SUM, 0,
                             a, p, 2, n, true));

@@ -48,7 +48,7 @@ class FidelityScheduleTest {
     void everyGroupRunsOncePerTrialAndTrialsAreWholeSweepsApart() {
         List<FidelitySchedule.Item> items = FidelitySchedule.forRanks(2);
         int groups = 0;
-        for (CollectiveOp op : CollectiveOp.values()) groups += Planners.standard().supported(op).size() * Protocol.values().length;
+        for (CollectiveOp op : CollectiveOp.values()) groups += Planners.standard().supportedOnKernels(op).size() * Protocol.values().length;
         int sweepGroups = FidelitySchedule.SWEEP_CHANNELS.length * 2 * Protocol.values().length;
         assertThat(items).hasSize(FidelitySchedule.TRIALS * groups + sweepGroups);
         assertThat(FidelitySchedule.rows(items)).isEqualTo(FidelitySchedule.TRIALS * groups * 18 + sweepGroups * 8);

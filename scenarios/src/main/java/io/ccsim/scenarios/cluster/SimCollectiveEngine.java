@@ -13,6 +13,7 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.sim.SimExecutor;
 import io.ccsim.algorithms.tuner.Candidate;
+import io.ccsim.algorithms.tuner.NvlsGraph;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.Tuner;
 import io.ccsim.sim.Simulator;
@@ -152,7 +153,10 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         CommGraph graph = graphFor(nodes);
         long count = callCount(spec.op(), spec.count(), n);
         CollectiveCall call = new CollectiveCall(spec.op(), count, spec.dtype(), ReduceOp.SUM, 0, graph.layout());
-        Candidate c = tuner.tune(graph.tuneInput(spec.op(), call.sizeBytes())).winner();
+        // The scenario layer maps faults and link traffic onto rank-to-rank connections; switch actors (NVLS) are not
+        // part of that map yet, so scenario jobs run NCCL's choice among the other algorithms (scenarios/README.md).
+        Candidate c = tuner.tune(graph.tuneInput(spec.op(), call.sizeBytes()).withNvls(NvlsGraph.none(
+                "the scenario layer does not model NVLS yet"))).winner();
         PlanOptions opts = PlanOptions.of(c.algorithm(), c.protocol(), c.channels());
         if (c.protocol() == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (c.algorithm() == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(c.channels()));

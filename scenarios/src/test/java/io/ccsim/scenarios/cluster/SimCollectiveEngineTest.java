@@ -67,9 +67,15 @@ class SimCollectiveEngineTest {
         for (int r = 7; r >= 0; r--) x.launch(r);
         rig.sim.run();
         CollectiveStats s = rig.done.get(0);
-        // the same call through PerfRunner (tuner + planner + SimExecution, all launched at 0) with the same NCCL env
-        PerfRunner perf = new PerfRunner(rig.cluster.topology(), 8, SimCollectiveEngine.profileFor(rig.cluster.topology()), ST.nccl(), 1);
+        // the same call through PerfRunner (tuner + planner + SimExecution, all launched at 0) with the same NCCL env;
+        // scenario jobs do not run NVLS (SimCollectiveEngine#plan), so neither does the reference
+        java.util.Map<String, String> env = new java.util.HashMap<>(ST.ncclEnv());
+        env.putIfAbsent("NCCL_MAX_NCHANNELS", Integer.toString(ST.channels()));
+        env.put("NCCL_NVLS_ENABLE", "0");
+        PerfRunner perf = new PerfRunner(rig.cluster.topology(), 8, SimCollectiveEngine.profileFor(rig.cluster.topology()),
+                io.ccsim.algorithms.tuner.NcclEnv.parse(env), 1);
         PerfRow row = perf.run(CollectiveOp.ALL_REDUCE, count * 2, DataType.BFLOAT16, ReduceOp.SUM, 0);
+        assertThat(row.algo()).isNotEqualTo(io.ccsim.algorithms.Algorithm.NVLS);
         assertThat((double) s.durationPs()).isCloseTo(row.timeUs() * 1e6, offset(1.0));
         assertThat(s.healthyPs()).isEqualTo(s.durationPs());
         assertThat(s.bottleneckHealth()).isEqualTo(1.0);

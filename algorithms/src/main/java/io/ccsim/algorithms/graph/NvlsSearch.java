@@ -1,0 +1,83 @@
+package io.ccsim.algorithms.graph;
+
+import io.ccsim.algorithms.profile.NcclNvlsConstants;
+import io.ccsim.algorithms.tuner.NvlsGraph;
+import io.ccsim.topology.Link;
+import io.ccsim.topology.LinkGroup;
+import io.ccsim.topology.LinkKind;
+import io.ccsim.topology.Node;
+import io.ccsim.topology.NodeKind;
+import io.ccsim.topology.Topology;
+
+/**
+ * ccsim's model of NCCL's NVLS graph search (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, NVLS pattern;
+ * src/transport/nvls.cc ncclNvlsInit): whether a communicator has NVLS, and the heads and bandwidths NCCL's tuner
+ * then reads.
+ */
+final class NvlsSearch {
+    /*
+     * NCCL builds an NVLS graph when the GPUs reach an NVSwitch (ccsim: one with attribute multicast = true, the NVLink4
+     * and NVLink5 generations) with compute capability >= 90 and at least 2 GPUs (2.28.7+). On one node every local GPU
+     * is a head, up to 32 (minChannels = maxChannels = min(32, nGPUs), "pull evenly from all GPUs"). A head's NVSwitch
+     * link carries (heads + 1) × bwIntra, so bwIntra is the fastest speed of the search ladder with
+     * (heads + 1) × speed ≤ the GPU's NVLink bandwidth (NCCL's per-link constant × links), starting from the first
+     * speed with speed × heads ≤ total × n/(n − 1). On one node no link consumes bwInter: pass 2 raises it along the
+     * ladder while it is below 2 × bwIntra, so it ends at the first speed ≥ 2 × bwIntra or at the ladder's top.
+     * 8 × H100 (18 links × 20.6 = 370.8 GB/s): bwIntra 40 (9 × 40 = 360), bwInter 60 (top). Across nodes NCCL's plain
+     * NVLS needs CollNet (SHARP); ccsim reports it as such (NVLSTree is the multi-node form).
+     */
+    private NvlsSearch() { }
+
+    static NvlsGraph of(Topology topo, Node g0, int ppn, int nNodes) {
+        boolean nvl5 = "B200".equalsIgnoreCase(g0.attr("model")) || "GB200".equalsIgnoreCase(g0.attr("model"));
+        int cc = nvl5 ? 100 : 90;
+        if (!reachesMulticastSwitch(topo, g0)) {
+            return NvlsGraph.none("topology " + topo.name() + " has no NVSwitch with multicast (NVLink SHARP) for "
+                    + g0.id());
+        }
+        if (ppn < 2) return NvlsGraph.none("NVLS needs at least 2 GPUs per node (NCCL 2.28.7+), got " + ppn);
+        if (nNodes > 1) {
+            return NvlsGraph.none("NVLS across nodes needs CollNet (IB SHARP), which ccsim does not model");
+        }
+        int heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
+        double total = nvlinkLanes(topo, g0) * (nvl5 ? CommGraph.SM100_NVLINK_BW_GBS : CommGraph.SM90_NVLINK_BW_GBS);
+        double[] ladder = NcclNvlsConstants.intraSpeeds(cc);
+        double start = ppn > 1 ? total * ppn / (ppn - 1) : total;
+        double bwIntra = 0;
+        for (double speed : ladder) {
+            if (speed * heads > start) continue;
+            if ((heads + 1) * speed <= total) {
+                bwIntra = speed;
+                break;
+            }
+        }
+        if (bwIntra == 0) return NvlsGraph.none("the NVLS graph search finds no speed for " + heads + " heads");
+        double bwInter = ladder[0];
+        for (int i = ladder.length - 1; i >= 0; i--) {
+            if (ladder[i] >= 2 * bwIntra) {
+                bwInter = ladder[i];
+                break;
+            }
+        }
+        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, false), cc, java.util.Optional.empty());
+    }
+
+    private static boolean reachesMulticastSwitch(Topology topo, Node gpu) {
+        for (Link l : topo.neighbours(gpu.id())) {
+            if (l.kind() != LinkKind.NVLINK) continue;
+            Node other = topo.node(l.other(gpu.id()));
+            if (other.kind() == NodeKind.NVSWITCH && "true".equals(other.attr("multicast"))) return true;
+        }
+        return false;
+    }
+
+    /** NVLink lanes of the GPU that are up (its port group's live lanes). */
+    private static int nvlinkLanes(Topology topo, Node gpu) {
+        for (LinkGroup grp : topo.fabric()) {
+            if (grp.anchor().equals(gpu.id()) && grp.members().get(0).kind() == LinkKind.NVLINK) return grp.liveLanes();
+        }
+        int lanes = 0;
+        for (Link l : topo.neighbours(gpu.id())) if (l.kind() == LinkKind.NVLINK) lanes += l.lanes();
+        return lanes;
+    }
+}
