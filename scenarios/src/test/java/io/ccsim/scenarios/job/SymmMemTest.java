@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Symmetric memory in a job: backend choice, group registration and resolution, rendezvous, the
- * all-reduces; and the regression tests of the seed-003 incidents (the catalog's 11, 12 and 13).
+ * all-reduces; and the regression tests of the incidents of NVIDIA/Fuser PR #6023 (the catalog's 11, 12 and 13).
  */
 class SymmMemTest {
     private static final String TEAM8 = "nccl0,1,2,3,4,5,6,7";
@@ -37,6 +37,28 @@ class SymmMemTest {
     }
 
     @Test
+    void nonMemberTeamWrapperCrashesTheNcclRendezvousAndTheDiagnosisNamesIt() {
+        ScenarioResult r = ScenarioRunner.runCatalog("11-symm-non-member-team", 1);
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        Diagnosis d = only(r, Category.INVALID_PROCESS_GROUP);
+        assertThat(d.ranks()).containsExactly(4, 5, 6, 7);
+        assertThat(d.summary()).contains("not in team 'tp' (ranks 0-3)", "under 'nccl0,1,2,3'", "with rank 4 (== the team size 4",
+                "out of range [0, 3]", "a null NCCL backend", "segmentation fault", "Fix: guard team membership");
+        assertThat(r.diagnosis().get(0).category()).as("the cause comes before the crashes it causes").isEqualTo(Category.INVALID_PROCESS_GROUP);
+        assertThat(r.ranks().subList(4, 8)).allSatisfy(x -> assertThat(x.detail()).contains("SIGSEGV"));
+    }
+
+    @Test
+    void guardedRegistrationLetsNonMembersSkipTheTeam() {
+        ScenarioResult r = ScenarioRunner.runCatalog("11-symm-non-member-team-fixed", 1);
+        assertThat(r.outcome()).as(r.toText()).isEqualTo(Outcome.COMPLETED);
+        assertThat(r.diagnosis()).isEmpty();
+        assertThat(r.ranks().subList(0, 4)).allSatisfy(x -> assertThat(x.collectives()).isEqualTo(100));
+        assertThat(r.ranks().subList(4, 8)).allSatisfy(x -> assertThat(x.collectives()).isZero());
+        assertThat(r.events()).noneMatch(e -> e.kind().equals("REGISTER_PG") && e.rank() >= 4);
+    }
+
+    @Test
     void nonMemberWrapperWithTheCudaBackendHangsAfterTheHandleExchange() {
         ScenarioResult r = run("\"TORCH_SYMMMEM\": \"CUDA\"", "[{\"new_group\": {\"name\": \"tp\", \"ranks\": [0, 1, 2, 3], \"register\": false}},"
                 + " {\"register_process_group\": {\"group\": \"tp\"}}, {\"symm_mem_alloc\": {\"tensor\": \"x\", \"bytes\": \"1MiB\"}},"
@@ -46,6 +68,19 @@ class SymmMemTest {
         assertThat(d.ranks()).containsExactly(4, 5, 6, 7);
         assertThat(d.summary()).contains("CUDA backend", "hang in the IPC descriptor exchange");
         assertThat(r.ranks().subList(0, 4)).allSatisfy(x -> assertThat(x.state().name()).isEqualTo("DONE"));
+    }
+
+    @Test
+    void prefixedRegistrationIsNotFoundUnderTheBareKeyAndTheDiagnosisShowsBoth() {
+        ScenarioResult r = ScenarioRunner.runCatalog("12-symm-unregistered-group", 1);
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        Diagnosis d = only(r, Category.UNRESOLVED_PROCESS_GROUP);
+        assertThat(d.ranks()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        assertThat(d.summary()).contains("looked up process group '" + TEAM8 + "'", "'world', 'symm_mem_" + TEAM8 + "'",
+                "lacks the 'symm_mem_' prefix", "register and resolve under one key");
+        ScenarioResult fixed = ScenarioRunner.runCatalog("12-symm-unregistered-group-fixed", 1);
+        assertThat(fixed.outcome()).as(fixed.toText()).isEqualTo(Outcome.COMPLETED);
+        assertThat(fixed.ranks()).allSatisfy(x -> assertThat(x.collectives()).isEqualTo(10));
     }
 
     @Test
@@ -63,6 +98,26 @@ class SymmMemTest {
                 + " {\"symm_mem_rendezvous\": {\"tensor\": \"x\", \"group\": \"team\"}},"
                 + " {\"symm_mem_all_reduce\": {\"tensor\": \"x\", \"group\": \"team\", \"algo\": \"one_shot\"}}]");
         assertThat(ok.outcome()).as(ok.toText()).isEqualTo(Outcome.COMPLETED);
+    }
+
+    @Test
+    void unknownBackendArgumentRunsTheNativePathAndTheDiagnosisNamesTheOption() {
+        ScenarioResult r = ScenarioRunner.runCatalog("13-symm-unknown-backend", 1);
+        ScenarioResult fixed = ScenarioRunner.runCatalog("13-symm-unknown-backend-fixed", 1);
+        assertThat(r.outcome()).isEqualTo(Outcome.DEGRADED);
+        Diagnosis d = only(r, Category.BACKEND_FALLBACK);
+        assertThat(d.ranks()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        assertThat(d.summary()).contains("NVFUSER_ENABLE=symmetric_memory_backend(pytorch_invalid)", "'pytorch_invalid'",
+                "valid: pytorch_nccl, pytorch_nvshmem, pytorch_cuda", "returned Native", "50 symm_mem two_shot all-reduces",
+                "ProcessGroupNCCL");
+        // the fallback ran every all-reduce through ProcessGroupNCCL (flight-recorded); the fixed job ran none there
+        assertThat(allReducesOn(r, 0, "team")).isEqualTo(50);
+        assertThat(allReducesOn(fixed, 0, "team")).isZero();
+        assertThat(fixed.outcome()).isEqualTo(Outcome.COMPLETED);
+        assertThat(fixed.diagnosis()).isEmpty();
+        assertThat(fixed.events()).anyMatch(e -> e.kind().equals("SYMM_ALLOC") && e.text().contains("by the NCCL backend"));
+        assertThat(r.events()).anyMatch(e -> e.kind().equals("SYMM_ALLOC") && e.text().contains("by the Native backend"));
+        assertThat(fixed.simTimePs()).as("the symmetric kernel beats the fallback's NCCL all-reduce at 1 MiB").isLessThan(r.simTimePs());
     }
 
     @Test
