@@ -5,9 +5,11 @@ import io.ccsim.scenarios.diagnosis.Category;
 import io.ccsim.scenarios.diagnosis.Diagnosis;
 import io.ccsim.scenarios.diagnosis.FrEntry;
 import io.ccsim.scenarios.diagnosis.RankPhase;
+import io.ccsim.scenarios.diagnosis.SymmMemRecord;
 import io.ccsim.scenarios.diagnosis.Trace;
 import io.ccsim.scenarios.format.Scenario;
 import io.ccsim.scenarios.format.ScenarioParser;
+import io.ccsim.scenarios.format.SymmBackend;
 import io.ccsim.scenarios.format.Units;
 import io.ccsim.scenarios.job.ScenarioSimulation;
 import java.io.IOException;
@@ -60,6 +62,10 @@ public final class ScenarioRunner {
             int done = 0;
             long since = t.restarts().isEmpty() ? -1 : t.restarts().get(t.restarts().size() - 1).failedPs();
             for (FrEntry e : t.flight().get(r)) if (e.state().equals("completed") && e.createdPs() > since) done++;
+            for (SymmMemRecord m : t.symmMem()) {
+                // a native-path all-reduce is a ProcessGroupNCCL one, already counted by its flight record
+                if (m instanceof SymmMemRecord.Op op && op.rank() == r && op.startPs() > since && op.backend() != SymmBackend.NATIVE) done++;
+            }
             ranks.add(new ScenarioResult.RankSummary(r, t.gpuIds().get(r), st.phase(), Units.toSeconds(st.sincePs()), st.detail(),
                     st.iteration(), Units.toSeconds(busy.computePs()), Units.toSeconds(busy.collectivePs()), done));
         }
@@ -69,7 +75,8 @@ public final class ScenarioRunner {
 
     /**
      * Failed process in the last attempt: error. All ranks done: corrupted if results differ, degraded
-     * if a link or rank slowed the job, else completed. Otherwise: hang.
+     * if a link or rank slowed the job or it ran another path than configured, else completed.
+     * Otherwise: hang.
      */
     static Outcome outcome(Trace t, List<Diagnosis> ds) {
         boolean allDone = true;
@@ -80,7 +87,8 @@ public final class ScenarioRunner {
         if (!allDone) return Outcome.HANG;
         for (Diagnosis d : ds) if (d.category() == Category.DATA_CORRUPTION) return Outcome.CORRUPTED;
         for (Diagnosis d : ds) {
-            if (d.category() == Category.SLOW_LINK || d.category() == Category.SLOW_RANK || d.category() == Category.LINK_FAILURE) {
+            if (d.category() == Category.SLOW_LINK || d.category() == Category.SLOW_RANK || d.category() == Category.LINK_FAILURE
+                    || d.category() == Category.BACKEND_FALLBACK) {
                 return Outcome.DEGRADED;
             }
         }

@@ -14,6 +14,17 @@ public interface CollectiveEngine {
     /** Prepares a collective over {@code gpuOfRank.length} ranks; nothing runs until ranks launch. */
     Execution start(Spec spec, int[] gpuOfRank, int[] globalRankOf, Listener listener);
 
+    /**
+     * A symmetric-memory all-reduce of {@code bytes} per rank over the GPUs {@code gpuOfRank}
+     * (PyTorch's one-shot or two-shot kernel on buffers every rank maps); nothing moves until every rank
+     * launched; {@code done} receives the completion time, ps.
+     */
+    Execution startSymmetric(io.ccsim.scenarios.format.Step.SymmAlgo algo, long bytes, int[] gpuOfRank,
+                             java.util.function.LongConsumer done);
+
+    /** Whether GPUs {@code gpuA} and {@code gpuB} map each other's memory (CUDA P2P over NVLink). */
+    boolean p2pReachable(int gpuA, int gpuB);
+
     /** Link health changed (a fault): executions in flight re-solve their rates. */
     void healthChanged();
 

@@ -138,6 +138,27 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         return new SimCollective(this, spec, gpuOfRank.clone(), globalRankOf.clone(), listener);
     }
 
+    @Override
+    public Execution startSymmetric(io.ccsim.scenarios.format.Step.SymmAlgo algo, long bytes, int[] gpuOfRank,
+                                    java.util.function.LongConsumer done) {
+        return new SymmetricAllReduce(this, algo, bytes, nodesOf(gpuOfRank), done);
+    }
+
+    @Override
+    public boolean p2pReachable(int gpuA, int gpuB) {
+        if (gpuA == gpuB) return true;
+        if (env.p2pDisable()) return false;
+        int[] n = nodesOf(new int[] {gpuA, gpuB});
+        io.ccsim.topology.Route r = routes.route(n[0], n[1], 0);
+        return r.length() > 0 && net.routeClass(r) == io.ccsim.algorithms.profile.LinkClass.NVLINK;
+    }
+
+    private int[] nodesOf(int[] gpus) {
+        int[] nodes = new int[gpus.length];
+        for (int i = 0; i < gpus.length; i++) nodes[i] = cluster.topology().nodeIndex(cluster.gpuId(gpus[i]));
+        return nodes;
+    }
+
     /** How many times link health changed so far (a collective that saw none ran on a healthy cluster). */
     long healthChanges() { return healthChanges; }
 

@@ -3,7 +3,8 @@ package io.ccsim.scenarios.comm;
 /**
  * One GPU's memory as two allocators see it: PyTorch's caching allocator (tensors in use plus a
  * reserved cache it can give back to itself) and raw {@code cudaMalloc} calls such as NCCL's
- * buffer allocations, which can use only what no one holds: {@code capacity - used - cached - other}.
+ * buffer allocations and symmetric-memory allocations (cuMem, ncclMemAlloc, nvshmem_malloc), which can
+ * use only what no one holds: {@code capacity - used - cached - nccl - symmetric - other}.
  * All sizes in bytes.
  */
 public final class GpuMemory {
@@ -11,6 +12,7 @@ public final class GpuMemory {
     private long used;
     private long cached;
     private long nccl;
+    private long symmetric;
     private long other;
 
     public GpuMemory(long capacityBytes) {
@@ -27,10 +29,20 @@ public final class GpuMemory {
     public long nccl() { return nccl; }
 
     /** Bytes a raw cudaMalloc can get now. */
-    public long freeForCudaMalloc() { return capacity - used - cached - nccl - other; }
+    public long freeForCudaMalloc() { return capacity - used - cached - nccl - symmetric - other; }
 
     /** Total held by anyone, bytes. */
-    public long held() { return used + cached + nccl + other; }
+    public long held() { return used + cached + nccl + symmetric + other; }
+
+    /** Bytes of symmetric-memory allocations. */
+    public long symmetric() { return symmetric; }
+
+    /** A symmetric-memory allocation (outside PyTorch's caching allocator): succeeds only from memory nobody holds. */
+    public boolean allocSymmetric(long bytes) {
+        if (bytes > freeForCudaMalloc()) return false;
+        symmetric += bytes;
+        return true;
+    }
 
     /**
      * A PyTorch allocation of {@code bytes} of tensors; the caching allocator first reuses its cache,
@@ -44,7 +56,7 @@ public final class GpuMemory {
         long fresh = bytes - reuse;
         if (fresh > capacity - held()) {
             // the allocator frees its cached blocks and retries before raising OutOfMemoryError
-            if (used + bytes > capacity - nccl - other) return false;
+            if (used + bytes > capacity - nccl - symmetric - other) return false;
             cached = 0;
             used += bytes;
             return true;

@@ -19,6 +19,7 @@ public final class Analyzer {
                 new StaleKeyCheck(t),         // init: unique ids of another round
                 new InitMemoryCheck(t),       // init: NCCL's buffers did not fit
                 new BootstrapCheck(t),        // init: refused connects, waiting roots, ranks never launched
+                new SymmMemCheck(t),          // symmetric memory: group registration, backend choice
                 new CrashCheck(t),            // processes: hung GPUs, crashes
                 new LinkFailureCheck(t),      // links: outages
                 new SlowLinkCheck(t),         // speed: the bottleneck link

@@ -32,5 +32,13 @@ public enum Category {
     /** The watchdog (or the store) timed out. */
     TIMEOUT,
     /** A PyTorch allocation failed (CUDA out of memory). */
-    OUT_OF_MEMORY
+    OUT_OF_MEMORY,
+    /** A process group was registered on a rank outside it (rank = group size, null backend) and then resolved. */
+    INVALID_PROCESS_GROUP,
+    /** A symmetric-memory rendezvous could not resolve its process group by name (not registered under that name). */
+    UNRESOLVED_PROCESS_GROUP,
+    /** A backend option the job's code did not recognize fell back silently to another path. */
+    BACKEND_FALLBACK,
+    /** A symmetric-memory call failed (backend changed after use, sizes differ, no rendezvous, no P2P). */
+    SYMM_MEM_ERROR
 }

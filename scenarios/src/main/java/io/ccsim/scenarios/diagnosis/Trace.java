@@ -29,6 +29,7 @@ import java.util.Map;
  * @param settings       the run's settings (for messages)
  * @param finalStates    every rank's state at the end of the last attempt
  * @param busy           every rank's compute and collective time in the last attempt
+ * @param symmMem        what every rank did with symmetric memory (backend, group resolutions, all-reduces), in order
  * @param endPs          when the last thing happened to the job (or the horizon)
  * @param horizonReached whether the run was cut at the horizon
  */
@@ -36,7 +37,8 @@ public record Trace(int worldSize, List<RankEvent> events, Map<Integer, List<FrE
              List<RootRecord> roots, List<StoreEvent> store, List<CollectiveStats> collectives, List<String> faults,
              Map<String, Double> degradedLinks, List<Integer> neverStarted, List<Restart> restarts,
              Map<String, List<Integer>> groupMembers, Map<Integer, String> gpuIds, Settings settings,
-             Map<Integer, RankState> finalStates, Map<Integer, RankTimes> busy, long endPs, boolean horizonReached) {
+             Map<Integer, RankState> finalStates, Map<Integer, RankTimes> busy, List<SymmMemRecord> symmMem, long endPs,
+             boolean horizonReached) {
 
     /** Copies every list and map (maps keep their order). */
     public Trace {
@@ -54,6 +56,7 @@ public record Trace(int worldSize, List<RankEvent> events, Map<Integer, List<FrE
         gpuIds = ordered(gpuIds);
         finalStates = ordered(finalStates);
         busy = ordered(busy);
+        symmMem = List.copyOf(symmMem);
     }
 
     private static <K, V> Map<K, V> ordered(Map<K, V> m) { return Collections.unmodifiableMap(new LinkedHashMap<>(m)); }

@@ -9,10 +9,12 @@ import java.util.Map;
 
 /**
  * The {@code job} section: world size, eager init, GPU memory, the per-rank values conditionals
- * read, and the program ({@link StepReader}).
+ * read, the modelled environment variables ({@link JobEnv}) and the program ({@link StepReader}).
  */
 final class JobReader {
-    private static final List<String> FIELDS = List.of("world_size", "eager_init", "gpu_memory", "values", "program");
+    private static final List<String> FIELDS = List.of("world_size", "eager_init", "gpu_memory", "values", "env", "program");
+    private static final java.util.regex.Pattern NVFUSER_OPTION =
+            java.util.regex.Pattern.compile(JobEnv.NVFUSER_SYMM_OPTION + "(?:\\(([A-Za-z0-9_]*)\\))?");
 
     private final JsonReader json;
 
@@ -25,7 +27,38 @@ final class JobReader {
         long mem = o.has("gpu_memory") ? json.bytes(o.get("gpu_memory"), "$.job.gpu_memory") : 0;
         Map<String, double[]> values = o.has("values") ? values(o.get("values"), worldSize) : new HashMap<>();
         List<Step> program = new StepReader(json, worldSize, values.keySet()).steps(json.req(o, "program", "$.job"), "$.job.program");
-        return new JobSpec(worldSize, program, values, mem, eager);
+        JobEnv env = o.has("env") ? env(o.get("env")) : JobEnv.defaults();
+        return new JobSpec(worldSize, program, values, mem, eager, env);
+    }
+
+    /**
+     * {@code {"TORCH_SYMMMEM": "NCCL", "NVFUSER_ENABLE": "symmetric_memory_backend(pytorch_nccl)"}}: only the
+     * variables ccsim models; TORCH_SYMMMEM must be one of PyTorch's backends; of NVFUSER_ENABLE only the
+     * symmetric_memory_backend option is modelled, and its argument is kept as the job wrote it.
+     */
+    private JobEnv env(JsonElement e) {
+        String p = "$.job.env";
+        JsonObject o = json.obj(e, p, JobEnv.VARIABLES);
+        SymmBackend torch = SymmBackend.CUDA;
+        if (o.has("TORCH_SYMMMEM")) {
+            String v = json.str(o.get("TORCH_SYMMMEM"), p + ".TORCH_SYMMMEM", String.join(", ", SymmBackend.TORCH_NAMES));
+            try {
+                torch = SymmBackend.parseTorch(v);
+            } catch (IllegalArgumentException ex) {
+                throw json.err(p + ".TORCH_SYMMMEM", ex.getMessage());
+            }
+        }
+        String arg = null;
+        if (o.has("NVFUSER_ENABLE")) {
+            String v = json.str(o.get("NVFUSER_ENABLE"), p + ".NVFUSER_ENABLE", JobEnv.NVFUSER_SYMM_OPTION + "(ARG)");
+            java.util.regex.Matcher m = NVFUSER_OPTION.matcher(v);
+            if (!m.matches()) {
+                throw json.err(p + ".NVFUSER_ENABLE", "'" + v + "': ccsim models only the option " + JobEnv.NVFUSER_SYMM_OPTION
+                        + "(ARG) with ARG a word (letters, digits, _)");
+            }
+            arg = m.group(1) == null ? "" : m.group(1);
+        }
+        return new JobEnv(torch, arg);
     }
 
     /** {@code name -> {"default": number, "ranks": {"3": number}}}: one value per rank. */

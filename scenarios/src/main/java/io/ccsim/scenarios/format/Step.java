@@ -37,8 +37,11 @@ public sealed interface Step {
      * communicator is created at once). {@code members}: the partition of the world into groups
      * (every rank calls new_group for each; a rank belongs to at most one part). {@code splitFrom}:
      * non-null to create the communicator with ncclCommSplit from that group's communicator.
+     * {@code register}: torch.distributed registers the group in c10d's GroupRegistry under its name on
+     * its members (true); false for a communicator created outside torch.distributed (nvFuser's
+     * Communicator builds its teams' backends itself), which then needs {@link RegisterGroup}.
      */
-    record NewGroup(String name, List<List<Integer>> members, boolean eager, String splitFrom,
+    record NewGroup(String name, List<List<Integer>> members, boolean eager, String splitFrom, boolean register,
                     Set<Integer> only) implements Step {}
 
     /** {@code ncclCommAbort} on the group's communicators (the group becomes unusable). */
@@ -68,6 +71,45 @@ public sealed interface Step {
      * iteration (iterations i with (i + 1) % every == 0); elastic restarts resume after the last one.
      */
     record Checkpoint(long durationPs, int every, Set<Integer> only) implements Step {}
+
+    /**
+     * {@code symm_mem.empty}: a symmetric tensor of {@code bytes} on this rank's GPU, named {@code tensor}
+     * in the program, from the backend in force (which is fixed from the first allocation on).
+     */
+    record SymmAlloc(String tensor, long bytes, Set<Integer> only) implements Step {}
+
+    /** {@code symm_mem.set_backend(name)}: an error once this rank allocated a symmetric tensor. */
+    record SymmSetBackend(SymmBackend backend, Set<Integer> only) implements Step {}
+
+    /**
+     * {@code c10d::register_process_group(name, pg)} with a ProcessGroup wrapper of the group's
+     * communicator built on this rank. On a rank outside the group the wrapper gets rank = group size
+     * (the position a search of the rank in the team ends at) and a null backend, unless
+     * {@code membersOnly} (the membership guard) skips it there.
+     */
+    record RegisterGroup(String group, String name, boolean membersOnly, Set<Integer> only) implements Step {}
+
+    /**
+     * {@code symm_mem.rendezvous(tensor, group_name)}: resolves {@code groupName} in this rank's c10d
+     * GroupRegistry (the NCCL, NVSHMEM and CUDA backends), exchanges handles through the store and
+     * barriers; {@code group} is the scenario group the handle is kept under. A rank outside the group
+     * with nothing registered under the name skips it.
+     */
+    record SymmRendezvous(String tensor, String group, String groupName, Set<Integer> only) implements Step {}
+
+    /** {@code torch.ops.symm_mem.one_shot_all_reduce} / {@code two_shot_all_reduce_} (sum) of a rendezvoused tensor. */
+    record SymmAllReduce(String tensor, String group, SymmAlgo algo, DataType dtype, Set<Integer> only) implements Step {}
+
+    /** PyTorch's symmetric-memory all-reduce kernels. */
+    enum SymmAlgo {
+        /** Every rank loads the whole buffer of every peer and reduces locally. */
+        ONE_SHOT,
+        /** Rank r reduces slice r from every peer, then stores it into every peer's buffer. */
+        TWO_SHOT;
+
+        /** The name in scenario files. */
+        public String id() { return name().toLowerCase(java.util.Locale.ROOT); }
+    }
 
     /** Comparisons of {@link If}. */
     enum Comparison {

@@ -18,7 +18,8 @@ import java.util.Set;
  */
 final class StepReader {
     private static final List<String> STEP_KINDS = List.of("compute", "sleep", "collective", "barrier", "new_group", "abort",
-            "destroy", "alloc", "free", "if", "repeat", "checkpoint");
+            "destroy", "alloc", "free", "if", "repeat", "checkpoint", "register_process_group", "symm_mem_alloc", "symm_mem_set_backend",
+            "symm_mem_rendezvous", "symm_mem_all_reduce");
     private static final List<String> CMPS = List.of("gt", "ge", "lt", "le", "eq", "ne");
 
     private final JsonReader json;
@@ -75,6 +76,11 @@ final class StepReader {
             }
             case "collective": return collective(v, p, only);
             case "new_group": return newGroup(v, p, only);
+            case "register_process_group":
+            case "symm_mem_alloc":
+            case "symm_mem_set_backend":
+            case "symm_mem_rendezvous":
+            case "symm_mem_all_reduce": return new SymmStepReader(json).step(kind, v, p, only);
             case "repeat": {
                 JsonObject ro = json.obj(v, p, List.of("times", "steps"));
                 int times = (int) json.integer(json.req(ro, "times", p), p + ".times", 0, 1_000_000);
@@ -161,7 +167,7 @@ final class StepReader {
     }
 
     private Step newGroup(JsonElement v, String p, Set<Integer> only) {
-        JsonObject o = json.obj(v, p, List.of("name", "ranks", "stride", "block", "eager", "split_from"));
+        JsonObject o = json.obj(v, p, List.of("name", "ranks", "stride", "block", "eager", "split_from", "register"));
         String name = json.str(json.req(o, "name", p), p + ".name", "a group name");
         if (name.equals("world")) throw json.err(p + ".name", "'world' is the default group; choose another name");
         int given = (o.has("ranks") ? 1 : 0) + (o.has("stride") ? 1 : 0) + (o.has("block") ? 1 : 0);
@@ -174,7 +180,8 @@ final class StepReader {
         }
         boolean eager = o.has("eager") && json.bool(o.get("eager"), p + ".eager");
         String split = o.has("split_from") ? json.str(o.get("split_from"), p + ".split_from", "the parent group's name") : null;
-        return new Step.NewGroup(name, parts, eager, split, only);
+        boolean register = !o.has("register") || json.bool(o.get("register"), p + ".register");
+        return new Step.NewGroup(name, parts, eager, split, register, only);
     }
 
     /** The group's parts from exactly one of "ranks" (a list or a list of lists), "stride" or "block". */

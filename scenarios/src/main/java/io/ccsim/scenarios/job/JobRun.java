@@ -41,6 +41,9 @@ final class JobRun {
     final List<NcclInit> activeInits = new ArrayList<>();
     private final Map<String, Communicator> communicators = new HashMap<>();
     private final Set<String> knownGroups = new LinkedHashSet<>();
+    private final Map<String, List<Integer>> firstPart = new HashMap<>();
+    /** Symmetric-memory all-reduces matched across ranks, by group key and call index. */
+    final Map<String, SymmMemory.OpMatch> symmOps = new HashMap<>();
     private final long seed;
     boolean failed;
 
@@ -80,17 +83,23 @@ final class JobRun {
         return new PrefixStore(group.equals("world") ? "default_pg" : group, base);
     }
 
+    /** The store symmetric-memory rendezvous use (the job's, in this attempt's namespace). */
+    Store rendezvousStore() { return attempt == 0 ? store : new PrefixStore("attempt" + attempt, store); }
+
     ProcessGroupState registerWorld(RankProcess p) {
         List<Integer> all = new ArrayList<>();
         for (int r = 0; r < ranks.length; r++) all.add(r);
         ProcessGroupState pg = new ProcessGroupState("world", "world", all, p.rank, storeFor("world"), null);
         trace.groupMembers.putIfAbsent("world", List.copyOf(all));
         p.groups.put("world", pg);
+        firstPart.putIfAbsent("world", List.copyOf(all));
+        p.symm.registerMember(pg);
         return pg;
     }
 
     void registerGroup(RankProcess p, Step.NewGroup ng) {
         knownGroups.add(ng.name());
+        firstPart.putIfAbsent(ng.name(), List.copyOf(ng.members().get(0)));
         for (int pi = 0; pi < ng.members().size(); pi++) {
             List<Integer> part = ng.members().get(pi);
             int idx = part.indexOf(p.rank);
@@ -99,7 +108,9 @@ final class JobRun {
             String uid = ng.members().size() == 1 ? ng.name() : ng.name() + "." + pi;
             if (idx >= 0) {
                 trace.groupMembers.putIfAbsent(ng.name() + "/" + part.get(0), List.copyOf(part));
-                p.groups.put(ng.name(), new ProcessGroupState(ng.name(), uid, part, idx, storeFor(uid), ng.splitFrom()));
+                ProcessGroupState pg = new ProcessGroupState(ng.name(), uid, part, idx, storeFor(uid), ng.splitFrom());
+                p.groups.put(ng.name(), pg);
+                if (ng.register()) p.symm.registerMember(pg);
                 p.log("NEW_GROUP", "new_group " + ng.name() + " ranks " + part + (ng.eager() ? " (eager init)" : " (lazy init)"));
                 return;
             }
@@ -109,6 +120,9 @@ final class JobRun {
     boolean isKnownGroup(String g) { return knownGroups.contains(g); }
 
     String groupNames() { return knownGroups.toString(); }
+
+    /** The members of a known group (its first part, for a partitioned new_group). */
+    List<Integer> membersOf(String group) { return firstPart.getOrDefault(group, List.of()); }
 
     String createRoot(int hostRank, String group, int initSeq, int rootIdx, int nRoots, List<Integer> expected) {
         int gpu = gpuOf(hostRank);

@@ -30,6 +30,9 @@ final class RankProcess {
     final GpuMemory memory;
     final Watchdog watchdog;
     final Map<String, ProcessGroupState> groups = new HashMap<>();
+    final SymmMemory symm;
+    /** Called once with the completion time of the next collective this rank waits for (then cleared), or null. */
+    java.util.function.LongConsumer onCollectiveDone;
     private final Deque<Frame> stack = new ArrayDeque<>();
     private final List<FrEntry> flight;
     private boolean alive;
@@ -81,6 +84,7 @@ final class RankProcess {
         this.memory = new GpuMemory(memoryBytes);
         this.watchdog = new Watchdog(host, host.now());
         this.flight = job.trace.flight.get(rank);
+        this.symm = new SymmMemory(this);
     }
 
     boolean alive() { return alive; }
@@ -165,6 +169,11 @@ final class RankProcess {
             return collective(c.group(), c.op(), c.count(), c.dtype(), c.comm(), c.checksum(), c.op().torchOpType());
         }
         if (s instanceof Step.Abort ab) return abort(ab);
+        if (s instanceof Step.SymmAlloc sa) return symm.alloc(sa);
+        if (s instanceof Step.SymmSetBackend sb) return symm.setBackend(sb);
+        if (s instanceof Step.RegisterGroup rg) return symm.register(rg);
+        if (s instanceof Step.SymmRendezvous rv) return symm.rendezvous(rv);
+        if (s instanceof Step.SymmAllReduce ar) return symm.allReduce(ar);
         if (s instanceof Step.Destroy d) return destroy(d);
         throw new IllegalStateException("unhandled step " + s);
     }
@@ -267,7 +276,7 @@ final class RankProcess {
         for (Consumer<Communicator> w : ws) w.accept(c);
     }
 
-    private boolean collective(String group, CollectiveOp op, long count, DataType dtype, String commKey,
+    boolean collective(String group, CollectiveOp op, long count, DataType dtype, String commKey,
                                boolean checksum, String opType) {
         ProcessGroupState pg = groups.get(group);
         if (pg == null) {
@@ -342,6 +351,9 @@ final class RankProcess {
         }
         FrEntry e = flight.get(pd.frIndex);
         flight.set(pd.frIndex, e.withState("completed", e.startedPs(), timePs, cs));
+        java.util.function.LongConsumer hook = onCollectiveDone;
+        onCollectiveDone = null;
+        if (hook != null) hook.accept(timePs);
         next();
     }
 

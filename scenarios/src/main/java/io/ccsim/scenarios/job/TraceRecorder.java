@@ -40,6 +40,8 @@ final class TraceRecorder {
     final Map<Integer, Trace.RankState> finalStates = new LinkedHashMap<>();
     /** Per rank: compute and collective time of the last attempt. */
     final Map<Integer, Trace.RankTimes> busy = new LinkedHashMap<>();
+    /** Symmetric-memory records of every attempt, in order. */
+    final List<io.ccsim.scenarios.diagnosis.SymmMemRecord> symmMem = new ArrayList<>();
     long endPs;
     boolean horizonReached;
 
@@ -57,6 +59,6 @@ final class TraceRecorder {
         Map<Integer, List<FrEntry>> fr = new LinkedHashMap<>();
         for (Map.Entry<Integer, List<FrEntry>> e : flight.entrySet()) fr.put(e.getKey(), List.copyOf(e.getValue()));
         return new Trace(worldSize, events, fr, inits, roots, store, collectives, faults, degradedLinks, neverStarted, restarts,
-                groupMembers, gpuIds, settings, finalStates, busy, endPs, horizonReached);
+                groupMembers, gpuIds, settings, finalStates, busy, symmMem, endPs, horizonReached);
     }
 }

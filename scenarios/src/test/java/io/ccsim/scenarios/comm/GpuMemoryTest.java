@@ -23,4 +23,17 @@ class GpuMemoryTest {
         assertThat(m.cached()).isEqualTo(Units.GIB);
         assertThat(m.allocTorch(2 * Units.GIB, 0)).as("out of memory after emptying the cache").isFalse();
     }
+
+    @Test
+    void symmetricAllocationsTakeMemoryNobodyHoldsAndCountAsHeld() {
+        GpuMemory m = new GpuMemory(10 * Units.GIB);
+        assertThat(m.allocTorch(6 * Units.GIB, 2 * Units.GIB)).isTrue();
+        assertThat(m.allocSymmetric(3 * Units.GIB)).as("only 2 GiB are not held").isFalse();
+        assertThat(m.allocSymmetric(2 * Units.GIB)).isTrue();
+        assertThat(m.symmetric()).isEqualTo(2 * Units.GIB);
+        assertThat(m.held()).isEqualTo(m.capacity());
+        assertThat(m.cudaMallocNccl(1)).isFalse();
+        assertThat(m.allocTorch(2 * Units.GIB, 0)).as("the cache is reused").isTrue();
+        assertThat(m.allocTorch(1, 0)).as("symmetric memory is not the allocator's to free").isFalse();
+    }
 }
