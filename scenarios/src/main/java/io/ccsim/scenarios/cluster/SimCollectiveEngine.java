@@ -99,9 +99,10 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         this.tuner = new Tuner(profile, env);
         this.net = new io.ccsim.algorithms.sim.Fabric(host.simulator(), cluster.topology(), profile);
         net.setP2pDisabled(env.p2pDisable());
+        net.setNetPolicy(env.net());
         this.executor = new SimExecutor(host.simulator(), net);
-        this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable());
-        this.healthy = new HealthyReference(cluster.topology(), profile, env.p2pDisable(), seed);
+        this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable(), env.net());
+        this.healthy = new HealthyReference(cluster.topology(), profile, env, seed);
         this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
         int nl = cluster.topology().links().size();
@@ -231,7 +232,7 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         int key = Arrays.hashCode(gpuNodes);
         CommGraph g = graphs.get(key);
         if (g == null || !Arrays.equals(g.gpuOfRank(), gpuNodes)) {
-            g = CommGraph.of(cluster.topology(), gpuNodes);
+            g = CommGraph.of(cluster.topology(), gpuNodes, env.net());
             graphs.put(key, g);
         }
         return g;
