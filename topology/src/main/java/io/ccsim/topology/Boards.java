@@ -133,6 +133,7 @@ final class Boards {
                     b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s));
                 }
                 List<String> nics = new ArrayList<>();
+                int perNic = gpus / (nicCount == 0 ? gpus : nicCount);
                 for (int g = 0; g < gpus; g++) {
                     String gpu = p + "gpu" + g;
                     b.node(gpu(gpu, host, g, model, memoryBytes, g / 4));
@@ -145,13 +146,13 @@ final class Boards {
                         stripe.add(l.id());
                     }
                     b.stripedGroup(gpu + ".nvl", stripe);
-                }
-                int n = nicCount == 0 ? gpus : nicCount;
-                for (int k = 0; k < n; k++) {
-                    String nic = p + "nic" + k;
-                    b.node(nic(nic, host, k, k, Hardware.NDR_BW));
-                    b.link(pcie(nic, p + "pcie" + (k * (gpus / n) / 2), 5, 16));
-                    nics.add(nic);
+                    if (g % perNic == 0) {
+                        // NIC k = g / perNic beside its first GPU, on that GPU's switch
+                        String nic = p + "nic" + (g / perNic);
+                        b.node(nic(nic, host, g / perNic, g / perNic, Hardware.NDR_BW));
+                        b.link(pcie(nic, p + "pcie" + (g / 2), 5, 16));
+                        nics.add(nic);
+                    }
                 }
                 return nics;
             }
