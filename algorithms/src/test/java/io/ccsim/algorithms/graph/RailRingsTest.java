@@ -64,6 +64,11 @@ class RailRingsTest {
             assertThat(order[0]).isEqualTo(2 * k);
             assertThat(order[7]).isEqualTo(2 * k + 1);
         }
+        // the tuner reads the same graph: 16 channels x 12.5 GB/s of network (NCCL: 8 search channels x 24)
+        io.ccsim.algorithms.tuner.TuneInput in = g.tuneInput(io.ccsim.algorithms.CollectiveOp.ALL_REDUCE, 1L << 30);
+        assertThat(in.maxChannels()).isEqualTo(16);
+        assertThat(in.interBwGBs() * in.maxChannels()).isCloseTo(4 * 50.0, within(1e-9));
+        assertThat(in.intraBwGBs()).isCloseTo(in.interBwGBs(), within(1e-9));
         // without PXN nothing changes: the ring closes on its own NIC at PIX
         assertThat(CommGraph.of(t, 16, NO_PXN).ringOrders(16)).isDeepEqualTo(rings);
     }
