@@ -66,6 +66,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     int nodes;
     @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0", description = "fat-tree oversubscription (default: ${DEFAULT-VALUE})")
     double oversubscription;
+    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
+            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
+    int nicsPerNode;
     @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
     Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP",
@@ -125,7 +128,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
             nGpus = Integer.parseInt(gpus.trim());
         }
-        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed);
+        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         int n = topo.gpus().size();

@@ -54,7 +54,7 @@ final class SimSetup {
         StringBuilder applied = new StringBuilder();
         StringBuilder ignored = new StringBuilder();
         env.keySet().stream().filter(k -> k.startsWith("NCCL_")).sorted().forEach(k ->
-                (NcclEnv.APPLIED.contains(k) ? applied : ignored).append(' ').append(k).append('=').append(env.get(k)));
+                (NcclEnv.honours(k) ? applied : ignored).append(' ').append(k).append('=').append(env.get(k)));
         java.util.List<String> out = new java.util.ArrayList<>();
         if (applied.length() > 0) out.add("# NCCL environment:" + applied);
         if (ignored.length() > 0) out.add("# NCCL variables not modelled (no effect on these numbers):" + ignored);

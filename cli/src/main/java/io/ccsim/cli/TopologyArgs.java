@@ -19,13 +19,19 @@ final class TopologyArgs {
      * JSON topology file. {@code gpus} 0 means the builder's default; {@code nodes} 1 a single box.
      */
     static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed) {
+        return resolve(nameOrFile, gpus, nodes, oversubscription, seed, 0);
+    }
+
+    /** As {@link #resolve(String, int, int, double, long)} with {@code nics} NICs per board (0 = the board's default). */
+    static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics) {
         if (TopologyCatalog.contains(nameOrFile)) {
-            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed));
+            if (nics < 0) throw new UserException("--nics-per-node must be >= 0 (0 = the board's default), got " + nics);
+            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed, nics));
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {
-            if (gpus != 0 || nodes != 1) {
-                throw new UserException("--gpus/--nodes apply to catalog topologies, not to the file " + nameOrFile);
+            if (gpus != 0 || nodes != 1 || nics != 0) {
+                throw new UserException("--gpus/--nodes/--nics-per-node apply to catalog topologies, not to the file " + nameOrFile);
             }
             return readFile(p);
         }

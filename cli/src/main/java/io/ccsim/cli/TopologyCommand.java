@@ -36,6 +36,9 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0",
             description = "fat-tree leaf oversubscription, down:up (default: ${DEFAULT-VALUE})")
     double oversubscription;
+    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
+            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
+    int nicsPerNode;
 
     @Option(names = "--seed", defaultValue = "0", description = "seed of ECMP route choices (default: ${DEFAULT-VALUE})")
     long seed;
@@ -58,7 +61,7 @@ final class TopologyCommand implements Callable<Integer> {
             }
         } else {
             if (topology == null) throw new ParameterException(spec.commandLine(), "missing topology: give NAME|FILE or --from-nvidia-smi FILE");
-            t = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed);
+            t = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode);
         }
         var out = spec.commandLine().getOut();
         if (format == Format.json) out.println(TopologyJson.write(t));

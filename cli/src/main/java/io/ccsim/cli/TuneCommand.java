@@ -48,6 +48,9 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
     @Option(names = "--gpus", paramLabel = "N") int gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
     @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0") double oversubscription;
+    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
+            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
+    int nicsPerNode;
     @Option(names = "--profile", paramLabel = "FILE") Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP") String op;
     @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
@@ -75,7 +78,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed);
+        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);

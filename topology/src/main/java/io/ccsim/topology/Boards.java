@@ -24,8 +24,29 @@ final class Boards {
             return Hardware.NDR_BW;
         }
 
-        /** Adds host {@code host} with {@code gpus} GPUs; returns the NIC ids indexed by rail (may be empty). */
-        List<String> add(Topology.Builder b, int host, int gpus);
+        /** The NIC count of a board of {@code gpus} GPUs by default. */
+        int defaultNics(int gpus);
+
+        /**
+         * The NIC count of a board of {@code gpus} GPUs: {@code requested} if the board supports it, its default
+         * for 0.
+         *
+         * @throws IllegalArgumentException for a count the board cannot have, naming the valid ones
+         */
+        default int nics(int gpus, int requested) {
+            int d = defaultNics(gpus);
+            if (requested != 0 && requested != d) {
+                throw new IllegalArgumentException("this board has a fixed NIC count of " + d + "; nicsPerNode must be 0 or " + d
+                        + " (the NIC count can be chosen on hgx-h100 and hgx-h200)");
+            }
+            return d;
+        }
+
+        /**
+         * Adds host {@code host} with {@code gpus} GPUs and {@code nics} NICs ({@link #nics}); returns the NIC ids
+         * indexed by rail (may be empty).
+         */
+        List<String> add(Topology.Builder b, int host, int gpus, int nics);
     }
 
     /** The id prefix of host {@code host}: {@code n<host>.}. */
@@ -80,7 +101,9 @@ final class Boards {
      *     links split 5/4/4/5 over the 4 chips, one striped group per GPU of 18 x 26.562 GB/s;</li>
      * <li>4 PCIe Gen5 switches, each with 2 GPUs and their 2 NICs; switches 0-1 under CPU 0, 2-3 under
      *     CPU 1; the 2 sockets joined by UPI;</li>
-     * <li>one ConnectX-7 NDR 400 Gb/s NIC per GPU (rail = GPU index).</li>
+     * <li>one ConnectX-7 NDR 400 Gb/s NIC per GPU (rail = GPU index), or {@code nics} NICs for fewer: NIC k
+     *     (rail k, {@code mlx5_k}) on the PCIe switch of GPU k × gpus / nics, so that with 4 NICs for 8 GPUs
+     *     GPUs 2k and 2k+1 share NIC k on their switch.</li>
      * </ul>
      */
     static Board hgx(String model, long memoryBytes) {
@@ -91,7 +114,22 @@ final class Boards {
             }
 
             @Override
-            public List<String> add(Topology.Builder b, int host, int gpus) {
+            public int defaultNics(int gpus) {
+                return gpus;
+            }
+
+            @Override
+            public int nics(int gpus, int requested) {
+                if (requested == 0) return gpus;
+                if (requested > gpus || gpus % requested != 0) {
+                    throw new IllegalArgumentException("nicsPerNode must divide the " + gpus + " GPUs per board (one NIC per "
+                            + "group of GPUs), got " + requested + "; valid: " + divisors(gpus));
+                }
+                return requested;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus, int nicCount) {
                 String p = p(host);
                 int[] lanesPerSwitch = {5, 4, 4, 5};
                 for (int c = 0; c < 2; c++) {
@@ -106,6 +144,7 @@ final class Boards {
                     b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, NVSWITCH3));
                 }
                 List<String> nics = new ArrayList<>();
+                int perNic = gpus / (nicCount == 0 ? gpus : nicCount);
                 for (int g = 0; g < gpus; g++) {
                     String gpu = p + "gpu" + g;
                     b.node(gpu(gpu, host, g, model, memoryBytes, g / 4));
@@ -118,14 +157,24 @@ final class Boards {
                         stripe.add(l.id());
                     }
                     b.stripedGroup(gpu + ".nvl", stripe);
-                    String nic = p + "nic" + g;
-                    b.node(nic(nic, host, g, g, Hardware.NDR_BW));
-                    b.link(pcie(nic, p + "pcie" + (g / 2), 5, 16));
-                    nics.add(nic);
+                    if (g % perNic == 0) {
+                        // NIC k = g / perNic beside its first GPU, on that GPU's switch
+                        String nic = p + "nic" + (g / perNic);
+                        b.node(nic(nic, host, g / perNic, g / perNic, Hardware.NDR_BW));
+                        b.link(pcie(nic, p + "pcie" + (g / 2), 5, 16));
+                        nics.add(nic);
+                    }
                 }
                 return nics;
             }
         };
+    }
+
+    /** The divisors of {@code n}, ascending. */
+    static List<Integer> divisors(int n) {
+        List<Integer> out = new ArrayList<>();
+        for (int d = 1; d <= n; d++) if (n % d == 0) out.add(d);
+        return out;
     }
 
     /**
@@ -146,7 +195,12 @@ final class Boards {
             }
 
             @Override
-            public List<String> add(Topology.Builder b, int host, int gpus) {
+            public int defaultNics(int gpus) {
+                return withNics ? 4 : 0;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus, int nicCount) {
                 String p = p(host);
                 for (int c = 0; c < 2; c++) {
                     b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c, Map.of("numa", Integer.toString(c))));
@@ -193,7 +247,12 @@ final class Boards {
             }
 
             @Override
-            public List<String> add(Topology.Builder b, int host, int gpus) {
+            public int defaultNics(int gpus) {
+                return gpus;
+            }
+
+            @Override
+            public List<String> add(Topology.Builder b, int host, int gpus, int nicCount) {
                 String p = p(host);
                 for (int c = 0; c < 36; c++) {
                     b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c,

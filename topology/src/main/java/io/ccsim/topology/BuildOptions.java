@@ -7,8 +7,10 @@ package io.ccsim.topology;
  * @param nodes            number of boards (hosts), >= 1; more than 1 adds a rail-optimized fat-tree
  * @param oversubscription leaf down/up port ratio of the fat-tree, >= 1 (1 = non-blocking)
  * @param seed             seed of the ECMP hash
+ * @param nicsPerNode      network NICs per board (0 = the board's default, one per GPU on HGX); on HGX a divisor
+ *                         of the GPU count, NIC k sitting on the PCIe switch of GPU k × gpus / nicsPerNode
  */
-public record BuildOptions(int gpus, int nodes, double oversubscription, long seed) {
+public record BuildOptions(int gpus, int nodes, double oversubscription, long seed, int nicsPerNode) {
 
     /** One default board, non-blocking, seed 0. */
     static final BuildOptions DEFAULT = new BuildOptions(0, 1, 1.0, 0L);
@@ -24,10 +26,23 @@ public record BuildOptions(int gpus, int nodes, double oversubscription, long se
             throw new IllegalArgumentException("oversubscription must be a finite number >= 1 (1 = non-blocking),"
                     + " got " + oversubscription);
         }
+        if (nicsPerNode < 0) {
+            throw new IllegalArgumentException("nicsPerNode must be >= 0 (0 = the board's default), got " + nicsPerNode);
+        }
+    }
+
+    /** Options with the board's default NIC count. */
+    public BuildOptions(int gpus, int nodes, double oversubscription, long seed) {
+        this(gpus, nodes, oversubscription, seed, 0);
     }
 
     /** Options for {@code nodes} boards of {@code gpus} GPUs (0 = default). */
     public static BuildOptions of(int gpus, int nodes) {
         return new BuildOptions(gpus, nodes, 1.0, 0L);
+    }
+
+    /** The same options with {@code nics} NICs per board (0 = the board's default). */
+    public BuildOptions withNicsPerNode(int nics) {
+        return new BuildOptions(gpus, nodes, oversubscription, seed, nics);
     }
 }

@@ -40,7 +40,8 @@ public final class TopologyCatalog {
      * Builds {@code name} with {@code options}.
      *
      * @throws IllegalArgumentException for an unknown name (listing the valid ones), a GPU count above the
-     *                                  board's, or a multi-node build of a board without NICs
+     *                                  board's, a NIC count the board cannot have, or a multi-node build of a
+     *                                  board without NICs
      */
     public static Topology build(String name, BuildOptions options) {
         Boards.Board board = BOARDS.get(name);
@@ -52,12 +53,14 @@ public final class TopologyCatalog {
             throw new IllegalArgumentException("topology '" + name + "' has at most " + board.maxGpus()
                     + " GPUs per board; gpus must be 1.." + board.maxGpus() + " (0 = all), got " + gpus);
         }
+        int nics = board.nics(gpus, options.nicsPerNode());
         String full = name + (gpus != board.maxGpus() ? "-" + gpus + "g" : "")
+                + (options.nicsPerNode() != 0 && nics != gpus ? "-" + nics + "nic" : "")
                 + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "");
         Topology.Builder b = Topology.builder(full, options.seed());
         List<List<String>> nicsByHost = new ArrayList<>(options.nodes());
         for (int h = 0; h < options.nodes(); h++) {
-            nicsByHost.add(board.add(b, h, gpus));
+            nicsByHost.add(board.add(b, h, gpus, nics));
         }
         if (options.nodes() > 1) {
             if (nicsByHost.get(0).isEmpty()) {

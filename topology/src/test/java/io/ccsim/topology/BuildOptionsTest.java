@@ -11,6 +11,8 @@ class BuildOptionsTest {
     void defaultsAreOneNonBlockingBoard() {
         assertThat(BuildOptions.DEFAULT).isEqualTo(new BuildOptions(0, 1, 1.0, 0));
         assertThat(BuildOptions.of(4, 2)).isEqualTo(new BuildOptions(4, 2, 1.0, 0));
+        assertThat(BuildOptions.of(4, 2).nicsPerNode()).isZero();
+        assertThat(BuildOptions.of(4, 2).withNicsPerNode(2)).isEqualTo(new BuildOptions(4, 2, 1.0, 0, 2));
     }
 
     @Test
@@ -23,5 +25,7 @@ class BuildOptionsTest {
         assertThatThrownBy(() -> new BuildOptions(0, 1, Double.POSITIVE_INFINITY, 0))
                 .hasMessageContaining("oversubscription");
         assertThatThrownBy(() -> new BuildOptions(0, 1, Double.NaN, 0)).hasMessageContaining("oversubscription");
+        assertThatThrownBy(() -> new BuildOptions(0, 1, 1, 0, -1)).hasMessage("nicsPerNode must be >= 0 (0 = the"
+                + " board's default), got -1");
     }
 }

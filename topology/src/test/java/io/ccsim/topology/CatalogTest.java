@@ -213,4 +213,30 @@ class CatalogTest {
         assertThat(t.route("n0.gpu0", "n12499.gpu7", 1).length()).isEqualTo(8);
         assertThat(ms).as("build time on a loaded 2-core machine").isLessThan(30_000);
     }
+
+    @Test
+    void hgxWithFourNicsSharesEachNicBetweenTwoGpusOnTheirSwitch() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2).withNicsPerNode(4));
+        assertThat(t.name()).isEqualTo("hgx-h100-4nic-2n");
+        assertThat(count(t, NodeKind.NIC)).isEqualTo(2 * 4);
+        for (int k = 0; k < 4; k++) {
+            // NIC k hangs off PCIe switch k, the switch of GPUs 2k and 2k+1
+            assertThat(t.link("n0.nic" + k + "~n0.pcie" + k)).isNotNull();
+            assertThat(t.link("n0.gpu" + (2 * k + 1) + "~n0.pcie" + k)).isNotNull();
+            assertThat(t.node("n1.nic" + k).attr("device")).isEqualTo("mlx5_" + k);
+        }
+        // one leaf per rail, 4 rails
+        assertThat(t.hasNode("leaf.r3.0")).isTrue();
+        assertThat(t.hasNode("leaf.r4.0")).isFalse();
+    }
+
+    @Test
+    void nicCountsABoardCannotHaveAreRefusedWithTheValidOnes() {
+        assertThatThrownBy(() -> TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2).withNicsPerNode(3)))
+                .hasMessage("nicsPerNode must divide the 8 GPUs per board (one NIC per group of GPUs), got 3;"
+                        + " valid: [1, 2, 4, 8]");
+        assertThatThrownBy(() -> TopologyCatalog.build("pcie-8gpu", BuildOptions.of(0, 2).withNicsPerNode(8)))
+                .hasMessageContaining("fixed NIC count of 4");
+        assertThat(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 1).withNicsPerNode(8)).name()).isEqualTo("hgx-h100");
+    }
 }

@@ -3,6 +3,8 @@ package io.ccsim.algorithms.graph;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.net.HostNics;
+import io.ccsim.algorithms.net.NetPolicy;
 import io.ccsim.algorithms.tuner.NvlsGraph;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.profile.LinkClass;
@@ -32,14 +34,27 @@ import java.util.Map;
  * for NVLink graphs (30 GB/s is the search speed that yields 12 channels there) and 2 channels on
  * PCIe graphs; bwIntra = total / nChannels.
  *
- * <p>Rings: on one host ranks in order. On several hosts the ring of channel c is rail-aligned:
- * host k enters and leaves at local GPU s_k = (c − k) mod ppn, visiting s_k, s_k+1, …, s_k−1, so that
- * every inter-host hop goes from GPU x of host k to GPU x of host k+1 through the NIC of rail x, as
- * NCCL's rail-optimized rings keep inter-node traffic on one leaf (the closing hop from the last host
- * to the first may cross rails).
+ * <p>Across hosts ({@link RailRings}): rings as NCCL's search builds them, rail-aligned — channel c enters every
+ * host by its c-th NIC at that NIC's local GPU and descends through the host's GPUs; the exit GPU sends on the
+ * same rail (directly, or over PXN through the entry GPU), so no ring hop changes rail. The channel count and the
+ * network bandwidth per channel follow NCCL's ring search over the NICs (see the block comment below).
  */
 public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intraClass, double intraBwGBs,
-                        double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout, NvlsGraph nvls) {
+                        double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout, RailRings rails,
+                        NvlsGraph nvls) {
+    /*
+     * Channels across hosts (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, connect.cc ncclTopoPostset):
+     * the ring search starts at the fastest speed of its array (sm90: 48, 45, 42, 40, 30, 24, ... GB/s) not above the
+     * NIC's bandwidth and finds floor(nicBw / speed) channels per NIC (each channel debits its NIC by the speed), so
+     * S = nics x that at bw = speed (lower speeds give no more nChannels x bw). ncclTopoDupChannels doubles them,
+     * halving bw, unless bw < 25 or (sm > 80 and bw < 50 and S > 4). ncclTopoPostset doubles the channels again,
+     * and once more on sm90+ when bw > 45 and there are fewer than 16. 8 x NDR 400 Gb/s (50 GB/s): 8 at 48 -> no
+     * dup -> 16 channels; 4 NICs: 4 at 48 -> 8 at 24 -> 16 channels; 1 NIC: 1 at 48 -> 2 at 24 -> 4 channels.
+     * ccsim takes min(that, the intra-node channels) and keeps its convention of raw bandwidths: per channel the
+     * NICs' total over the channels, and for the intra-node graph no more than that (NCCL's ring graph across nodes
+     * has bwIntra = bwInter, the search speed). So 4 NICs for 8 GPUs give the same 16 channels at half the
+     * network bandwidth per channel.
+     */
 
     /** NVLink4 bandwidth per link NCCL assumes on sm90 (src/graph/topo.h SM90_NVLINK_BW). */
     public static final double SM90_NVLINK_BW_GBS = Tuner.SM90_NVLINK_BW_GBS;
@@ -52,13 +67,18 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      * host, then local index).
      */
     public static CommGraph of(Topology topo, int nRanks) {
+        return of(topo, nRanks, NetPolicy.DEFAULT);
+    }
+
+    /** As {@link #of(Topology, int)} under the network policy {@code policy} (NCCL_CROSS_NIC, NCCL_PXN_DISABLE, ...). */
+    public static CommGraph of(Topology topo, int nRanks, NetPolicy policy) {
         List<Node> gpus = topo.gpus();
         if (nRanks < 1 || nRanks > gpus.size()) {
             throw new IllegalArgumentException("ranks must be in 1.." + gpus.size() + " for topology " + topo.name() + ", got " + nRanks);
         }
         int[] nodes = new int[nRanks];
         for (int r = 0; r < nRanks; r++) nodes[r] = topo.nodeIndex(gpus.get(r).id());
-        return of(topo, nodes);
+        return of(topo, nodes, policy);
     }
 
     /**
@@ -71,6 +91,15 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      *                                  or ranks of a host that are not consecutive or not equally many per host
      */
     public static CommGraph of(Topology topo, int[] gpuNodeIndices) {
+        return of(topo, gpuNodeIndices, NetPolicy.DEFAULT);
+    }
+
+    /**
+     * As {@link #of(Topology, int[])} under the network policy {@code policy}.
+     *
+     * @throws IllegalArgumentException as there, or if the hosts have no NIC the policy's NCCL_IB_HCA selects
+     */
+    public static CommGraph of(Topology topo, int[] gpuNodeIndices, NetPolicy policy) {
         List<Node> gpus = gpusOf(topo, gpuNodeIndices);
         int nRanks = gpus.size();
         int[] hostOfRank = hostsOf(gpus);
@@ -81,17 +110,45 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         Intra intra = intraOf(topo, g0, ppn);
         int nCh = intra.nChannels();
         double interBw = 0;
+        double intraBw;
+        RailRings rails;
         if (nNodes > 1) {
-            Nics nics = nicsOf(topo, g0);
-            // Across nodes every channel needs a NIC per direction; ccsim gives each NIC two channels
-            // (NCCL's default of two channels per network peer, NCCL_NCHANNELS_PER_NET_PEER = 2).
-            nCh = Math.max(1, Math.min(nCh, 2 * nics.count()));
+            HostNics hostNics = new HostNics(topo, policy);
+            int[] nicOfLocal = new int[ppn];
+            for (int j = 0; j < ppn; j++) nicOfLocal[j] = hostNics.localNic(gpuNodeIndices[j]);
+            Nics nics = nicsOf(topo, hostNics, nicOfLocal, g0);
+            nCh = Math.max(1, Math.min(nCh, netChannels(nics, intra.nvl5())));
             interBw = nics.totalGBs() / nCh;
+            intraBw = Math.min(intra.totalGBs() / nCh, interBw);
+            rails = RailRings.across(ppn, nNodes, nicOfLocal, intra.linkClass() == LinkClass.NVLINK && ppn > 1, policy);
+        } else {
+            intraBw = intra.totalGBs() / nCh;
+            rails = RailRings.singleHost(ppn);
         }
-        double intraBw = intra.totalGBs() / nCh;
         NvlsGraph nvls = NvlsSearch.of(topo, g0, ppn, nNodes);
-        return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout,
+        return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
                 nvls);
+    }
+
+    /** NCCL's sm90 and sm100 search speeds across nodes, GB/s (search.cc sm90SpeedArrayInter, sm100SpeedArrayInter). */
+    private static final double[] SM90_INTER_SPEEDS = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+    private static final double[] SM100_INTER_SPEEDS = {96, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+
+    /** The communicator's channel count across nodes from NCCL's ring search over {@code nics} (class comment). */
+    static int netChannels(Nics nics, boolean sm100) {
+        double[] speeds = sm100 ? SM100_INTER_SPEEDS : SM90_INTER_SPEEDS;
+        double nicBw = nics.totalGBs() / nics.count();
+        int i = 0;
+        while (i < speeds.length - 1 && speeds[i] > nicBw) i++;
+        double bw = speeds[i];
+        int search = nics.count() * Math.max(1, (int) Math.floor(nicBw / bw + 1e-9));
+        if (!(bw < 25) && !(bw < 50 && search > 4)) {
+            search *= 2;
+            bw /= 2;
+        }
+        int comm = 2 * search;
+        if (bw > 45 && comm < 16) comm *= 2;
+        return Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS);
     }
 
     /** The GPU nodes of the ranks. @throws IllegalArgumentException for none, a node that is not a GPU, a GPU twice */
@@ -150,7 +207,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
     }
 
     /** The intra-node graph: its link class, its total bandwidth (GB/s) and channel count. */
-    private record Intra(LinkClass linkClass, double totalGBs, int nChannels) { }
+    private record Intra(LinkClass linkClass, double totalGBs, int nChannels, boolean nvl5) { }
 
     /** The intra-node graph of a communicator of {@code ppn} ranks per host: the NVLink port group of {@code g0} if any. */
     private static Intra intraOf(Topology topo, Node g0, int ppn) {
@@ -166,31 +223,39 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         }
         if (lanes > 0 && ppn > 1) {
             double total = lanes * (nvl5 ? SM100_NVLINK_BW_GBS : SM90_NVLINK_BW_GBS);
-            return new Intra(LinkClass.NVLINK, total, Math.max(2, Math.min(32, 2 * (int) Math.floor(total / SEARCH_SPEED_GBS))));
+            return new Intra(LinkClass.NVLINK, total, Math.max(2, Math.min(32, 2 * (int) Math.floor(total / SEARCH_SPEED_GBS))), nvl5);
         }
-        return new Intra(lanes > 0 ? LinkClass.NVLINK : LinkClass.PCIE, pcieGBs(topo, g0), 2);
+        return new Intra(lanes > 0 ? LinkClass.NVLINK : LinkClass.PCIE, pcieGBs(topo, g0), 2, nvl5);
     }
 
-    /** The NICs of a host with a network link: their count and total bandwidth per direction (GB/s). */
-    private record Nics(double totalGBs, int count) { }
+    /** The NICs the ranks of a host use: their count and total bandwidth per direction (GB/s). */
+    record Nics(double totalGBs, int count) { }
 
-    /** The NICs of {@code g0}'s host. @throws IllegalArgumentException if it has none */
-    private static Nics nicsOf(Topology topo, Node g0) {
+    /**
+     * The distinct local NICs of a host's ranks ({@code nicOfLocal}).
+     *
+     * @throws IllegalArgumentException if they have none, saying whether NCCL_IB_HCA left none
+     */
+    private static Nics nicsOf(Topology topo, HostNics hostNics, int[] nicOfLocal, Node g0) {
         double nicTotal = 0;
-        int nics = 0;
-        for (Node n : topo.nodes()) {
-            if (n.kind() == NodeKind.NIC && n.host() == g0.host()) {
-                for (Link l : topo.neighbours(n.id())) {
-                    if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
-                        nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
-                        nics++;
-                        break;
-                    }
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int nic : nicOfLocal) {
+            if (nic < 0 || !seen.add(nic)) continue;
+            for (Link l : topo.neighbours(topo.nodes().get(nic).id())) {
+                if (l.kind() == LinkKind.INFINIBAND || l.kind() == LinkKind.ROCE) {
+                    nicTotal += l.bandwidthBytesPerSecPerDirection() / 1e9;
+                    break;
                 }
             }
         }
-        if (nicTotal <= 0) throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
-        return new Nics(nicTotal, nics);
+        if (nicTotal <= 0) {
+            if (hostNics.hcaSelectsNone()) {
+                throw new IllegalArgumentException(io.ccsim.algorithms.tuner.NcclEnv.NCCL_IB_HCA + "=\"" + hostNics.policy().hca().spec()
+                        + "\" selects none of the NICs of topology " + topo.name() + "; its NICs are named mlx5_0, mlx5_1, ... on every host");
+            }
+            throw new IllegalArgumentException("topology " + topo.name() + " has several hosts but no NIC on host " + g0.host());
+        }
+        return new Nics(nicTotal, seen.size());
     }
 
     private static double pcieGBs(Topology topo, Node gpu) {
@@ -212,19 +277,9 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
                 intraClass, nChannels, 0.0, true, nvls, dtype, redop);
     }
 
-    /** Ring orders (lists of ranks) for {@code channels} channels, as described in the class comment. */
+    /** Ring orders (lists of ranks) for {@code channels} channels: ranks in order on one host, {@link RailRings} across hosts. */
     public int[][] ringOrders(int channels) {
-        int[][] out = new int[channels][];
-        for (int c = 0; c < channels; c++) {
-            int[] ring = new int[nRanks];
-            int i = 0;
-            for (int k = 0; k < nNodes; k++) {
-                int s = nNodes == 1 ? 0 : Math.floorMod(c - k, gpusPerNode);
-                for (int j = 0; j < gpusPerNode; j++) ring[i++] = k * gpusPerNode + (s + j) % gpusPerNode;
-            }
-            out[c] = ring;
-        }
-        return out;
+        return rails.orders(channels);
     }
 
     /** Hosts in order with their ranks. */

@@ -41,7 +41,7 @@ public final class PerfRunner {
 
     public PerfRunner(Topology topology, int nRanks, CalibrationProfile profile, NcclEnv env, long seed) {
         this.topology = topology;
-        this.graph = CommGraph.of(topology, nRanks);
+        this.graph = CommGraph.of(topology, nRanks, env.net());
         this.profile = profile;
         this.env = env;
         this.tuner = new Tuner(profile, env);
@@ -192,6 +192,7 @@ public final class PerfRunner {
         Simulator sim = new Simulator(seed);
         Fabric fabric = new Fabric(sim, topology, profile, false); // times only: no link counters
         fabric.setP2pDisabled(env.p2pDisable());
+        fabric.setNetPolicy(env.net());
         SimExecutor ex = new SimExecutor(sim, fabric);
         SimExecution[] calls = new SimExecution[m];
         for (int i = m - 1; i >= 0; i--) {

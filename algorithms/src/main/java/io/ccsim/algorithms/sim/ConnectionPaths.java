@@ -51,7 +51,7 @@ final class ConnectionPaths {
     ConnectionPaths(Fabric fabric, Plan plan, int[] actorNodes, StepCosts costs, ChannelFolding folding, Connections conns) {
         this.fabric = fabric;
         this.net = fabric.network();
-        this.routes = new RouteCache(fabric, fabric.p2pDisabled());
+        this.routes = new RouteCache(fabric, costs.algorithm() == Algorithm.RING);
         this.conns = conns;
         this.costs = costs;
         this.folding = folding;

@@ -29,6 +29,7 @@ public final class Fabric {
     private final LinkClass[] groupClass;
     private Topology topology;
     private boolean p2pDisabled;
+    private io.ccsim.algorithms.net.NetPolicy netPolicy = io.ccsim.algorithms.net.NetPolicy.DEFAULT;
     /** [node index * protocols + protocol]: its multi-peer link (see multiPeerLink), NONE, or UNSET before first use */
     private final int[] multiPeerLinks;
     /** [node index]: its NVLS port link (see nvlsPortLink), NONE, or UNSET before first use */
@@ -99,6 +100,12 @@ public final class Fabric {
 
     /** Sets NCCL_P2P_DISABLE for executions started after this call. */
     public void setP2pDisabled(boolean disabled) { this.p2pDisabled = disabled; }
+
+    /** NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL as connections between hosts are routed. */
+    public io.ccsim.algorithms.net.NetPolicy netPolicy() { return netPolicy; }
+
+    /** Sets the network policy for executions started after this call. */
+    public void setNetPolicy(io.ccsim.algorithms.net.NetPolicy policy) { this.netPolicy = java.util.Objects.requireNonNull(policy, "policy"); }
 
     /** Link class of fabric group {@code index}. */
     public LinkClass groupClass(int index) { return groupClass[index]; }

@@ -4,12 +4,20 @@ import io.ccsim.topology.Route;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Routes between GPU nodes for connections; the ECMP key is the channel so channels spread over equal paths. */
+/**
+ * Routes between GPU nodes for one execution's connections ({@link NcclPaths} with the fabric's NCCL_P2P_DISABLE and
+ * network policy); the ECMP key is the channel so channels spread over equal paths.
+ */
 final class RouteCache {
     private final NcclPaths paths;
+    private final boolean ring;
     private final Map<Long, Route> cache = new HashMap<>();
 
-    RouteCache(Fabric fabric, boolean p2pDisabled) { this.paths = new NcclPaths(fabric.topology(), p2pDisabled); }
+    /** @param ring whether the connections are a ring's ({@link NcclPaths#route(int, int, long, boolean)}) */
+    RouteCache(Fabric fabric, boolean ring) {
+        this.paths = new NcclPaths(fabric.topology(), fabric.p2pDisabled(), fabric.netPolicy());
+        this.ring = ring;
+    }
 
     /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
     Route switchRoute(int gpu, boolean toSwitch) { return paths.switchRoute(gpu, toSwitch); }
@@ -17,6 +25,6 @@ final class RouteCache {
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;
-        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, channel));
+        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, channel, ring));
     }
 }

@@ -2,6 +2,7 @@ package io.ccsim.algorithms.tuner;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.net.NetPolicy;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -51,6 +52,8 @@ import java.util.OptionalLong;
  *       min 2·WARP_SIZE, max NCCL_SIMPLE_MAX_NTHREADS = 512); NCCL clamps, ccsim rejects.</li>
  *   <li>{@code NCCL_P2P_DISABLE}: 0 or 1 (graph/paths.cc ncclGetLevel: 1 disables P2P).</li>
  *   <li>{@code NCCL_NVLS_ENABLE}: 0, 1 or 2 (transport/nvls.cc, default 2).</li>
+ *   <li>{@code NCCL_CROSS_NIC}, {@code NCCL_PXN_DISABLE}, {@code NCCL_IB_HCA}, {@code NCCL_NET_GDR_LEVEL}: the
+ *       {@link NetPolicy} of the inter-node graphs and routes ({@code NetEnvParser}).</li>
  *   <li>{@code NCCL_LL128_ENABLE}: no longer read by NCCL (LL128 is controlled by NCCL_PROTO); setting it is
  *       an error here so that it is never silently ignored.</li>
  * </ul>
@@ -67,11 +70,15 @@ public final class NcclEnv {
     public static final String NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE";
     public static final String NCCL_NVLS_ENABLE = "NCCL_NVLS_ENABLE";
     public static final String NCCL_LL128_ENABLE = "NCCL_LL128_ENABLE";
+    public static final String NCCL_CROSS_NIC = NetEnvParser.NCCL_CROSS_NIC;
+    public static final String NCCL_PXN_DISABLE = NetEnvParser.NCCL_PXN_DISABLE;
+    public static final String NCCL_IB_HCA = NetEnvParser.NCCL_IB_HCA;
+    public static final String NCCL_NET_GDR_LEVEL = NetEnvParser.NCCL_NET_GDR_LEVEL;
 
-    /** The variables ccsim applies (the others are not modelled; output headers say so). */
-    public static final java.util.Set<String> APPLIED = java.util.Set.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE,
-            NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE,
-            NCCL_NVLS_ENABLE);
+    /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
+    public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
+            NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE,
+            NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL);
 
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -101,10 +108,11 @@ public final class NcclEnv {
     private final int nThreads;
     private final boolean p2pDisable;
     private final int nvlsEnable;
+    private final NetPolicy net;
 
     private NcclEnv(String algoString, String protoString, boolean[] algoEnable, boolean[] protoEnable,
                     boolean[] protoExplicit, long buffSize, int minChannels, int maxChannels, int nThreads, boolean p2pDisable,
-                    int nvlsEnable) {
+                    int nvlsEnable, NetPolicy net) {
         this.algoString = algoString;
         this.protoString = protoString;
         this.algoEnable = algoEnable;
@@ -116,6 +124,7 @@ public final class NcclEnv {
         this.nThreads = nThreads;
         this.p2pDisable = p2pDisable;
         this.nvlsEnable = nvlsEnable;
+        this.net = net;
     }
 
     /** No variable set: NCCL's defaults. */
@@ -196,7 +205,8 @@ public final class NcclEnv {
             }
             nvls = (int) n;
         }
-        return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls);
+        return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls,
+                NetEnvParser.parse(env));
     }
 
     private static boolean isSet(Map<String, String> env, String name) {
@@ -381,6 +391,12 @@ public final class NcclEnv {
     /** NCCL_NVLS_ENABLE: 0 disabled, 1 enabled, 2 (default) enabled where supported. */
     public int nvlsEnable() { return nvlsEnable; }
 
+    /** NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA and NCCL_NET_GDR_LEVEL: how graphs and routes use the NICs. */
+    public NetPolicy net() { return net; }
+
+    /** Whether {@code variable} is one ccsim applies ({@link #HONOURED}). */
+    public static boolean honours(String variable) { return HONOURED.contains(variable); }
+
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder("NcclEnv{");
@@ -391,6 +407,7 @@ public final class NcclEnv {
         if (maxChannels > 0) b.append("NCCL_MAX_NCHANNELS=").append(maxChannels).append(' ');
         if (nThreads > 0) b.append("NCCL_NTHREADS=").append(nThreads).append(' ');
         if (p2pDisable) b.append("NCCL_P2P_DISABLE=1 ");
+        if (!net.equals(NetPolicy.DEFAULT)) b.append(net).append(' ');
         b.append("NCCL_NVLS_ENABLE=").append(nvlsEnable).append('}');
         return b.toString();
     }

@@ -236,4 +236,36 @@ class NcclEnvTest {
     void nullMapIsRejected() {
         assertThatThrownBy(() -> NcclEnv.parse(null)).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void networkVariablesDefaultToNcclsAndAreParsed() {
+        io.ccsim.algorithms.net.NetPolicy d = env().net();
+        assertThat(d).isEqualTo(io.ccsim.algorithms.net.NetPolicy.DEFAULT);
+        assertThat(d.crossNic()).isEqualTo(2);
+        assertThat(d.pxn()).isTrue();
+        assertThat(d.gdrLevel()).isEqualTo(io.ccsim.algorithms.net.PathType.PXB);
+        io.ccsim.algorithms.net.NetPolicy p = env("NCCL_CROSS_NIC", "0", "NCCL_PXN_DISABLE", "1", "NCCL_IB_HCA", "^=mlx5_1",
+                "NCCL_NET_GDR_LEVEL", "3").net();
+        assertThat(p.crossNic()).isZero();
+        assertThat(p.pxn()).isFalse();
+        assertThat(p.hca().selects("mlx5_1", 1)).isFalse();
+        assertThat(p.hca().selects("mlx5_10", 1)).isTrue();
+        assertThat(p.gdrLevel()).isEqualTo(io.ccsim.algorithms.net.PathType.PHB);
+        for (String v : new String[] {"NCCL_CROSS_NIC", "NCCL_PXN_DISABLE", "NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL"}) {
+            assertThat(NcclEnv.honours(v)).as(v).isTrue();
+        }
+        assertThat(NcclEnv.honours("NCCL_DEBUG")).isFalse();
+    }
+
+    @Test
+    void badNetworkValuesNameTheVariableAndWhatIsValid() {
+        assertThatThrownBy(() -> env("NCCL_CROSS_NIC", "3")).hasMessage("NCCL_CROSS_NIC=\"3\": out of range; valid: 0 (leave a node"
+                + " by the NIC a ring entered by), 1 (any NIC), 2 (default: 0 unless only alternating NIC pairs are found)");
+        assertThatThrownBy(() -> env("NCCL_PXN_DISABLE", "yes")).hasMessageStartingWith("NCCL_PXN_DISABLE=\"yes\": not an integer");
+        assertThatThrownBy(() -> env("NCCL_PXN_DISABLE", "2")).hasMessage("NCCL_PXN_DISABLE=\"2\": not a boolean; valid: 0, 1");
+        assertThatThrownBy(() -> env("NCCL_IB_HCA", "mlx5_0:a")).hasMessageStartingWith("NCCL_IB_HCA=\"mlx5_0:a\": port \"a\"")
+                .hasMessageContaining("mlx5_0, mlx5_1");
+        assertThatThrownBy(() -> env("NCCL_NET_GDR_LEVEL", "pix")).hasMessage("NCCL_NET_GDR_LEVEL=\"pix\": not a path level;"
+                + " valid: LOC, NVL, NVB, C2C, PIX, PXB, P2C, PXN, PHB, SYS, or 0-5 (0 LOC, 1 PIX, 2 PXB, 3 PHB, 4 SYS)");
+    }
 }

@@ -30,6 +30,8 @@ final class ConnectionRoutes {
     private final int[][] rings;
     /** Per channel: the channel whose routes its data takes (a replica channel is simulated by its representative). */
     private final int[] routeChannel;
+    /** whether the plan is a ring's (NcclPaths routes ring hops by their own rule under NCCL_CROSS_NIC=1) */
+    private final boolean ring;
     private final List<Conn> conns = new ArrayList<>();
     private final Map<Long, Conn> connOf = new HashMap<>();
     private final BitSet crossed = new BitSet();
@@ -45,6 +47,7 @@ final class ConnectionRoutes {
         this.nodes = nodes;
         this.n = nodes.length;
         this.rings = rings;
+        this.ring = plan.options().algorithm() == io.ccsim.algorithms.Algorithm.RING;
         // a replica channel is simulated by its representative, whose flows (and routes) stand for it
         this.routeChannel = new int[rings.length];
         for (int ch = 0; ch < rings.length; ch++) {
@@ -58,7 +61,7 @@ final class ConnectionRoutes {
             }
         }
         plan.forEachConnection((ch, from, to) -> {
-            Route rt = routes.route(nodes[from], nodes[to], routeChannel[ch]);
+            Route rt = routes.route(nodes[from], nodes[to], routeChannel[ch], ring);
             int[] groups = NcclRoutes.groups(rt);
             Conn k = new Conn(ch, from, to, groups);
             conns.add(k);
@@ -127,10 +130,10 @@ final class ConnectionRoutes {
 
     /** Per ring position p of channel {@code ch}: the links of the data path from position p-1 to p. */
     List<List<String>> hopLinks(int ch, Topology topo) {
-        int[] ring = rings[ch];
+        int[] order = rings[ch];
         List<List<String>> hopLinks = new ArrayList<>();
         for (int p = 0; p < n; p++) {
-            Route rt = routes.route(nodes[ring[(p - 1 + n) % n]], nodes[ring[p]], routeChannel[ch]);
+            Route rt = routes.route(nodes[order[(p - 1 + n) % n]], nodes[order[p]], routeChannel[ch], ring);
             hopLinks.add(NcclRoutes.memberLinks(topo, NcclRoutes.groups(rt)));
         }
         return hopLinks;

@@ -18,15 +18,15 @@ import java.util.Map;
 final class HealthyReference {
     private final Topology topo;
     private final CalibrationProfile profile;
-    private final boolean p2pDisabled;
+    private final io.ccsim.algorithms.tuner.NcclEnv env;
     private final long seed;
     private final Map<String, Long> cache = new HashMap<>();
 
     /** @param seed seed of the reference simulations */
-    HealthyReference(Topology topo, CalibrationProfile profile, boolean p2pDisabled, long seed) {
+    HealthyReference(Topology topo, CalibrationProfile profile, io.ccsim.algorithms.tuner.NcclEnv env, long seed) {
         this.topo = topo;
         this.profile = profile;
-        this.p2pDisabled = p2pDisabled;
+        this.env = env;
         this.seed = seed;
     }
 
@@ -41,7 +41,8 @@ final class HealthyReference {
         if (cached != null) return cached;
         Simulator sim = new Simulator(seed);
         io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, topo, profile);
-        f.setP2pDisabled(p2pDisabled);
+        f.setP2pDisabled(env.p2pDisable());
+        f.setNetPolicy(env.net());
         SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { });
         x.launchAll();
         sim.run();

@@ -20,19 +20,20 @@ final class NcclRoutes {
     private final NcclPaths paths;
     private final Map<Long, Route> cache = new HashMap<>();
 
-    NcclRoutes(Topology topo, boolean p2pDisabled) {
-        this.paths = new NcclPaths(topo, p2pDisabled);
+    NcclRoutes(Topology topo, boolean p2pDisabled, io.ccsim.algorithms.net.NetPolicy policy) {
+        this.paths = new NcclPaths(topo, p2pDisabled, policy);
     }
 
     /**
-     * The route from GPU node {@code src} to GPU node {@code dst} on {@code channel} (memoized): the
+     * The route from GPU node {@code src} to GPU node {@code dst} on {@code channel} of a ring plan or not
+     * ({@code ring}; memoized): the
      * SimExecutor's own rule ({@link NcclPaths}), so that the links the analyzer names are the links the
      * simulated flows crossed.
      */
-    Route route(int src, int dst, int channel) {
+    Route route(int src, int dst, int channel, boolean ring) {
         if (src == dst) return Route.local();
-        long key = ((long) src << 40) ^ ((long) dst << 16) ^ channel;
-        return cache.computeIfAbsent(key, k -> paths.route(src, dst, channel));
+        long key = ((long) src << 40) ^ ((long) dst << 16) ^ ((long) channel << 1) ^ (ring ? 1 : 0);
+        return cache.computeIfAbsent(key, k -> paths.route(src, dst, channel, ring));
     }
 
     /** Group indices of a route, in order. */

@@ -100,9 +100,10 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         this.tuner = new Tuner(profile, env);
         this.net = new io.ccsim.algorithms.sim.Fabric(host.simulator(), cluster.topology(), profile);
         net.setP2pDisabled(env.p2pDisable());
+        net.setNetPolicy(env.net());
         this.executor = new SimExecutor(host.simulator(), net);
-        this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable());
-        this.healthy = new HealthyReference(cluster.topology(), profile, env.p2pDisable(), seed);
+        this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable(), env.net());
+        this.healthy = new HealthyReference(cluster.topology(), profile, env, seed);
         this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
         int nl = cluster.topology().links().size();
@@ -149,7 +150,7 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         if (gpuA == gpuB) return true;
         if (env.p2pDisable()) return false;
         int[] n = nodesOf(new int[] {gpuA, gpuB});
-        io.ccsim.topology.Route r = routes.route(n[0], n[1], 0);
+        io.ccsim.topology.Route r = routes.route(n[0], n[1], 0, false);
         return r.length() > 0 && net.routeClass(r) == io.ccsim.algorithms.profile.LinkClass.NVLINK;
     }
 
@@ -256,7 +257,7 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         int key = Arrays.hashCode(gpuNodes);
         CommGraph g = graphs.get(key);
         if (g == null || !Arrays.equals(g.gpuOfRank(), gpuNodes)) {
-            g = CommGraph.of(cluster.topology(), gpuNodes);
+            g = CommGraph.of(cluster.topology(), gpuNodes, env.net());
             graphs.put(key, g);
         }
         return g;

@@ -90,7 +90,7 @@ final class SymmetricAllReduce implements CollectiveEngine.Execution {
         for (int r = 0; r < n; r++) {
             for (int p = 0; p < n; p++) {
                 if (p == r) continue;
-                Route route = stores ? engine.routes.route(nodes[r], nodes[p], 0) : engine.routes.route(nodes[p], nodes[r], 0);
+                Route route = stores ? engine.routes.route(nodes[r], nodes[p], 0, false) : engine.routes.route(nodes[p], nodes[r], 0, false);
                 engine.network().start(route.hops(), each, 0, 0, f -> flowDone());
             }
         }

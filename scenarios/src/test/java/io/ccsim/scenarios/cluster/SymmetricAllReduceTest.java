@@ -39,7 +39,7 @@ class SymmetricAllReduceTest {
     private double portCapacity() {
         int n0 = cluster.topology().nodeIndex(cluster.gpuId(0));
         int n1 = cluster.topology().nodeIndex(cluster.gpuId(1));
-        Route r = engine.routes.route(n1, n0, 0);
+        Route r = engine.routes.route(n1, n0, 0, false);
         int g = r.groupAt(r.length() - 1);
         return engine.flowCapacity(g) * engine.network().duplexEfficiency(g);
     }
