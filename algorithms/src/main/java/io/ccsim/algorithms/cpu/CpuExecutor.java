@@ -339,6 +339,7 @@ public final class CpuExecutor {
                     break;
                 }
                 case MULTIMEM_REDUCE:
+                case RECV_REDUCE_FORWARD:
                     if (red == null) throw violation(t, "reduces in a collective without a reduction");
                     for (int i = 0; i < cnt; i++) {
                         long x = recv[0][i];

@@ -112,11 +112,13 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         double interBw = 0;
         double intraBw;
         RailRings rails;
+        Nics netNics = null;
         if (nNodes > 1) {
             HostNics hostNics = new HostNics(topo, policy);
             int[] nicOfLocal = new int[ppn];
             for (int j = 0; j < ppn; j++) nicOfLocal[j] = hostNics.localNic(gpuNodeIndices[j]);
             Nics nics = nicsOf(topo, hostNics, nicOfLocal, g0);
+            netNics = nics;
             nCh = Math.max(1, Math.min(nCh, netChannels(nics, intra.nvl5())));
             interBw = nics.totalGBs() / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
@@ -125,14 +127,15 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             intraBw = intra.totalGBs() / nCh;
             rails = RailRings.singleHost(ppn);
         }
-        NvlsGraph nvls = NvlsSearch.of(topo, g0, ppn, nNodes);
+        NvlsGraph nvls = netNics == null ? NvlsSearch.of(topo, g0, ppn, nNodes, 0, 0)
+                : NvlsSearch.of(topo, g0, ppn, nNodes, netNics.count(), netNics.totalGBs() / netNics.count());
         return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
                 nvls);
     }
 
     /** NCCL's sm90 and sm100 search speeds across nodes, GB/s (search.cc sm90SpeedArrayInter, sm100SpeedArrayInter). */
-    private static final double[] SM90_INTER_SPEEDS = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
-    private static final double[] SM100_INTER_SPEEDS = {96, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+    static final double[] SM90_INTER_SPEEDS = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
+    static final double[] SM100_INTER_SPEEDS = {96, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
 
     /** The communicator's channel count across nodes from NCCL's ring search over {@code nics} (class comment). */
     static int netChannels(Nics nics, boolean sm100) {

@@ -23,12 +23,18 @@ final class NvlsSearch {
      * (heads + 1) × speed ≤ the GPU's NVLink bandwidth (NCCL's per-link constant × links), starting from the first
      * speed with speed × heads ≤ total × n/(n − 1). On one node no link consumes bwInter: pass 2 raises it along the
      * ladder while it is below 2 × bwIntra, so it ends at the first speed ≥ 2 × bwIntra or at the ladder's top.
-     * 8 × H100 (18 links × 20.6 = 370.8 GB/s): bwIntra 40 (9 × 40 = 360), bwInter 60 (top). Across nodes NCCL's plain
-     * NVLS needs CollNet (SHARP); ccsim reports it as such (NVLSTree is the multi-node form).
+     * 8 × H100 (18 links × 20.6 = 370.8 GB/s): bwIntra 40 (9 × 40 = 360), bwInter 60 (top). Across nodes the search
+     * starts at a NIC and takes its local GPU as a head: one head per NIC, bwInter the first inter-node speed the NIC
+     * carries (NDR 400 Gb/s = 50 GB/s: 48); ccsim models that with one NIC per GPU (heads = GPUs). The graph serves
+     * NVLSTree; NCCL's plain NVLS across nodes needs CollNet (SHARP) on top.
      */
     private NvlsSearch() { }
 
-    static NvlsGraph of(Topology topo, Node g0, int ppn, int nNodes) {
+    /**
+     * The NVLS graph of a communicator of {@code nNodes} nodes of {@code ppn} GPUs like {@code g0}, whose nodes have
+     * {@code nics} NICs of {@code nicGBs} each (both 0 on one node).
+     */
+    static NvlsGraph of(Topology topo, Node g0, int ppn, int nNodes, int nics, double nicGBs) {
         boolean nvl5 = "B200".equalsIgnoreCase(g0.attr("model")) || "GB200".equalsIgnoreCase(g0.attr("model"));
         int cc = nvl5 ? 100 : 90;
         if (!reachesMulticastSwitch(topo, g0)) {
@@ -36,8 +42,9 @@ final class NvlsSearch {
                     + g0.id());
         }
         if (ppn < 2) return NvlsGraph.none("NVLS needs at least 2 GPUs per node (NCCL 2.28.7+), got " + ppn);
-        if (nNodes > 1) {
-            return NvlsGraph.none("NVLS across nodes needs CollNet (IB SHARP), which ccsim does not model");
+        if (nNodes > 1 && nics != ppn) {
+            return NvlsGraph.none("ccsim models NVLS across nodes with one NIC per GPU (NCCL's heads are the NICs' GPUs);"
+                    + " the nodes have " + nics + " NICs for " + ppn + " GPUs");
         }
         int heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
         double total = nvlinkLanes(topo, g0) * (nvl5 ? CommGraph.SM100_NVLINK_BW_GBS : CommGraph.SM90_NVLINK_BW_GBS);
@@ -59,7 +66,13 @@ final class NvlsSearch {
                 break;
             }
         }
-        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, false), cc, java.util.Optional.empty());
+        if (nNodes > 1) { // each head's NIC carries bwInter: the first inter-node search speed its bandwidth allows
+            double[] inter = nvl5 ? CommGraph.SM100_INTER_SPEEDS : CommGraph.SM90_INTER_SPEEDS;
+            int i = 0;
+            while (i < inter.length - 1 && inter[i] > nicGBs) i++;
+            bwInter = inter[i];
+        }
+        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, java.util.Optional.empty());
     }
 
     private static boolean reachesMulticastSwitch(Topology topo, Node gpu) {

@@ -24,6 +24,8 @@ import io.ccsim.algorithms.Protocol;
  *       capped at 128 KiB, then with {@code ops} = nHeads (one channel's part at a time, as for every CBD
  *       algorithm): 64 KiB if nBytes &lt; 64·ops·chunk, 32 KiB if &lt; 8·ops·chunk, 16 KiB if &lt; 2·ops·chunk
  *       (each test with the chunk so far; enqueue.cc calcCollChunking, v2.28.9);</li>
+ *   <li>NVLSTree: the NVLS chunk (128 KiB), at most 64 KiB from 4 nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE auto), then
+ *       128 KiB if nBytes &lt; 16·ops·chunk, 64 KiB if &lt; 4·ops·chunk, 32 KiB if &lt; ops·chunk;</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -90,6 +92,9 @@ final class Chunking {
             long chunk = Math.min(slotWireBytes(o.bufferBytes()), NVLS_CHUNK_BYTES);
             return new ProtocolGeometry(p, NVLS_CHUNK_BYTES, NVLS_CHUNK_BYTES, 1, 1, chunk);
         }
+        if (a == Algorithm.NVLS_TREE) { // the NVLS chunk, not the Simple step (enqueue.cc calcCollChunking)
+            return new ProtocolGeometry(p, NVLS_CHUNK_BYTES, NVLS_CHUNK_BYTES, 1, 1, NVLS_CHUNK_BYTES);
+        }
         int wire = slotWireBytes(o.bufferBytes());
         int data = slotDataBytes(p, wire);
         int cs = chunkSteps(a, op, p);
@@ -108,6 +113,13 @@ final class Chunking {
             float nsteps = 1 + log2i(nNodes) + 0.1f * ppn;
             while (channelBytes / chunk < nsteps * 64 / ppn && chunk > 131072) chunk /= 2;
             while (channelBytes / chunk < nsteps * 16 / ppn && chunk > 32768) chunk /= 2;
+        }
+        if (a == Algorithm.NVLS_TREE) {
+            long ops = Math.min(nRanks / Math.max(1, nNodes), io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS);
+            if (nNodes >= 4) chunk = Math.min(chunk, 65536); // NCCL_NVLSTREE_MAX_CHUNKSIZE auto
+            if (channelBytes < 16 * ops * chunk && chunk > 131072) chunk = 131072;
+            if (channelBytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
+            if (channelBytes < ops * chunk && chunk > 32768) chunk = 32768;
         }
         if (a == Algorithm.NVLS) {
             long ops = Math.min(nRanks / Math.max(1, nNodes), io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS); // nHeads

@@ -40,7 +40,13 @@ public enum Primitive {
      * v = recv(p0); send(v) to every send peer. An NVLink switch's multicast (a {@code multimem.st} by the head is
      * written into every GPU of the domain): a switch actor's step, no buffers.
      */
-    MULTIMEM_FORWARD(1, true, false, false);
+    MULTIMEM_FORWARD(1, true, false, false),
+    /**
+     * v = recv(p0) ⊕ ... ⊕ recv(pk); send(v). A rank that reduces what it receives without its own input, which
+     * an earlier in-switch reduction already holds: NVLSTree's head reducing the node's {@code multimem.ld_reduce}
+     * with its tree children. No pre/post operator (NVLS reduces only sum, min and max).
+     */
+    RECV_REDUCE_FORWARD(-1, true, false, false);
 
     private final int fixedRecv; // -1: one or more
     private final boolean sends;

@@ -139,6 +139,7 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
             case RECV_REDUCE_SEND:
             case RECV_REDUCE_COPY:
             case RECV_REDUCE_COPY_SEND:
+            case RECV_REDUCE_FORWARD:
             case LOCAL_REDUCE: return true;
             default: return false;
         }

@@ -30,6 +30,10 @@ final class NvlsModel {
     static Optional<String> refusal(TuneInput in, NcclEnv env) {
         if (env.nvlsEnable() == 0) return Optional.of("disabled by NCCL_NVLS_ENABLE=0");
         if (!in.nvls().available()) return in.nvls().refusal();
+        if (in.nNodes() > 1) {
+            return Optional.of("NVLS across nodes needs CollNet (IB SHARP, NCCL_COLLNET_ENABLE=1); NVLSTree is the multi-node"
+                    + " form without it");
+        }
         Optional<String> data = NvlsSupport.refusal(in.op(), in.dtype(), in.redop());
         if (data.isPresent()) return data;
         if (in.op() != CollectiveOp.ALL_REDUCE && in.gpusPerNode() > NcclNvlsConstants.MAX_HEADS) {

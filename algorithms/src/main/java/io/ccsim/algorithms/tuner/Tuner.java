@@ -49,13 +49,13 @@ import java.util.Optional;
  *
  * <h2>Enablement</h2>
  * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
- * Ring, NVLS; all-gather, reduce-scatter: Ring, NVLS; broadcast, reduce: Ring; Ring and Tree with LL, LL128,
- * Simple, NVLS with Simple only ({@link NvlsModel}: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type
- * the switch reduces); send/recv and all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
+ * Ring, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS; broadcast, reduce: Ring; Ring and Tree with LL,
+ * LL128, Simple, NVLS and NVLSTree with Simple only ({@link NvlsModel} on one node, {@link NvlsTreeModel} across
+ * nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the switch reduces); send/recv and all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
  * disable for the function, minus LL128 where NCCL's default rule disables it (l.518-536: only when NCCL_PROTO
  * did not set the function's protocols; LL128 needs an NVLink intra-node graph, no NCCL_P2P_DISABLE, and
  * compute capability ≥ 70). NCCL_NVLS_ENABLE=1 where there is no NVLS graph is an error.
- * NCCL's other algorithms (CollNet, NVLSTree, PAT) are reported as {@link Unavailable}; if nothing is
+ * NCCL's other algorithms (CollNet, PAT) are reported as {@link Unavailable}; if nothing is
  * left the tuner throws {@link TunerException} naming what the collective supports — never a silent
  * replacement (NCCL ≥ 2.24 fails the same way, env.rst "NCCL_ALGO").
  *
@@ -117,7 +117,7 @@ public final class Tuner {
     /** The algorithms ccsim implements for {@code op}, in NCCL's order. */
     public static List<Algorithm> implementedAlgorithms(CollectiveOp op) {
         switch (op) {
-            case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.NVLS);
+            case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.NVLS, Algorithm.NVLS_TREE);
             case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.NVLS);
             case BROADCAST: case REDUCE: return List.of(Algorithm.RING);
             default: return List.of(Algorithm.P2P);
@@ -127,7 +127,7 @@ public final class Tuner {
     /** NCCL's algorithms for {@code op} that ccsim does not implement (tuning.cc l.293-298). */
     static List<Algorithm> unimplementedNcclAlgorithms(CollectiveOp op) {
         switch (op) {
-            case ALL_REDUCE: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN, Algorithm.NVLS_TREE);
+            case ALL_REDUCE: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN);
             case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.PAT);
             default: return List.of();
         }
@@ -156,8 +156,8 @@ public final class Tuner {
                         + env.algo().orElse("") + "\" for " + f.ncclName()));
                 continue;
             }
-            if (a == Algorithm.NVLS) {
-                nvlsCandidate(in, f, unavailable).ifPresent(candidates::add);
+            if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
+                nvlsCandidate(in, f, a, unavailable).ifPresent(candidates::add);
                 continue;
             }
             for (Protocol p : Protocol.values()) {
@@ -184,10 +184,6 @@ public final class Tuner {
             String reason;
             if (!env.algoEnabled(f, a)) {
                 reason = "disabled by NCCL_ALGO=\"" + env.algo().orElse("") + "\" for " + f.ncclName();
-            } else if (a == Algorithm.NVLS_TREE && env.nvlsEnable() == 0) {
-                reason = "disabled by NCCL_NVLS_ENABLE=0";
-            } else if (a == Algorithm.NVLS_TREE && in.nNodes() == 1) {
-                reason = "NCCL runs NVLSTree across nodes only";
             } else {
                 reason = env.algo().isPresent() ? "requested by NCCL_ALGO=\"" + env.algo().get()
                         + "\" but not implemented by ccsim" : "not implemented by ccsim";
@@ -207,7 +203,10 @@ public final class Tuner {
         if (env.proto().isPresent()) sb.append(" with NCCL_PROTO=\"").append(env.proto().get()).append('"');
         sb.append(": ").append(f.ncclName()).append(" supports ");
         List<String> algos = new ArrayList<>();
-        for (Algorithm a : implementedAlgorithms(in.op())) algos.add(a == Algorithm.NVLS ? "NVLS (Simple only)" : a.ncclName());
+        for (Algorithm a : implementedAlgorithms(in.op())) {
+            boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+            algos.add(nvls ? a.ncclName() + " (Simple only)" : a.ncclName());
+        }
         sb.append(String.join(", ", algos)).append(" with LL, LL128, Simple");
         List<Algorithm> others = unimplementedNcclAlgorithms(in.op());
         if (!others.isEmpty()) {
@@ -225,30 +224,30 @@ public final class Tuner {
      * ({@link NvlsModel}). NCCL_NVLS_ENABLE=1 on a communicator without NVLS is an error, as NCCL's failed multicast
      * setup is.
      */
-    private Optional<Candidate> nvlsCandidate(TuneInput in, NcclFunc f, List<Unavailable> unavailable) {
-        Optional<String> refusal = NvlsModel.refusal(in, env);
+    private Optional<Candidate> nvlsCandidate(TuneInput in, NcclFunc f, Algorithm a, List<Unavailable> unavailable) {
+        boolean tree = a == Algorithm.NVLS_TREE;
+        Optional<String> refusal = tree ? NvlsTreeModel.refusal(in, env) : NvlsModel.refusal(in, env);
         if (refusal.isPresent()) {
             if (env.nvlsEnable() == 1 && !in.nvls().available()) {
-                throw new TunerException("NCCL_NVLS_ENABLE=1 forces NVLS, but " + refusal.get()
+                throw new TunerException("NCCL_NVLS_ENABLE=1 forces NVLS, but " + in.nvls().refusal().orElse("")
                         + " (NCCL fails its multicast setup there); unset it or set 0 or 2");
             }
-            unavailable.add(new Unavailable(Algorithm.NVLS, Optional.empty(), refusal.get()));
+            unavailable.add(new Unavailable(a, Optional.empty(), refusal.get()));
             return Optional.empty();
         }
         for (Protocol p : new Protocol[] {Protocol.LL, Protocol.LL128}) {
-            unavailable.add(new Unavailable(Algorithm.NVLS, Optional.of(p), "NVLS runs the Simple protocol only"));
+            unavailable.add(new Unavailable(a, Optional.of(p), a.ncclName() + " runs the Simple protocol only"));
         }
         if (!env.protoEnabled(f, Protocol.SIMPLE)) {
-            unavailable.add(new Unavailable(Algorithm.NVLS, Optional.of(Protocol.SIMPLE), "disabled by NCCL_PROTO=\""
+            unavailable.add(new Unavailable(a, Optional.of(Protocol.SIMPLE), "disabled by NCCL_PROTO=\""
                     + env.proto().orElse("") + "\" for " + f.ncclName()));
             return Optional.empty();
         }
         int ctas = in.nvls().ctas();
-        double latency = NvlsModel.latencyUs();
-        double bw = NvlsModel.bandwidthGBs(in);
+        double latency = tree ? NvlsTreeModel.latencyUs(in) : NvlsModel.latencyUs();
+        double bw = tree ? NvlsTreeModel.bandwidthGBs(in) : NvlsModel.bandwidthGBs(in);
         double time = latency + in.bytes() / (1000.0 * bw);
-        return Optional.of(new Candidate(Algorithm.NVLS, Protocol.SIMPLE, ctas, new double[] {time}, ctas, time,
-                latency, bw));
+        return Optional.of(new Candidate(a, Protocol.SIMPLE, ctas, new double[] {time}, ctas, time, latency, bw));
     }
 
     /** tuning.cc l.518-536 with ccsim's inputs: LL128 on by default only on NVLink graphs, with P2P. */

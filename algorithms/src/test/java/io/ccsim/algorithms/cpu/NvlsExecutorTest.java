@@ -87,6 +87,51 @@ class NvlsExecutorTest {
         return tests.stream();
     }
 
+    /** NVLSTree all-reduce × every type × reduction × nodes {2, 3, 4, 5, 8} × ranks per node {2, 3, 4, 8}. */
+    @TestFactory
+    Stream<DynamicTest> nvlsTreeMatrix() {
+        Planners planners = Planners.standard();
+        CpuExecutor exec = new CpuExecutor();
+        int[] nodes = {2, 3, 4, 5, 8};
+        int[] perNode = {2, 3, 4, 8};
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int di = 0; di < DataType.values().length; di++) {
+            for (int ri = 0; ri < ReduceOp.values().length; ri++) {
+                for (int ki = 0; ki < nodes.length; ki++) {
+                    DataType dt = DataType.values()[di];
+                    ReduceOp red = ReduceOp.values()[ri];
+                    int k = nodes[ki];
+                    int ppn = perNode[(di + ri + ki) % perNode.length];
+                    int ch = 1 + (di + ri + ki) % 3;
+                    long count = COUNTS[(di + 2 * ri + ki) % COUNTS.length];
+                    CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, count, dt, red, 0, CommLayout.uniform(k, ppn));
+                    PlanOptions opts = PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, ch).withBufferBytes(2048);
+                    boolean ok = NvlsSupport.refusal(CollectiveOp.ALL_REDUCE, dt, red).isEmpty();
+                    long seed = 31L * di + 7L * ri + ki;
+                    tests.add(DynamicTest.dynamicTest("nvlstree " + dt + " " + red + " " + k + "x" + ppn + " " + ch + "ch count="
+                            + count, () -> {
+                        if (!ok) {
+                            assertThatThrownBy(() -> planners.plan(call, opts)).isInstanceOf(UnsupportedAlgorithmException.class)
+                                    .hasMessageContaining("NVLSTree cannot reduce");
+                            return;
+                        }
+                        Plan plan = planners.plan(call, opts);
+                        ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
+                        CollectiveCheck.verify(call, in, exec.run(plan, in));
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void nvlsTreeIsRefusedOnOneNode() {
+        CollectiveCall call = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 1024, DataType.FLOAT32, CommLayout.singleHost(8));
+        assertThatThrownBy(() -> Planners.standard().plan(call, PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, 2)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("several nodes");
+    }
+
     @Test
     void allReduceSwitchActorsReduceForOneHeadAndMulticastToAll() {
         CollectiveCall call = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 1 << 20, DataType.FLOAT32, CommLayout.singleHost(8));

@@ -186,10 +186,11 @@ class PlanStructureTest {
         for (CollectiveOp op : CollectiveOp.values()) {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
-                    if (a == Algorithm.NVLS && proto != Protocol.SIMPLE) continue; // NVLS: Simple, one host, not int8
+                    boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+                    if (nvls && proto != Protocol.SIMPLE) continue; // NVLS(Tree): Simple, not int8; NVLS one host
                     for (int n : new int[] {2, 3, 5, 8}) {
-                        boolean nvls = a == Algorithm.NVLS;
-                        CommLayout l = nvls ? CommLayout.singleHost(n)
+                        CommLayout l = a == Algorithm.NVLS ? CommLayout.singleHost(n)
+                                : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
                                 : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
                         CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
                                 ReduceOp.SUM, n - 1, l);

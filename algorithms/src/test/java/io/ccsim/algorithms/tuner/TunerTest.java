@@ -207,6 +207,32 @@ class TunerTest {
                 .anySatisfy(u -> assertThat(u.label()).isEqualTo("NVLS/Simple"));
     }
 
+    /** N × 8 H100 as NCCL's graphs see them across nodes: NVLS heads 8, bwIntra 40, bwInter 48 (NDR), 16 CTAs. */
+    private static TuneInput nodesNvls(int nNodes, long bytes) {
+        return TuneInput.of(CollectiveOp.ALL_REDUCE, bytes, 8 * nNodes, nNodes, 25.0, 25.0, LinkClass.NVLINK, 16)
+                .withNvls(new NvlsGraph(8, 40, 48, 16, 90, java.util.Optional.empty()));
+    }
+
+    @Test
+    void nvlsTreeFollowsNcclsModelAcrossNodes() {
+        Tuner t = tuner();
+        // 2 nodes: busBw = 8 × min(59.5, 2 × 48, 57.7) = 461.6; latency 25 + 2 × log2(2) × 20.9 = 66.8 us
+        Candidate two = t.tune(nodesNvls(2, GIB)).candidate(Algorithm.NVLS_TREE, Protocol.SIMPLE).orElseThrow();
+        assertThat(two.bandwidthGBs()).isCloseTo(461.6 * 16 / 30, within(1e-9));
+        assertThat(two.latencyUs()).isCloseTo(66.8, within(1e-9));
+        // 4 nodes: busBw = 8 × min(59.5, 48, 45.5) = 364; latency 25 + 2 × 2 × 20.9 = 108.6 us
+        Candidate four = t.tune(nodesNvls(4, GIB)).candidate(Algorithm.NVLS_TREE, Protocol.SIMPLE).orElseThrow();
+        assertThat(four.bandwidthGBs()).isCloseTo(364.0 * 32 / 62, within(1e-9));
+        assertThat(four.latencyUs()).isCloseTo(108.6, within(1e-9));
+        // plain NVLS across nodes needs CollNet; NVLSTree is off on one node and for other collectives
+        assertThat(t.tune(nodesNvls(2, GIB)).unavailable())
+                .anySatisfy(u -> assertThat(u.reason()).contains("NVLS across nodes needs CollNet"));
+        assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).unavailable())
+                .anySatisfy(u -> assertThat(u.reason()).isEqualTo("NCCL runs NVLSTree across nodes only"));
+        assertThat(tuner("NCCL_NVLS_ENABLE", "0").tune(nodesNvls(2, GIB)).candidate(Algorithm.NVLS_TREE, Protocol.SIMPLE))
+                .isEmpty();
+    }
+
     @Test
     void channelBoundsAreHonoured() {
         Tuner t = tuner("NCCL_MIN_NCHANNELS", "4", "NCCL_MAX_NCHANNELS", "8");

@@ -1,0 +1,199 @@
+package io.ccsim.algorithms.plan;
+
+import io.ccsim.algorithms.profile.NcclNvlsConstants;
+
+/**
+ * NVLSTree all-reduce: NVLS inside every node, NCCL's double binary tree across nodes between the nodes' same-index
+ * heads, with each node's NVLink switch as actors of the plan ({@link NvlsSchedule} for the node-local part).
+ *
+ * <h2>NCCL's data flow (NVIDIA/nccl v2.28.9 src/device/all_reduce.h RunWorkColl NVLS_TREE; connect.cc connectNvls)</h2>
+ * Head h of every node (the GPU of NIC h: one rail) joins tree {@code c mod 2} of channel c over the nodes
+ * (ncclGetDtree). Per loop of {@code heads × chunk} elements, sub-chunk h belongs to head h:
+ * <ul>
+ *   <li><em>scatter</em> (every rank): its input sub-chunk h for head h's multicast buffer;</li>
+ *   <li><em>reduce</em> (heads): a non-root head reduces the node's {@code multimem.ld_reduce} of sub-chunk h with
+ *       what its child nodes' heads send and sends the sum to its parent node's head; the root reduces the same
+ *       and starts the broadcast: {@code multimem.st} into its node and sends to its children;</li>
+ *   <li><em>bcast</em> (non-root heads): receives the result from the parent, {@code multimem.st}s it into the node
+ *       and sends it to its children;</li>
+ *   <li><em>gather</em> (every rank): copies every head's result to its output.</li>
+ * </ul>
+ *
+ * <h2>As a plan</h2>
+ * Per node k and head h a reduction actor {@code R_kh} (the switch summing sub-chunk h of the node's GPUs for head
+ * (k, h)) and a multicast actor {@code M_kh}. Lanes: 0 scatter (SEND to every R_kh of the rank's node), 1 reduce
+ * (heads: {@link Primitive#RECV_REDUCE_FORWARD} from R_kh and the child heads, to the parent head — or, at the root,
+ * to M_kh and the child heads), 2 bcast (non-root heads: RECV_COPY_SEND from the parent head to M_kh and the child
+ * heads), 3 gather (RECV from every M_kh). A head has at most 3 peers each way. The chunk is NCCL's NVLSTree chunk:
+ * NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from 4 nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE), shrunk for small sizes.
+ */
+final class NvlsTreeSchedule implements Schedule {
+    private final ChannelParts parts;
+    private final int n;
+    private final int nNodes;
+    private final int ppn;
+    private final int heads;
+    private final int nChannels;
+    private final int alignElems;
+    private final int[][] byHost;
+    private final int[] hostOf;
+    private final int[] localOf;
+    /** [tree][node*3 + k]: {parent, child0, child1} node indices, −1 for none */
+    private final int[][] nodeTree = new int[2][];
+
+    NvlsTreeSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts) {
+        this.parts = parts;
+        this.n = call.nRanks();
+        this.byHost = call.layout().ranksByHost();
+        this.nNodes = byHost.length;
+        this.ppn = byHost[0].length;
+        this.heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
+        this.nChannels = o.nChannels();
+        this.alignElems = Math.max(1, 16384 / call.dtype().bytes());
+        this.hostOf = new int[n];
+        this.localOf = new int[n];
+        for (int k = 0; k < nNodes; k++) {
+            for (int i = 0; i < byHost[k].length; i++) {
+                hostOf[byHost[k][i]] = k;
+                localOf[byHost[k][i]] = i;
+            }
+        }
+        for (int t = 0; t < 2; t++) {
+            nodeTree[t] = new int[3 * nNodes];
+            for (int k = 0; k < nNodes; k++) {
+                System.arraycopy(TreeAllReducePlanner.dtree(nNodes, k, t), 0, nodeTree[t], 3 * k, 3);
+            }
+        }
+    }
+
+    @Override public int nLanes() { return 4; }
+
+    @Override public int switchActors() { return 2 * nNodes * heads; }
+
+    @Override public int switchHost(int actor) { return ((actor - n) % (nNodes * heads)) / heads; }
+
+    @Override public int maxPeers() { return Math.max(StepCursor.MAX_PEERS, ppn); }
+
+    private int reduceActor(int node, int h) { return n + node * heads + h; }
+
+    private int castActor(int node, int h) { return n + nNodes * heads + node * heads + h; }
+
+    private int head(int node, int h) { return byHost[node][h]; }
+
+    private int loops(int ch) {
+        return Math.toIntExact(Chunking.divUp(parts.count[ch], heads * parts.chunkElems[ch]));
+    }
+
+    private long chunk(int ch, int j) {
+        long chunk = parts.chunkElems[ch];
+        long rest = parts.count[ch] - j * heads * chunk;
+        if (rest >= heads * chunk) return chunk;
+        return Chunking.alignUp(Chunking.divUp(rest, heads), alignElems);
+    }
+
+    private long start(int ch, int j, int h) { return j * heads * parts.chunkElems[ch] + h * chunk(ch, j); }
+
+    private int count(int ch, int j, int h) {
+        return (int) Math.max(0, Math.min(chunk(ch, j), parts.count[ch] - start(ch, j, h)));
+    }
+
+    @Override
+    public int stepCount(int actor, int ch, int lane) {
+        int loops = loops(ch);
+        if (actor >= n) return lane == 0 ? loops : 0;
+        int local = localOf[actor];
+        switch (lane) {
+            case 0: case 3: return loops * heads;
+            case 1: return local < heads ? loops : 0;
+            default: return local < heads && nodeTree[ch % 2][3 * hostOf[actor]] >= 0 ? loops : 0;
+        }
+    }
+
+    @Override
+    public void step(int actor, int ch, int lane, int i, StepCursor c) {
+        long base = parts.offset[ch];
+        int[] tree = nodeTree[ch % 2];
+        if (actor >= n) {
+            int idx = (actor - n) % (nNodes * heads);
+            int node = idx / heads;
+            int h = idx % heads;
+            c.set(actor - n < nNodes * heads ? Primitive.MULTIMEM_REDUCE : Primitive.MULTIMEM_FORWARD, 0, 0, count(ch, i, h), 1);
+            if (actor - n < nNodes * heads) {
+                for (int r : byHost[node]) c.addRecv(r);
+                c.addSend(head(node, h));
+            } else {
+                c.addRecv(head(node, h));
+                for (int r : byHost[node]) c.addSend(r);
+            }
+            return;
+        }
+        int node = hostOf[actor];
+        if (lane == 0 || lane == 3) {
+            int j = i / heads;
+            int h = i % heads;
+            long off = base + start(ch, j, h);
+            if (lane == 0) {
+                c.set(Primitive.SEND, off, off, count(ch, j, h), 1);
+                c.addSend(reduceActor(node, h));
+            } else {
+                c.set(Primitive.RECV, off, off, count(ch, j, h), 1);
+                c.addRecv(castActor(node, h));
+            }
+            if (h > 0) c.markContinued();
+            return;
+        }
+        int h = localOf[actor];
+        long off = base + start(ch, i, h);
+        int parent = tree[3 * node];
+        if (lane == 1) {
+            c.set(Primitive.RECV_REDUCE_FORWARD, off, off, count(ch, i, h), 1);
+            c.addRecv(reduceActor(node, h));
+            addChildren(c, tree, node, h, true);
+            if (parent >= 0) {
+                c.addSend(head(parent, h));
+            } else {
+                c.addSend(castActor(node, h));
+                addChildren(c, tree, node, h, false);
+            }
+        } else {
+            c.set(Primitive.RECV_COPY_SEND, off, off, count(ch, i, h), 1);
+            c.addRecv(head(parent, h));
+            c.addSend(castActor(node, h));
+            addChildren(c, tree, node, h, false);
+        }
+    }
+
+    private void addChildren(StepCursor c, int[] tree, int node, int h, boolean receiving) {
+        for (int k = 1; k <= 2; k++) {
+            int child = tree[3 * node + k];
+            if (child < 0) continue;
+            if (receiving) c.addRecv(head(child, h));
+            else c.addSend(head(child, h));
+        }
+    }
+
+    @Override
+    public void connections(ConnectionSink sink) {
+        for (int ch = 0; ch < nChannels; ch++) {
+            if (loops(ch) == 0) continue;
+            int[] tree = nodeTree[ch % 2];
+            for (int node = 0; node < nNodes; node++) {
+                for (int h = 0; h < heads; h++) {
+                    for (int r : byHost[node]) {
+                        sink.accept(ch, r, reduceActor(node, h));
+                        sink.accept(ch, castActor(node, h), r);
+                    }
+                    sink.accept(ch, reduceActor(node, h), head(node, h));
+                    sink.accept(ch, head(node, h), castActor(node, h));
+                    int parent = tree[3 * node];
+                    if (parent >= 0) {
+                        sink.accept(ch, head(node, h), head(parent, h));
+                        sink.accept(ch, head(parent, h), head(node, h));
+                    }
+                }
+            }
+        }
+    }
+
+    @Override public long footprintBytes() { return 64 + parts.footprintBytes() + 8L * n + 24L * nNodes; }
+}
