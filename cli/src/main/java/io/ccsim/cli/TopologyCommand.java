@@ -17,7 +17,7 @@ import picocli.CommandLine.ParameterException;
 /** {@code ccsim topology NAME|FILE [--gpus N] [--nodes M] [--format text|json]} and the nvidia-smi importer. */
 @Command(name = "topology", description = {
         "Print a summary (or the JSON) of a topology: a catalog name or a JSON file.",
-        "Catalog: hgx-h100, hgx-h200, pcie-8gpu, gb200-nvl72; --nodes M builds a rail-optimized fat-tree cluster."},
+        "Catalog: hgx-h100, hgx-h200, hgx-b200, pcie-8gpu, gb200-nvl72; --nodes M builds a rail-optimized fat-tree cluster."},
         mixinStandardHelpOptions = true)
 final class TopologyCommand implements Callable<Integer> {
     enum Format { text, json }

@@ -107,6 +107,26 @@ final class Boards {
      * </ul>
      */
     static Board hgx(String model, long memoryBytes) {
+        return hgx(model, memoryBytes, new int[] {5, 4, 4, 5}, Hardware.NVLINK4_LINK_BW, NVSWITCH3);
+    }
+
+    /*
+     * HGX B200 source: NVIDIA's HGX B200 / DGX B200 specifications: 8 B200 GPUs, 1.8 TB/s NVLink per GPU (18 NVLink5
+     * links, 50 GB/s per direction each) through 2 NVLink Switch chips (9 links of each GPU on each), 1,440 GB of GPU
+     * memory (180 GB per GPU), 8 single-port ConnectX-7 400 Gb/s NICs for the compute fabric (DGX B200).
+     */
+
+    /**
+     * HGX B200 baseboard: as {@link #hgx(String, long)} with 2 fourth-generation NVSwitch chips (NVLink5), each GPU's 18
+     * links split 9/9 over them, one striped group of 18 × 50 GB/s per GPU; PCIe Gen5 and one NDR NIC per GPU as HGX
+     * H100.
+     */
+    static Board hgxB200() {
+        return hgx("B200", Hardware.B200_MEMORY_BYTES, new int[] {9, 9}, Hardware.NVLINK5_LINK_BW, NVSWITCH4);
+    }
+
+    private static Board hgx(String model, long memoryBytes, int[] lanesPerSwitch, double linkBw,
+                             Map<String, String> switchAttrs) {
         return new Board() {
             @Override
             public int maxGpus() {
@@ -131,7 +151,7 @@ final class Boards {
             @Override
             public List<String> add(Topology.Builder b, int host, int gpus, int nicCount) {
                 String p = p(host);
-                int[] lanesPerSwitch = {5, 4, 4, 5};
+                int nvs = lanesPerSwitch.length;
                 for (int c = 0; c < 2; c++) {
                     b.node(new Node(p + "cpu" + c, NodeKind.CPU, host, c, Map.of("numa", Integer.toString(c))));
                 }
@@ -140,8 +160,8 @@ final class Boards {
                     b.node(new Node(p + "pcie" + s, NodeKind.PCIE_SWITCH, host, s));
                     b.link(pcie(p + "pcie" + s, p + "cpu" + (s / 2), 5, 16));
                 }
-                for (int s = 0; s < 4; s++) {
-                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, NVSWITCH3));
+                for (int s = 0; s < nvs; s++) {
+                    b.node(new Node(p + "nvs" + s, NodeKind.NVSWITCH, host, s, switchAttrs));
                 }
                 List<String> nics = new ArrayList<>();
                 int perNic = gpus / (nicCount == 0 ? gpus : nicCount);
@@ -150,8 +170,8 @@ final class Boards {
                     b.node(gpu(gpu, host, g, model, memoryBytes, g / 4));
                     b.link(pcie(gpu, p + "pcie" + (g / 2), 5, 16));
                     List<String> stripe = new ArrayList<>();
-                    for (int s = 0; s < 4; s++) {
-                        Link l = link(gpu, p + "nvs" + s, LinkKind.NVLINK, lanesPerSwitch[s] * Hardware.NVLINK4_LINK_BW,
+                    for (int s = 0; s < nvs; s++) {
+                        Link l = link(gpu, p + "nvs" + s, LinkKind.NVLINK, lanesPerSwitch[s] * linkBw,
                                 Hardware.NVLINK_LATENCY_PS, lanesPerSwitch[s], 0);
                         b.link(l);
                         stripe.add(l.id());

@@ -106,6 +106,8 @@ public final class Hardware {
     static final long H200_MEMORY_BYTES = 143771L << 20;
     /** B200 in a GB200 NVL72: 186 GB. */
     static final long GB200_MEMORY_BYTES = 186_000_000_000L;
+    /** B200 in an HGX B200: 180 GB (1,440 GB per board / 8, HGX B200 spec). */
+    static final long B200_MEMORY_BYTES = 180_000_000_000L;
     /** L40S (PCIe Gen4 x16) 48GB: 46068 MiB. */
     static final long L40S_MEMORY_BYTES = 46068L << 20;
 }

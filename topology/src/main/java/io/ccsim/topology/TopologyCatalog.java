@@ -20,6 +20,7 @@ public final class TopologyCatalog {
         Map<String, Boards.Board> m = new LinkedHashMap<>();
         m.put("hgx-h100", Boards.hgx("H100", Hardware.H100_MEMORY_BYTES));
         m.put("hgx-h200", Boards.hgx("H200", Hardware.H200_MEMORY_BYTES));
+        m.put("hgx-b200", Boards.hgxB200());
         m.put("pcie-8gpu", Boards.pcieBox(true));
         m.put("pcie-8gpu-nonic", Boards.pcieBox(false));
         m.put("gb200-nvl72", Boards.nvl72());

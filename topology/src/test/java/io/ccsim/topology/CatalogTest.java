@@ -41,6 +41,24 @@ class CatalogTest {
     }
 
     @Test
+    void hgxB200BoardHasTwoNvlink5SwitchesWithMulticast() {
+        Topology t = TopologyCatalog.build("hgx-b200");
+        assertThat(t.gpus()).hasSize(8);
+        assertThat(t.gpus().get(0).attr("model")).isEqualTo("B200");
+        assertThat(count(t, NodeKind.NVSWITCH)).isEqualTo(2);
+        assertThat(count(t, NodeKind.NIC)).isEqualTo(8);
+        for (Node n : t.nodes()) {
+            if (n.kind() == NodeKind.NVSWITCH) {
+                assertThat(n.attr("multicast")).isEqualTo("true");
+                assertThat(n.attr("generation")).isEqualTo("4");
+            }
+        }
+        // 18 NVLink5 links of 50 GB/s per direction, 9 on each switch, one striped group
+        assertThat(t.group("n0.gpu3.nvl").capacityBytesPerSec()).isEqualTo(18 * 50e9);
+        assertThat(t.group("n0.gpu3.nvl").members()).hasSize(2);
+    }
+
+    @Test
     void gpuToGpuRouteIsTheTwoStripedGroups() {
         Topology t = TopologyCatalog.build("hgx-h200");
         Route r = t.route("n0.gpu0", "n0.gpu5", 7);
