@@ -120,10 +120,13 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
         return 0;
     }
 
-    private static void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
+    private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
                                   List<String> labels, List<String[]> crossovers, List<Unavailable> unavailable) {
         out.printf(Locale.ROOT, "# ccsim tune: %s on %s (%d ranks, %d node(s)); simulated time in us at NCCL's channel count per candidate%n",
                 cop.cliName(), topo.name(), runner.graph().nRanks(), runner.graph().nNodes());
+        out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", SimSetup.profileLabel(profile, runner.tuner().profile()),
+                CalibrationProfile.NCCL_VERSION);
+        for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         out.println("# '*' marks the fastest; 'nccl' is what NCCL's cost model (the tuner) picks by default");
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "#%11s", "size"));
         for (String l : labels) h.append(String.format(Locale.ROOT, "  %14s", l));
