@@ -186,10 +186,12 @@ class PlanStructureTest {
         for (CollectiveOp op : CollectiveOp.values()) {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
-                    if (a == Algorithm.NVLS && proto != Protocol.SIMPLE) continue; // NVLS: Simple, one host, not int8
+                    boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
+                    // NVLS: Simple, one host, not int8; CollNet: Simple, 2+ hosts
+                    if ((a == Algorithm.NVLS || collNet) && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
                         boolean nvls = a == Algorithm.NVLS;
-                        CommLayout l = nvls ? CommLayout.singleHost(n)
+                        CommLayout l = nvls ? CommLayout.singleHost(n) : collNet && n % 2 == 1 ? CommLayout.uniform(n, 1)
                                 : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
                         CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
                                 ReduceOp.SUM, n - 1, l);
@@ -213,11 +215,13 @@ class PlanStructureTest {
                     for (int i = 0; i < p.stepCount(r, ch, l); i++) {
                         p.step(r, ch, l, i, c);
                         long sig = ((long) c.count() << 8) | c.slots();
+                        int sch = p.connectionChannel(ch, c.sendConn());
+                        int rch = p.connectionChannel(ch, c.recvConn());
                         for (int k = 0; k < c.nSend(); k++) {
-                            sent.computeIfAbsent(ch + ":" + r + ">" + c.sendPeer(k), x -> new ArrayList<>()).add(sig);
+                            sent.computeIfAbsent(sch + ":" + r + ">" + c.sendPeer(k), x -> new ArrayList<>()).add(sig);
                         }
                         for (int k = 0; k < c.nRecv(); k++) {
-                            recv.computeIfAbsent(ch + ":" + c.recvPeer(k) + ">" + r, x -> new ArrayList<>()).add(sig);
+                            recv.computeIfAbsent(rch + ":" + c.recvPeer(k) + ">" + r, x -> new ArrayList<>()).add(sig);
                         }
                     }
         assertThat(sent.keySet()).as(p.toString()).isEqualTo(recv.keySet());
@@ -303,8 +307,9 @@ class PlanStructureTest {
                 .isInstanceOf(UnsupportedAlgorithmException.class)
                 .hasMessageContaining("Tree is not supported for all_gather; supported: Ring");
         assertThatThrownBy(() -> planners.plan(CollectiveCall.of(CollectiveOp.ALL_REDUCE, 10, DataType.FLOAT32, l),
-                PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1)))
-                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("supported: Ring, Tree, NVLS");
+                PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class)
+                .hasMessageContaining("supported: Ring, Tree, NVLS, CollnetDirect, CollnetChain");
         assertThatThrownBy(() -> new CollectiveCall(CollectiveOp.BROADCAST, 10, DataType.FLOAT32, ReduceOp.SUM, 4, l))
                 .hasMessageContaining("root must be in [0, 3], got 4");
         assertThatThrownBy(() -> new CommLayout(3, new int[] {0, 2, 2}))
