@@ -37,7 +37,8 @@ final class NvlsSearch {
         }
         if (ppn < 2) return NvlsGraph.none("NVLS needs at least 2 GPUs per node (NCCL 2.28.7+), got " + ppn);
         if (nNodes > 1) {
-            return NvlsGraph.none("NVLS across nodes needs CollNet (IB SHARP), which ccsim does not model");
+            return NvlsGraph.none("NVLS across nodes runs with IB SHARP through CollNet, which ccsim does not implement"
+                    + " for NVLS (NVLSTree is NCCL's multi-node form without it)");
         }
         int heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
         double total = nvlinkLanes(topo, g0) * (nvl5 ? CommGraph.SM100_NVLINK_BW_GBS : CommGraph.SM90_NVLINK_BW_GBS);
