@@ -69,6 +69,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
             description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
     int nicsPerNode;
+    @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
+            + " needs --nodes >= 2")
+    boolean sharp;
     @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
     Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP",
@@ -128,7 +131,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
             nGpus = Integer.parseInt(gpus.trim());
         }
-        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode);
+        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         int n = topo.gpus().size();

@@ -24,14 +24,28 @@ final class TopologyArgs {
 
     /** As {@link #resolve(String, int, int, double, long)} with {@code nics} NICs per board (0 = the board's default). */
     static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics) {
+        return resolve(nameOrFile, gpus, nodes, oversubscription, seed, nics, false);
+    }
+
+    /**
+     * As {@link #resolve(String, int, int, double, long, int)}, with SHARP-capable fat-tree switches if {@code sharp}
+     * ({@code --sharp}: only with {@code --nodes} &gt; 1, where there is a fat-tree).
+     */
+    static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics,
+                            boolean sharp) {
         if (TopologyCatalog.contains(nameOrFile)) {
             if (nics < 0) throw new UserException("--nics-per-node must be >= 0 (0 = the board's default), got " + nics);
-            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed, nics));
+            if (sharp && nodes < 2) {
+                throw new UserException("--sharp makes the fat-tree's switches SHARP-capable, so it needs --nodes >= 2, got "
+                        + nodes);
+            }
+            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp));
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {
-            if (gpus != 0 || nodes != 1 || nics != 0) {
-                throw new UserException("--gpus/--nodes/--nics-per-node apply to catalog topologies, not to the file " + nameOrFile);
+            if (gpus != 0 || nodes != 1 || nics != 0 || sharp) {
+                throw new UserException("--gpus/--nodes/--nics-per-node/--sharp apply to catalog topologies, not to the file "
+                        + nameOrFile + " (give its network switches the attribute \"sharp\": \"true\" there)");
             }
             return readFile(p);
         }

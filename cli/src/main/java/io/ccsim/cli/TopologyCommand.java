@@ -39,6 +39,9 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
             description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
     int nicsPerNode;
+    @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
+            + " needs --nodes >= 2")
+    boolean sharp;
 
     @Option(names = "--seed", defaultValue = "0", description = "seed of ECMP route choices (default: ${DEFAULT-VALUE})")
     long seed;
@@ -61,7 +64,7 @@ final class TopologyCommand implements Callable<Integer> {
             }
         } else {
             if (topology == null) throw new ParameterException(spec.commandLine(), "missing topology: give NAME|FILE or --from-nvidia-smi FILE");
-            t = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode);
+            t = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp);
         }
         var out = spec.commandLine().getOut();
         if (format == Format.json) out.println(TopologyJson.write(t));

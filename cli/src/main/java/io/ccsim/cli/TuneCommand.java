@@ -51,6 +51,9 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
     @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
             description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
     int nicsPerNode;
+    @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
+            + " needs --nodes >= 2")
+    boolean sharp;
     @Option(names = "--profile", paramLabel = "FILE") Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP") String op;
     @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
@@ -78,7 +81,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode);
+        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);

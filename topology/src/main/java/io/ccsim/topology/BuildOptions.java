@@ -9,8 +9,11 @@ package io.ccsim.topology;
  * @param seed             seed of the ECMP hash
  * @param nicsPerNode      network NICs per board (0 = the board's default, one per GPU on HGX); on HGX a divisor
  *                         of the GPU count, NIC k sitting on the PCIe switch of GPU k × gpus / nicsPerNode
+ * @param sharp            whether the fat-tree's leaf and spine switches are SHARP-capable (in-network reduction,
+ *                         NVIDIA Quantum-2 SHARPv3; node attribute {@code sharp} = {@code true}, see {@link FatTree});
+ *                         ignored for one board
  */
-public record BuildOptions(int gpus, int nodes, double oversubscription, long seed, int nicsPerNode) {
+public record BuildOptions(int gpus, int nodes, double oversubscription, long seed, int nicsPerNode, boolean sharp) {
 
     /** One default board, non-blocking, seed 0. */
     static final BuildOptions DEFAULT = new BuildOptions(0, 1, 1.0, 0L);
@@ -31,6 +34,11 @@ public record BuildOptions(int gpus, int nodes, double oversubscription, long se
         }
     }
 
+    /** Options without SHARP. */
+    public BuildOptions(int gpus, int nodes, double oversubscription, long seed, int nicsPerNode) {
+        this(gpus, nodes, oversubscription, seed, nicsPerNode, false);
+    }
+
     /** Options with the board's default NIC count. */
     public BuildOptions(int gpus, int nodes, double oversubscription, long seed) {
         this(gpus, nodes, oversubscription, seed, 0);
@@ -43,6 +51,11 @@ public record BuildOptions(int gpus, int nodes, double oversubscription, long se
 
     /** The same options with {@code nics} NICs per board (0 = the board's default). */
     public BuildOptions withNicsPerNode(int nics) {
-        return new BuildOptions(gpus, nodes, oversubscription, seed, nics);
+        return new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
+    }
+
+    /** The same options with SHARP-capable network switches ({@code on}) or without. */
+    public BuildOptions withSharp(boolean on) {
+        return new BuildOptions(gpus, nodes, oversubscription, seed, nicsPerNode, on);
     }
 }

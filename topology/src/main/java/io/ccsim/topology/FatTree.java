@@ -13,6 +13,12 @@ import java.util.List;
  * keeps right). NIC-to-leaf cables run at the NIC's rate, leaf-to-spine cables at NDR 400 Gb/s.
  * Ids: {@code leaf.r<rail>.<j>}, {@code spine.<k>}, links {@code <nic>~<leaf>} and
  * {@code <leaf>~<spine>}.
+ *
+ * <p><b>SHARP.</b> Built with {@code sharp}, every leaf and spine carries the attributes {@code sharp} = {@code true}
+ * and {@code sharp_version} = {@code 3}: an NVIDIA Quantum-2 switch with SHARPv3 streaming aggregation, which
+ * reduces the data of its ports in the switch (what NCCL's CollNet algorithms use through the SHARP plugin). Its
+ * aggregation runs at the ports' line rate: no public figure gives the Quantum-2 aggregation throughput apart from
+ * its ports, so ccsim adds no constraint of its own beyond the links.
  */
 final class FatTree {
 
@@ -35,6 +41,12 @@ final class FatTree {
      * @throws IllegalArgumentException if a host has another NIC count than host 0
      */
     static void add(Topology.Builder b, List<List<String>> nicsByHost, double nicBandwidth, double oversubscription) {
+        add(b, nicsByHost, nicBandwidth, oversubscription, false);
+    }
+
+    /** As {@link #add(Topology.Builder, List, double, double)}, with SHARP-capable switches if {@code sharp}. */
+    static void add(Topology.Builder b, List<List<String>> nicsByHost, double nicBandwidth, double oversubscription,
+                    boolean sharp) {
         int hosts = nicsByHost.size();
         int rails = nicsByHost.get(0).size();
         int radix = Hardware.NDR_SWITCH_RADIX;
@@ -43,13 +55,13 @@ final class FatTree {
         int leavesPerRail = (hosts + down - 1) / down;
         int up = Math.max(1, (int) Math.ceil(down / oversubscription));
         for (int k = 0; k < up; k++) {
-            b.node(new Node("spine." + k, NodeKind.NET_SWITCH, -1, k, java.util.Map.of("tier", "spine")));
+            b.node(new Node("spine." + k, NodeKind.NET_SWITCH, -1, k, attrs(sharp, "tier", "spine")));
         }
         for (int r = 0; r < rails; r++) {
             for (int j = 0; j < leavesPerRail; j++) {
                 String leaf = "leaf.r" + r + "." + j;
                 b.node(new Node(leaf, NodeKind.NET_SWITCH, -1, r * leavesPerRail + j,
-                        java.util.Map.of("tier", "leaf", "rail", Integer.toString(r))));
+                        attrs(sharp, "tier", "leaf", "rail", Integer.toString(r))));
                 for (int k = 0; k < up; k++) {
                     b.link(Boards.link(leaf, "spine." + k, LinkKind.INFINIBAND, Hardware.NDR_BW,
                             Hardware.SWITCH_LATENCY_PS, 1, 0));
@@ -66,4 +78,18 @@ final class FatTree {
             }
         }
     }
+
+    /** The switch attributes {@code kv} (key, value, ...), plus SHARP's when {@code sharp}. */
+    private static java.util.Map<String, String> attrs(boolean sharp, String... kv) {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
+        if (sharp) {
+            m.put(SHARP, "true");
+            m.put("sharp_version", "3");
+        }
+        return m;
+    }
+
+    /** The node attribute that marks a SHARP-capable network switch ({@code "true"}). */
+    static final String SHARP = "sharp";
 }

@@ -57,7 +57,8 @@ public final class TopologyCatalog {
         int nics = board.nics(gpus, options.nicsPerNode());
         String full = name + (gpus != board.maxGpus() ? "-" + gpus + "g" : "")
                 + (options.nicsPerNode() != 0 && nics != gpus ? "-" + nics + "nic" : "")
-                + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "");
+                + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "")
+                + (options.nodes() > 1 && options.sharp() ? "-sharp" : "");
         Topology.Builder b = Topology.builder(full, options.seed());
         List<List<String>> nicsByHost = new ArrayList<>(options.nodes());
         for (int h = 0; h < options.nodes(); h++) {
@@ -68,7 +69,7 @@ public final class TopologyCatalog {
                 throw new IllegalArgumentException("topology '" + name + "' has no NICs, so it cannot be built with"
                         + " nodes > 1; use one of " + names().stream().filter(n -> !n.endsWith("nonic")).toList());
             }
-            FatTree.add(b, nicsByHost, board.nicBandwidth(), options.oversubscription());
+            FatTree.add(b, nicsByHost, board.nicBandwidth(), options.oversubscription(), options.sharp());
         }
         return b.build();
     }

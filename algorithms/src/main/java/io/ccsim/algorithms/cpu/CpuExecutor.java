@@ -36,8 +36,10 @@ import java.util.List;
  * bytes are accounted in the same format.
  *
  * <p>Switch actors ({@link Plan#nActors()}) are tasks like ranks, after them; they own no buffers and run only
- * switch primitives (an NVLink switch's reduction of every GPU's slice, its multicast to every GPU), so the
- * switch that reduces is checked like any rank.
+ * switch primitives (an NVLink switch's reduction of every GPU's slice, its multicast to every GPU; a SHARP network
+ * switch's reduction of every host's head slice, back to each), so the switch that reduces is checked like any rank.
+ * Connections are keyed by their connection channel ({@link Plan#connectionChannel}), so a step's connection index
+ * picks NCCL's connection 0 or 1.
  *
  * <p>One executor may run many plans; runs share no state.
  */
@@ -229,11 +231,11 @@ public final class CpuExecutor {
             return new ExecutionStats(steps, passes, conns.size(), slotsWritten, payloadBytes, wireBytes, maxInUse);
         }
 
-        private Conn conn(Task t, int from, int to) {
-            int i = index.get(key(t.channel, from, to));
+        private Conn conn(Task t, int connChannel, int from, int to) {
+            int i = index.get(key(connChannel, from, to));
             if (i < 0) {
                 throw violation(t, "uses connection " + from + "->" + to + " on channel " + t.channel
-                        + " which the plan does not declare");
+                        + (connChannel != t.channel ? " (connection 1)" : "") + " which the plan does not declare");
             }
             return conns.get(i);
         }
@@ -247,13 +249,15 @@ public final class CpuExecutor {
             int s = c.slots();
             int nr = c.nRecv();
             int ns = c.nSend();
+            int rch = plan.connectionChannel(t.channel, c.recvConn());
+            int sch = plan.connectionChannel(t.channel, c.sendConn());
             for (int k = 0; k < nr; k++) {
-                Conn cn = conn(t, c.recvPeer(k), t.rank);
+                Conn cn = conn(t, rch, c.recvPeer(k), t.rank);
                 if (cn.tail - cn.head < s) return false;
                 recvConns[k] = cn;
             }
             for (int k = 0; k < ns; k++) {
-                Conn cn = conn(t, t.rank, c.sendPeer(k));
+                Conn cn = conn(t, sch, t.rank, c.sendPeer(k));
                 if (cn.tail + s - cn.head > slots) return false;
                 sendConns[k] = cn;
             }
@@ -338,8 +342,17 @@ public final class CpuExecutor {
                     }
                     break;
                 }
+                case RECV_POST_COPY_SEND:
+                    for (int i = 0; i < cnt; i++) {
+                        long x = recv[0][i];
+                        if (post) x = red.postOp(x);
+                        v[i] = x;
+                        outBuf.setBits(dst + i, x);
+                    }
+                    break;
                 case MULTIMEM_REDUCE:
                 case RECV_REDUCE_FORWARD:
+                case SHARP_REDUCE:
                     if (red == null) throw violation(t, "reduces in a collective without a reduction");
                     for (int i = 0; i < cnt; i++) {
                         long x = recv[0][i];
@@ -424,14 +437,14 @@ public final class CpuExecutor {
                 sb.append("\n  rank ").append(t.rank).append(" channel ").append(t.channel).append(" lane ").append(t.lane)
                         .append(" step ").append(t.next).append('/').append(t.steps).append(' ').append(c);
                 for (int k = 0; k < c.nRecv(); k++) {
-                    Conn cn = conns.get(index.get(key(t.channel, c.recvPeer(k), t.rank)));
+                    Conn cn = conns.get(index.get(key(plan.connectionChannel(t.channel, c.recvConn()), c.recvPeer(k), t.rank)));
                     if (cn.tail - cn.head < c.slots()) {
                         sb.append(" waits for data from ").append(cn.from).append(" (").append(cn.tail - cn.head)
                                 .append(" of ").append(c.slots()).append(" slots filled)");
                     }
                 }
                 for (int k = 0; k < c.nSend(); k++) {
-                    Conn cn = conns.get(index.get(key(t.channel, t.rank, c.sendPeer(k))));
+                    Conn cn = conns.get(index.get(key(plan.connectionChannel(t.channel, c.sendConn()), t.rank, c.sendPeer(k))));
                     if (cn.tail + c.slots() - cn.head > slots) {
                         sb.append(" waits for free slots to ").append(cn.to).append(" (").append(slots - (cn.tail - cn.head))
                                 .append(" free, needs ").append(c.slots()).append(')');

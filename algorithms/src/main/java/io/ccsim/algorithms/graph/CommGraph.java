@@ -5,6 +5,7 @@ import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.net.HostNics;
 import io.ccsim.algorithms.net.NetPolicy;
+import io.ccsim.algorithms.tuner.CollNetGraph;
 import io.ccsim.algorithms.tuner.NvlsGraph;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.profile.LinkClass;
@@ -41,7 +42,7 @@ import java.util.Map;
  */
 public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intraClass, double intraBwGBs,
                         double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout, RailRings rails,
-                        NvlsGraph nvls) {
+                        NvlsGraph nvls, CollNetGraph collNet) {
     /*
      * Channels across hosts (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, connect.cc ncclTopoPostset):
      * the ring search starts at the fastest speed of its array (sm90: 48, 45, 42, 40, 30, 24, ... GB/s) not above the
@@ -113,6 +114,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         double intraBw;
         RailRings rails;
         Nics netNics = null;
+        CollNetGraph collNet = CollNetGraph.none("one node: CollNet reduces in the network between nodes");
         if (nNodes > 1) {
             HostNics hostNics = new HostNics(topo, policy);
             int[] nicOfLocal = new int[ppn];
@@ -123,6 +125,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             interBw = nics.totalGBs() / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
             rails = RailRings.across(ppn, nNodes, nicOfLocal, intra.linkClass() == LinkClass.NVLINK && ppn > 1, policy);
+            collNet = CollNetSearch.of(topo, g0, nics.count(), nics.totalGBs() / nics.count(), ppn, nNodes, nCh, intra.nvl5());
         } else {
             intraBw = intra.totalGBs() / nCh;
             rails = RailRings.singleHost(ppn);
@@ -130,7 +133,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         NvlsGraph nvls = netNics == null ? NvlsSearch.of(topo, g0, ppn, nNodes, 0, 0)
                 : NvlsSearch.of(topo, g0, ppn, nNodes, netNics.count(), netNics.totalGBs() / netNics.count());
         return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
-                nvls);
+                nvls, collNet);
     }
 
     /** NCCL's sm90 and sm100 search speeds across nodes, GB/s (search.cc sm90SpeedArrayInter, sm100SpeedArrayInter). */
@@ -277,7 +280,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
     /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) of {@code dtype} reduced by {@code redop}. */
     public TuneInput tuneInput(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, nNodes > 1 ? interBwGBs : 0.0,
-                intraClass, nChannels, 0.0, true, nvls, dtype, redop);
+                intraClass, nChannels, 0.0, true, nvls, dtype, redop, collNet);
     }
 
     /** Ring orders (lists of ranks) for {@code channels} channels: ranks in order on one host, {@link RailRings} across hosts. */

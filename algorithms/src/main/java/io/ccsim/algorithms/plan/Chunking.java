@@ -26,6 +26,8 @@ import io.ccsim.algorithms.Protocol;
  *       (each test with the chunk so far; enqueue.cc calcCollChunking, v2.28.9);</li>
  *   <li>NVLSTree: the NVLS chunk (128 KiB), at most 64 KiB from 4 nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE auto), then
  *       128 KiB if nBytes &lt; 16·ops·chunk, 64 KiB if &lt; 4·ops·chunk, 32 KiB if &lt; ops·chunk;</li>
+ *   <li>CollNet: Direct starts from the Simple step, Chain from min(256 KiB, step); both shrink for small sizes
+ *       ({@link #collNetChunk});</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -97,6 +99,7 @@ final class Chunking {
         }
         int wire = slotWireBytes(o.bufferBytes());
         int data = slotDataBytes(p, wire);
+        if (a == Algorithm.COLLNET_CHAIN) return new ProtocolGeometry(p, wire, data, 1, 1, Math.min(COLLNET_CHAIN_CHUNK_BYTES, wire));
         int cs = chunkSteps(a, op, p);
         int ss = sliceSteps(a, op, p);
         long chunk = (long) wire * cs;
@@ -127,8 +130,29 @@ final class Chunking {
             if (channelBytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
             if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
+        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) chunk = collNetChunk(a, chunk, channelBytes, nRanks, nNodes);
         int grain = grainBytes(g.protocol());
         if (chunk >= grain) chunk = chunk / grain * grain;
+        return chunk;
+    }
+
+    /** CollNet Chain's largest chunk (enqueue.cc calcCollChunking: min(256 KiB, step)), bytes. */
+    static final int COLLNET_CHAIN_CHUNK_BYTES = 256 * 1024;
+
+    /**
+     * calcCollChunking's CollNet shrink (v2.28.9), with ccsim's per-channel bytes for NCCL's nBytes / nChannels.
+     * Direct: per = bytes / (nHeads × chunk); halve while per &lt; depth·64 (down to 128 KiB), &lt; depth·8 (64 KiB),
+     * &lt; depth·8 (32 KiB), nHeads = ppn (a head per GPU), depth 2, or 1 without intra-node peers. Chain: per = bytes /
+     * chunk, halve while &lt; depth·64 (128 KiB), &lt; depth·8 (64 KiB), &lt; depth (32 KiB), depth = ppn.
+     */
+    private static long collNetChunk(Algorithm a, long chunk, long channelBytes, int nRanks, int nNodes) {
+        int ppn = Math.max(1, nRanks / Math.max(1, nNodes));
+        long heads = a == Algorithm.COLLNET_DIRECT ? ppn : 1;
+        long depth = a == Algorithm.COLLNET_DIRECT ? (ppn > 1 ? 2 : 1) : ppn;
+        long third = a == Algorithm.COLLNET_DIRECT ? depth * 8 : depth;
+        while (channelBytes / (heads * chunk) < depth * 64 && chunk > 131072) chunk /= 2;
+        while (channelBytes / (heads * chunk) < depth * 8 && chunk > 65536) chunk /= 2;
+        while (channelBytes / (heads * chunk) < third && chunk > 32768) chunk /= 2;
         return chunk;
     }
 

@@ -8,8 +8,8 @@ import io.ccsim.algorithms.Protocol;
  * NVLS all-reduce, all-gather or reduce-scatter inside one NVLink domain ({@link NvlsSchedule}). Refuses what NCCL
  * would not build, with NCCL's reason: another protocol than Simple (NVLS kernels exist for Simple only,
  * src/device/generate.py), a reduction or type the switch cannot reduce ({@link NvlsSupport}), and a communicator
- * over several hosts (NCCL runs NVLS across nodes only with CollNet, IB SHARP, which ccsim does not model; the
- * multi-node form without it is NVLSTree).
+ * over several hosts (NCCL runs NVLS across nodes only with CollNet, IB SHARP, which ccsim implements as the
+ * CollNet algorithms but not inside NVLS; the multi-node form without it is NVLSTree).
  */
 final class NvlsPlanner extends AbstractPlanner {
     NvlsPlanner(CollectiveOp op) { super("nvls-" + op.cliName(), op, Algorithm.NVLS); }
@@ -24,8 +24,8 @@ final class NvlsPlanner extends AbstractPlanner {
             throw new UnsupportedAlgorithmException(r);
         });
         if (call.layout().nHosts() > 1) {
-            throw new UnsupportedAlgorithmException("NVLS across " + call.layout().nHosts() + " hosts needs CollNet"
-                    + " (IB SHARP), which ccsim does not model; NCCL's multi-node NVLS without it is NVLSTree");
+            throw new UnsupportedAlgorithmException("NVLS across " + call.layout().nHosts() + " hosts runs with IB SHARP"
+                    + " through CollNet, which ccsim does not implement for NVLS; NCCL's multi-node NVLS without it is NVLSTree");
         }
         if (call.op() != CollectiveOp.ALL_REDUCE && call.nRanks() > io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS) {
             throw new UnsupportedAlgorithmException("NVLS " + call.op().cliName() + " needs at most "

@@ -26,6 +26,12 @@ package io.ccsim.algorithms.plan;
  * start only when all its receive slots hold data and all its send slots are free. Along every
  * connection the sender's sends and the receiver's receives are listed in the same order with the
  * same element counts.
+ *
+ * <p>Connection indices: an NCCL channel has two connections per peer and direction (conn 0 and 1); CollNet Direct
+ * runs its scatter and head reduction on conn 1 and its broadcast and gather on conn 0, both between the same GPUs.
+ * A step names the index of its receive and send connections ({@link StepCursor#recvConn()}, {@link
+ * StepCursor#sendConn()}); connections are keyed by {@link #connectionChannel} = channel + conn × nChannels, which is
+ * the channel that {@link #forEachConnection} reports.
  */
 public final class Plan {
     private final String algorithmName;
@@ -61,16 +67,54 @@ public final class Plan {
     public boolean isSwitchActor(int actor) { return actor >= call.nRanks(); }
 
     /**
-     * The communicator host (index in the call's {@link CommLayout}) whose NVLink switch {@code actor} stands for.
+     * What switch actor {@code actor} stands for: an NVLink domain's switch ({@link #switchHost}) or a SHARP-capable
+     * network switch ({@link #switchRail}).
      *
      * @throws IndexOutOfBoundsException if {@code actor} is not a switch actor of this plan
      */
+    public SwitchKind switchKind(int actor) {
+        checkSwitch(actor);
+        return schedule.switchKind(actor);
+    }
+
+    /**
+     * For a network switch actor: the local index of the head GPUs whose NICs it aggregates for (one per host, all on
+     * that NIC rail); the executor maps it to the SHARP switch of that rail.
+     *
+     * @throws IndexOutOfBoundsException if {@code actor} is not a switch actor of this plan
+     * @throws IllegalStateException     if it is an NVLink domain's switch
+     */
+    public int switchRail(int actor) {
+        if (switchKind(actor) != SwitchKind.NETWORK) {
+            throw new IllegalStateException("actor " + actor + " is an NVLink switch, not a network switch");
+        }
+        return schedule.switchRail(actor);
+    }
+
+    /** The key channel of the connections of a step of {@code channel} with connection index {@code conn} (0 or 1). */
+    public int connectionChannel(int channel, int conn) { return channel + conn * nChannels(); }
+
+    /** Connection channels: 2 × nChannels where a plan uses connection index 1, else nChannels. */
+    public int connectionChannels() { return schedule.usesSecondConnection() ? 2 * nChannels() : nChannels(); }
+
+    /**
+     * The communicator host (index in the call's {@link CommLayout}) whose NVLink switch {@code actor} stands for.
+     *
+     * @throws IndexOutOfBoundsException if {@code actor} is not a switch actor of this plan
+     * @throws IllegalStateException     if it is a network switch
+     */
     public int switchHost(int actor) {
+        if (switchKind(actor) != SwitchKind.NVLINK) {
+            throw new IllegalStateException("actor " + actor + " is a network switch, which belongs to no host");
+        }
+        return schedule.switchHost(actor);
+    }
+
+    private void checkSwitch(int actor) {
         if (actor < call.nRanks() || actor >= nActors()) {
             throw new IndexOutOfBoundsException("actor " + actor + " is not a switch actor: those are [" + call.nRanks()
                     + ", " + nActors() + ")");
         }
-        return schedule.switchHost(actor);
     }
 
     /** The most receive or send peers of any step ({@link StepCursor#MAX_PEERS} unless switch actors name more). */
@@ -110,7 +154,7 @@ public final class Plan {
         return out;
     }
 
-    /** Visits every connection (channel, from, to) that carries data, once each. */
+    /** Visits every connection (connection channel, from, to) that carries data, once each ({@link #connectionChannel}). */
     public void forEachConnection(ConnectionSink sink) { schedule.connections(sink); }
 
     /** Number of connections. */

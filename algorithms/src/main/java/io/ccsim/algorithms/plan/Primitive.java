@@ -46,7 +46,20 @@ public enum Primitive {
      * an earlier in-switch reduction already holds: NVLSTree's head reducing the node's {@code multimem.ld_reduce}
      * with its tree children. No pre/post operator (NVLS reduces only sum, min and max).
      */
-    RECV_REDUCE_FORWARD(-1, true, false, false);
+    RECV_REDUCE_FORWARD(-1, true, false, false),
+    /**
+     * v = recv(p0) ⊕ ... ⊕ recv(pk); send(v) to every send peer. A SHARP-capable network switch's aggregation of one
+     * CollNet slot: one slice from the head GPU of every host on one NIC rail, the reduced slice back to each of them
+     * (the SHARP plugin's {@code collNetIallreduce}): a switch actor's step, no buffers, no pre/post operator (the
+     * GPUs apply them, NCCL maps avg to sum for the network).
+     */
+    SHARP_REDUCE(-1, true, false, false),
+    /**
+     * v = post(recv(p0)); out = v; send(v) (no send peer: only the output). A CollNet head's receipt of the network's
+     * reduced slice, with the reduction's post-operator (NCCL's {@code directRecvCopyDirectSend(postOp=true)} and
+     * {@code recv(postOp=true)}), then its broadcast to the other GPUs of its host.
+     */
+    RECV_POST_COPY_SEND(1, true, false, true);
 
     private final int fixedRecv; // -1: one or more
     private final boolean sends;
@@ -78,6 +91,6 @@ public enum Primitive {
     /** True for LOCAL_COPY and LOCAL_REDUCE, which touch no connection. */
     public boolean isLocal() { return this == LOCAL_COPY || this == LOCAL_REDUCE; }
 
-    /** True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD): no thread block, no buffers. */
-    public boolean isSwitch() { return this == MULTIMEM_REDUCE || this == MULTIMEM_FORWARD; }
+    /** True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD, SHARP_REDUCE): no thread block, no buffers. */
+    public boolean isSwitch() { return this == MULTIMEM_REDUCE || this == MULTIMEM_FORWARD || this == SHARP_REDUCE; }
 }

@@ -20,8 +20,17 @@ interface Schedule {
     /** Switch actors after the ranks (actor ids nRanks .. nRanks + this − 1); 0 for plans without in-network work. */
     default int switchActors() { return 0; }
 
-    /** The communicator host (NVLink domain) whose switch switch actor {@code actor} stands for. */
+    /** The communicator host (NVLink domain) whose switch, NVLink switch actor {@code actor} stands for. */
     default int switchHost(int actor) { throw new IndexOutOfBoundsException("no switch actor " + actor); }
+
+    /** What switch actor {@code actor} stands for. */
+    default SwitchKind switchKind(int actor) { return SwitchKind.NVLINK; }
+
+    /** For a network switch actor: the local index (NIC rail) of the heads it aggregates for. */
+    default int switchRail(int actor) { throw new IndexOutOfBoundsException("no network switch actor " + actor); }
+
+    /** Whether some step uses connection index 1 ({@link Plan#connectionChannel}). */
+    default boolean usesSecondConnection() { return false; }
 
     /** The most receive or send peers of any step. */
     default int maxPeers() { return StepCursor.MAX_PEERS; }

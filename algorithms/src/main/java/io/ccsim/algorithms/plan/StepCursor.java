@@ -26,6 +26,8 @@ public final class StepCursor {
     int count;
     int slots;
     boolean continued;
+    int recvConn;
+    int sendConn;
 
     /** A cursor for steps of up to {@link #MAX_PEERS} peers each way (it grows for more). */
     public StepCursor() { this(MAX_PEERS); }
@@ -69,6 +71,15 @@ public final class StepCursor {
      */
     public boolean continued() { return continued; }
 
+    /**
+     * NCCL's connection index (0 or 1) of the step's receive connections: a channel has two connections per peer and
+     * direction; every algorithm but CollNet Direct uses connection 0 ({@link Plan#connectionChannel}).
+     */
+    public int recvConn() { return recvConn; }
+
+    /** NCCL's connection index (0 or 1) of the step's send connections (see {@link #recvConn()}). */
+    public int sendConn() { return sendConn; }
+
     void set(Primitive p, long src, long dst, int cnt, int nSlots) {
         prim = p;
         srcOffset = src;
@@ -78,6 +89,14 @@ public final class StepCursor {
         nRecv = 0;
         nSend = 0;
         continued = false;
+        recvConn = 0;
+        sendConn = 0;
+    }
+
+    /** Sets the connection indices of the step's receive and send connections (0 or 1). */
+    void useConns(int recv, int send) {
+        recvConn = recv;
+        sendConn = send;
     }
 
     /** Marks the step as a continuation of the previous step's call ({@link #continued()}). */
@@ -121,6 +140,7 @@ public final class StepCursor {
         sb.append(" send=");
         for (int i = 0; i < nSend; i++) sb.append(i == 0 ? "" : ",").append(sendPeers[i]);
         return sb.append(" src=").append(srcOffset).append(" dst=").append(dstOffset).append(" count=").append(count)
-                .append(" slots=").append(slots).append(')').toString();
+                .append(" slots=").append(slots).append(recvConn + sendConn > 0 ? " conn=" + recvConn + "/" + sendConn : "")
+                .append(')').toString();
     }
 }

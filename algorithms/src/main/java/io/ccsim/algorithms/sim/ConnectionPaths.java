@@ -3,6 +3,7 @@ package io.ccsim.algorithms.sim;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.algorithms.plan.SwitchKind;
 import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.LinkClass;
 import io.ccsim.sim.Sharing;
@@ -39,6 +40,8 @@ final class ConnectionPaths {
     private final ChannelFolding folding;
     private final int[] actorNodes;
     private final int nRanks;
+    private final int nCh;
+    private final Plan plan;
     /** per rank r: [r] sends to several peers, [nRanks + r] receives from several; null without a multi-peer loss */
     private final boolean[] multiPeer;
     /** per rank: the flow-network link its sending blocks share; null without that limit */
@@ -57,6 +60,8 @@ final class ConnectionPaths {
         this.folding = folding;
         this.actorNodes = actorNodes.clone();
         this.nRanks = plan.nRanks();
+        this.nCh = plan.nChannels();
+        this.plan = plan;
         Algorithm algo = costs.algorithm();
         boolean byDesign = algo == Algorithm.TREE || algo == Algorithm.P2P;
         this.multiPeer = byDesign && fabric.profile().sim().multiPeerEfficiency(costs.protocol()) < 1 ? multiPeerRanks(plan) : null;
@@ -73,7 +78,8 @@ final class ConnectionPaths {
             ensureSwitch(k, from, to);
             return;
         }
-        Route r = routes.route(actorNodes[from], actorNodes[to], conns.channel(k));
+        int ch = conns.channel(k) % nCh; // a connection-1 key channel stands for its channel
+        Route r = routes.route(actorNodes[from], actorNodes[to], ch);
         int[] hops = r.hops();
         if (r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
             int send = gpuSendLink != null ? gpuSendLink[from] : -1;
@@ -88,21 +94,30 @@ final class ConnectionPaths {
                 if (in >= 0) hops[i] = FlowNetwork.hop(in, true);
             }
         }
-        conns.setRoute(k, net.path(hops, folding.multiplicity(conns.channel(k))), costs.hopLatencyPs(fabric.routeClass(r)));
+        conns.setRoute(k, net.path(hops, folding.multiplicity(ch)), costs.hopLatencyPs(fabric.routeClass(r)));
     }
 
     /*
      * A connection to or from a switch actor (NVLS): the GPU's NVLink port group one way, and the GPU's NVLS port link
      * (Fabric#nvlsPortLink: the share of the ports multimem traffic gets), forward for the switch reading from the GPU,
      * in reverse for the switch writing into it. Neither the send limit nor the multi-peer loss applies: the switch
-     * moves the data, not the GPU's thread blocks.
+     * moves the data, not the GPU's thread blocks. A network switch actor's connection (CollNet) runs from the GPU
+     * through its local NIC (the host leg NCCL's net transport takes: PCIe, or staged per NCCL_NET_GDR_LEVEL), the NIC's
+     * cable and, where the aggregating switch is a spine, the leaf's uplink (NcclPaths#netSwitchRoute); its hop latency
+     * is the network class's.
      */
     private void ensureSwitch(int k, int from, int to) {
         boolean toSwitch = to >= nRanks;
         int gpu = toSwitch ? actorNodes[from] : actorNodes[to];
+        int ch = conns.channel(k) % nCh;
+        if (plan.switchKind(toSwitch ? to : from) == SwitchKind.NETWORK) {
+            Route r = routes.netSwitchRoute(gpu, actorNodes[toSwitch ? to : from], toSwitch, ch);
+            conns.setRoute(k, net.path(r.hops(), folding.multiplicity(ch)), costs.hopLatencyPs(LinkClass.NET));
+            return;
+        }
         Route r = routes.switchRoute(gpu, toSwitch);
         int[] hops = {r.hops()[0], FlowNetwork.hop(fabric.nvlsPortLink(gpu), !toSwitch)};
-        conns.setRoute(k, net.path(hops, folding.multiplicity(conns.channel(k))), costs.hopLatencyPs(LinkClass.NVLINK));
+        conns.setRoute(k, net.path(hops, folding.multiplicity(ch)), costs.hopLatencyPs(LinkClass.NVLINK));
     }
 
     /**

@@ -139,6 +139,22 @@ public final class NcclPaths {
         return new Route(new int[] {Route.hop(g.index(), !toSwitch)}, g.members().get(0).latencyPs(), java.util.List.of(g.id()));
     }
 
+    /**
+     * The path between GPU node {@code gpu} and network switch node {@code sw} through the GPU's local NIC: the
+     * GPU-to-NIC host leg, then the topology's route from the NIC to the switch ({@code toSwitch}), or the reverse.
+     *
+     * @throws IllegalArgumentException if the GPU's host has no NIC the policy selects
+     */
+    public Route netSwitchRoute(int gpu, int sw, boolean toSwitch, long key) {
+        int nic = nics.localNic(gpu);
+        if (nic < 0) {
+            throw new IllegalArgumentException("GPU " + topo.nodes().get(gpu).id() + " has no NIC to reach network switch "
+                    + topo.nodes().get(sw).id());
+        }
+        return toSwitch ? HostNics.concat(nics.sendLeg(gpu, nic), topo.route(nic, sw, key))
+                : HostNics.concat(topo.route(sw, nic, key), nics.recvLeg(nic, gpu));
+    }
+
     /** The NVLink route between two GPUs of one NVSwitch domain, null if they share no switch. */
     private Route nvlink(int src, int dst) {
         LinkGroup a = nvlGroupOfGpu.get(src);

@@ -22,6 +22,12 @@ final class RouteCache {
     /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
     Route switchRoute(int gpu, boolean toSwitch) { return paths.switchRoute(gpu, toSwitch); }
 
+    /** The path between GPU node {@code gpu} and network switch node {@code sw} ({@link NcclPaths#netSwitchRoute}). */
+    Route netSwitchRoute(int gpu, int sw, boolean toSwitch, int channel) {
+        long key = ((long) gpu << 40) ^ ((long) sw << 16) ^ (toSwitch ? 1L << 62 : 0) ^ (1L << 61);
+        return cache.computeIfAbsent(key, x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
+    }
+
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;

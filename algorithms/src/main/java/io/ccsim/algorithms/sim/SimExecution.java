@@ -2,6 +2,7 @@ package io.ccsim.algorithms.sim;
 
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.SwitchKind;
 import io.ccsim.algorithms.profile.SimCosts;
 import io.ccsim.algorithms.profile.SimProtocolCosts;
 import io.ccsim.sim.Simulator;
@@ -218,16 +219,25 @@ public final class SimExecution {
     }
 
     /**
-     * The topology node of every actor: rank r's GPU, and for a switch actor an NVSwitch with multicast of its
-     * host (where the GPUs of that host's first rank reach it over their NVLink port groups).
+     * The topology node of every actor: rank r's GPU; for an NVLink switch actor an NVSwitch with multicast of its
+     * host (where the GPUs of that host's first rank reach it over their NVLink port groups); for a network switch
+     * actor the SHARP switch that aggregates its rail's heads ({@link SharpSwitches}).
      */
     private static int[] actorNodes(Fabric fabric, Plan plan, int[] gpuOfRank) {
         if (plan.nActors() == plan.nRanks()) return gpuOfRank;
         int[] nodes = Arrays.copyOf(gpuOfRank, plan.nActors());
         int[][] byHost = plan.call().layout().ranksByHost();
+        io.ccsim.algorithms.net.HostNics nics = null;
         for (int a = plan.nRanks(); a < plan.nActors(); a++) {
-            int gpu = gpuOfRank[byHost[plan.switchHost(a)][0]];
-            nodes[a] = fabric.nvlsSwitchOf(gpu);
+            if (plan.switchKind(a) == SwitchKind.NVLINK) {
+                nodes[a] = fabric.nvlsSwitchOf(gpuOfRank[byHost[plan.switchHost(a)][0]]);
+                continue;
+            }
+            if (nics == null) nics = new io.ccsim.algorithms.net.HostNics(fabric.topology(), fabric.netPolicy());
+            int rail = plan.switchRail(a);
+            int[] heads = new int[byHost.length];
+            for (int k = 0; k < heads.length; k++) heads[k] = gpuOfRank[byHost[k][rail]];
+            nodes[a] = SharpSwitches.aggregator(fabric.topology(), nics, heads, rail);
         }
         return nodes;
     }

@@ -112,15 +112,18 @@ final class StepScheduler {
      */
     /** Binds worker {@code w} as receiver ({@code receiving}) or sender of the {@code n} connections of the cursor's step. */
     private void bindConnections(int w, int ch, int rank, int n, boolean receiving) {
+        int conn = receiving ? cursor.recvConn() : cursor.sendConn();
+        int cch = plan.connectionChannel(ch, conn);
+        int tagBase = conn * plan.nActors(); // the first-peer cache tells connection 1 of a peer from its connection 0
         for (int i = 0; i < n; i++) {
             int peer = receiving ? cursor.recvPeer(i) : cursor.sendPeer(i);
             int from = receiving ? peer : rank;
             int to = receiving ? rank : peer;
             int k = workers.conn(w, i, receiving);
-            if (i == 0 ? workers.firstPeer(w, receiving) != peer : !conns.is(k, ch, from, to)) {
-                k = conns.find(ch, from, to);
+            if (i == 0 ? workers.firstPeer(w, receiving) != tagBase + peer : !conns.is(k, cch, from, to)) {
+                k = conns.find(cch, from, to);
                 paths.ensure(k);
-                workers.setConn(w, i, receiving, k, peer);
+                workers.setConn(w, i, receiving, k, tagBase + peer);
             }
             if (receiving) conns.setReceiver(k, w);
             else conns.setSender(k, w);

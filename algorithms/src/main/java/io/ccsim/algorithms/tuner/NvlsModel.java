@@ -31,8 +31,8 @@ final class NvlsModel {
         if (env.nvlsEnable() == 0) return Optional.of("disabled by NCCL_NVLS_ENABLE=0");
         if (!in.nvls().available()) return in.nvls().refusal();
         if (in.nNodes() > 1) {
-            return Optional.of("NVLS across nodes needs CollNet (IB SHARP, NCCL_COLLNET_ENABLE=1); NVLSTree is the multi-node"
-                    + " form without it");
+            return Optional.of("NVLS across nodes runs with IB SHARP through CollNet (NCCL_COLLNET_ENABLE=1), which ccsim"
+                    + " does not implement for NVLS; NVLSTree is NCCL's multi-node form without it");
         }
         Optional<String> data = NvlsSupport.refusal(in.op(), in.dtype(), in.redop());
         if (data.isPresent()) return data;

@@ -34,10 +34,19 @@ import java.util.Objects;
  * @param nvls             the NVLS graph, or why there is none
  * @param dtype            the element type (NVLS reduces only some, {@code NvlsSupport})
  * @param redop            the reduction (SUM for collectives without one)
+ * @param collNet          the CollNet graphs (a SHARP network), or why there are none
  */
 public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
                         double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
-                        boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop) {
+                        boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop, CollNetGraph collNet) {
+
+    /** No CollNet graph ("no SHARP network given"). */
+    public TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
+                     double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
+                     boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop) {
+        this(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass, maxChannels, interLatencyUs,
+                ringSameChannels, nvls, dtype, redop, CollNetGraph.none("no SHARP network given"));
+    }
 
     /** No NVLS graph ("no NVSwitch with multicast"), float sum: the inputs of Ring and Tree alone. */
     public TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
@@ -53,6 +62,7 @@ public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int
         Objects.requireNonNull(nvls, "nvls");
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(redop, "redop");
+        Objects.requireNonNull(collNet, "collNet");
         if (bytes < 0) throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
         if (nRanks < 1) throw new IllegalArgumentException("nRanks must be >= 1, got " + nRanks);
         if (nNodes < 1 || nNodes > nRanks) {
@@ -95,24 +105,30 @@ public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int
     /** The same call with another size in bytes. */
     public TuneInput withBytes(long newBytes) {
         return new TuneInput(op, newBytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet);
     }
 
     /** The same communicator and size for another collective. */
     public TuneInput withOp(CollectiveOp newOp) {
         return new TuneInput(newOp, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet);
     }
 
     /** The same call of another element type and reduction. */
     public TuneInput withData(DataType newType, ReduceOp newRedop) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, newType, newRedop);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, newType, newRedop, collNet);
     }
 
     /** The same call with the NVLS graph {@code g}. */
     public TuneInput withNvls(NvlsGraph g) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, g, dtype, redop);
+                maxChannels, interLatencyUs, ringSameChannels, g, dtype, redop, collNet);
+    }
+
+    /** The same call with the CollNet graph {@code g}. */
+    public TuneInput withCollNet(CollNetGraph g) {
+        return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, g);
     }
 }

@@ -49,13 +49,17 @@ import java.util.Optional;
  *
  * <h2>Enablement</h2>
  * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
- * Ring, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS; broadcast, reduce: Ring; Ring and Tree with LL,
- * LL128, Simple, NVLS and NVLSTree with Simple only ({@link NvlsModel} on one node, {@link NvlsTreeModel} across
- * nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the switch reduces); send/recv and all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
+ * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS; broadcast, reduce: Ring;
+ * Ring and Tree with LL, LL128, Simple; NVLS and NVLSTree with Simple only ({@link NvlsModel} on one node,
+ * {@link NvlsTreeModel} across nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the switch
+ * reduces); CollNet with Simple only ({@link CollNetModel}: NCCL_COLLNET_ENABLE=1, a SHARP network, 2+ nodes, at
+ * most 8 ranks per node, a reduction and type SHARP reduces, an NVSwitch for Direct); send/recv and all-to-all: P2P
+ * with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
  * disable for the function, minus LL128 where NCCL's default rule disables it (l.518-536: only when NCCL_PROTO
  * did not set the function's protocols; LL128 needs an NVLink intra-node graph, no NCCL_P2P_DISABLE, and
  * compute capability ≥ 70). NCCL_NVLS_ENABLE=1 where there is no NVLS graph is an error.
- * NCCL's other algorithms (CollNet, PAT) are reported as {@link Unavailable}; if nothing is
+ * NCCL's other algorithms (PAT, CollNet all-gather and reduce-scatter, NVLS across nodes) are reported as
+ * {@link Unavailable}; if nothing is
  * left the tuner throws {@link TunerException} naming what the collective supports — never a silent
  * replacement (NCCL ≥ 2.24 fails the same way, env.rst "NCCL_ALGO").
  *
@@ -117,7 +121,8 @@ public final class Tuner {
     /** The algorithms ccsim implements for {@code op}, in NCCL's order. */
     public static List<Algorithm> implementedAlgorithms(CollectiveOp op) {
         switch (op) {
-            case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.NVLS, Algorithm.NVLS_TREE);
+            case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN,
+                    Algorithm.NVLS, Algorithm.NVLS_TREE);
             case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.NVLS);
             case BROADCAST: case REDUCE: return List.of(Algorithm.RING);
             default: return List.of(Algorithm.P2P);
@@ -127,7 +132,7 @@ public final class Tuner {
     /** NCCL's algorithms for {@code op} that ccsim does not implement (tuning.cc l.293-298). */
     static List<Algorithm> unimplementedNcclAlgorithms(CollectiveOp op) {
         switch (op) {
-            case ALL_REDUCE: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN);
+            case ALL_REDUCE: return List.of();
             case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.PAT);
             default: return List.of();
         }
@@ -158,6 +163,10 @@ public final class Tuner {
             }
             if (a == Algorithm.NVLS || a == Algorithm.NVLS_TREE) {
                 nvlsCandidate(in, f, a, unavailable).ifPresent(candidates::add);
+                continue;
+            }
+            if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
+                collNetCandidate(in, f, a, lo, hi, unavailable).ifPresent(candidates::add);
                 continue;
             }
             for (Protocol p : Protocol.values()) {
@@ -204,8 +213,9 @@ public final class Tuner {
         sb.append(": ").append(f.ncclName()).append(" supports ");
         List<String> algos = new ArrayList<>();
         for (Algorithm a : implementedAlgorithms(in.op())) {
-            boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
-            algos.add(nvls ? a.ncclName() + " (Simple only)" : a.ncclName());
+            boolean simpleOnly = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
+                    || a == Algorithm.COLLNET_CHAIN;
+            algos.add(simpleOnly ? a.ncclName() + " (Simple only)" : a.ncclName());
         }
         sb.append(String.join(", ", algos)).append(" with LL, LL128, Simple");
         List<Algorithm> others = unimplementedNcclAlgorithms(in.op());
@@ -248,6 +258,32 @@ public final class Tuner {
         double bw = tree ? NvlsTreeModel.bandwidthGBs(in) : NvlsModel.bandwidthGBs(in);
         double time = latency + in.bytes() / (1000.0 * bw);
         return Optional.of(new Candidate(a, Protocol.SIMPLE, ctas, new double[] {time}, ctas, time, latency, bw));
+    }
+
+    /**
+     * CollNetDirect's or CollNetChain's candidate (Simple, NCCL's channel count), or empty with the reasons added to
+     * {@code unavailable} ({@link CollNetModel}).
+     */
+    private Optional<Candidate> collNetCandidate(TuneInput in, NcclFunc f, Algorithm a, int lo, int hi,
+                                                 List<Unavailable> unavailable) {
+        Optional<String> refusal = CollNetModel.refusal(in, env, a);
+        if (refusal.isPresent()) {
+            unavailable.add(new Unavailable(a, Optional.empty(), refusal.get()));
+            return Optional.empty();
+        }
+        for (Protocol p : new Protocol[] {Protocol.LL, Protocol.LL128}) {
+            unavailable.add(new Unavailable(a, Optional.of(p), "CollNet runs the Simple protocol only"));
+        }
+        if (!env.protoEnabled(f, Protocol.SIMPLE)) {
+            unavailable.add(new Unavailable(a, Optional.of(Protocol.SIMPLE), "disabled by NCCL_PROTO=\""
+                    + env.proto().orElse("") + "\" for " + f.ncclName()));
+            return Optional.empty();
+        }
+        int nc = CollNetModel.channels(in, a, lo, hi);
+        double latency = CollNetModel.latencyUs(in, a, profile);
+        double bw = CollNetModel.bandwidthGBs(in, a, profile.computeCapability());
+        double time = latency + in.bytes() / (1000.0 * bw);
+        return Optional.of(new Candidate(a, Protocol.SIMPLE, nc, new double[] {time}, nc, time, latency, bw));
     }
 
     /** tuning.cc l.518-536 with ccsim's inputs: LL128 on by default only on NVLink graphs, with P2P. */

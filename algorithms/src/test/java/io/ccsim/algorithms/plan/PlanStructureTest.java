@@ -187,10 +187,13 @@ class PlanStructureTest {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
                     boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
-                    if (nvls && proto != Protocol.SIMPLE) continue; // NVLS(Tree): Simple, not int8; NVLS one host
+                    boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
+                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts
+                    if ((nvls || collNet) && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
                         CommLayout l = a == Algorithm.NVLS ? CommLayout.singleHost(n)
                                 : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
+                                : collNet && n % 2 == 1 ? CommLayout.uniform(n, 1)
                                 : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
                         CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
                                 ReduceOp.SUM, n - 1, l);
@@ -214,11 +217,13 @@ class PlanStructureTest {
                     for (int i = 0; i < p.stepCount(r, ch, l); i++) {
                         p.step(r, ch, l, i, c);
                         long sig = ((long) c.count() << 8) | c.slots();
+                        int sch = p.connectionChannel(ch, c.sendConn());
+                        int rch = p.connectionChannel(ch, c.recvConn());
                         for (int k = 0; k < c.nSend(); k++) {
-                            sent.computeIfAbsent(ch + ":" + r + ">" + c.sendPeer(k), x -> new ArrayList<>()).add(sig);
+                            sent.computeIfAbsent(sch + ":" + r + ">" + c.sendPeer(k), x -> new ArrayList<>()).add(sig);
                         }
                         for (int k = 0; k < c.nRecv(); k++) {
-                            recv.computeIfAbsent(ch + ":" + c.recvPeer(k) + ">" + r, x -> new ArrayList<>()).add(sig);
+                            recv.computeIfAbsent(rch + ":" + c.recvPeer(k) + ">" + r, x -> new ArrayList<>()).add(sig);
                         }
                     }
         assertThat(sent.keySet()).as(p.toString()).isEqualTo(recv.keySet());
@@ -304,8 +309,9 @@ class PlanStructureTest {
                 .isInstanceOf(UnsupportedAlgorithmException.class)
                 .hasMessageContaining("Tree is not supported for all_gather; supported: Ring");
         assertThatThrownBy(() -> planners.plan(CollectiveCall.of(CollectiveOp.ALL_REDUCE, 10, DataType.FLOAT32, l),
-                PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1)))
-                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("supported: Ring, Tree, NVLS");
+                PlanOptions.of(Algorithm.PAT, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class)
+                .hasMessageContaining("supported: Ring, Tree, NVLS, NVLSTree, CollnetDirect, CollnetChain");
         assertThatThrownBy(() -> new CollectiveCall(CollectiveOp.BROADCAST, 10, DataType.FLOAT32, ReduceOp.SUM, 4, l))
                 .hasMessageContaining("root must be in [0, 3], got 4");
         assertThatThrownBy(() -> new CommLayout(3, new int[] {0, 2, 2}))

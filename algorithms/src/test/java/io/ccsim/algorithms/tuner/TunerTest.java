@@ -226,7 +226,7 @@ class TunerTest {
         assertThat(four.latencyUs()).isCloseTo(108.6, within(1e-9));
         // plain NVLS across nodes needs CollNet; NVLSTree is off on one node and for other collectives
         assertThat(t.tune(nodesNvls(2, GIB)).unavailable())
-                .anySatisfy(u -> assertThat(u.reason()).contains("NVLS across nodes needs CollNet"));
+                .anySatisfy(u -> assertThat(u.reason()).contains("NVLS across nodes runs with IB SHARP through CollNet"));
         assertThat(t.tune(hgxNvls(CollectiveOp.ALL_REDUCE, GIB)).unavailable())
                 .anySatisfy(u -> assertThat(u.reason()).isEqualTo("NCCL runs NVLSTree across nodes only"));
         assertThat(tuner("NCCL_NVLS_ENABLE", "0").tune(nodesNvls(2, GIB)).candidate(Algorithm.NVLS_TREE, Protocol.SIMPLE))

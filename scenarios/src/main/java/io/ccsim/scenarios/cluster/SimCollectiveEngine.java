@@ -175,10 +175,11 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         CommGraph graph = graphFor(nodes);
         long count = callCount(spec.op(), spec.count(), n);
         CollectiveCall call = new CollectiveCall(spec.op(), count, spec.dtype(), ReduceOp.SUM, 0, graph.layout());
-        // The scenario layer maps faults and link traffic onto rank-to-rank connections; switch actors (NVLS) are not
-        // part of that map yet, so scenario jobs run NCCL's choice among the other algorithms (scenarios/README.md).
+        // The scenario layer maps faults and link traffic onto rank-to-rank connections; switch actors (NVLS, CollNet)
+        // are not part of that map yet, so scenario jobs run NCCL's choice among the other algorithms (scenarios/README.md).
         Candidate c = tuner.tune(graph.tuneInput(spec.op(), call.sizeBytes()).withNvls(NvlsGraph.none(
-                "the scenario layer does not model NVLS yet"))).winner();
+                "the scenario layer does not model NVLS yet")).withCollNet(io.ccsim.algorithms.tuner.CollNetGraph.none(
+                "the scenario layer does not model CollNet yet"))).winner();
         PlanOptions opts = PlanOptions.of(c.algorithm(), c.protocol(), c.channels());
         if (c.protocol() == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (c.algorithm() == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(c.channels()));

@@ -1,0 +1,36 @@
+package io.ccsim.algorithms.tuner;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What NCCL's CollNet graph searches (src/graph/search.cc, NVIDIA/nccl v2.28.9) find for a communicator on a SHARP
+ * network, or why there is no CollNet: the graphs NCCL's tuner reads for CollNetDirect and CollNetChain.
+ *
+ * @param heads           CollNetDirect heads: GPUs with a local NIC of their own (one per NIC)
+ * @param directChannels  the CollNetDirect graph's channels (heads, one GPU per NIC, duplicated as the search does)
+ * @param directBwGBs     its {@code bwIntra} (= {@code bwInter}), GB/s per channel
+ * @param chainChannels   the CollNetChain graph's channels (as many as the ring graph's)
+ * @param chainBwGBs      its {@code bwIntra}, GB/s per channel
+ * @param nvSwitch        whether the node has an NVSwitch (CollNetDirect needs one, tuning.cc {@code nvsCount})
+ * @param refusal         why there is no SHARP network (empty when there is one)
+ */
+public record CollNetGraph(int heads, int directChannels, double directBwGBs, int chainChannels, double chainBwGBs, boolean nvSwitch,
+                           Optional<String> refusal) {
+
+    public CollNetGraph {
+        Objects.requireNonNull(refusal, "refusal");
+        if (refusal.isEmpty() && (heads < 1 || directChannels < 1 || chainChannels < 1 || !(directBwGBs > 0) || !(chainBwGBs > 0))) {
+            throw new IllegalArgumentException("a CollNet graph needs >= 1 channel and bandwidth > 0, got direct "
+                    + directChannels + " x " + directBwGBs + ", chain " + chainChannels + " x " + chainBwGBs);
+        }
+    }
+
+    /** No SHARP network, for {@code reason}. */
+    public static CollNetGraph none(String reason) {
+        return new CollNetGraph(0, 0, 0, 0, 0, false, Optional.of(reason));
+    }
+
+    /** Whether the communicator's network can reduce (SHARP-capable switches on every NIC's path). */
+    public boolean available() { return refusal.isEmpty(); }
+}

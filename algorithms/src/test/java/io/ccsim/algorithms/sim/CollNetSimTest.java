@@ -1,0 +1,68 @@
+package io.ccsim.algorithms.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.TopologyCatalog;
+import org.junit.jupiter.api.Test;
+
+/** CollNet plans on the simulated fabric: the SHARP switch actors sit on the rail's leaf, their flows cross the NICs. */
+class CollNetSimTest {
+    private static PerfRunner runner(int nodes, boolean sharp) {
+        CalibrationProfile p = CalibrationProfile.builtin("h100");
+        return new PerfRunner(TopologyCatalog.build("hgx-h100", BuildOptions.of(8, nodes).withSharp(sharp)), 8 * nodes, p,
+                NcclEnv.empty(), 1);
+    }
+
+    private static PerfRow run(PerfRunner r, Algorithm a, long bytes, int channels) {
+        return r.simulate(CollectiveOp.ALL_REDUCE, bytes / 4, DataType.FLOAT32, ReduceOp.SUM, 0, a, Protocol.SIMPLE, channels);
+    }
+
+    @Test
+    void collNetMovesLessOverTheNicsThanTheRing() {
+        PerfRunner r = runner(4, true);
+        long bytes = 1L << 30;
+        PerfRow ring = run(r, Algorithm.RING, bytes, 16);
+        for (Algorithm a : new Algorithm[] {Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN}) {
+            PerfRow c = run(r, a, bytes, 16);
+            // per host a ring sends 2(n-1)/n x S over its 8 NICs, CollNet S (each head its 1/8 once up, once down):
+            // faster than the ring, but never faster than 8 NDR NICs of 50 GB/s carrying S/8 each
+            assertThat(c.timeUs()).as(a.ncclName()).isLessThan(ring.timeUs());
+            assertThat(c.timeUs()).as(a.ncclName()).isGreaterThan(bytes / 8 / 50e9 * 1e6);
+        }
+    }
+
+    @Test
+    void aFabricWithoutSharpIsRefusedWithTheReason() {
+        PerfRunner r = runner(2, false);
+        assertThatThrownBy(() -> run(r, Algorithm.COLLNET_DIRECT, 1 << 20, 2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("CollNet needs SHARP-capable switches");
+    }
+
+    @Test
+    void theLeafAggregatesARailUnderOneLeafTheSpineOneOverSeveral() {
+        io.ccsim.topology.Topology small = TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 4).withSharp(true));
+        io.ccsim.algorithms.net.HostNics nics = new io.ccsim.algorithms.net.HostNics(small, io.ccsim.algorithms.net.NetPolicy.DEFAULT);
+        int[] heads = new int[4];
+        for (int k = 0; k < 4; k++) heads[k] = small.nodeIndex(small.gpus().get(8 * k + 5).id());
+        assertThat(small.nodes().get(SharpSwitches.aggregator(small, nics, heads, 5)).id()).isEqualTo("leaf.r5.0");
+        // 40 hosts at 1:1: 32 per leaf, so every rail has 2 leaves and a spine combines them
+        io.ccsim.topology.Topology big = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 40).withSharp(true));
+        nics = new io.ccsim.algorithms.net.HostNics(big, io.ccsim.algorithms.net.NetPolicy.DEFAULT);
+        int[] all = new int[40];
+        for (int k = 0; k < 40; k++) all[k] = big.nodeIndex(big.gpus().get(k).id());
+        assertThat(big.nodes().get(SharpSwitches.aggregator(big, nics, all, 0)).id()).startsWith("spine.");
+        PerfRunner r = new PerfRunner(big, 40, CalibrationProfile.builtin("h100"), NcclEnv.empty(), 1);
+        assertThat(run(r, Algorithm.COLLNET_DIRECT, 1 << 24, 4).timeUs()).isPositive();
+    }
+}
