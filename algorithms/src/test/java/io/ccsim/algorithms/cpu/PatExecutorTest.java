@@ -10,6 +10,7 @@ import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.StepCursor;
 import io.ccsim.algorithms.plan.Planners;
 import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
 import org.junit.jupiter.api.DynamicTest;
@@ -100,5 +101,40 @@ class PatExecutorTest {
         assertThatThrownBy(() -> plan.encodeSteps(0, 0, 0)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no kernel encoding");
         assertThat(Planners.standard().supportedOnKernels(CollectiveOp.ALL_GATHER)).doesNotContain(Algorithm.PAT);
+    }
+
+    /** (receive peer, send peer, block) of every step of rank 0, channel 0; −1 for none. */
+    private static int[][] trace(CollectiveOp op, int n) {
+        long count = 1024;
+        CollectiveCall call = CollectiveCall.of(op, count, DataType.FLOAT32, CommLayout.uniform(n, 1));
+        Plan plan = Planners.standard().plan(call, PlanOptions.of(Algorithm.PAT, Protocol.SIMPLE, 1));
+        StepCursor c = new StepCursor();
+        int[][] t = new int[plan.stepCount(0, 0, 0)][];
+        for (int i = 0; i < t.length; i++) {
+            plan.step(0, 0, 0, i, c);
+            long block = op == CollectiveOp.ALL_GATHER ? c.dstOffset() / count : c.srcOffset() / count;
+            t[i] = new int[] {c.nRecv() > 0 ? c.recvPeer(0) : -1, c.nSend() > 0 ? c.sendPeer(0) : -1, (int) block};
+        }
+        return t;
+    }
+
+    @Test
+    void allGatherStepsAreNcclsForEightRanks() {
+        // NCCL 2.28.9 PatAGAlgorithm::getNextOp, rank 0 of 8, one piece per slot (collectives.h, run in a harness):
+        // send own to 4; own to 6; recv 4 (block 4) -> 6; own to 7; recv 2 (block 2) -> 7; block 4 again -> 7;
+        // recv 2 (block 6) -> 7; recv 1: blocks 1, 3, 5, 7
+        int[][] nccl = {{-1, 4, 0}, {-1, 6, 0}, {4, 6, 4}, {-1, 7, 0}, {2, 7, 2}, {-1, 7, 4}, {2, 7, 6},
+            {1, -1, 1}, {1, -1, 3}, {1, -1, 5}, {1, -1, 7}};
+        assertThat(trace(CollectiveOp.ALL_GATHER, 8)).isDeepEqualTo(nccl);
+    }
+
+    @Test
+    void reduceScatterSendsWhatNcclSendsInItsOrder() {
+        // NCCL 2.28.9 PatRSAlgorithm, rank 0 of 8: to 1 the inputs for blocks 7, 3, 5, 1; to 2 the partials of 6 and 2
+        // (each with 7's); to 4 the partial of 4 (with 6's and 7's); block 0 from 6, 4 and 7 into the output.
+        // The plan takes node 4's two children before node 0's (NCCL interleaves them) and children by distance.
+        int[][] plan = {{-1, 1, 7}, {-1, 1, 3}, {-1, 1, 5}, {-1, 1, 1}, {7, 2, 6}, {7, 2, 2}, {7, -1, 4}, {6, 4, 4},
+            {7, -1, 0}, {6, -1, 0}, {4, -1, 0}};
+        assertThat(trace(CollectiveOp.REDUCE_SCATTER, 8)).isDeepEqualTo(plan);
     }
 }
