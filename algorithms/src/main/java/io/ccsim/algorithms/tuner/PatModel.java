@@ -52,7 +52,7 @@ final class PatModel {
         }
         if (env.patEnable() == 0) return Optional.of("disabled by NCCL_PAT_ENABLE=0");
         if (in.gpusPerNode() > 1) {
-            String why = "PAT needs one rank per node, the communicator has " + in.gpusPerNode();
+            String why = "PAT needs one rank per node, the communicator has " + in.gpusPerNode() + " per node";
             if (env.patEnable() == 1) {
                 throw new TunerException("NCCL_PAT_ENABLE=1 forces PAT, but " + why + " (NCCL connects PAT only when"
                         + " maxLocalRanks == 1); unset it or set 0 or 2");

@@ -62,7 +62,7 @@ class PatModelTest {
         TuneInput eightPerNode = new TuneInput(CollectiveOp.ALL_GATHER, MIB, 64, 8, 8, 20.0, 12.0, LinkClass.NVLINK, 16,
                 0, true);
         assertThat(tuner(Map.of()).tune(eightPerNode).unavailable())
-                .anySatisfy(u -> assertThat(u.reason()).isEqualTo("PAT needs one rank per node, the communicator has 8"));
+                .anySatisfy(u -> assertThat(u.reason()).isEqualTo("PAT needs one rank per node, the communicator has 8 per node"));
         assertThatThrownBy(() -> tuner(Map.of("NCCL_PAT_ENABLE", "1")).tune(eightPerNode))
                 .isInstanceOf(TunerException.class).hasMessageContaining("NCCL_PAT_ENABLE=1 forces PAT");
         TuneInput many = onePerNode(CollectiveOp.ALL_GATHER, 64 * KIB, 64);
