@@ -187,9 +187,10 @@ class PlanStructureTest {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
                     if (a == Algorithm.NVLS && proto != Protocol.SIMPLE) continue; // NVLS: Simple, one host, not int8
+                    if (a == Algorithm.PAT && proto != Protocol.SIMPLE) continue; // PAT: Simple, one rank per host
                     for (int n : new int[] {2, 3, 5, 8}) {
                         boolean nvls = a == Algorithm.NVLS;
-                        CommLayout l = nvls ? CommLayout.singleHost(n)
+                        CommLayout l = nvls ? CommLayout.singleHost(n) : a == Algorithm.PAT ? CommLayout.uniform(n, 1)
                                 : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
                         CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
                                 ReduceOp.SUM, n - 1, l);
