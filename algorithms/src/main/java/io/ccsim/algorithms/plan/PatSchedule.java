@@ -67,6 +67,12 @@ final class PatSchedule implements Schedule {
     private static final byte RECV = 3;
     private static final byte RECV_REDUCE_COPY = 4;
     private static final byte RECV_REDUCE_SEND = 5;
+    /**
+     * All-gather: messages one dimension holds before the oldest is received: NCCL_STEPS − 2, so that a received
+     * slot's credit is back before the sender needs it (with all 8, every send after the eighth waited a credit round
+     * trip: a 1 KiB all-gather on 64 one-GPU nodes took 328 µs simulated, 174 µs with 6).
+     */
+    static final int IN_FLIGHT = io.ccsim.algorithms.Protocol.NCCL_STEPS - 2;
     private static final Primitive[] PRIMS = {Primitive.SEND, Primitive.COPY_SEND, Primitive.RECV_COPY_SEND,
         Primitive.RECV, Primitive.RECV_REDUCE_COPY, Primitive.RECV_REDUCE_SEND};
 
@@ -119,9 +125,9 @@ final class PatSchedule implements Schedule {
      * All-gather: tree edges by send dimension e (largest first), nodes ascending. Messages sent on dimension d wait
      * in a first-in first-out list until the receiver takes them: fused with the node's first forward where the node
      * is at the head of its list when it forwards, else as a RECV into the output (later forwards then read it back).
-     * A dimension never holds more than NCCL_STEPS messages: before a ninth send its oldest is received. Every rank
-     * runs the same list, so each connection is FIFO on both ends, a receive comes after its send and before the send
-     * that would need its slot: no rank can wait on a later step of another.
+     * A dimension never holds more than IN_FLIGHT ≤ NCCL_STEPS messages: before one more send its oldest is
+     * received. Every rank runs the same list, so each connection is FIFO on both ends, a receive comes after its
+     * send and before the send that would need its slot: no rank can wait on a later step of another.
      */
     private void buildGather() {
         int dims = dims(n);
@@ -139,7 +145,7 @@ final class PatSchedule implements Schedule {
                     received[k] = true;
                     fuse = true;
                 }
-                if (inFlight[e].size() == io.ccsim.algorithms.Protocol.NCCL_STEPS) {
+                if (inFlight[e].size() == IN_FLIGHT) {
                     receiveGather(inFlight[e].pollFirst(), received);
                 }
                 if (k == 0) add(e == dims - 1 ? COPY_SEND : SEND, 0, 0, dist, false);
