@@ -41,6 +41,9 @@ import java.util.List;
  * Connections are keyed by their connection channel ({@link Plan#connectionChannel}), so a step's connection index
  * picks NCCL's connection 0 or 1.
  *
+ * <p>A step marked {@link StepCursor#fromOutput()} takes its local operand from the rank's output at its output
+ * offset instead of the input (PAT forwards a received block again, or adds to a partial sum kept there).
+ *
  * <p>One executor may run many plans; runs share no state.
  */
 public final class CpuExecutor {
@@ -280,11 +283,17 @@ public final class CpuExecutor {
                 throw violation(t, switchActor ? "is a switch actor's step with a rank's primitive"
                         : "is a rank's step with a switch primitive");
             }
-            if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
+            boolean fromOut = c.fromOutput();
+            if (fromOut && (switchActor || (p != Primitive.SEND && !p.reduces()))) {
+                throw violation(t, "reads its operand from the output, which only a rank's SEND or reduction may");
+            }
+            if (cnt > 0 && fromOut) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
+            else if (cnt > 0 && p.readsInput()) bounds(t, in[t.rank], c.srcOffset(), cnt, "input");
             if (cnt > 0 && p.writesOutput()) bounds(t, out[t.rank], c.dstOffset(), cnt, "output");
-            ElementBuffer inBuf = switchActor ? null : in[t.rank];
             ElementBuffer outBuf = switchActor ? null : out[t.rank];
-            int src = (int) c.srcOffset();
+            ElementBuffer inBuf = switchActor ? null : fromOut ? outBuf : in[t.rank];
+            int src = (int) (fromOut ? c.dstOffset() : c.srcOffset());
+            boolean preIn = pre && !fromOut; // an operand read back from the output had its pre-operator already
             int dst = (int) c.dstOffset();
             long[] v = scratch;
             // Gather received slices (checked against what this step expects).
@@ -305,7 +314,7 @@ public final class CpuExecutor {
                 case SEND:
                     for (int i = 0; i < cnt; i++) {
                         long x = inBuf.getBits(src + i);
-                        v[i] = pre ? red.preOp(x) : x;
+                        v[i] = preIn ? red.preOp(x) : x;
                     }
                     break;
                 case COPY_SEND:
@@ -332,7 +341,7 @@ public final class CpuExecutor {
                     boolean copy = p != Primitive.RECV_REDUCE_SEND;
                     for (int i = 0; i < cnt; i++) {
                         long x = inBuf.getBits(src + i);
-                        if (pre) x = red.preOp(x);
+                        if (preIn) x = red.preOp(x);
                         for (int k = 0; k < nr; k++) x = red.reduce(x, recv[k][i]);
                         if (copy) {
                             if (post) x = red.postOp(x);

@@ -20,7 +20,7 @@ final class ChannelParts {
         int nNodes = call.layout().nHosts();
         for (int c = 0; c < nChannels; c++) {
             long bytes = count[c] * bytesPerElementOfPart;
-            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, bytes, call.nRanks(), nNodes) / elt);
+            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, call.nRanks(), nNodes) / elt);
         }
     }
 

@@ -28,6 +28,9 @@ import io.ccsim.algorithms.Protocol;
  *       128 KiB if nBytes &lt; 16·ops·chunk, 64 KiB if &lt; 4·ops·chunk, 32 KiB if &lt; ops·chunk;</li>
  *   <li>CollNet: Direct starts from the Simple step, Chain from min(256 KiB, step); both shrink for small sizes
  *       ({@link #collNetChunk});</li>
+ *   <li>PAT: the Simple slot, halved while chunk × 32 (all-gather) or × 16 (reduce-scatter) exceeds n × the
+ *       channel's bytes per rank and the chunk is above 64 KiB (calcCollChunking runs per channel with the global
+ *       bytes, v2.28.9);</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -48,6 +51,8 @@ final class Chunking {
     static final int CELL_BYTES = 16;
     /** NCCL_NVLS_CHUNKSIZE default (src/init.cc, src/transport/nvls.cc): an NVLS slot, bytes. */
     static final int NVLS_CHUNK_BYTES = 128 * 1024;
+    /** The least PAT chunk (enqueue.cc calcCollChunking), bytes. */
+    static final int PAT_MIN_CHUNK_BYTES = 64 * 1024;
 
     /** ncclProtoGrainSize (src/include/device.h): LL 16, LL128 32 × 8 / 16 × 15 × 8 = 1920, Simple 512. */
     static int grainBytes(Protocol p) {
@@ -109,7 +114,7 @@ final class Chunking {
     }
 
     /** Chunk bytes for one channel carrying {@code channelBytes}, after the tree LL128 shrink and grain rounding. */
-    static long chunkBytes(ProtocolGeometry g, Algorithm a, long channelBytes, int nRanks, int nNodes) {
+    static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes) {
         long chunk = g.chunkBytes();
         if (a == Algorithm.TREE && g.protocol() == Protocol.LL128) {
             float ppn = nRanks / (float) nNodes;
@@ -131,6 +136,11 @@ final class Chunking {
             if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
         if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) chunk = collNetChunk(a, chunk, channelBytes, nRanks, nNodes);
+        if (a == Algorithm.PAT) {
+            long global = channelBytes * nRanks; // calcCollChunking gets the channel's share of the whole buffer
+            long factor = op == CollectiveOp.ALL_GATHER ? 32 : 16;
+            while (chunk * factor > global && chunk > PAT_MIN_CHUNK_BYTES) chunk /= 2;
+        }
         int grain = grainBytes(g.protocol());
         if (chunk >= grain) chunk = chunk / grain * grain;
         return chunk;

@@ -39,14 +39,15 @@ public final class Planners {
     /**
      * Ring all_reduce, all_gather, reduce_scatter, broadcast, reduce; tree (double binary tree)
      * all_reduce; P2P sendrecv and all_to_all; NVLS all_reduce, all_gather, reduce_scatter; NVLSTree all_reduce;
-     * CollNet Direct and Chain all_reduce.
+     * CollNet Direct and Chain all_reduce; PAT all_gather, reduce_scatter.
      */
     public static Planners standard() {
         return of(List.of(new RingAllReducePlanner(), new RingAllGatherPlanner(), new RingReduceScatterPlanner(),
                 new RingBroadcastPlanner(), new RingReducePlanner(), new TreeAllReducePlanner(),
                 new SendRecvPlanner(), new AllToAllPlanner(), new NvlsPlanner(CollectiveOp.ALL_REDUCE),
                 new NvlsPlanner(CollectiveOp.ALL_GATHER), new NvlsPlanner(CollectiveOp.REDUCE_SCATTER),
-                new NvlsTreePlanner(), new CollNetDirectPlanner(), new CollNetChainPlanner()));
+                new NvlsTreePlanner(), new CollNetDirectPlanner(), new CollNetChainPlanner(),
+                new PatPlanner(CollectiveOp.ALL_GATHER), new PatPlanner(CollectiveOp.REDUCE_SCATTER)));
     }
 
     private static String key(CollectiveOp op, Algorithm a) {
@@ -64,11 +65,13 @@ public final class Planners {
 
     /**
      * The algorithms registered for {@code op} whose plans ccsim's GPU kernels run: all but those with switch actors
-     * (NVLS needs NVLink multicast, CollNet a SHARP network, which the GPU backend never uses).
+     * (NVLS needs NVLink multicast, CollNet a SHARP network, which the GPU backend never uses) and PAT (its steps read
+     * operands back from the output, which ccsim's kernels do not implement).
      */
     public List<Algorithm> supportedOnKernels(CollectiveOp op) {
         return supported(op).stream().filter(a -> a != Algorithm.NVLS && a != Algorithm.NVLS_TREE
-                && a != Algorithm.COLLNET_DIRECT && a != Algorithm.COLLNET_CHAIN).collect(Collectors.toList());
+                && a != Algorithm.COLLNET_DIRECT && a != Algorithm.COLLNET_CHAIN && a != Algorithm.PAT)
+                .collect(Collectors.toList());
     }
 
     /** The planner for (op, algorithm). @throws UnsupportedAlgorithmException naming what {@code op} supports */

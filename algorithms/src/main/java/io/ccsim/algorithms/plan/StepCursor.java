@@ -28,6 +28,7 @@ public final class StepCursor {
     boolean continued;
     int recvConn;
     int sendConn;
+    boolean fromOutput;
 
     /** A cursor for steps of up to {@link #MAX_PEERS} peers each way (it grows for more). */
     public StepCursor() { this(MAX_PEERS); }
@@ -80,6 +81,13 @@ public final class StepCursor {
     /** NCCL's connection index (0 or 1) of the step's send connections (see {@link #recvConn()}). */
     public int sendConn() { return sendConn; }
 
+    /**
+     * Whether the step's local operand is the rank's output at {@code dstOffset} (data an earlier step of the rank
+     * wrote there) instead of its input at {@code srcOffset}: a {@code SEND} forwards a block received before, a
+     * reduction adds to a partial sum kept in the output (PAT). No pre-operator is applied to it.
+     */
+    public boolean fromOutput() { return fromOutput; }
+
     void set(Primitive p, long src, long dst, int cnt, int nSlots) {
         prim = p;
         srcOffset = src;
@@ -91,6 +99,7 @@ public final class StepCursor {
         continued = false;
         recvConn = 0;
         sendConn = 0;
+        fromOutput = false;
     }
 
     /** Sets the connection indices of the step's receive and send connections (0 or 1). */
@@ -98,6 +107,9 @@ public final class StepCursor {
         recvConn = recv;
         sendConn = send;
     }
+
+    /** Marks the step as reading its local operand from the output ({@link #fromOutput()}). */
+    void markFromOutput() { fromOutput = true; }
 
     /** Marks the step as a continuation of the previous step's call ({@link #continued()}). */
     void markContinued() { continued = true; }
@@ -116,8 +128,13 @@ public final class StepCursor {
      * Writes the step as {@link #ENCODED_LONGS} longs at {@code out[pos..]}.
      *
      * @throws IllegalStateException if the step has more than {@link #MAX_PEERS} peers one way (a switch actor's step)
+     *                               or reads its operand from the output ({@link #fromOutput()}, which ccsim's kernels
+     *                               do not implement)
      */
     public void encode(long[] out, int pos) {
+        if (fromOutput) {
+            throw new IllegalStateException("a step that reads its operand from the output (PAT) has no kernel encoding");
+        }
         if (nRecv > MAX_PEERS || nSend > MAX_PEERS) {
             throw new IllegalStateException("a step with " + Math.max(nRecv, nSend) + " peers (an NVLink switch's step)"
                     + " has no kernel encoding: at most " + MAX_PEERS + " peers each way");
@@ -141,6 +158,6 @@ public final class StepCursor {
         for (int i = 0; i < nSend; i++) sb.append(i == 0 ? "" : ",").append(sendPeers[i]);
         return sb.append(" src=").append(srcOffset).append(" dst=").append(dstOffset).append(" count=").append(count)
                 .append(" slots=").append(slots).append(recvConn + sendConn > 0 ? " conn=" + recvConn + "/" + sendConn : "")
-                .append(')').toString();
+                .append(fromOutput ? " fromOutput" : "").append(')').toString();
     }
 }

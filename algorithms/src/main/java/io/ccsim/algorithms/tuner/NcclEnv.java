@@ -54,6 +54,8 @@ import java.util.OptionalLong;
  *   <li>{@code NCCL_NVLS_ENABLE}: 0, 1 or 2 (transport/nvls.cc, default 2).</li>
  *   <li>{@code NCCL_COLLNET_ENABLE}: 1 enables CollNet (default 0); any other number is 0, as NCCL sets it (init.cc
  *       "collnetEnable %d is not a valid value 0/1, set it to 0").</li>
+ *   <li>{@code NCCL_PAT_ENABLE}: 0, 1 or 2 (graph/tuning.cc ncclPatEnable, default 2: PAT where every node has one
+ *       rank and the network is a host network; 0 and 1 apply as they are, compute capability ≥ 6.0 always).</li>
  *   <li>{@code NCCL_CROSS_NIC}, {@code NCCL_PXN_DISABLE}, {@code NCCL_IB_HCA}, {@code NCCL_NET_GDR_LEVEL}: the
  *       {@link NetPolicy} of the inter-node graphs and routes ({@code NetEnvParser}).</li>
  *   <li>{@code NCCL_LL128_ENABLE}: no longer read by NCCL (LL128 is controlled by NCCL_PROTO); setting it is
@@ -72,6 +74,7 @@ public final class NcclEnv {
     public static final String NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE";
     public static final String NCCL_NVLS_ENABLE = "NCCL_NVLS_ENABLE";
     public static final String NCCL_COLLNET_ENABLE = "NCCL_COLLNET_ENABLE";
+    public static final String NCCL_PAT_ENABLE = "NCCL_PAT_ENABLE";
     public static final String NCCL_LL128_ENABLE = "NCCL_LL128_ENABLE";
     public static final String NCCL_CROSS_NIC = NetEnvParser.NCCL_CROSS_NIC;
     public static final String NCCL_PXN_DISABLE = NetEnvParser.NCCL_PXN_DISABLE;
@@ -81,7 +84,7 @@ public final class NcclEnv {
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
             NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE,
-            NCCL_COLLNET_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL);
+            NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL);
 
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -112,11 +115,12 @@ public final class NcclEnv {
     private final boolean p2pDisable;
     private final int nvlsEnable;
     private final boolean collNetEnable;
+    private final int patEnable;
     private final NetPolicy net;
 
     private NcclEnv(String algoString, String protoString, boolean[] algoEnable, boolean[] protoEnable,
                     boolean[] protoExplicit, long buffSize, int minChannels, int maxChannels, int nThreads, boolean p2pDisable,
-                    int nvlsEnable, boolean collNetEnable, NetPolicy net) {
+                    int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net) {
         this.algoString = algoString;
         this.protoString = protoString;
         this.algoEnable = algoEnable;
@@ -129,6 +133,7 @@ public final class NcclEnv {
         this.p2pDisable = p2pDisable;
         this.nvlsEnable = nvlsEnable;
         this.collNetEnable = collNetEnable;
+        this.patEnable = patEnable;
         this.net = net;
     }
 
@@ -200,19 +205,23 @@ public final class NcclEnv {
             }
             p2p = n == 1;
         }
-        int nvls = 2;
-        if (isSet(env, NCCL_NVLS_ENABLE)) {
-            String v = env.get(NCCL_NVLS_ENABLE);
-            long n = parseNumber(NCCL_NVLS_ENABLE, v);
-            if (n < 0 || n > 2) {
-                throw new NcclEnvException(NCCL_NVLS_ENABLE, v, v,
-                        List.of("0 (disable)", "1 (enable)", "2 (default: enable where supported)"), "out of range");
-            }
-            nvls = (int) n;
-        }
+        int nvls = enableLevel(env, NCCL_NVLS_ENABLE);
+        int pat = enableLevel(env, NCCL_PAT_ENABLE);
         boolean collNet = isSet(env, NCCL_COLLNET_ENABLE) && parseNumber(NCCL_COLLNET_ENABLE, env.get(NCCL_COLLNET_ENABLE)) == 1;
-        return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls, collNet,
+        return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls, collNet, pat,
                 NetEnvParser.parse(env));
+    }
+
+    /** A 0/1/2 enable variable (2, "where supported", when unset). */
+    private static int enableLevel(Map<String, String> env, String name) {
+        if (!isSet(env, name)) return 2;
+        String v = env.get(name);
+        long n = parseNumber(name, v);
+        if (n < 0 || n > 2) {
+            throw new NcclEnvException(name, v, v,
+                    List.of("0 (disable)", "1 (enable)", "2 (default: enable where supported)"), "out of range");
+        }
+        return (int) n;
     }
 
     private static boolean isSet(Map<String, String> env, String name) {
@@ -400,6 +409,9 @@ public final class NcclEnv {
     /** NCCL_COLLNET_ENABLE = 1: CollNet (Direct, Chain) may be used where a SHARP network is there (default off). */
     public boolean collNetEnable() { return collNetEnable; }
 
+    /** NCCL_PAT_ENABLE: 0 disabled, 1 enabled, 2 (default) enabled with one rank per node on a host network. */
+    public int patEnable() { return patEnable; }
+
     /** NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA and NCCL_NET_GDR_LEVEL: how graphs and routes use the NICs. */
     public NetPolicy net() { return net; }
 
@@ -418,6 +430,7 @@ public final class NcclEnv {
         if (p2pDisable) b.append("NCCL_P2P_DISABLE=1 ");
         if (!net.equals(NetPolicy.DEFAULT)) b.append(net).append(' ');
         if (collNetEnable) b.append("NCCL_COLLNET_ENABLE=1 ");
+        if (patEnable != 2) b.append("NCCL_PAT_ENABLE=").append(patEnable).append(' ');
         b.append("NCCL_NVLS_ENABLE=").append(nvlsEnable).append('}');
         return b.toString();
     }

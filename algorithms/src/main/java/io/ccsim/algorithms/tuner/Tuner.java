@@ -49,16 +49,17 @@ import java.util.Optional;
  *
  * <h2>Enablement</h2>
  * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
- * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS; broadcast, reduce: Ring;
- * Ring and Tree with LL, LL128, Simple; NVLS and NVLSTree with Simple only ({@link NvlsModel} on one node,
- * {@link NvlsTreeModel} across nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the switch
- * reduces); CollNet with Simple only ({@link CollNetModel}: NCCL_COLLNET_ENABLE=1, a SHARP network, 2+ nodes, at
- * most 8 ranks per node, a reduction and type SHARP reduces, an NVSwitch for Direct); send/recv and all-to-all: P2P
- * with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
+ * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS, PAT; broadcast,
+ * reduce: Ring; Ring and Tree with LL, LL128, Simple; NVLS and NVLSTree with Simple only ({@link NvlsModel} on
+ * one node, {@link NvlsTreeModel} across nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the
+ * switch reduces); CollNet with Simple only ({@link CollNetModel}: NCCL_COLLNET_ENABLE=1, a SHARP network, 2+
+ * nodes, at most 8 ranks per node, a reduction and type SHARP reduces, an NVSwitch for Direct); PAT with Simple
+ * only ({@link PatModel}: one rank per node, NCCL_PAT_ENABLE not 0, no avg reduce-scatter); send/recv and
+ * all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
  * disable for the function, minus LL128 where NCCL's default rule disables it (l.518-536: only when NCCL_PROTO
  * did not set the function's protocols; LL128 needs an NVLink intra-node graph, no NCCL_P2P_DISABLE, and
  * compute capability ≥ 70). NCCL_NVLS_ENABLE=1 where there is no NVLS graph is an error.
- * NCCL's other algorithms (PAT, CollNet all-gather and reduce-scatter, NVLS across nodes) are reported as
+ * NCCL's other algorithms (CollNet all-gather and reduce-scatter, NVLS across nodes) are reported as
  * {@link Unavailable}; if nothing is
  * left the tuner throws {@link TunerException} naming what the collective supports — never a silent
  * replacement (NCCL ≥ 2.24 fails the same way, env.rst "NCCL_ALGO").
@@ -123,7 +124,7 @@ public final class Tuner {
         switch (op) {
             case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN,
                     Algorithm.NVLS, Algorithm.NVLS_TREE);
-            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.NVLS);
+            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.NVLS, Algorithm.PAT);
             case BROADCAST: case REDUCE: return List.of(Algorithm.RING);
             default: return List.of(Algorithm.P2P);
         }
@@ -133,7 +134,7 @@ public final class Tuner {
     static List<Algorithm> unimplementedNcclAlgorithms(CollectiveOp op) {
         switch (op) {
             case ALL_REDUCE: return List.of();
-            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT, Algorithm.PAT);
+            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT);
             default: return List.of();
         }
     }
@@ -167,6 +168,10 @@ public final class Tuner {
             }
             if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
                 collNetCandidate(in, f, a, lo, hi, unavailable).ifPresent(candidates::add);
+                continue;
+            }
+            if (a == Algorithm.PAT) {
+                patCandidate(in, f, hi, unavailable).ifPresent(candidates::add);
                 continue;
             }
             for (Protocol p : Protocol.values()) {
@@ -214,7 +219,7 @@ public final class Tuner {
         List<String> algos = new ArrayList<>();
         for (Algorithm a : implementedAlgorithms(in.op())) {
             boolean simpleOnly = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a == Algorithm.COLLNET_DIRECT
-                    || a == Algorithm.COLLNET_CHAIN;
+                    || a == Algorithm.COLLNET_CHAIN || a == Algorithm.PAT;
             algos.add(simpleOnly ? a.ncclName() + " (Simple only)" : a.ncclName());
         }
         sb.append(String.join(", ", algos)).append(" with LL, LL128, Simple");
@@ -284,6 +289,32 @@ public final class Tuner {
         double bw = CollNetModel.bandwidthGBs(in, a, profile.computeCapability());
         double time = latency + in.bytes() / (1000.0 * bw);
         return Optional.of(new Candidate(a, Protocol.SIMPLE, nc, new double[] {time}, nc, time, latency, bw));
+    }
+
+    /**
+     * PAT's candidate (Simple, the communicator's channels), or empty with the reasons added to {@code unavailable}
+     * ({@link PatModel}).
+     */
+    private Optional<Candidate> patCandidate(TuneInput in, NcclFunc f, int channels, List<Unavailable> unavailable) {
+        Optional<String> refusal = in.nRanks() == 1 ? Optional.of("one rank: NCCL runs a local copy as Ring/Simple")
+                : PatModel.refusal(in, env, profile);
+        if (refusal.isPresent()) {
+            unavailable.add(new Unavailable(Algorithm.PAT, Optional.empty(), refusal.get()));
+            return Optional.empty();
+        }
+        for (Protocol p : new Protocol[] {Protocol.LL, Protocol.LL128}) {
+            unavailable.add(new Unavailable(Algorithm.PAT, Optional.of(p), "PAT runs the Simple protocol only"));
+        }
+        if (!env.protoEnabled(f, Protocol.SIMPLE)) {
+            unavailable.add(new Unavailable(Algorithm.PAT, Optional.of(Protocol.SIMPLE), "disabled by NCCL_PROTO=\""
+                    + env.proto().orElse("") + "\" for " + f.ncclName()));
+            return Optional.empty();
+        }
+        double latency = PatModel.latencyUs(in, profile);
+        double bw = PatModel.bandwidthGBs(in, channels);
+        double time = latency + in.bytes() / (1000.0 * bw);
+        return Optional.of(new Candidate(Algorithm.PAT, Protocol.SIMPLE, channels, new double[] {time}, channels, time,
+                latency, bw));
     }
 
     /** tuning.cc l.518-536 with ccsim's inputs: LL128 on by default only on NVLink graphs, with P2P. */

@@ -188,11 +188,12 @@ class PlanStructureTest {
                 for (Protocol proto : Protocol.values()) {
                     boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
                     boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
-                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts
-                    if ((nvls || collNet) && proto != Protocol.SIMPLE) continue;
+                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank per host
+                    if ((nvls || collNet || a == Algorithm.PAT) && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
                         CommLayout l = a == Algorithm.NVLS ? CommLayout.singleHost(n)
                                 : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
+                                : a == Algorithm.PAT ? CommLayout.uniform(n, 1)
                                 : collNet && n % 2 == 1 ? CommLayout.uniform(n, 1)
                                 : CommLayout.uniform(n % 2 == 0 ? 2 : 1, n % 2 == 0 ? n / 2 : n);
                         CollectiveCall call = new CollectiveCall(op, 1009, nvls ? DataType.FLOAT32 : DataType.INT8,
