@@ -295,10 +295,20 @@ public final class CpuExecutor {
             int src = (int) (fromOut ? c.dstOffset() : c.srcOffset());
             boolean preIn = pre && !fromOut; // an operand read back from the output had its pre-operator already
             int dst = (int) c.dstOffset();
-            long[] v = scratch;
-            // Gather received slices (checked against what this step expects).
-            long[][] recv = recvData;
             if (nr > 0) received(t, c, nr, cnt);
+            compute(t, p, cnt, nr, inBuf, src, outBuf, dst, preIn);
+            // Free the received slots only now: the data was read in place.
+            for (int k = 0; k < nr; k++) recvConns[k].head += c.slots();
+            if (p.sends()) {
+                for (int k = 0; k < ns; k++) send(t, c, sendConns[k], scratch, cnt);
+            }
+        }
+
+        /** Computes step {@code p}'s values into the scratch slice (what it sends) and writes its output. */
+        private void compute(Task t, Primitive p, int cnt, int nr, ElementBuffer inBuf, int src, ElementBuffer outBuf,
+                             int dst, boolean preIn) {
+            long[] v = scratch;
+            long[][] recv = recvData;
             switch (p) {
                 case LOCAL_COPY:
                     for (int i = 0; i < cnt; i++) outBuf.setBits(dst + i, inBuf.getBits(src + i));
@@ -336,21 +346,9 @@ public final class CpuExecutor {
                     break;
                 case RECV_REDUCE_SEND:
                 case RECV_REDUCE_COPY:
-                case RECV_REDUCE_COPY_SEND: {
-                    if (red == null) throw violation(t, "reduces in a collective without a reduction");
-                    boolean copy = p != Primitive.RECV_REDUCE_SEND;
-                    for (int i = 0; i < cnt; i++) {
-                        long x = inBuf.getBits(src + i);
-                        if (preIn) x = red.preOp(x);
-                        for (int k = 0; k < nr; k++) x = red.reduce(x, recv[k][i]);
-                        if (copy) {
-                            if (post) x = red.postOp(x);
-                            outBuf.setBits(dst + i, x);
-                        }
-                        v[i] = x;
-                    }
+                case RECV_REDUCE_COPY_SEND:
+                    reduceWithInput(t, p != Primitive.RECV_REDUCE_SEND, cnt, nr, inBuf, src, outBuf, dst, preIn);
                     break;
-                }
                 case RECV_POST_COPY_SEND:
                     for (int i = 0; i < cnt; i++) {
                         long x = recv[0][i];
@@ -375,10 +373,23 @@ public final class CpuExecutor {
                 default:
                     throw new AssertionError(p);
             }
-            // Free the received slots only now: the data was read in place.
-            for (int k = 0; k < nr; k++) recvConns[k].head += c.slots();
-            if (p.sends()) {
-                for (int k = 0; k < ns; k++) send(t, c, sendConns[k], v, cnt);
+        }
+
+        /** The reductions that read the rank's operand: pre(in) ⊕ received, post-operator and output when {@code copy}. */
+        private void reduceWithInput(Task t, boolean copy, int cnt, int nr, ElementBuffer inBuf, int src,
+                                     ElementBuffer outBuf, int dst, boolean preIn) {
+            if (red == null) throw violation(t, "reduces in a collective without a reduction");
+            long[] v = scratch;
+            long[][] recv = recvData;
+            for (int i = 0; i < cnt; i++) {
+                long x = inBuf.getBits(src + i);
+                if (preIn) x = red.preOp(x);
+                for (int k = 0; k < nr; k++) x = red.reduce(x, recv[k][i]);
+                if (copy) {
+                    if (post) x = red.postOp(x);
+                    outBuf.setBits(dst + i, x);
+                }
+                v[i] = x;
             }
         }
 

@@ -17,7 +17,7 @@ public final class NcclNvlsConstants {
      *  - NCCL_MAX_NVLS_ARITY = 32 heads at most (device.h).
      * The simulator uses nvlsEfficiency as the share of a GPU's NVLink port bandwidth that its multimem traffic gets
      * (Fabric#nvlsPortLink): on 8 x H100 that gives 309 GB/s per GPU each way and 481 GB/s busbw for a large
-     * all-reduce, against 480 measured (NVIDIA/nccl issue 1455: 420, 440, 460, 480 GB/s for 5 to 8 GPUs).
+     * all-reduce, against 480 measured (NVIDIA/nccl#1455: 420, 440, 460, 480 GB/s for 5 to 8 GPUs).
      */
     private NcclNvlsConstants() { }
 
