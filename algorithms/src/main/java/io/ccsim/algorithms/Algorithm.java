@@ -1,9 +1,9 @@
 package io.ccsim.algorithms;
 
 /**
- * NCCL's collective algorithms by their NCCL_ALGO names (src/include/device.h NCCL_ALGO_*).
- * ccsim implements RING and TREE for collectives and P2P for send/recv and all-to-all; the others
- * are known names so that NCCL_ALGO parses as NCCL parses it, and are reported as unsupported.
+ * NCCL's collective algorithms by their NCCL_ALGO names (src/include/device.h NCCL_ALGO_*), in NCCL's order (the
+ * tuner's tie order), plus P2P for send/recv and all-to-all. ccsim plans every one of them for the collectives NCCL
+ * 2.28.9 builds it for (plan.Planners); what a collective lacks is reported as unsupported.
  */
 public enum Algorithm {
     TREE("Tree"),
