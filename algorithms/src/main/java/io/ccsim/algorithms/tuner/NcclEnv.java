@@ -364,11 +364,11 @@ public final class NcclEnv {
     }
 
     /**
-     * Whether NCCL_ALGO allows {@code algorithm} for {@code func}. P2P is not an NCCL_ALGO value and is
-     * always allowed.
+     * Whether NCCL_ALGO allows {@code algorithm} for {@code func}. P2P and the symmetric kernels are not
+     * NCCL_ALGO values and are always allowed (NCCL_SYM_KERNEL selects among the latter).
      */
     boolean algoEnabled(NcclFunc func, Algorithm algorithm) {
-        if (algorithm == Algorithm.P2P) return true;
+        if (algorithm == Algorithm.P2P || algorithm.isSymmetric()) return true;
         return algoEnable[func.ordinal() * NALGOS + algorithm.ordinal()];
     }
 
