@@ -99,6 +99,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             description = "simulated backend: time = mean of N back-to-back calls, each rank starting its next call when it"
                     + " finished the last, as nccl-tests' -n times them (default: ${DEFAULT-VALUE}: one call, launch to completion)")
     int iters;
+    @Option(names = {"-R", "--local_register"}, defaultValue = "0", paramLabel = "0|1|2",
+            description = "as nccl-tests: 2 registers both buffers as symmetric windows, so eligible calls run NCCL's"
+                    + " symmetric kernels (NCCL_SYM_KERNEL, NCCL_SYM_CTAS, NCCL_WIN_ENABLE apply); 0 and 1 change"
+                    + " nothing here (default: ${DEFAULT-VALUE})")
+    int register;
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -114,6 +119,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
         }
         if (backend == Backend.cuda) {
+            if (register == 2) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "-R 2 is for the simulated backend: ccsim's GPU kernels have no symmetric-memory kernels");
+            }
             if (iters != 1) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
@@ -135,7 +144,19 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         int n = topo.gpus().size();
-        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed);
+        if (register < 0 || register > 2) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
+                    + "; valid: 0 (none), 1 (local registration), 2 (symmetric windows)");
+        }
+        io.ccsim.algorithms.tuner.SymkModel symk = null;
+        if (register == 2) {
+            try {
+                symk = io.ccsim.algorithms.tuner.SymkModel.parse(env);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage(), e);
+            }
+        }
+        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed, symk);
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
         long flows = 0;
@@ -258,6 +279,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        if (register == 2) {
+            out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
+                    + " (uncalibrated; ccsim has 5 of NCCL's 11 kernels), the others the normal tuner's");
+        }
         out.println("#");
         out.println("#       size         count      type   redop    root     time   algbw   busbw    algo   proto  nch");
         out.println("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)");

@@ -10,12 +10,14 @@ import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.algorithms.plan.SymmetricSupport;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.sim.Fabric;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.sim.SimExecutor;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.SymkModel;
 import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.Tuner;
 import io.ccsim.sim.Simulator;
@@ -34,12 +36,23 @@ public final class PerfRunner {
     private final Tuner tuner;
     private final Planners planners = Planners.standard();
     private final long seed;
+    private final SymkModel symk;
     private long lastEvents;
     private int lastMaxComponentFlows;
     private long lastFlows;
     private long lastSteps;
 
     public PerfRunner(Topology topology, int nRanks, CalibrationProfile profile, NcclEnv env, long seed) {
+        this(topology, nRanks, profile, env, seed, null);
+    }
+
+    /**
+     * As {@link #PerfRunner(Topology, int, CalibrationProfile, NcclEnv, long)}, with both buffers of every call in
+     * symmetric windows when {@code symmetric} is given (nccl-tests {@code -R 2}): an eligible call runs NCCL's
+     * symmetric kernel choice ({@link SymkModel}), the others the normal tuner's, as NCCL does.
+     */
+    public PerfRunner(Topology topology, int nRanks, CalibrationProfile profile, NcclEnv env, long seed, SymkModel symmetric) {
+        this.symk = symmetric;
         this.topology = topology;
         this.graph = CommGraph.of(topology, nRanks, env.net());
         this.profile = profile;
@@ -93,8 +106,25 @@ public final class PerfRunner {
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
         long size = sizeFor(op, count, dtype);
+        if (symk != null) {
+            java.util.Optional<SymkModel.Choice> k = symmetricChoice(op, size, dtype, redop).choice();
+            if (k.isPresent()) {
+                Algorithm a = k.get().kernel();
+                return simulate(op, count, dtype, redop, root, a, SymmetricSupport.protocolOf(a), k.get().blocks(), iterations);
+            }
+        }
         Candidate c = tune(op, size, dtype, redop).winner();
         return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
+    }
+
+    /**
+     * NCCL's symmetric kernel for {@code op} at nccl-tests size {@code bytes}, or why none runs (also when this
+     * runner has no symmetric buffers).
+     */
+    public SymkModel.Result symmetricChoice(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
+        if (symk == null) return new SymkModel.Result(java.util.Optional.empty(), "buffers are not in symmetric windows");
+        return symk.pick(graph.tuneInput(op, bytes, dtype, redop), profile.computeCapability(), env.p2pDisable(),
+                env.nvlsEnable() != 0);
     }
 
     /** Simulates one call with a given algorithm, protocol and channel count. */

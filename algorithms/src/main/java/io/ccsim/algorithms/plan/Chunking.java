@@ -31,6 +31,9 @@ import io.ccsim.algorithms.Protocol;
  *   <li>PAT: the Simple slot, halved while chunk × 32 (all-gather) or × 16 (reduce-scatter) exceeds n × the
  *       channel's bytes per rank and the chunk is above 64 KiB (calcCollChunking runs per channel with the global
  *       bytes, v2.28.9);</li>
+ *   <li>symmetric kernels (ccsim's choice: NCCL's kernels have no FIFO, they load and store peers' buffers directly;
+ *       the plan's slots only pace the pipeline): the NVLS geometry and shrink with every rank as an owner; the
+ *       one-shot LL all-reduce 32 KiB per step, halved while a channel's bytes are below 8 steps (down to 4 KiB);</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -51,6 +54,8 @@ final class Chunking {
     static final int CELL_BYTES = 16;
     /** NCCL_NVLS_CHUNKSIZE default (src/init.cc, src/transport/nvls.cc): an NVLS slot, bytes. */
     static final int NVLS_CHUNK_BYTES = 128 * 1024;
+    /** Data per step of the symmetric one-shot (LL) all-reduce, before the shrink for small sizes, bytes. */
+    static final int SYM_LL_CHUNK_BYTES = 32 * 1024;
     /** The least PAT chunk (enqueue.cc calcCollChunking), bytes. */
     static final int PAT_MIN_CHUNK_BYTES = 64 * 1024;
 
@@ -95,7 +100,10 @@ final class Chunking {
 
     static ProtocolGeometry geometry(Algorithm a, CollectiveOp op, PlanOptions o) {
         Protocol p = o.protocol();
-        if (a == Algorithm.NVLS) {
+        if (a == Algorithm.SYM_AR_ONE_SHOT) { // LL slots of SYM_LL_CHUNK_BYTES data
+            return new ProtocolGeometry(p, 2 * SYM_LL_CHUNK_BYTES, SYM_LL_CHUNK_BYTES, 1, 1, SYM_LL_CHUNK_BYTES);
+        }
+        if (a == Algorithm.NVLS || a.isSymmetric()) {
             long chunk = Math.min(slotWireBytes(o.bufferBytes()), NVLS_CHUNK_BYTES);
             return new ProtocolGeometry(p, NVLS_CHUNK_BYTES, NVLS_CHUNK_BYTES, 1, 1, chunk);
         }
@@ -128,6 +136,14 @@ final class Chunking {
             if (channelBytes < 16 * ops * chunk && chunk > 131072) chunk = 131072;
             if (channelBytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
             if (channelBytes < ops * chunk && chunk > 32768) chunk = 32768;
+        }
+        if (a == Algorithm.SYM_AR_ONE_SHOT) {
+            while (channelBytes < 8 * chunk && chunk > 4096) chunk /= 2;
+        } else if (a.isSymmetric()) {
+            long ops = nRanks; // every rank owns a part of each loop, as NVLS heads do
+            if (channelBytes < 64 * ops * chunk && chunk > 65536) chunk = 65536;
+            if (channelBytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
+            if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
         if (a == Algorithm.NVLS) {
             long ops = Math.min(nRanks / Math.max(1, nNodes), io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS); // nHeads

@@ -42,6 +42,12 @@ import io.ccsim.algorithms.CollectiveOp;
  * to or from every head; here they are one step per head, all but the first {@link StepCursor#continued() continued}
  * (one flag and fence per call). Slots are NVLS's: {@code NCCL_NVLS_CHUNKSIZE} = 128 KiB each (src/transport/nvls.cc), a
  * slice is one chunk; the chunk shrinks for small sizes as {@code calcCollChunking} shrinks it ({@link Chunking}).
+ *
+ * <p>NCCL's symmetric AllReduce_RSxLDMC_AGxSTMC (src/device/symmetric/all_reduce.cuh, v2.28.9) has the same data
+ * flow without the copies: rank r {@code multimem.ld_reduce}s its owned part straight from every rank's input window
+ * and {@code multimem.st}s the sum into every rank's output window. It is this all-reduce schedule with lanes 0 and 2
+ * as one-sided memory steps (no SM work on the rank whose memory is read or written); its ownership interleave (4 KiB
+ * per warp iteration) is ccsim's loop of n sub-chunks.
  */
 final class NvlsSchedule implements Schedule {
     private final CollectiveOp op;
@@ -53,8 +59,17 @@ final class NvlsSchedule implements Schedule {
     private final int alignElems;
     private final int reduceBase;
     private final int castBase;
+    private final boolean memoryLanes;
 
-    NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts) {
+    NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts) { this(call, o, parts, false); }
+
+    /**
+     * @param memoryLanes NCCL's symmetric AllReduce_RSxLDMC_AGxSTMC: the switch reads the ranks' input windows and
+     *                    writes their output windows directly, so the scatter and gather steps are one-sided memory
+     *                    steps ({@link StepCursor#memory()}) where NVLS copies with the rank's SMs
+     */
+    NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts, boolean memoryLanes) {
+        this.memoryLanes = memoryLanes;
         this.op = call.op();
         this.count = call.count();
         this.parts = parts;
@@ -142,6 +157,7 @@ final class NvlsSchedule implements Schedule {
                 c.addRecv(castBase + h);
             }
             if (h > 0) c.markContinued();
+            if (memoryLanes) c.markMemory();
         }
     }
 

@@ -29,6 +29,7 @@ public final class StepCursor {
     int recvConn;
     int sendConn;
     boolean fromOutput;
+    boolean memory;
 
     /** A cursor for steps of up to {@link #MAX_PEERS} peers each way (it grows for more). */
     public StepCursor() { this(MAX_PEERS); }
@@ -88,6 +89,13 @@ public final class StepCursor {
      */
     public boolean fromOutput() { return fromOutput; }
 
+    /**
+     * Whether the step is one side of a one-sided memory access (symmetric kernels): a rank's memory serving a peer's
+     * load ({@code SEND}), or receiving a peer's store ({@code RECV}). The peer's thread block does the work; this
+     * rank's SMs do nothing, so the step has no overhead, no thread-block rate and no local time.
+     */
+    public boolean memory() { return memory; }
+
     void set(Primitive p, long src, long dst, int cnt, int nSlots) {
         prim = p;
         srcOffset = src;
@@ -100,7 +108,11 @@ public final class StepCursor {
         recvConn = 0;
         sendConn = 0;
         fromOutput = false;
+        memory = false;
     }
+
+    /** Marks the step as a one-sided memory access served by this rank's memory ({@link #memory()}). */
+    void markMemory() { memory = true; }
 
     /** Sets the connection indices of the step's receive and send connections (0 or 1). */
     void useConns(int recv, int send) {
@@ -129,11 +141,14 @@ public final class StepCursor {
      *
      * @throws IllegalStateException if the step has more than {@link #MAX_PEERS} peers one way (a switch actor's step)
      *                               or reads its operand from the output ({@link #fromOutput()}, which ccsim's kernels
-     *                               do not implement)
+     *                               do not implement), or is a one-sided memory step ({@link #memory()})
      */
     public void encode(long[] out, int pos) {
         if (fromOutput) {
             throw new IllegalStateException("a step that reads its operand from the output (PAT) has no kernel encoding");
+        }
+        if (memory) {
+            throw new IllegalStateException("a one-sided memory step (a symmetric kernel's load or store) has no kernel encoding");
         }
         if (nRecv > MAX_PEERS || nSend > MAX_PEERS) {
             throw new IllegalStateException("a step with " + Math.max(nRecv, nSend) + " peers (an NVLink switch's step)"
@@ -158,6 +173,6 @@ public final class StepCursor {
         for (int i = 0; i < nSend; i++) sb.append(i == 0 ? "" : ",").append(sendPeers[i]);
         return sb.append(" src=").append(srcOffset).append(" dst=").append(dstOffset).append(" count=").append(count)
                 .append(" slots=").append(slots).append(recvConn + sendConn > 0 ? " conn=" + recvConn + "/" + sendConn : "")
-                .append(fromOutput ? " fromOutput" : "").append(')').toString();
+                .append(fromOutput ? " fromOutput" : "").append(memory ? " memory" : "").append(')').toString();
     }
 }

@@ -99,9 +99,12 @@ final class StepScheduler {
         int nr = cursor.nRecv();
         int ns = cursor.nSend();
         workers.loadStep(w, cursor.prim().ordinal(), cursor.slots(), bytes, costs.units(bytes), nr, ns);
-        if (costs.cta() != null && !cursor.prim().isSwitch()) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
-        if (cursor.continued() || cursor.prim().isSwitch()) workers.setFlag(w, Workers.F_CONTINUED);
+        boolean free = cursor.prim().isSwitch() || cursor.memory();
+        if (costs.cta() != null && !free) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
+        if (cursor.continued() || free) workers.setFlag(w, Workers.F_CONTINUED);
         else workers.clearFlag(w, Workers.F_CONTINUED);
+        if (cursor.memory()) workers.setFlag(w, Workers.F_MEMORY);
+        else workers.clearFlag(w, Workers.F_MEMORY);
         bindConnections(w, ch, rank, nr, true);
         bindConnections(w, ch, rank, ns, false);
     }
@@ -162,14 +165,18 @@ final class StepScheduler {
         long sub = costs.subTransferBytes(bytes, workers.units(w), j);
         if (ns > 0) {
             long wire = costs.protocol().wireBytes(sub);
-            // a switch forwards at what its links carry: no thread block, no per-channel limit
-            double cap = prim.isSwitch() ? Double.POSITIVE_INFINITY : costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
+            // a switch forwards, and a memory serves a peer's load, at what the links carry: no thread block, no
+            // per-channel limit
+            boolean free = prim.isSwitch() || (flags & Workers.F_MEMORY) != 0;
+            double cap = free ? Double.POSITIVE_INFINITY : costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
             workers.setPending(w, ns);
             for (int i = 0; i < ns; i++) {
                 int k = workers.sendConn(w, i);
                 flowsStarted++;
                 net.startRecycled(conns.path(k), wire, delay, cap, flowDone, k);
             }
+        } else if ((flags & Workers.F_MEMORY) != 0) {
+            sim.schedule(0, localDone[w]); // a peer's store landed: nothing for this rank's SMs to do
         } else {
             sim.schedule(costs.localTimePs(prim, sub, workers.psPerByte(w), workers.laneShare(w)), localDone[w]);
         }

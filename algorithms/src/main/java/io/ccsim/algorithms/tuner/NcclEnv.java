@@ -84,7 +84,8 @@ public final class NcclEnv {
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
             NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE,
-            NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL);
+            NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL,
+            SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE);
 
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -363,11 +364,11 @@ public final class NcclEnv {
     }
 
     /**
-     * Whether NCCL_ALGO allows {@code algorithm} for {@code func}. P2P is not an NCCL_ALGO value and is
-     * always allowed.
+     * Whether NCCL_ALGO allows {@code algorithm} for {@code func}. P2P and the symmetric kernels are not
+     * NCCL_ALGO values and are always allowed (NCCL_SYM_KERNEL selects among the latter).
      */
     boolean algoEnabled(NcclFunc func, Algorithm algorithm) {
-        if (algorithm == Algorithm.P2P) return true;
+        if (algorithm == Algorithm.P2P || algorithm.isSymmetric()) return true;
         return algoEnable[func.ordinal() * NALGOS + algorithm.ordinal()];
     }
 

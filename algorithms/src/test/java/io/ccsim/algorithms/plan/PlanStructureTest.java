@@ -186,12 +186,13 @@ class PlanStructureTest {
         for (CollectiveOp op : CollectiveOp.values()) {
             for (Algorithm a : planners.supported(op)) {
                 for (Protocol proto : Protocol.values()) {
-                    boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE;
+                    if (a.isSymmetric() && proto != SymmetricSupport.protocolOf(a)) continue;
+                    boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a.isSymmetric();
                     boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
                     // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank per host
                     if ((nvls || collNet || a == Algorithm.PAT) && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
-                        CommLayout l = a == Algorithm.NVLS ? CommLayout.singleHost(n)
+                        CommLayout l = a == Algorithm.NVLS || a.isSymmetric() ? CommLayout.singleHost(n)
                                 : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
                                 : a == Algorithm.PAT ? CommLayout.uniform(n, 1)
                                 : collNet && n % 2 == 1 ? CommLayout.uniform(n, 1)

@@ -44,6 +44,11 @@ final class PlanEncoder {
             throw new IllegalArgumentException(plan + " has switch actors (NVLS): ccsim's GPU kernels never use NVLink"
                     + " multicast; run it in the simulator or the CPU executor");
         }
+        if (plan.options().algorithm().isSymmetric()) {
+            throw new IllegalArgumentException(plan + " is NCCL's symmetric kernel " + plan.options().algorithm().ncclName()
+                    + ": its one-sided loads and stores have no step in ccsim's GPU kernels; run it in the simulator or"
+                    + " the CPU executor");
+        }
         this.plan = plan;
         this.call = plan.call();
         this.eb = call.dtype().bytes();

@@ -1,0 +1,111 @@
+package io.ccsim.algorithms.cpu;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.data.ElementBuffer;
+import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.CommLayout;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.algorithms.plan.StepCursor;
+import io.ccsim.algorithms.plan.SymmetricSupport;
+import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * NCCL's symmetric kernels on real data: every kernel × every type it implements × n ∈ {2, 3, 4, 5, 8}, several
+ * counts (one that wraps the 8 slots many times) and channel counts; the types and reductions it does not implement,
+ * several hosts and another protocol are refused with NCCL's reason.
+ */
+class SymmetricExecutorTest {
+    private static final int[] RANKS = {2, 3, 4, 5, 8};
+    private static final long[] COUNTS = {1, 7, 263, 1009, 20000, 300001};
+    private static final Algorithm[] KERNELS = {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT,
+            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_RS_LD};
+
+    @TestFactory
+    Stream<DynamicTest> matrix() {
+        Planners planners = Planners.standard();
+        CpuExecutor exec = new CpuExecutor();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int ki = 0; ki < KERNELS.length; ki++) {
+            Algorithm k = KERNELS[ki];
+            CollectiveOp op = SymmetricSupport.opOf(k);
+            for (int di = 0; di < DataType.values().length; di++) {
+                DataType dt = DataType.values()[di];
+                if (SymmetricSupport.refusal(op, dt, ReduceOp.SUM).isPresent()) continue;
+                for (int ni = 0; ni < RANKS.length; ni++) {
+                    int n = RANKS[ni];
+                    int ch = 1 + (ki + di + ni) % 3;
+                    long count = COUNTS[(ki + di + ni) % COUNTS.length];
+                    CollectiveCall call = new CollectiveCall(op, count, dt, ReduceOp.SUM, 0, CommLayout.singleHost(n));
+                    PlanOptions opts = PlanOptions.of(k, SymmetricSupport.protocolOf(k), ch);
+                    long seed = 977L * ki + 31L * di + ni;
+                    tests.add(DynamicTest.dynamicTest(k.ncclName() + " " + dt + " n=" + n + " " + ch + "ch count=" + count, () -> {
+                        Plan plan = planners.plan(call, opts);
+                        ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
+                        CollectiveCheck.verify(call, in, exec.run(plan, in));
+                    }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    @Test
+    void refusesWhatNoKernelImplements() {
+        Planners planners = Planners.standard();
+        CommLayout one = CommLayout.singleHost(4);
+        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT, Algorithm.SYM_RS_LD}) {
+            PlanOptions o = PlanOptions.of(k, SymmetricSupport.protocolOf(k), 1);
+            CollectiveOp op = SymmetricSupport.opOf(k);
+            assertThatThrownBy(() -> planners.plan(new CollectiveCall(op, 64, DataType.FLOAT64, ReduceOp.SUM, 0, one), o))
+                    .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("cannot reduce sum of double");
+            assertThatThrownBy(() -> planners.plan(new CollectiveCall(op, 64, DataType.FLOAT32, ReduceOp.MAX, 0, one), o))
+                    .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("cannot reduce max of float");
+            assertThatThrownBy(() -> planners.plan(new CollectiveCall(op, 64, DataType.INT32, ReduceOp.SUM, 0, one), o))
+                    .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("cannot reduce sum of int32");
+        }
+    }
+
+    @Test
+    void refusesSeveralNodesAndAnotherProtocol() {
+        Planners planners = Planners.standard();
+        CollectiveCall twoNodes = CollectiveCall.of(CollectiveOp.ALL_GATHER, 64, DataType.INT8, CommLayout.uniform(2, 4));
+        assertThatThrownBy(() -> planners.plan(twoNodes, PlanOptions.of(Algorithm.SYM_AG_ST, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("inside one node only");
+        CollectiveCall ar = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 64, DataType.FLOAT32, CommLayout.singleHost(4));
+        assertThatThrownBy(() -> planners.plan(ar, PlanOptions.of(Algorithm.SYM_AR_ONE_SHOT, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the LL protocol only");
+        assertThatThrownBy(() -> planners.plan(ar, PlanOptions.of(Algorithm.SYM_AR_TWO_SHOT, Protocol.LL, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the Simple protocol only");
+    }
+
+    @Test
+    void twoShotLoadsAreMemoryStepsAndHaveNoKernelEncoding() {
+        CollectiveCall call = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 1 << 16, DataType.FLOAT32, CommLayout.singleHost(4));
+        Plan plan = Planners.standard().plan(call, PlanOptions.of(Algorithm.SYM_AR_TWO_SHOT, Protocol.SIMPLE, 2));
+        StepCursor c = new StepCursor();
+        plan.step(1, 0, 0, 0, c); // rank 1 serves a load of its input
+        assertThat(c.memory()).isTrue();
+        assertThat(c.nSend()).isEqualTo(1);
+        plan.step(1, 0, 1, 0, c); // rank 1 loads and reduces its own piece with its SMs
+        assertThat(c.memory()).isFalse();
+        assertThat(Planners.standard().supportedOnKernels(CollectiveOp.ALL_REDUCE)).noneMatch(Algorithm::isSymmetric);
+        assertThatThrownBy(() -> plan.encodeSteps(1, 0, 0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no kernel encoding");
+    }
+}
