@@ -245,7 +245,7 @@ public final class Tuner {
         if (refusal.isPresent()) {
             if (env.nvlsEnable() == 1 && !in.nvls().available()) {
                 throw new TunerException("NCCL_NVLS_ENABLE=1 forces NVLS, but " + in.nvls().refusal().orElse("")
-                        + " (NCCL fails its multicast setup there); unset it or set 0 or 2");
+                        + "; unset it or set 0 or 2");
             }
             unavailable.add(new Unavailable(a, Optional.empty(), refusal.get()));
             return Optional.empty();
