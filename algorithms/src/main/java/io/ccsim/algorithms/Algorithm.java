@@ -3,7 +3,7 @@ package io.ccsim.algorithms;
 /**
  * NCCL's collective algorithms by their NCCL_ALGO names (src/include/device.h NCCL_ALGO_*), in NCCL's order (the
  * tuner's tie order), plus P2P for send/recv and all-to-all; after {@link #P2P} come NCCL's symmetric-memory kernels,
- * which NCCL selects on a path of their own (no NCCL_ALGO name). ccsim plans every one of them for the collectives
+ * which NCCL selects on a path of their own (no NCCL_ALGO name), then PyTorch's symmetric-memory all-reduces. ccsim plans every one of them for the collectives
  * NCCL 2.28.9 builds it for (plan.Planners); what a collective lacks is reported as unsupported.
  */
 public enum Algorithm {
@@ -25,7 +25,17 @@ public enum Algorithm {
     /** Not an NCCL_ALGO value: NCCL's symmetric kernel AllGather_ST (stores into every peer's output). */
     SYM_AG_ST("AllGather_ST"),
     /** Not an NCCL_ALGO value: NCCL's symmetric kernel ReduceScatter_LD (loads from every peer, reduces). */
-    SYM_RS_LD("ReduceScatter_LD");
+    SYM_RS_LD("ReduceScatter_LD"),
+    /**
+     * Not an NCCL algorithm: PyTorch's {@code torch.ops.symm_mem.one_shot_all_reduce} (every rank loads every
+     * peer's whole symmetric buffer and reduces locally).
+     */
+    TORCH_ONE_SHOT("torch_one_shot"),
+    /**
+     * Not an NCCL algorithm: PyTorch's {@code torch.ops.symm_mem.two_shot_all_reduce_} (each rank loads its
+     * contiguous slice from every peer, reduces, stores the sum into every peer).
+     */
+    TORCH_TWO_SHOT("torch_two_shot");
 
     private final String ncclName;
 
@@ -35,10 +45,14 @@ public enum Algorithm {
     public String ncclName() { return ncclName; }
 
     /**
-     * Whether this is one of NCCL's symmetric-memory kernels (NCCL 2.27+, buffers in symmetric windows), named by
-     * its kernel id as NCCL_SYM_KERNEL names it.
+     * Whether this is a symmetric-memory kernel: one of NCCL's (NCCL 2.27+, buffers in symmetric windows, named by
+     * its kernel id as NCCL_SYM_KERNEL names it) or one of PyTorch's ({@link #isTorchSymmMem()}). Their plans have
+     * one-sided memory steps.
      */
     public boolean isSymmetric() { return ordinal() > P2P.ordinal(); }
+
+    /** Whether this is one of PyTorch's symmetric-memory all-reduces (torch.ops.symm_mem), not an NCCL kernel. */
+    public boolean isTorchSymmMem() { return this == TORCH_ONE_SHOT || this == TORCH_TWO_SHOT; }
 
     @Override
     public String toString() { return ncclName; }

@@ -104,6 +104,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                     + " symmetric kernels (NCCL_SYM_KERNEL, NCCL_SYM_CTAS, NCCL_WIN_ENABLE apply); 0 and 1 change"
                     + " nothing here (default: ${DEFAULT-VALUE})")
     int register;
+    @Option(names = "--symm-mem", paramLabel = "one_shot|two_shot",
+            description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
+                    + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
+    String symmMem;
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -119,6 +123,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
         }
         if (backend == Backend.cuda) {
+            if (symmMem != null) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--symm-mem is for the simulated backend: ccsim's GPU kernels have no one-sided loads and stores");
+            }
             if (register == 2) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         "-R 2 is for the simulated backend: ccsim's GPU kernels have no symmetric-memory kernels");
@@ -148,6 +156,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
                     + "; valid: 0 (none), 1 (local registration), 2 (symmetric windows)");
         }
+        io.ccsim.algorithms.Algorithm torch = symmMem == null ? null : torchAlgorithm(cop, dt, ro, topo);
         io.ccsim.algorithms.tuner.SymkModel symk = null;
         if (register == 2) {
             try {
@@ -164,8 +173,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             try {
-                rows.add(runner.run(cop, s, dt, ro, root, iters));
-            } catch (TunerException e) {
+                rows.add(torch != null ? runner.runTorchSymmMem(torch, s, dt, ro, iters) : runner.run(cop, s, dt, ro, root, iters));
+            } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
                 throw new UserException(e.getMessage(), e);
             }
             events += runner.lastEvents();
@@ -185,6 +194,19 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         }
         out.flush();
         return 0;
+    }
+
+    /** The PyTorch all-reduce of {@code --symm-mem}, checked against what PyTorch runs. */
+    private io.ccsim.algorithms.Algorithm torchAlgorithm(CollectiveOp cop, DataType dt, ReduceOp ro, Topology topo) {
+        io.ccsim.algorithms.Algorithm a = parse(() -> io.ccsim.algorithms.plan.TorchSymmMem.parse(symmMem));
+        if (register == 2) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--symm-mem and -R 2 exclude each other:"
+                    + " --symm-mem runs PyTorch's kernels, -R 2 NCCL's symmetric kernels");
+        }
+        java.util.Optional<String> why = io.ccsim.algorithms.plan.TorchSymmMem.refusal(a, cop, dt, ro)
+                .or(() -> io.ccsim.algorithms.plan.TorchSymmMem.hostRefusal(nodes));
+        if (why.isPresent()) throw new UserException("--symm-mem " + symmMem + ": " + why.get());
+        return a;
     }
 
     /**
@@ -279,6 +301,12 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        if (symmMem != null) {
+            io.ccsim.algorithms.Algorithm a = io.ccsim.algorithms.plan.TorchSymmMem.parse(symmMem);
+            out.printf(Locale.ROOT, "# --symm-mem %s: PyTorch's torch.ops.symm_mem.%s, not NCCL (uncalibrated: Simple step costs,"
+                    + " %d barriers x %.1f us estimated); nch = thread blocks%n", symmMem, io.ccsim.algorithms.plan.TorchSymmMem.opName(a),
+                    io.ccsim.algorithms.plan.TorchSymmMem.BARRIERS, io.ccsim.algorithms.plan.TorchSymmMem.BARRIER_US);
+        }
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
                     + " (uncalibrated; ccsim has 5 of NCCL's 11 kernels), the others the normal tuner's");

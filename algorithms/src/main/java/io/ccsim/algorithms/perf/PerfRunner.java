@@ -11,6 +11,7 @@ import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
 import io.ccsim.algorithms.plan.SymmetricSupport;
+import io.ccsim.algorithms.plan.TorchSymmMem;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.sim.Fabric;
 import io.ccsim.algorithms.sim.SimExecution;
@@ -115,6 +116,24 @@ public final class PerfRunner {
         }
         Candidate c = tune(op, size, dtype, redop).winner();
         return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
+    }
+
+    /**
+     * Simulates PyTorch's symmetric-memory all-reduce {@code algo} ({@link Algorithm#isTorchSymmMem()}) at nccl-tests
+     * size {@code bytes}: the plan on as many channels as PyTorch launches blocks ({@link TorchSymmMem#blocks}), its
+     * steps costed as the ring family's Simple steps, plus the fixed cost of its two barriers
+     * ({@link TorchSymmMem#BARRIER_US}, an estimate) per call.
+     * @throws io.ccsim.algorithms.plan.UnsupportedAlgorithmException with PyTorch's reason when it would not run
+     */
+    public PerfRow runTorchSymmMem(Algorithm algo, long bytes, DataType dtype, ReduceOp redop, int iterations) {
+        if (!algo.isTorchSymmMem()) throw new IllegalArgumentException(algo.ncclName() + " is not a PyTorch symm_mem all-reduce");
+        long count = countFor(CollectiveOp.ALL_REDUCE, bytes, dtype);
+        int blocks = TorchSymmMem.blocks(algo, count, dtype, graph.nRanks());
+        PerfRow r = simulate(CollectiveOp.ALL_REDUCE, count, dtype, redop, 0, algo, Protocol.SIMPLE, blocks, iterations);
+        double us = r.timeUs() + TorchSymmMem.BARRIERS * TorchSymmMem.BARRIER_US;
+        double algbw = us > 0 ? r.bytes() / (us * 1e3) : 0;
+        return new PerfRow(r.op(), r.bytes(), r.count(), r.dtype(), r.redop(), r.root(), algo, Protocol.SIMPLE, blocks, us,
+                algbw, algbw * CollectiveOp.ALL_REDUCE.busBwFactor(graph.nRanks()));
     }
 
     /**

@@ -40,7 +40,8 @@ public final class Planners {
      * Ring all_reduce, all_gather, reduce_scatter, broadcast, reduce; tree (double binary tree)
      * all_reduce; P2P sendrecv and all_to_all; NVLS all_reduce, all_gather, reduce_scatter; NVLSTree all_reduce;
      * CollNet Direct and Chain all_reduce; PAT all_gather, reduce_scatter; NCCL's symmetric kernels
-     * AllReduce_AGxLL_R, AllReduce_RSxLD_AGxST, AllReduce_RSxLDMC_AGxSTMC, AllGather_ST, ReduceScatter_LD.
+     * AllReduce_AGxLL_R, AllReduce_RSxLD_AGxST, AllReduce_RSxLDMC_AGxSTMC, AllGather_ST, ReduceScatter_LD; PyTorch's
+     * symmetric-memory one-shot and two-shot all_reduce.
      */
     public static Planners standard() {
         return of(List.of(new RingAllReducePlanner(), new RingAllGatherPlanner(), new RingReduceScatterPlanner(),
@@ -51,7 +52,8 @@ public final class Planners {
                 new PatPlanner(CollectiveOp.ALL_GATHER), new PatPlanner(CollectiveOp.REDUCE_SCATTER),
                 new SymmetricPlanner(Algorithm.SYM_AR_ONE_SHOT), new SymmetricPlanner(Algorithm.SYM_AR_TWO_SHOT),
                 new SymmetricPlanner(Algorithm.SYM_AR_MULTIMEM), new SymmetricPlanner(Algorithm.SYM_AG_ST),
-                new SymmetricPlanner(Algorithm.SYM_RS_LD)));
+                new SymmetricPlanner(Algorithm.SYM_RS_LD), new TorchSymmPlanner(Algorithm.TORCH_ONE_SHOT),
+                new TorchSymmPlanner(Algorithm.TORCH_TWO_SHOT)));
     }
 
     private static String key(CollectiveOp op, Algorithm a) {
@@ -70,8 +72,8 @@ public final class Planners {
     /**
      * The algorithms registered for {@code op} whose plans ccsim's GPU kernels run: all but those with switch actors
      * (NVLS needs NVLink multicast, CollNet a SHARP network, which the GPU backend never uses) and PAT (its steps read
-     * operands back from the output, which ccsim's kernels do not implement) and the symmetric kernels (one-sided
-     * loads and stores, which the kernel encoding has no step for).
+     * operands back from the output, which ccsim's kernels do not implement) and the symmetric kernels, NCCL's and
+     * PyTorch's (one-sided loads and stores, which the kernel encoding has no step for).
      */
     public List<Algorithm> supportedOnKernels(CollectiveOp op) {
         return supported(op).stream().filter(a -> a != Algorithm.NVLS && a != Algorithm.NVLS_TREE

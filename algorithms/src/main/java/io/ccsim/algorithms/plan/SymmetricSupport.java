@@ -20,6 +20,7 @@ public final class SymmetricSupport {
             case SYM_AR_ONE_SHOT: case SYM_AR_TWO_SHOT: case SYM_AR_MULTIMEM: return CollectiveOp.ALL_REDUCE;
             case SYM_AG_ST: return CollectiveOp.ALL_GATHER;
             case SYM_RS_LD: return CollectiveOp.REDUCE_SCATTER;
+            case TORCH_ONE_SHOT: case TORCH_TWO_SHOT: return CollectiveOp.ALL_REDUCE;
             default: throw new IllegalArgumentException(kernel.ncclName() + " is not a symmetric kernel");
         }
     }

@@ -45,7 +45,7 @@ final class PlanEncoder {
                     + " multicast; run it in the simulator or the CPU executor");
         }
         if (plan.options().algorithm().isSymmetric()) {
-            throw new IllegalArgumentException(plan + " is NCCL's symmetric kernel " + plan.options().algorithm().ncclName()
+            throw new IllegalArgumentException(plan + " is the symmetric-memory kernel " + plan.options().algorithm().ncclName()
                     + ": its one-sided loads and stores have no step in ccsim's GPU kernels; run it in the simulator or"
                     + " the CPU executor");
         }
