@@ -123,18 +123,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
         }
         if (backend == Backend.cuda) {
-            if (symmMem != null) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--symm-mem is for the simulated backend: ccsim's GPU kernels have no one-sided loads and stores");
-            }
-            if (register == 2) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "-R 2 is for the simulated backend: ccsim's GPU kernels have no symmetric-memory kernels");
-            }
-            if (iters != 1) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
-            }
+            checkCudaOptions();
             return callCuda(cop, dt, ro, sizes);
         }
         if (topology == null) {
@@ -194,6 +183,22 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         }
         out.flush();
         return 0;
+    }
+
+    /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
+    private void checkCudaOptions() {
+        if (symmMem != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--symm-mem is for the simulated backend: ccsim's GPU kernels have no one-sided loads and stores");
+        }
+        if (register == 2) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "-R 2 is for the simulated backend: ccsim's GPU kernels have no symmetric-memory kernels");
+        }
+        if (iters != 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
+        }
     }
 
     /** The PyTorch all-reduce of {@code --symm-mem}, checked against what PyTorch runs. */
