@@ -40,6 +40,7 @@ final class ChannelFolding {
     /** The folding of {@code plan}'s channels whose start phase is c mod {@code phases} (≥ 1). */
     static ChannelFolding of(Plan plan, int phases) {
         int nCh = plan.nChannels();
+        if (plan.options().algorithm() == Algorithm.NVLS && nCh > 1) return ofNvls(plan, phases);
         ChannelFolding none = none(nCh);
         if (plan.options().algorithm() != Algorithm.RING || plan.nLanes() != 1 || nCh == 1) return none;
         int[] rep = none.rep;
@@ -60,6 +61,44 @@ final class ChannelFolding {
         return new ChannelFolding(rep);
     }
 
+    /*
+     * NVLS inside one NVLink domain: every channel has the same actors, peers and lanes; channels differ only in the
+     * elements they carry. A channel whose every actor and lane has the same step sequence (primitives, peers, counts,
+     * slots, continuation) as an earlier channel's, of the same start phase, behaves identically and is folded into it.
+     * The sequences are compared by a hash over every actor and lane, and by their step counts.
+     */
+    private static ChannelFolding ofNvls(Plan plan, int phases) {
+        int nCh = plan.nChannels();
+        ChannelFolding none = none(nCh);
+        int[] rep = none.rep;
+        long[] sig = new long[nCh];
+        StepCursor cur = new StepCursor(plan.maxPeers());
+        for (int c = 0; c < nCh; c++) {
+            long h = 17;
+            for (int a = 0; a < plan.nActors(); a++) {
+                for (int l = 0; l < plan.nLanes(); l++) h = 31 * h + signature(plan, a, c, l, cur);
+            }
+            sig[c] = h;
+        }
+        for (int c = 1; c < nCh; c++) {
+            for (int r = 0; r < c; r++) {
+                if (rep[r] != r || sig[r] != sig[c] || r % phases != c % phases || !sameCounts(plan, r, c)) continue;
+                rep[c] = r;
+                break;
+            }
+        }
+        return new ChannelFolding(rep);
+    }
+
+    private static boolean sameCounts(Plan plan, int r, int c) {
+        for (int a = 0; a < plan.nActors(); a++) {
+            for (int l = 0; l < plan.nLanes(); l++) {
+                if (plan.stepCount(a, r, l) != plan.stepCount(a, c, l)) return false;
+            }
+        }
+        return true;
+    }
+
     /** The channel that simulates channel {@code c} (c itself if simulated). */
     int representative(int c) { return rep[c]; }
 
@@ -70,10 +109,15 @@ final class ChannelFolding {
     int multiplicity(int c) { return multiplicity[c]; }
 
     private static long signature(Plan plan, int rank, int ch, StepCursor cur) {
+        return signature(plan, rank, ch, 0, cur);
+    }
+
+    private static long signature(Plan plan, int rank, int ch, int lane, StepCursor cur) {
         long h = 1125899906842597L;
-        int n = plan.stepCount(rank, ch, 0);
+        int n = plan.stepCount(rank, ch, lane);
         for (int i = 0; i < n; i++) {
-            plan.step(rank, ch, 0, i, cur);
+            plan.step(rank, ch, lane, i, cur);
+            h = 31 * h + (cur.continued() ? 1 : 0);
             h = 31 * h + cur.prim().ordinal();
             for (int p = 0; p < cur.nRecv(); p++) h = 31 * h + cur.recvPeer(p);
             h = 31 * h + 7919;
