@@ -40,7 +40,8 @@ final class ChannelFolding {
     /** The folding of {@code plan}'s channels whose start phase is c mod {@code phases} (≥ 1). */
     static ChannelFolding of(Plan plan, int phases) {
         int nCh = plan.nChannels();
-        if (plan.options().algorithm() == Algorithm.NVLS && nCh > 1) return ofNvls(plan, phases);
+        Algorithm algo = plan.options().algorithm();
+        if ((algo == Algorithm.NVLS || algo == Algorithm.NVLS_TREE) && nCh > 1) return ofNvls(plan, phases);
         ChannelFolding none = none(nCh);
         if (plan.options().algorithm() != Algorithm.RING || plan.nLanes() != 1 || nCh == 1) return none;
         int[] rep = none.rep;
@@ -63,7 +64,7 @@ final class ChannelFolding {
 
     /*
      * NVLS inside one NVLink domain: every channel has the same actors, peers and lanes; channels differ only in the
-     * elements they carry. A channel whose every actor and lane has the same step sequence (primitives, peers, counts,
+     * elements they carry (NVLSTree: and in their tree, c mod 2, which the peers in the signature tell apart). A channel whose every actor and lane has the same step sequence (primitives, peers, counts,
      * slots, continuation) as an earlier channel's, of the same start phase, behaves identically and is folded into it.
      * The sequences are compared by a hash over every actor and lane, and by their step counts.
      */

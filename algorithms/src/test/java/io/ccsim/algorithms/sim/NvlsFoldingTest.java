@@ -54,6 +54,20 @@ class NvlsFoldingTest {
     }
 
     @Test
+    void foldedNvlsTreeChannelsGiveTheUnfoldedTime() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 3));
+        CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, 1 << 22, DataType.FLOAT32, ReduceOp.SUM, 0,
+                CommLayout.uniform(3, 8));
+        Plan plan = Planners.standard().plan(call, PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, 16));
+        ChannelFolding f = ChannelFolding.of(plan, 1);
+        assertThat(f.simulated(0)).isTrue();
+        assertThat(f.simulated(1)).isTrue(); // the other tree
+        assertThat(f.representative(2)).isZero();
+        assertThat(f.representative(3)).isEqualTo(1);
+        assertThat(run(t, plan, true).endPs()).isEqualTo(run(t, plan, false).endPs());
+    }
+
+    @Test
     void channelsOfUnequalPartsAreNotFolded() {
         // 1000 floats in 16-byte cells: 250 cells, 16 per channel, so channel 15 holds 10: a short last part
         CollectiveCall call = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 1000, DataType.FLOAT32, CommLayout.singleHost(4));
