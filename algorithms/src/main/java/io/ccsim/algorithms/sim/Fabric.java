@@ -222,14 +222,7 @@ public final class Fabric {
     }
 
     private double multiPeerCapacity(int gpuNode, Protocol p) {
-        String id = topology.nodes().get(gpuNode).id();
-        double sum = 0;
-        for (LinkGroup g : topology.fabric()) {
-            if (groupClass[g.index()] != LinkClass.NVLINK) continue;
-            Link first = g.members().get(0);
-            if (first.a().equals(id) || first.b().equals(id)) sum += capacity(g);
-        }
-        return sum * profile.sim().multiPeerEfficiency(p);
+        return nvlinkCapacity(gpuNode) * profile.sim().multiPeerEfficiency(p);
     }
 
     private void scheduleFlap(String linkId, Flap f) {
