@@ -26,6 +26,10 @@ public enum Algorithm {
     SYM_AG_ST("AllGather_ST"),
     /** Not an NCCL_ALGO value: NCCL's symmetric kernel ReduceScatter_LD (loads from every peer, reduces). */
     SYM_RS_LD("ReduceScatter_LD"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel AllGather_STMC (one multicast store into every output). */
+    SYM_AG_STMC("AllGather_STMC"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel ReduceScatter_LDMC (multicast load-reduce of its block). */
+    SYM_RS_LDMC("ReduceScatter_LDMC"),
     /**
      * Not an NCCL algorithm: PyTorch's {@code torch.ops.symm_mem.one_shot_all_reduce} (every rank loads every
      * peer's whole symmetric buffer and reduces locally).

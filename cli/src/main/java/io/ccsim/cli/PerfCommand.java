@@ -314,7 +314,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         }
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
-                    + " (uncalibrated; ccsim has 5 of NCCL's 11 kernels), the others the normal tuner's");
+                    + " (uncalibrated; ccsim has 7 of NCCL's 11 kernels), the others the normal tuner's");
         }
         out.println("#");
         out.println("#       size         count      type   redop    root     time   algbw   busbw    algo   proto  nch");

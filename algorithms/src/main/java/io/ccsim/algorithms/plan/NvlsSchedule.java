@@ -47,7 +47,11 @@ import io.ccsim.algorithms.CollectiveOp;
  * flow without the copies: rank r {@code multimem.ld_reduce}s its owned part straight from every rank's input window
  * and {@code multimem.st}s the sum into every rank's output window. It is this all-reduce schedule with lanes 0 and 2
  * as one-sided memory steps (no SM work on the rank whose memory is read or written); its ownership interleave (4 KiB
- * per warp iteration) is ccsim's loop of n sub-chunks.
+ * per warp iteration) is ccsim's loop of n sub-chunks. AllGather_STMC (all_gather.cuh: rank r {@code multimem.st}s its
+ * input into the multicast output at r × count) is the all-gather with the gather lane as memory RECVs (the switch
+ * writes every output window); ReduceScatter_LDMC (reduce_scatter.cuh: rank r {@code multimem.ld_reduce}s block r
+ * of the multicast input and stores it locally) is the reduce-scatter with the scatter lane as memory SENDs (the
+ * switch reads every input window).
  */
 final class NvlsSchedule implements Schedule {
     private final CollectiveOp op;
@@ -64,9 +68,10 @@ final class NvlsSchedule implements Schedule {
     NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts) { this(call, o, parts, false); }
 
     /**
-     * @param memoryLanes NCCL's symmetric AllReduce_RSxLDMC_AGxSTMC: the switch reads the ranks' input windows and
-     *                    writes their output windows directly, so the scatter and gather steps are one-sided memory
-     *                    steps ({@link StepCursor#memory()}) where NVLS copies with the rank's SMs
+     * @param memoryLanes NCCL's symmetric multimem kernels (AllReduce_RSxLDMC_AGxSTMC, AllGather_STMC,
+     *                    ReduceScatter_LDMC): the switch reads the ranks' input windows and writes their output
+     *                    windows directly, so the scatter and gather steps are one-sided memory steps
+     *                    ({@link StepCursor#memory()}) where NVLS copies with the rank's SMs
      */
     NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts, boolean memoryLanes) {
         this.memoryLanes = memoryLanes;
@@ -176,6 +181,7 @@ final class NvlsSchedule implements Schedule {
             c.set(Primitive.RECV, off, h * count + off, chunkCount(ch, j), 1);
             c.addRecv(castBase + h);
             if (h > 0) c.markContinued();
+            if (memoryLanes) c.markMemory();
         }
     }
 
@@ -189,6 +195,7 @@ final class NvlsSchedule implements Schedule {
             c.set(Primitive.SEND, h * count + off, off, chunkCount(ch, j), 1);
             c.addSend(reduceBase + h);
             if (h > 0) c.markContinued();
+            if (memoryLanes) c.markMemory();
         } else {
             long off = parts.chunkStart(ch, i);
             c.set(Primitive.RECV, off, off, chunkCount(ch, i), 1);

@@ -18,8 +18,8 @@ public final class SymmetricSupport {
     public static CollectiveOp opOf(Algorithm kernel) {
         switch (kernel) {
             case SYM_AR_ONE_SHOT: case SYM_AR_TWO_SHOT: case SYM_AR_MULTIMEM: return CollectiveOp.ALL_REDUCE;
-            case SYM_AG_ST: return CollectiveOp.ALL_GATHER;
-            case SYM_RS_LD: return CollectiveOp.REDUCE_SCATTER;
+            case SYM_AG_ST: case SYM_AG_STMC: return CollectiveOp.ALL_GATHER;
+            case SYM_RS_LD: case SYM_RS_LDMC: return CollectiveOp.REDUCE_SCATTER;
             case TORCH_ONE_SHOT: case TORCH_TWO_SHOT: return CollectiveOp.ALL_REDUCE;
             default: throw new IllegalArgumentException(kernel.ncclName() + " is not a symmetric kernel");
         }
@@ -31,7 +31,24 @@ public final class SymmetricSupport {
     }
 
     /** Whether the kernel uses NVLink multicast (it needs NVLS support). */
-    public static boolean multimem(Algorithm kernel) { return kernel == Algorithm.SYM_AR_MULTIMEM; }
+    public static boolean multimem(Algorithm kernel) {
+        return kernel == Algorithm.SYM_AR_MULTIMEM || kernel == Algorithm.SYM_AG_STMC || kernel == Algorithm.SYM_RS_LDMC;
+    }
+
+    /**
+     * Why the switch cannot reduce (type, reduction) for a multimem kernel that reduces (AllReduce_RSxLDMC_AGxSTMC,
+     * ReduceScatter_LDMC: {@code multimem.ld_reduce}), or empty: on sm90 sum of float, half and bfloat16 among the
+     * types symmetric kernels implement (fp8 only from sm100, which ccsim does not model). AllGather_STMC only
+     * stores, so any type goes; other kernels: empty.
+     */
+    public static Optional<String> multimemRefusal(Algorithm kernel, DataType dtype, ReduceOp redop) {
+        if (!multimem(kernel) || kernel == Algorithm.SYM_AG_STMC) return Optional.empty();
+        boolean type = dtype == DataType.FLOAT32 || dtype == DataType.FLOAT16 || dtype == DataType.BFLOAT16;
+        if (redop == ReduceOp.SUM && type) return Optional.empty();
+        return Optional.of(kernel.ncclName() + " cannot reduce " + redop.ncclTestsName() + " of " + dtype.ncclTestsName()
+                + " with multimem.ld_reduce (NCCL 2.28.9 ncclSymkMask: sum of float, half, bfloat16 on sm90;"
+                + " fp8 from sm100 only)");
+    }
 
     /**
      * Why no symmetric kernel implements (op, type, reduction), NCCL's reason, or empty: all-gather any type;

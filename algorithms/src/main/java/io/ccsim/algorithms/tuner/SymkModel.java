@@ -2,8 +2,6 @@ package io.ccsim.algorithms.tuner;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
-import io.ccsim.algorithms.DataType;
-import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.SymmetricSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,8 +22,9 @@ public final class SymkModel {
      * src/init.cc (symmetricSupport), src/enqueue.cc:
      *   eligible  iff one node, NCCL_WIN_ENABLE != 0, P2P between all GPUs, ncclSymkImplemented (all-gather any type;
      *             all-reduce / reduce-scatter sum of f32, f16, bf16, fp8) and the kernel mask is not empty.
-     *   mask      the op's kernels ∩ NCCL_SYM_KERNEL (a kernel name; unset or "^" = all); multimem kernels need NVLS
-     *             and an NVLS-reducible (type, sum) — f32, f16, bf16 (fp8 only from sm100); busBytes =
+     *   mask      the op's kernels ∩ NCCL_SYM_KERNEL (a kernel name; unset or "^" = all); multimem kernels need NVLS,
+     *             those that reduce (RSxLDMC_AGxSTMC, LDMC) also an NVLS-reducible (type, sum) — f32, f16, bf16
+     *             (fp8 only from sm100); AllGather_STMC any type; busBytes =
      *             (all-reduce ? 1 : n) × nBytes: ≥ 2 GiB removes the LL kernels, ≥ 64 GiB every kernel.
      *   nBytes    count × type size, rounded up to a 1024-byte cell (count per rank: all-gather input, reduce-scatter
      *             output).
@@ -33,14 +32,15 @@ public final class SymkModel {
      *             softmin(x, c, s) = c − s·ln(1 + (e^{c/s} − 1)·e^{−x/s}), softplus(x, s) = s·ln(1 + e^{x/s});
      *             bandwidths in GiB/s (1 GiB/s = 2^30/1e6 bytes per us).
      *             busBytes: AGxLL_R n·nBytes·9; RSxLD_AGxST 2·nBytes·(n−1)/n; RSxLDMC_AGxSTMC nBytes/n + nBytes,
-     *             mult n; AllGather_ST and ReduceScatter_LD (n−1)·nBytes.
+     *             mult n; AllGather_ST and ReduceScatter_LD (n−1)·nBytes; AllGather_STMC and ReduceScatter_LDMC
+     *             (n−1)·nBytes, mult 0.55·n.
      *             sm90: baseLat 4.5 (LL) / 7.8 us; smBw 65 (all-reduce) / 44 GiB/s; peak 480 (RSxLDMC_AGxSTMC) / 320.
-     *   blocks    max 64 (multimem: ceil(16 / n) on sm90), min 1; NCCL_SYM_CTAS > 0 fixes both; the fewest blocks
+     *   blocks    max 64 (multimem, STMC and LDMC included: ceil(16 / n) on sm90), min 1; NCCL_SYM_CTAS > 0 fixes both; the fewest blocks
      *             whose time is within 2.5 % of the time at the most.
      *   pick      the least time × (1 + 0.025 × blocks).
-     * ccsim implements five of NCCL's eleven kernels (SymmetricSupport); the others (AllReduce_AGxLLMC_R,
-     * AllGather_LL/LLMC/STMC, ReduceScatter_LL/LDMC) are left out of the choice, so where NCCL would pick one of them
-     * ccsim runs the best of the five; NCCL_SYM_KERNEL naming one of them is an error. Blackwell's constants are not
+     * ccsim implements seven of NCCL's eleven kernels (SymmetricSupport); the others (AllReduce_AGxLLMC_R,
+     * AllGather_LL/LLMC, ReduceScatter_LL) are left out of the choice, so where NCCL would pick one of them ccsim
+     * runs the best of the seven; NCCL_SYM_KERNEL naming one of them is an error. Blackwell's constants are not
      * modelled (sm90's are used, and the result says so through {@link Choice#note()}).
      */
     /** NCCL_SYM_KERNEL: force one symmetric kernel by name. */
@@ -51,9 +51,10 @@ public final class SymkModel {
     public static final String NCCL_WIN_ENABLE = "NCCL_WIN_ENABLE";
 
     private static final List<String> NOT_IMPLEMENTED = List.of("AllReduce_AGxLLMC_R", "AllGather_LL", "AllGather_LLMC",
-            "AllGather_STMC", "ReduceScatter_LL", "ReduceScatter_LDMC");
+            "ReduceScatter_LL");
     private static final Algorithm[] KERNELS = {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT,
-            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_RS_LD};
+            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC, Algorithm.SYM_RS_LD,
+            Algorithm.SYM_RS_LDMC};
     private static final double GIBPS = (1L << 30) / 1e6; // bytes per us
     private static final long LL_LIMIT = 2L << 30;
     private static final long ANY_LIMIT = 64L << 30;
@@ -123,13 +124,13 @@ public final class SymkModel {
         long nBytes = (perRank + 1023) / 1024 * 1024;
         long busBytes = (op == CollectiveOp.ALL_REDUCE ? 1 : n) * nBytes;
         if (busBytes >= ANY_LIMIT) return Result.none("no symmetric kernel for 64 GiB or more (ncclSymkMask)");
-        boolean mc = nvlsEnabled && in.nvls().available() && (in.dtype() == DataType.FLOAT32 || in.dtype() == DataType.FLOAT16
-                || in.dtype() == DataType.BFLOAT16) && in.redop() == ReduceOp.SUM;
+        boolean mc = nvlsEnabled && in.nvls().available();
         Choice best = null;
         double bestCost = Double.POSITIVE_INFINITY;
         for (Algorithm k : KERNELS) {
             if (SymmetricSupport.opOf(k) != op || (forced != null && forced != k)) continue;
-            if (SymmetricSupport.multimem(k) && !mc) continue;
+            if (SymmetricSupport.multimem(k)
+                    && (!mc || SymmetricSupport.multimemRefusal(k, in.dtype(), in.redop()).isPresent())) continue;
             if (k == Algorithm.SYM_AR_ONE_SHOT && busBytes >= LL_LIMIT) continue;
             Choice c = blocks(k, n, nBytes);
             double cost = c.timeUs() * (1 + 0.025 * c.blocks());
@@ -173,6 +174,7 @@ public final class SymkModel {
             case SYM_AR_ONE_SHOT: busBytes = (double) n * nBytes * 9; break;
             case SYM_AR_TWO_SHOT: busBytes = 2.0 * nBytes * (n - 1) / n; break;
             case SYM_AR_MULTIMEM: busBytes = (double) nBytes / n + nBytes; mult = n; break;
+            case SYM_AG_STMC: case SYM_RS_LDMC: busBytes = (double) (n - 1) * nBytes; mult = 0.55 * n; break;
             default: busBytes = (double) (n - 1) * nBytes;
         }
         double bw = softmin(blocks * smBw * mult, peak, smBw) * GIBPS;

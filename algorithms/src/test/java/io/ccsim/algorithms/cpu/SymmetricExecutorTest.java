@@ -34,7 +34,7 @@ class SymmetricExecutorTest {
     private static final int[] RANKS = {2, 3, 4, 5, 8};
     private static final long[] COUNTS = {1, 7, 263, 1009, 20000, 300001};
     private static final Algorithm[] KERNELS = {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT,
-            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_RS_LD};
+            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC, Algorithm.SYM_RS_LD, Algorithm.SYM_RS_LDMC};
 
     @TestFactory
     Stream<DynamicTest> matrix() {
@@ -46,7 +46,8 @@ class SymmetricExecutorTest {
             CollectiveOp op = SymmetricSupport.opOf(k);
             for (int di = 0; di < DataType.values().length; di++) {
                 DataType dt = DataType.values()[di];
-                if (SymmetricSupport.refusal(op, dt, ReduceOp.SUM).isPresent()) continue;
+                if (SymmetricSupport.refusal(op, dt, ReduceOp.SUM).isPresent()
+                        || SymmetricSupport.multimemRefusal(k, dt, ReduceOp.SUM).isPresent()) continue;
                 for (int ni = 0; ni < RANKS.length; ni++) {
                     int n = RANKS[ni];
                     int ch = 1 + (ki + di + ni) % 3;
@@ -69,7 +70,8 @@ class SymmetricExecutorTest {
     void refusesWhatNoKernelImplements() {
         Planners planners = Planners.standard();
         CommLayout one = CommLayout.singleHost(4);
-        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT, Algorithm.SYM_RS_LD}) {
+        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT, Algorithm.SYM_RS_LD,
+                Algorithm.SYM_RS_LDMC}) {
             PlanOptions o = PlanOptions.of(k, SymmetricSupport.protocolOf(k), 1);
             CollectiveOp op = SymmetricSupport.opOf(k);
             assertThatThrownBy(() -> planners.plan(new CollectiveCall(op, 64, DataType.FLOAT64, ReduceOp.SUM, 0, one), o))
@@ -82,11 +84,54 @@ class SymmetricExecutorTest {
     }
 
     @Test
+    void multimemLoadReduceRefusesFp8AndTheMulticastKernelsMoreThan32Ranks() {
+        Planners planners = Planners.standard();
+        CommLayout one = CommLayout.singleHost(4);
+        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_RS_LDMC}) {
+            PlanOptions o = PlanOptions.of(k, Protocol.SIMPLE, 1);
+            CollectiveCall fp8 = new CollectiveCall(SymmetricSupport.opOf(k), 64, DataType.FP8_E4M3, ReduceOp.SUM, 0, one);
+            assertThatThrownBy(() -> planners.plan(fp8, o)).isInstanceOf(UnsupportedAlgorithmException.class)
+                    .hasMessageContaining(k.ncclName() + " cannot reduce sum of f8e4m3 with multimem.ld_reduce");
+        }
+        // the multicast store only copies: fp8 goes, and so does the load-and-store ReduceScatter_LD
+        CollectiveCall ag = new CollectiveCall(CollectiveOp.ALL_GATHER, 64, DataType.FP8_E4M3, ReduceOp.SUM, 0, one);
+        assertThat(planners.plan(ag, PlanOptions.of(Algorithm.SYM_AG_STMC, Protocol.SIMPLE, 1))).isNotNull();
+        CollectiveCall rs = new CollectiveCall(CollectiveOp.REDUCE_SCATTER, 64, DataType.FP8_E4M3, ReduceOp.SUM, 0, one);
+        assertThat(planners.plan(rs, PlanOptions.of(Algorithm.SYM_RS_LD, Protocol.SIMPLE, 1))).isNotNull();
+        CollectiveCall big = CollectiveCall.of(CollectiveOp.ALL_GATHER, 64, DataType.INT8, CommLayout.singleHost(33));
+        assertThatThrownBy(() -> planners.plan(big, PlanOptions.of(Algorithm.SYM_AG_STMC, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("at most 32 ranks");
+    }
+
+    @Test
+    void multicastStoreAndLoadReduceLeaveTheOtherSideToTheSwitch() {
+        Planners planners = Planners.standard();
+        StepCursor c = new StepCursor();
+        CollectiveCall ag = CollectiveCall.of(CollectiveOp.ALL_GATHER, 1 << 12, DataType.FLOAT32, CommLayout.singleHost(4));
+        Plan stmc = planners.plan(ag, PlanOptions.of(Algorithm.SYM_AG_STMC, Protocol.SIMPLE, 1));
+        stmc.step(2, 0, 0, 0, c); // rank 2's multimem.st: its SMs store into the multicast object
+        assertThat(c.memory()).isFalse();
+        stmc.step(2, 0, 1, 0, c); // the switch writes rank 0's chunk into rank 2's output window
+        assertThat(c.memory()).isTrue();
+        CollectiveCall rs = CollectiveCall.of(CollectiveOp.REDUCE_SCATTER, 1 << 12, DataType.FLOAT32, CommLayout.singleHost(4));
+        Plan ldmc = planners.plan(rs, PlanOptions.of(Algorithm.SYM_RS_LDMC, Protocol.SIMPLE, 1));
+        ldmc.step(2, 0, 0, 0, c); // the switch reads block 0 of rank 2's input window
+        assertThat(c.memory()).isTrue();
+        ldmc.step(2, 0, 1, 0, c); // rank 2's multimem.ld_reduce of its own block
+        assertThat(c.memory()).isFalse();
+    }
+
+    @Test
     void refusesSeveralNodesAndAnotherProtocol() {
         Planners planners = Planners.standard();
         CollectiveCall twoNodes = CollectiveCall.of(CollectiveOp.ALL_GATHER, 64, DataType.INT8, CommLayout.uniform(2, 4));
-        assertThatThrownBy(() -> planners.plan(twoNodes, PlanOptions.of(Algorithm.SYM_AG_ST, Protocol.SIMPLE, 1)))
-                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("inside one node only");
+        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC}) {
+            assertThatThrownBy(() -> planners.plan(twoNodes, PlanOptions.of(k, Protocol.SIMPLE, 1)))
+                    .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("inside one node only");
+        }
+        CollectiveCall rs = CollectiveCall.of(CollectiveOp.REDUCE_SCATTER, 64, DataType.FLOAT32, CommLayout.singleHost(4));
+        assertThatThrownBy(() -> planners.plan(rs, PlanOptions.of(Algorithm.SYM_RS_LDMC, Protocol.LL, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the Simple protocol only");
         CollectiveCall ar = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 64, DataType.FLOAT32, CommLayout.singleHost(4));
         assertThatThrownBy(() -> planners.plan(ar, PlanOptions.of(Algorithm.SYM_AR_ONE_SHOT, Protocol.SIMPLE, 1)))
                 .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the LL protocol only");

@@ -39,6 +39,26 @@ class SymmetricPerfTest {
                 .run(CollectiveOp.ALL_REDUCE, 8192, DataType.FLOAT32, ReduceOp.SUM, 0).algo()).isEqualTo(Algorithm.SYM_AR_TWO_SHOT);
     }
 
+    @Test
+    void largeAllGathersAndReduceScattersRunTheMulticastKernels() {
+        PerfRunner r = runner(Map.of());
+        long big = 256L << 20;
+        assertThat(r.run(CollectiveOp.ALL_GATHER, big, DataType.FLOAT32, ReduceOp.SUM, 0).algo()).isEqualTo(Algorithm.SYM_AG_STMC);
+        assertThat(r.run(CollectiveOp.ALL_GATHER, big, DataType.FP8_E4M3, ReduceOp.SUM, 0).algo()).isEqualTo(Algorithm.SYM_AG_STMC);
+        assertThat(r.run(CollectiveOp.REDUCE_SCATTER, big, DataType.FLOAT32, ReduceOp.SUM, 0).algo())
+                .isEqualTo(Algorithm.SYM_RS_LDMC);
+        // the switch does not reduce fp8 on sm90: the load-reduce kernel without multicast
+        assertThat(r.run(CollectiveOp.REDUCE_SCATTER, big, DataType.FP8_E4M3, ReduceOp.SUM, 0).algo())
+                .isEqualTo(Algorithm.SYM_RS_LD);
+        // NVLS off (NCCL_NVLS_ENABLE=0): no multicast kernel
+        assertThat(runner(Map.of("NCCL_NVLS_ENABLE", "0")).run(CollectiveOp.ALL_GATHER, big, DataType.FLOAT32, ReduceOp.SUM, 0)
+                .algo()).isEqualTo(Algorithm.SYM_AG_ST);
+        // NCCL's model: at 8 ranks the multicast kernel's 2 blocks reach 0.55 × 8 × 2 × 44 GiB/s ≈ 387 > 320 peak
+        long nBytes = big / 8;
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_STMC, 8, nBytes, 2))
+                .isLessThan(SymkModel.timeUs(Algorithm.SYM_AG_ST, 8, nBytes, 2));
+    }
+
     /** docs/calibration.md lists these times (uncalibrated: no symmetric windows on the lent machines). */
     @Test
     void simulatedTimesAgainstNcclsModel() {
