@@ -44,7 +44,7 @@ import io.ccsim.algorithms.Algorithm;
  * (NCCL's smBw); the reduction is paid by the reader after the data arrived, overlapped only as far as the
  * simulator's cut-through sub-transfers go.
  */
-final class SymmetricSchedule implements Schedule {
+final class SymmetricSchedule implements Schedule, TwoShotSteps.Pieces {
     private final Algorithm kernel;
     private final long count;
     private final ChannelParts parts;
@@ -77,11 +77,13 @@ final class SymmetricSchedule implements Schedule {
     }
 
     /** Two-shot: first element of rank h's piece in loop j (absolute). */
-    private long pieceStart(int ch, int j, int h) {
+    @Override
+    public long pieceStart(int ch, int j, int h) {
         return parts.offset[ch] + j * n * parts.chunkElems[ch] + h * piece(ch, j);
     }
 
-    private int pieceCount(int ch, int j, int h) {
+    @Override
+    public int pieceCount(int ch, int j, int h) {
         long end = parts.offset[ch] + parts.count[ch];
         return (int) Math.max(0, Math.min(piece(ch, j), end - pieceStart(ch, j, h)));
     }
@@ -124,39 +126,7 @@ final class SymmetricSchedule implements Schedule {
     }
 
     private void twoShot(int r, int ch, int lane, int i, StepCursor c) {
-        if (lane == 1) {
-            int per = 2 * (n - 1);
-            int j = i / per;
-            int m = i % per;
-            long off = pieceStart(ch, j, r);
-            int cnt = pieceCount(ch, j, r);
-            if (m < n - 1) { // load-reduce from r+1, r+2, …
-                c.set(Primitive.RECV_REDUCE_COPY, off, off, cnt, 1);
-                c.addRecv((r + m + 1) % n);
-                if (m > 0) c.markFromOutput();
-            } else { // store the sum into r+1, r+2, …
-                c.set(Primitive.SEND, off, off, cnt, 1);
-                c.addSend((r + m - (n - 1) + 1) % n);
-                c.markFromOutput();
-                c.useConns(0, 1);
-            }
-            if (m != 0 && m != n - 1) c.markContinued();
-            return;
-        }
-        int j = i / (n - 1);
-        int k = i % (n - 1) + 1;
-        int owner = (r - k + n) % n;
-        long off = pieceStart(ch, j, owner);
-        int cnt = pieceCount(ch, j, owner);
-        if (lane == 0) { // serve the owner's load of this rank's input
-            c.set(Primitive.SEND, off, off, cnt, 1);
-            c.addSend(owner);
-        } else { // the owner's store lands in this rank's output
-            c.set(Primitive.RECV, off, off, cnt, 1);
-            c.addRecv(owner);
-            c.useConns(1, 0);
-        }
-        c.markMemory();
+        TwoShotSteps.step(n, this, r, ch, lane, i, c);
     }
 
     private void allGather(int r, int ch, int lane, int i, StepCursor c) {

@@ -7,7 +7,7 @@ import io.ccsim.algorithms.Algorithm;
  * and sums it) and two-shot (rank r loads its contiguous slice from every rank, sums it and stores the sum into
  * every rank). Loads and stores are one-sided memory steps as in {@link SymmetricSchedule}.
  */
-final class TorchSymmSchedule implements Schedule {
+final class TorchSymmSchedule implements Schedule, TwoShotSteps.Pieces {
     /*
      * PyTorch's data flow (torch/csrc/distributed/c10d/symm_mem/CUDASymmetricMemoryOps.cu, blob fd6c4b6a; see
      * TorchSymmMem): both kernels run grid-stride loops of 16 B vectors over up to 24 blocks between two
@@ -86,50 +86,21 @@ final class TorchSymmSchedule implements Schedule {
     }
 
     /** First element of owner h's piece in chunk j of channel ch (absolute). */
-    private long pieceStart(int ch, int j, int h) {
+    @Override
+    public long pieceStart(int ch, int j, int h) {
         return h * slice + parts.chunkStart(ch, j);
     }
 
     /** Elements of owner h's piece in chunk j of channel ch (0 past the buffer's end). */
-    private int pieceCount(int ch, int j, int h) {
+    @Override
+    public int pieceCount(int ch, int j, int h) {
         long rel = parts.chunkStart(ch, j);
         long start = h * slice + rel;
         return (int) Math.max(0, Math.min(parts.chunkCount(ch, rel), count - start));
     }
 
     private void twoShot(int r, int ch, int lane, int i, StepCursor c) {
-        if (lane == 1) {
-            int per = 2 * (n - 1);
-            int j = i / per;
-            int m = i % per;
-            long off = pieceStart(ch, j, r);
-            int cnt = pieceCount(ch, j, r);
-            if (m < n - 1) { // load-reduce from r+1, r+2, …
-                c.set(Primitive.RECV_REDUCE_COPY, off, off, cnt, 1);
-                c.addRecv((r + m + 1) % n);
-                if (m > 0) c.markFromOutput();
-            } else { // store the sum into r+1, r+2, …
-                c.set(Primitive.SEND, off, off, cnt, 1);
-                c.addSend((r + m - (n - 1) + 1) % n);
-                c.markFromOutput();
-                c.useConns(0, 1);
-            }
-            if (m != 0 && m != n - 1) c.markContinued();
-            return;
-        }
-        int j = i / (n - 1);
-        int owner = (r - (i % (n - 1) + 1) + n) % n;
-        long off = pieceStart(ch, j, owner);
-        int cnt = pieceCount(ch, j, owner);
-        if (lane == 0) { // serve the owner's load of this rank's part of its slice
-            c.set(Primitive.SEND, off, off, cnt, 1);
-            c.addSend(owner);
-        } else { // the owner's store lands in this rank's output
-            c.set(Primitive.RECV, off, off, cnt, 1);
-            c.addRecv(owner);
-            c.useConns(1, 0);
-        }
-        c.markMemory();
+        TwoShotSteps.step(n, this, r, ch, lane, i, c);
     }
 
     @Override
