@@ -317,11 +317,16 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                     + " (uncalibrated; ccsim has 7 of NCCL's 11 kernels), the others the normal tuner's");
         }
         out.println("#");
-        out.println("#       size         count      type   redop    root     time   algbw   busbw    algo   proto  nch");
+        // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch
+        int w = 6;
+        for (PerfRow r : rows) w = Math.max(w, r.algo().ncclName().length());
+        out.println("#       size         count      type   redop    root     time   algbw   busbw  "
+                + String.format(Locale.ROOT, "%" + w + "s", "algo") + "   proto  nch");
         out.println("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)");
         double sum = 0;
+        String row = "%12d  %12d  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %" + w + "s  %6s  %3d%n";
         for (PerfRow r : rows) {
-            out.printf(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %7s  %6.2f  %6.2f  %6s  %6s  %3d%n", r.bytes(), r.count(), r.dtype().ncclTestsName(),
+            out.printf(Locale.ROOT, row, r.bytes(), r.count(), r.dtype().ncclTestsName(),
                     r.redop() == null ? "none" : r.redop().ncclTestsName(), r.root(), timeStr(r.timeUs()), r.algbwGbps(), r.busbwGbps(),
                     r.algo().ncclName(), r.proto().ncclName(), r.channels());
             sum += r.busbwGbps();
