@@ -5,7 +5,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.data.ElementBuffer;
+
 import io.ccsim.algorithms.plan.CollNetSupport;
 import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.CommLayout;
@@ -61,16 +61,8 @@ class CollNetExecutorTest {
                             String name = algo + " " + dt + " " + red + " " + hosts + "x" + ppn + " " + ch + "ch count="
                                     + count + " buffer=" + buffer;
                             tests.add(DynamicTest.dynamicTest(name, () -> {
-                                if (!ok) {
-                                    assertThatThrownBy(() -> planners.plan(call, opts))
-                                            .isInstanceOf(UnsupportedAlgorithmException.class)
-                                            .hasMessageContaining("CollNet (SHARP) cannot reduce " + red.ncclTestsName());
-                                    return;
-                                }
-                                Plan plan = planners.plan(call, opts);
-                                ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
-                                ElementBuffer[] out = exec.run(plan, in);
-                                CollectiveCheck.verify(call, in, out);
+                                CollectiveCheck.planRunVerify(planners, exec, call, opts, seed,
+                                        !ok ? "CollNet (SHARP) cannot reduce " + red.ncclTestsName() : null);
                             }));
                         }
                     }

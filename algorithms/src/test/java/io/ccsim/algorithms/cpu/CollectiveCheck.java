@@ -7,6 +7,9 @@ import io.ccsim.algorithms.data.ElementBuffer;
 import io.ccsim.algorithms.data.Elements;
 import io.ccsim.algorithms.data.MiniFloat;
 import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -158,6 +161,21 @@ final class CollectiveCheck {
     }
 
     /** Checks all outputs of {@code call} against the inputs; throws AssertionError naming the first mismatch. */
+    /**
+     * Plans {@code call} with {@code opts}, runs it on inputs from {@code seed} and checks the outputs against the
+     * reference; or, with a non-null {@code refusal}, checks that the planner refuses with a message containing it.
+     */
+    static void planRunVerify(Planners planners, CpuExecutor exec, CollectiveCall call, PlanOptions opts, long seed,
+                              String refusal) {
+        if (refusal != null) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> planners.plan(call, opts))
+                    .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining(refusal);
+            return;
+        }
+        ElementBuffer[] in = inputs(call, seed);
+        verify(call, in, exec.run(planners.plan(call, opts), in));
+    }
+
     static void verify(CollectiveCall call, ElementBuffer[] in, ElementBuffer[] out) {
         int n = call.nRanks();
         long count = call.count();

@@ -5,7 +5,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.data.ElementBuffer;
+
 import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.CommLayout;
 import io.ccsim.algorithms.plan.NvlsSupport;
@@ -69,16 +69,8 @@ class NvlsExecutorTest {
                                         .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("at most 32");
                                 return;
                             }
-                            if (!ok) {
-                                assertThatThrownBy(() -> planners.plan(call, opts))
-                                        .isInstanceOf(UnsupportedAlgorithmException.class)
-                                        .hasMessageContaining("NVLS cannot reduce " + red.ncclTestsName());
-                                return;
-                            }
-                            Plan plan = planners.plan(call, opts);
-                            ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
-                            ElementBuffer[] out = exec.run(plan, in);
-                            CollectiveCheck.verify(call, in, out);
+                            CollectiveCheck.planRunVerify(planners, exec, call, opts, seed,
+                                    !ok ? "NVLS cannot reduce " + red.ncclTestsName() : null);
                         }));
                     }
                 }
@@ -110,14 +102,8 @@ class NvlsExecutorTest {
                     long seed = 31L * di + 7L * ri + ki;
                     tests.add(DynamicTest.dynamicTest("nvlstree " + dt + " " + red + " " + k + "x" + ppn + " " + ch + "ch count="
                             + count, () -> {
-                        if (!ok) {
-                            assertThatThrownBy(() -> planners.plan(call, opts)).isInstanceOf(UnsupportedAlgorithmException.class)
-                                    .hasMessageContaining("NVLSTree cannot reduce");
-                            return;
-                        }
-                        Plan plan = planners.plan(call, opts);
-                        ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
-                        CollectiveCheck.verify(call, in, exec.run(plan, in));
+                        CollectiveCheck.planRunVerify(planners, exec, call, opts, seed,
+                                !ok ? "NVLSTree cannot reduce" : null);
                     }));
                 }
             }
