@@ -28,6 +28,7 @@ public final class Simulator extends EventQueue {
     private int eoiSize;
     private long eoiRuns;
     private EventTracer tracer;
+    private RunControl control;
     private final RandomStreams streams;
 
     /** @param seed seed of every {@link #random(String) random stream} of this simulation */
@@ -118,6 +119,14 @@ public final class Simulator extends EventQueue {
     /** Sets (or, with null, removes) the tracer called before each dispatch. */
     public void setTracer(EventTracer t) {
         this.tracer = t;
+    }
+
+    /**
+     * Sets (or, with null, removes) the control polled every {@link RunControl#POLL_EVENTS} dispatched events: a stop
+     * requested there ends the current {@code run*} or {@link #step()} call with {@link RunStoppedException}.
+     */
+    public void setRunControl(RunControl c) {
+        this.control = c;
     }
 
     /**
@@ -271,6 +280,10 @@ public final class Simulator extends EventQueue {
             tracer.onDispatch(time, seq);
         }
         action.run();
+        // one mask per event; the control is read once every POLL_EVENTS events
+        if ((dispatched & (RunControl.POLL_EVENTS - 1)) == 0 && control != null) {
+            control.poll(this);
+        }
         return true;
     }
 }
