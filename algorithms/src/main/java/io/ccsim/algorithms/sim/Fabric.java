@@ -211,13 +211,18 @@ public final class Fabric {
 
     /** Sum of the capacities of GPU node {@code gpuNode}'s NVLink groups (health and link efficiency applied). */
     private double nvlinkCapacity(int gpuNode) {
+        // the groups are found through the GPU's own links (not a scan of the whole fabric, which made the setup of a
+        // run quadratic in the GPU count) and summed in group order, as a scan would
         String id = topology.nodes().get(gpuNode).id();
-        double sum = 0;
-        for (LinkGroup g : topology.fabric()) {
+        java.util.TreeMap<Integer, LinkGroup> mine = new java.util.TreeMap<>();
+        for (Link l : topology.neighbours(id)) {
+            LinkGroup g = topology.groupOf(l.id());
             if (groupClass[g.index()] != LinkClass.NVLINK) continue;
             Link first = g.members().get(0);
-            if (first.a().equals(id) || first.b().equals(id)) sum += capacity(g);
+            if (first.a().equals(id) || first.b().equals(id)) mine.put(g.index(), g);
         }
+        double sum = 0;
+        for (LinkGroup g : mine.values()) sum += capacity(g);
         return sum;
     }
 
