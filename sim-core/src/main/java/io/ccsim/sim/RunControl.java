@@ -13,11 +13,11 @@ import java.util.function.Consumer;
  *       {@link #POLL_EVENTS} dispatched events, on its own thread: after a stop request the poll throws
  *       {@link RunStoppedException} out of the simulator's {@code run*} or {@code step} call, which leaves that
  *       simulation unfinished for good. A simulator dispatching 10 M events/s is thus stopped within 0.5 ms.</li>
- *   <li>Long phases outside the simulator (building a topology, routing) call {@link #checkpoint} at least a few
- *       times per second of work; it throws the same exception.</li>
- *   <li>The watcher, if set, runs on the polling thread after every poll that does not throw (at most every
- *       {@value #POLL_EVENTS} events), with the simulator that polled; it must be quick (a progress display reads a
- *       few counters and redraws at most a few times a second).</li>
+ *   <li>Long phases outside the simulator (building a topology) call {@link #checkpoint} at least a few times per
+ *       second of work; it throws the same exception.</li>
+ *   <li>The watcher, if set, runs on the polling thread after every poll or checkpoint that does not throw, with the
+ *       simulator that polled (null from a checkpoint); it must be quick (a progress display reads a few counters
+ *       and redraws at most a few times a second).</li>
  * </ul>
  */
 public final class RunControl {
@@ -51,16 +51,18 @@ public final class RunControl {
     }
 
     /**
+     * Throws if a stop was requested, else runs the watcher (with no simulator).
+     *
      * @throws RunStoppedException if a stop was requested
      */
     public void checkpoint() {
-        String r = stopReason;
-        if (r != null) throw new RunStoppedException(r);
+        poll(null);
     }
 
-    /** The simulator's periodic call: {@link #checkpoint}, then the watcher. */
+    /** The simulator's periodic call: throws if a stop was requested, else runs the watcher. */
     void poll(Simulator sim) {
-        checkpoint();
+        String r = stopReason;
+        if (r != null) throw new RunStoppedException(r);
         Consumer<Simulator> w = watcher;
         if (w != null) w.accept(sim);
     }

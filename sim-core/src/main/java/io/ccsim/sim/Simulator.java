@@ -129,6 +129,11 @@ public final class Simulator extends EventQueue {
         this.control = c;
     }
 
+    /** @return the control set with {@link #setRunControl}, or null */
+    public RunControl runControl() {
+        return control;
+    }
+
     /**
      * The random stream of this name, created on first use from (seed, name); the same name
      * always returns the same object.

@@ -92,11 +92,15 @@ class RunControlTest {
     @Test
     void theFirstReasonWinsAndCheckpointsThrowOnlyAfterARequest() {
         RunControl control = new RunControl();
+        List<Simulator> seen = new ArrayList<>();
+        control.setWatcher(seen::add);
         control.checkpoint();
+        assertThat(seen).containsExactly((Simulator) null);
         assertThat(control.stopRequested()).isFalse();
         control.requestStop("SIGINT");
         control.requestStop("SIGTERM");
         assertThat(control.stopReason()).isEqualTo("SIGINT");
         assertThatThrownBy(control::checkpoint).isInstanceOf(RunStoppedException.class).hasMessage("run stopped: SIGINT");
+        assertThat(seen).hasSize(1);
     }
 }

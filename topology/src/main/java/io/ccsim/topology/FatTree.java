@@ -79,6 +79,19 @@ final class FatTree {
         }
     }
 
+    /**
+     * The switches and cables {@link #add} lays out for {@code hosts} hosts of {@code rails} NICs: {nodes, links}.
+     */
+    static long[] size(long hosts, int rails, double oversubscription) {
+        int radix = Hardware.NDR_SWITCH_RADIX;
+        int maxDown = (int) Math.floor(radix * oversubscription / (1 + oversubscription));
+        long down = Math.min(hosts, maxDown);
+        long leavesPerRail = (hosts + down - 1) / down;
+        long up = Math.max(1, (long) Math.ceil(down / oversubscription));
+        long leaves = rails * leavesPerRail;
+        return new long[] {up + leaves, leaves * up + hosts * rails};
+    }
+
     /** The switch attributes {@code kv} (key, value, ...), plus SHARP's when {@code sharp}. */
     private static java.util.Map<String, String> attrs(boolean sharp, String... kv) {
         java.util.Map<String, String> m = new java.util.LinkedHashMap<>();

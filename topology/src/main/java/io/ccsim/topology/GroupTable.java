@@ -61,27 +61,31 @@ final class GroupTable {
      * @param linkIndex      index of every link id
      * @param stripedIds     ids of the declared striped groups
      * @param stripedMembers member link ids of each declared striped group, in the same order
+     * @param control        stops the build on request (null: never)
      * @throws IllegalArgumentException naming the group for one without members, a missing member link, a link
      *                                  in two groups, members that do not share endpoint {@code a} or sharing,
      *                                  or a group id used twice (also by a plain group, i.e. a link id)
      */
     static GroupTable of(String topology, List<Link> links, Map<String, Integer> linkIndex, List<String> stripedIds,
-                         List<List<String>> stripedMembers) {
+                         List<List<String>> stripedMembers, io.ccsim.sim.RunControl control) {
         int m = links.size();
         int[] declaredGroup = new int[m];
         Arrays.fill(declaredGroup, -1);
         List<Group> groups = new ArrayList<>();
         for (int g = 0; g < stripedIds.size(); g++) {
+            TopologyStructure.poll(control, g);
             int[] mem = stripedMembers(topology, links, linkIndex, stripedIds, g, stripedMembers.get(g),
                     declaredGroup);
             groups.add(new Group(stripedIds.get(g), mem, true, Arrays.stream(mem).min().orElseThrow()));
         }
         for (int i = 0; i < m; i++) {
+            TopologyStructure.poll(control, i);
             if (declaredGroup[i] == -1) {
                 groups.add(new Group(links.get(i).id(), new int[] {i}, false, i));
             }
         }
         groups.sort(Comparator.comparingInt(Group::first));
+        TopologyStructure.poll(control, 0);
         return new GroupTable(groups, m, topology, linkIndex);
     }
 

@@ -1,5 +1,6 @@
 package io.ccsim.topology;
 
+import io.ccsim.sim.RunControl;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,33 +46,83 @@ public final class TopologyCatalog {
      *                                  board without NICs
      */
     public static Topology build(String name, BuildOptions options) {
-        Boards.Board board = BOARDS.get(name);
-        if (board == null) {
-            throw new IllegalArgumentException("unknown topology '" + name + "'; valid names: " + names());
-        }
-        int gpus = options.gpus() == 0 ? board.maxGpus() : options.gpus();
-        if (gpus > board.maxGpus()) {
-            throw new IllegalArgumentException("topology '" + name + "' has at most " + board.maxGpus()
-                    + " GPUs per board; gpus must be 1.." + board.maxGpus() + " (0 = all), got " + gpus);
-        }
+        return build(name, options, null);
+    }
+
+    /**
+     * As {@link #build(String, BuildOptions)}, stopped with {@link io.ccsim.sim.RunStoppedException} within a fraction
+     * of a second when {@code control} asks (null: never).
+     */
+    public static Topology build(String name, BuildOptions options, RunControl control) {
+        Boards.Board board = board(name);
+        int gpus = gpusPerBoard(name, board, options);
         int nics = board.nics(gpus, options.nicsPerNode());
         String full = name + (gpus != board.maxGpus() ? "-" + gpus + "g" : "")
                 + (options.nicsPerNode() != 0 && nics != gpus ? "-" + nics + "nic" : "")
                 + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "")
                 + (options.nodes() > 1 && options.sharp() ? "-sharp" : "");
-        Topology.Builder b = Topology.builder(full, options.seed());
+        Topology.Builder b = Topology.builder(full, options.seed()).stopWith(control);
         List<List<String>> nicsByHost = new ArrayList<>(options.nodes());
         for (int h = 0; h < options.nodes(); h++) {
+            if (control != null && (h & 255) == 0) control.checkpoint();
             nicsByHost.add(board.add(b, h, gpus, nics));
         }
         if (options.nodes() > 1) {
-            if (nicsByHost.get(0).isEmpty()) {
-                throw new IllegalArgumentException("topology '" + name + "' has no NICs, so it cannot be built with"
-                        + " nodes > 1; use one of " + names().stream().filter(n -> !n.endsWith("nonic")).toList());
-            }
+            if (nicsByHost.get(0).isEmpty()) throw noNics(name);
             FatTree.add(b, nicsByHost, board.nicBandwidth(), options.oversubscription(), options.sharp());
         }
         return b.build();
+    }
+
+    /**
+     * How many nodes, links and GPUs {@link #build(String, BuildOptions)} would make, without making them: one board
+     * is built and counted, the fat-tree's switches and cables computed as {@link FatTree} lays them out.
+     *
+     * @throws IllegalArgumentException as {@link #build(String, BuildOptions)} for an unknown name or a GPU or NIC
+     *                                  count the board cannot have
+     */
+    public static BuildSize size(String name, BuildOptions options) {
+        Boards.Board board = board(name);
+        int gpus = gpusPerBoard(name, board, options);
+        int nics = board.nics(gpus, options.nicsPerNode());
+        Topology.Builder one = Topology.builder(name, options.seed());
+        boolean hasNics = !board.add(one, 0, gpus, nics).isEmpty();
+        Topology t = one.build();
+        long hosts = options.nodes();
+        if (hosts > 1 && !hasNics) throw noNics(name);
+        long nodes = hosts * t.nodes().size();
+        long links = hosts * t.links().size();
+        if (hosts > 1) {
+            long[] tree = FatTree.size(hosts, nics, options.oversubscription());
+            nodes += tree[0];
+            links += tree[1];
+        }
+        return new BuildSize(nodes, links, hosts * gpus);
+    }
+
+    private static IllegalArgumentException noNics(String name) {
+        return new IllegalArgumentException("topology '" + name + "' has no NICs, so it cannot be built with"
+                + " nodes > 1; use one of " + names().stream().filter(n -> !n.endsWith("nonic")).toList());
+    }
+
+    /** Counts of a catalog build ({@link #size}). */
+    public record BuildSize(long nodes, long links, long gpus) { }
+
+    private static Boards.Board board(String name) {
+        Boards.Board board = BOARDS.get(name);
+        if (board == null) {
+            throw new IllegalArgumentException("unknown topology '" + name + "'; valid names: " + names());
+        }
+        return board;
+    }
+
+    private static int gpusPerBoard(String name, Boards.Board board, BuildOptions options) {
+        int gpus = options.gpus() == 0 ? board.maxGpus() : options.gpus();
+        if (gpus > board.maxGpus()) {
+            throw new IllegalArgumentException("topology '" + name + "' has at most " + board.maxGpus()
+                    + " GPUs per board; gpus must be 1.." + board.maxGpus() + " (0 = all), got " + gpus);
+        }
+        return gpus;
     }
 
     /** {@link #build(String, BuildOptions)} with default options. */

@@ -1,5 +1,6 @@
 package io.ccsim.topology;
 
+import io.ccsim.sim.RunControl;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -40,19 +41,21 @@ final class TopologyStructure {
      *                                  a missing node, or a group error of {@link GroupTable#of}
      */
     TopologyStructure(String name, List<Node> nodes, List<Link> links, List<String> stripedIds,
-                      List<List<String>> stripedMembers) {
+                      List<List<String>> stripedMembers, RunControl control) {
         int n = nodes.size();
         int m = links.size();
-        nodeIndex = indexNodes(name, nodes);
+        nodeIndex = indexNodes(name, nodes, control);
         linkIndex = new HashMap<>(m * 2);
         linkA = new int[m];
         linkB = new int[m];
         linkLatency = new long[m];
-        indexLinks(name, links);
+        indexLinks(name, links, control);
         adjStart = new int[n + 1];
         adjLink = new int[2 * m];
         fillAdjacency(n, m);
-        groups = GroupTable.of(name, links, linkIndex, stripedIds, stripedMembers);
+        poll(control, 0);
+        groups = GroupTable.of(name, links, linkIndex, stripedIds, stripedMembers, control);
+        poll(control, 0);
         List<Node> byRank = new ArrayList<>();
         int maxHost = 0;
         for (Node node : nodes) {
@@ -67,9 +70,15 @@ final class TopologyStructure {
         router = new Router(n);
     }
 
-    private static Map<String, Integer> indexNodes(String name, List<Node> nodes) {
+    /** Stops the build if {@code control} asks, every 65,536th item {@code i} (none without a control). */
+    static void poll(RunControl control, int i) {
+        if (control != null && (i & 0xFFFF) == 0) control.checkpoint();
+    }
+
+    private static Map<String, Integer> indexNodes(String name, List<Node> nodes, RunControl control) {
         Map<String, Integer> index = new HashMap<>(nodes.size() * 2);
         for (int i = 0; i < nodes.size(); i++) {
+            poll(control, i);
             Integer prev = index.putIfAbsent(nodes.get(i).id(), i);
             if (prev != null) {
                 throw new IllegalArgumentException("topology '" + name + "': duplicate node id '"
@@ -79,8 +88,9 @@ final class TopologyStructure {
         return index;
     }
 
-    private void indexLinks(String name, List<Link> links) {
+    private void indexLinks(String name, List<Link> links, RunControl control) {
         for (int i = 0; i < links.size(); i++) {
+            poll(control, i);
             Link l = links.get(i);
             Integer prev = linkIndex.putIfAbsent(l.id(), i);
             if (prev != null) {

@@ -29,7 +29,7 @@ class GroupTableTest {
     }
 
     static GroupTable table(List<Link> links, List<String> ids, List<List<String>> members) {
-        return GroupTable.of("t", links, index(links), ids, members);
+        return GroupTable.of("t", links, index(links), ids, members, null);
     }
 
     @Test

@@ -20,7 +20,7 @@ class TopologyStructureTest {
             link("l2", "h0.g0", "sw", 30));
 
     static TopologyStructure structure(List<Node> nodes, List<Link> links) {
-        return new TopologyStructure("t", nodes, links, List.of(), List.of());
+        return new TopologyStructure("t", nodes, links, List.of(), List.of(), null);
     }
 
     @Test
