@@ -38,9 +38,20 @@ public final class ScenarioRunner {
      * @throws IllegalArgumentException naming the catalog's scenarios if it is neither
      */
     public static ScenarioResult runNamed(String nameOrPath, long seed) throws IOException {
+        return runNamed(nameOrPath, seed, null);
+    }
+
+    /**
+     * As {@link #runNamed(String, long)}, every simulation of the run polling {@code control} (null: none): a stop
+     * requested there ends the run with {@link io.ccsim.sim.RunStoppedException}.
+     */
+    public static ScenarioResult runNamed(String nameOrPath, long seed, io.ccsim.sim.RunControl control) throws IOException {
         Path p = Path.of(nameOrPath);
-        if (Files.isRegularFile(p)) return run(p, seed);
-        if (ScenarioCatalog.names().contains(nameOrPath)) return runCatalog(nameOrPath, seed);
+        if (Files.isRegularFile(p)) {
+            String text = Files.readString(p, StandardCharsets.UTF_8);
+            return run(ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent()), seed, control);
+        }
+        if (ScenarioCatalog.names().contains(nameOrPath)) return run(ScenarioCatalog.load(nameOrPath), seed, control);
         throw new IllegalArgumentException("'" + nameOrPath + "' is neither a scenario file nor a catalog scenario; catalog: "
                 + ScenarioCatalog.names());
     }
@@ -52,7 +63,12 @@ public final class ScenarioRunner {
 
     /** Runs a parsed scenario. */
     public static ScenarioResult run(Scenario scenario, long seed) {
-        Trace t = ScenarioSimulation.run(scenario, seed);
+        return run(scenario, seed, null);
+    }
+
+    /** Runs a parsed scenario, every simulation polling {@code control} (null: none). */
+    public static ScenarioResult run(Scenario scenario, long seed, io.ccsim.sim.RunControl control) {
+        Trace t = ScenarioSimulation.run(scenario, seed, control);
         List<Diagnosis> ds = Analyzer.analyze(t);
         Outcome outcome = outcome(t, ds);
         List<ScenarioResult.RankSummary> ranks = new ArrayList<>();

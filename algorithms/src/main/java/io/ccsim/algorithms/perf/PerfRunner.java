@@ -21,6 +21,7 @@ import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.SymkModel;
 import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.Tuner;
+import io.ccsim.sim.RunControl;
 import io.ccsim.sim.Simulator;
 import io.ccsim.topology.Topology;
 
@@ -42,6 +43,11 @@ public final class PerfRunner {
     private int lastMaxComponentFlows;
     private long lastFlows;
     private long lastSteps;
+    private RunControl control;
+    /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
+    private SimExecution[] running;
+    private Plan runningPlan;
+    private long runningSteps;
 
     public PerfRunner(Topology topology, int nRanks, CalibrationProfile profile, NcclEnv env, long seed) {
         this(topology, nRanks, profile, env, seed, null);
@@ -63,6 +69,25 @@ public final class PerfRunner {
     }
 
     public CommGraph graph() { return graph; }
+
+    /**
+     * Sets (or, with null, removes) the control that every later simulation polls ({@link Simulator#setRunControl}): a
+     * stop requested there ends the simulation in progress with {@link io.ccsim.sim.RunStoppedException}.
+     */
+    public void setRunControl(RunControl control) { this.control = control; }
+
+    /**
+     * The fraction, in [0, 1], of the steps of the simulation in progress that have run (all its calls together,
+     * folded channels counted as the channels they stand for); 0 when none runs. For a watcher of the run control,
+     * on the simulating thread.
+     */
+    public double runningFraction() {
+        if (running == null) return 0;
+        if (runningSteps == 0) runningSteps = Math.max(1, runningPlan.totalSteps() * running.length);
+        long done = 0;
+        for (SimExecution c : running) if (c != null) done += c.stepsExecuted();
+        return Math.min(1.0, (double) done / runningSteps);
+    }
 
     public Tuner tuner() { return tuner; }
 
@@ -106,16 +131,34 @@ public final class PerfRunner {
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
+        Choice c = choose(op, count, dtype, redop);
+        return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
+    }
+
+    /** What {@link #run} simulates: NCCL's symmetric kernel where one runs, else the tuner's winner. */
+    private record Choice(Algorithm algo, Protocol proto, int channels) { }
+
+    private Choice choose(CollectiveOp op, long count, DataType dtype, ReduceOp redop) {
         long size = sizeFor(op, count, dtype);
         if (symk != null) {
             java.util.Optional<SymkModel.Choice> k = symmetricChoice(op, size, dtype, redop).choice();
             if (k.isPresent()) {
                 Algorithm a = k.get().kernel();
-                return simulate(op, count, dtype, redop, root, a, SymmetricSupport.protocolOf(a), k.get().blocks(), iterations);
+                return new Choice(a, SymmetricSupport.protocolOf(a), k.get().blocks());
             }
         }
         Candidate c = tune(op, size, dtype, redop).winner();
-        return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
+        return new Choice(c.algorithm(), c.protocol(), c.channels());
+    }
+
+    /**
+     * The plan that {@link #run} would simulate for this call, without simulating it (planning is cheap: the steps are
+     * generated, not stored); its {@link Plan#totalSteps()} measure the work of the call.
+     */
+    public Plan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        long count = countFor(op, bytes, dtype);
+        Choice c = choose(op, count, dtype, redop);
+        return plan(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels());
     }
 
     /**
@@ -167,6 +210,25 @@ public final class PerfRunner {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels);
+        double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
+                + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
+        long size = sizeFor(op, count, dtype);
+        double algbw = us > 0 ? size / (us * 1e3) : 0;
+        double busbw = algbw * op.busBwFactor(n);
+        return new PerfRow(op, size, count, dtype, hasRedop ? redop : null, hasRoot ? root : -1, algo, proto, channels, us, algbw, busbw);
+    }
+
+    /**
+     * The plan of one call of {@code count} elements per rank with a given algorithm, protocol and channel count.
+     *
+     * @throws IllegalArgumentException if {@code root} is not a rank (broadcast, reduce)
+     */
+    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo, Protocol proto,
+                     int channels) {
+        int n = graph.nRanks();
+        boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
+        boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
         if (hasRoot && (root < 0 || root >= n)) {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank communicator; valid: 0.." + (n - 1));
         }
@@ -174,13 +236,7 @@ public final class PerfRunner {
         PlanOptions opts = PlanOptions.of(algo, proto, channels);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
-        Plan plan = planners.plan(call, opts);
-        double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
-                + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
-        long size = sizeFor(op, count, dtype);
-        double algbw = us > 0 ? size / (us * 1e3) : 0;
-        double busbw = algbw * op.busBwFactor(n);
-        return new PerfRow(op, size, count, dtype, hasRedop ? redop : null, hasRoot ? root : -1, algo, proto, channels, us, algbw, busbw);
+        return planners.plan(call, opts);
     }
 
     /**
@@ -209,7 +265,7 @@ public final class PerfRunner {
     }
 
     /** Iterations simulated for real by {@link #simulateBackToBack}; the rest are extrapolated at the steady period. */
-    static final int SIMULATED_ITERATIONS = 3;
+    public static final int SIMULATED_ITERATIONS = 3;
 
     /**
      * Mean time per call, µs, of {@code iterations} back-to-back calls of {@code plan}, as nccl-tests and a CUDA-graph
@@ -238,7 +294,9 @@ public final class PerfRunner {
      * launch call 1 at time 0); checks that every call completed and records the run's event, flow and step counts.
      */
     private SimExecution[] runChained(Plan plan, int m) {
+        if (control != null) control.checkpoint();
         Simulator sim = new Simulator(seed);
+        sim.setRunControl(control);
         Fabric fabric = new Fabric(sim, topology, profile, false); // times only: no link counters
         fabric.setP2pDisabled(env.p2pDisable());
         fabric.setNetPolicy(env.net());
@@ -257,7 +315,15 @@ public final class PerfRunner {
             });
         }
         calls[0].launchAll();
-        sim.run();
+        running = calls;
+        runningPlan = plan;
+        runningSteps = 0;
+        try {
+            sim.run();
+        } finally {
+            running = null;
+            runningPlan = null;
+        }
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
                 throw new IllegalStateException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan

@@ -20,14 +20,20 @@ final class HealthyReference {
     private final CalibrationProfile profile;
     private final io.ccsim.algorithms.tuner.NcclEnv env;
     private final long seed;
+    private final io.ccsim.sim.RunControl control;
     private final Map<String, Long> cache = new HashMap<>();
 
-    /** @param seed seed of the reference simulations */
-    HealthyReference(Topology topo, CalibrationProfile profile, io.ccsim.algorithms.tuner.NcclEnv env, long seed) {
+    /**
+     * @param seed    seed of the reference simulations
+     * @param control polled by the reference simulations as by the scenario's (null: none)
+     */
+    HealthyReference(Topology topo, CalibrationProfile profile, io.ccsim.algorithms.tuner.NcclEnv env, long seed,
+                     io.ccsim.sim.RunControl control) {
         this.topo = topo;
         this.profile = profile;
         this.env = env;
         this.seed = seed;
+        this.control = control;
     }
 
     /**
@@ -40,6 +46,7 @@ final class HealthyReference {
         Long cached = cache.get(key);
         if (cached != null) return cached;
         Simulator sim = new Simulator(seed);
+        sim.setRunControl(control);
         io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, topo, profile);
         f.setP2pDisabled(env.p2pDisable());
         f.setNetPolicy(env.net());

@@ -103,7 +103,7 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         net.setNetPolicy(env.net());
         this.executor = new SimExecutor(host.simulator(), net);
         this.routes = new NcclRoutes(cluster.topology(), env.p2pDisable(), env.net());
-        this.healthy = new HealthyReference(cluster.topology(), profile, env, seed);
+        this.healthy = new HealthyReference(cluster.topology(), profile, env, seed, host.simulator().runControl());
         this.ibAckTimeoutPs = ibAckTimeoutPs;
         this.ibGiveUpPs = ibGiveUpPs;
         int nl = cluster.topology().links().size();

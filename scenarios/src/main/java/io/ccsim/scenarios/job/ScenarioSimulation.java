@@ -42,7 +42,7 @@ public final class ScenarioSimulation {
     private int restartsUsed;
     private boolean failureHandled;
 
-    ScenarioSimulation(Scenario scenario, long seed) {
+    ScenarioSimulation(Scenario scenario, long seed, io.ccsim.sim.RunControl control) {
         this.scenario = scenario;
         this.seed = seed;
         Topology topo;
@@ -62,6 +62,7 @@ public final class ScenarioSimulation {
                     + " exceeds the " + cluster.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + cluster.gpuCount());
         }
         this.sim = new Simulator(seed);
+        sim.setRunControl(control);
         this.host = new SimHost(sim);
         this.trace = new TraceRecorder(scenario.job().worldSize());
         try {
@@ -81,7 +82,15 @@ public final class ScenarioSimulation {
      * @throws ScenarioFormatException for what only the topology can tell (a link id, the world size, a GPU
      *                                 model without a calibration profile), naming its JSON path
      */
-    public static Trace run(Scenario scenario, long seed) { return new ScenarioSimulation(scenario, seed).run(); }
+    public static Trace run(Scenario scenario, long seed) { return run(scenario, seed, null); }
+
+    /**
+     * As {@link #run(Scenario, long)}, every simulation of the run polling {@code control} (null: none), so that a stop
+     * requested there ends it with {@link io.ccsim.sim.RunStoppedException}.
+     */
+    public static Trace run(Scenario scenario, long seed, io.ccsim.sim.RunControl control) {
+        return new ScenarioSimulation(scenario, seed, control).run();
+    }
 
     private Trace run() {
         for (int i = 0; i < scenario.faults().size(); i++) {
