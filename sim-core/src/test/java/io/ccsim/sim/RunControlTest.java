@@ -28,7 +28,7 @@ class RunControlTest {
         Simulator sim = new Simulator(1);
         RunControl control = new RunControl();
         sim.setRunControl(control);
-        // event 10,000 asks to stop: the poll after event 12,288 (3 x 4,096) throws
+        // event 10,000 asks to stop: the next poll, after the next multiple of POLL_EVENTS, throws
         sim.schedule(1, new Runnable() {
             @Override
             public void run() {
@@ -38,7 +38,8 @@ class RunControlTest {
         });
         assertThatThrownBy(sim::run).isInstanceOf(RunStoppedException.class)
                 .satisfies(e -> assertThat(((RunStoppedException) e).reason()).isEqualTo("test"));
-        assertThat(sim.dispatchedCount()).isEqualTo(3L * RunControl.POLL_EVENTS);
+        long p = RunControl.POLL_EVENTS;
+        assertThat(sim.dispatchedCount()).isEqualTo((10_000 + p - 1) / p * p);
     }
 
     @Test
@@ -48,7 +49,8 @@ class RunControlTest {
         List<Long> seen = new ArrayList<>();
         control.setWatcher(s -> seen.add(s.dispatchedCount()));
         sim.setRunControl(control);
-        for (int i = 0; i < 10_000; i++) sim.schedule(i, () -> { });
+        int events = 2 * RunControl.POLL_EVENTS + RunControl.POLL_EVENTS / 2;
+        for (int i = 0; i < events; i++) sim.schedule(i, () -> { });
         sim.run();
         assertThat(seen).containsExactly((long) RunControl.POLL_EVENTS, 2L * RunControl.POLL_EVENTS);
     }
