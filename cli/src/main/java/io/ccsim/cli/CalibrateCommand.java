@@ -32,13 +32,11 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         int[] devices = GpuArgs.devices(gpus);
-        PrintWriter err = spec.commandLine().getErr();
+        // calibrate's progress is a line per measurement, printed whether or not stderr is a terminal
+        Progress progress = new Progress(spec.commandLine().getErr(), false, System::nanoTime);
         CalibrationProfile prof;
         try {
-            prof = Calibrator.run(devices, out, line -> {
-                err.println(line);
-                err.flush();
-            });
+            prof = Calibrator.run(devices, out, progress::line);
         } catch (IOException e) {
             throw new UserException("cannot write profile " + out + ": " + e.getMessage(), e);
         }

@@ -1,14 +1,18 @@
 package io.ccsim.cli;
 
+import io.ccsim.sim.RunControl;
+import io.ccsim.sim.RunStoppedException;
 import java.io.PrintWriter;
+import java.util.function.LongSupplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code ccsim} command. The only place that parses command lines and prints for humans.
  *
- * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device);
- * 2 bad command-line usage. A user mistake is one clear line on stderr, never a stack trace
+ * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device, a run that
+ * cannot fit in the heap); 2 bad command-line usage; 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
+ * what it had ({@link StopSignals}). A user mistake is one clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -26,12 +30,23 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv()));
+        RunControl control = new RunControl();
+        StopSignals.install(control, System.err);
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(),
+                new Session(control, Progress.stderrIsTerminal(), System::nanoTime, Runtime.getRuntime().maxMemory())));
     }
 
-    /** Runs the command line with the given streams and environment; returns the exit code. */
+    /** Runs the command line with the given streams and environment; returns the exit code. Nothing stops it early. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
-        CommandLine cl = new CommandLine(new Main(), new EnvFactory(env));
+        return execute(args, out, err, env, new Session(new RunControl(), false, System::nanoTime, Runtime.getRuntime().maxMemory()));
+    }
+
+    /**
+     * Runs the command line with the given streams, environment and session (the control that stops a long command,
+     * and whether its stderr is a terminal); returns the exit code.
+     */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env, Session session) {
+        CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -41,6 +56,11 @@ public final class Main implements Runnable {
             return 2;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (ex instanceof RunStoppedException) {
+                String reason = ((RunStoppedException) ex).reason();
+                err.println("ccsim: stopped by " + reason + " before any result");
+                return StopSignals.exitCode(reason);
+            }
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
                 err.println("ccsim: error: " + ex.getMessage());
                 return 1;
@@ -57,17 +77,33 @@ public final class Main implements Runnable {
         return cl.execute(args);
     }
 
-    /** Gives every command the process environment (NCCL_* variables) without reading globals. */
+    /**
+     * What the process gives a long command: the control that stops it (signals, tests), whether stderr is a terminal
+     * (progress is shown there), the wall clock in ns, and the heap a run may use in bytes ({@link RunBudget}).
+     */
+    record Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes) {
+        /** The budget that runs of this session must fit. */
+        RunBudget budget() {
+            return new RunBudget(maxHeapBytes);
+        }
+    }
+
+    /** Gives every command the process environment (NCCL_* variables) and the session without reading globals. */
     static final class EnvFactory implements CommandLine.IFactory {
         private final java.util.Map<String, String> env;
+        private final Session session;
         private final CommandLine.IFactory fallback = CommandLine.defaultFactory();
 
-        EnvFactory(java.util.Map<String, String> env) { this.env = java.util.Map.copyOf(env); }
+        EnvFactory(java.util.Map<String, String> env, Session session) {
+            this.env = java.util.Map.copyOf(env);
+            this.session = session;
+        }
 
         @Override
         public <K> K create(Class<K> cls) throws Exception {
             K k = fallback.create(cls);
             if (k instanceof NeedsEnv) ((NeedsEnv) k).setEnv(env);
+            if (k instanceof NeedsSession) ((NeedsSession) k).setSession(session);
             return k;
         }
     }
@@ -75,6 +111,11 @@ public final class Main implements Runnable {
     /** Implemented by commands that read NCCL_* variables from the environment. */
     interface NeedsEnv {
         void setEnv(java.util.Map<String, String> env);
+    }
+
+    /** Implemented by commands that can run long: they show progress and stop on request. */
+    interface NeedsSession {
+        void setSession(Session session);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -24,7 +24,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.sim.RunControl;
+import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,13 +49,15 @@ import picocli.CommandLine.Model.CommandSpec;
                 "with --backend cuda, run ccsim's kernels on this host's GPUs instead (same algorithm choice, same output).",
                 "NCCL environment variables (NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS,",
                 "NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE) are read from the environment with NCCL's grammar."})
-final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
+final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     enum Format { text, json, csv }
 
     enum Backend { sim, cuda }
 
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
+    private Main.Session session;
+    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Option(names = "--backend", defaultValue = "sim", paramLabel = "sim|cuda",
             description = "sim: simulate; cuda: run ccsim's kernels on this host's GPUs (default: ${DEFAULT-VALUE})")
@@ -113,6 +119,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     public void setEnv(Map<String, String> env) { this.env = env; }
 
     @Override
+    public void setSession(Main.Session session) { this.session = session; }
+
+    @Override
     public Integer call() {
         CollectiveOp cop = parse(() -> CollectiveOp.parse(op));
         DataType dt = parse(() -> DataType.parse(dtype));
@@ -137,9 +146,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
             nGpus = Integer.parseInt(gpus.trim());
         }
-        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp);
-        CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
+        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net()));
+        CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (register < 0 || register > 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
@@ -155,34 +165,152 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
         }
         PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed, symk);
-        List<PerfRow> rows = new ArrayList<>();
-        long events = 0;
-        long flows = 0;
-        long t0 = System.nanoTime();
-        for (long s : sizes) {
-            if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
-            try {
-                rows.add(torch != null ? runner.runTorchSymmMem(torch, s, dt, ro, iters) : runner.run(cop, s, dt, ro, root, iters));
-            } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
-                throw new UserException(e.getMessage(), e);
-            }
-            events += runner.lastEvents();
-            flows += runner.lastFlows();
-        }
-        double wall = (System.nanoTime() - t0) / 1e9;
+        runner.setRunControl(session.control());
+        SizeRun run = new SizeRun(runner, cop, dt, ro, sizes, torch);
+        run.plan(session.budget(), topo, nodes);
+        PrintWriter err = spec.commandLine().getErr();
+        run.simulate(progressOption.open(err, session), session.control());
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows); break;
-            case csv: printCsv(out, rows); break;
+            case json: printJson(out, run.rows); break;
+            case csv: printCsv(out, run.rows); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
+                printText(out, run.rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
                         + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
-                out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
-                        events, events / wall / 1e6, flows, flows / wall / 1e6);
+                out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", run.rows.size(),
+                        run.wall, run.events, run.events / run.wall / 1e6, run.flows, run.flows / run.wall / 1e6);
+                if (run.stopped != null) {
+                    out.printf(Locale.ROOT, "# interrupted by %s at size %d: the %d rows above are complete%n", run.stopped.reason(),
+                            run.stoppedAt, run.rows.size());
+                }
                 out.println("#");
         }
         out.flush();
-        return 0;
+        if (run.stopped == null) return 0;
+        err.printf(Locale.ROOT, "ccsim: perf stopped by %s at size %d B; the %d rows before it are complete%n", run.stopped.reason(),
+                run.stoppedAt, run.rows.size());
+        err.flush();
+        return StopSignals.exitCode(run.stopped.reason());
+    }
+
+    /**
+     * The sizes of one simulated perf run: their plans (for the memory budget and the progress weights), then their
+     * simulation, size after size, until done or stopped.
+     */
+    private final class SizeRun {
+        final PerfRunner runner;
+        final CollectiveOp op;
+        final DataType dtype;
+        final ReduceOp redop;
+        final long[] sizes;
+        final io.ccsim.algorithms.Algorithm torch;
+        final Plan[] plans;
+        final List<PerfRow> rows = new ArrayList<>();
+        long events;
+        long flows;
+        double wall;
+        RunStoppedException stopped;
+        long stoppedAt = -1;
+
+        SizeRun(PerfRunner runner, CollectiveOp op, DataType dtype, ReduceOp redop, long[] sizes, io.ccsim.algorithms.Algorithm torch) {
+            this.runner = runner;
+            this.op = op;
+            this.dtype = dtype;
+            this.redop = redop;
+            this.sizes = sizes;
+            this.torch = torch;
+            this.plans = new Plan[sizes.length];
+        }
+
+        /** Whether nccl-tests runs size i (it skips sizes below one element per rank). */
+        boolean runs(int i) {
+            return runner.countFor(op, sizes[i], dtype) != 0 || sizes[i] == 0;
+        }
+
+        /**
+         * Plans every size NCCL's choice runs (PyTorch's kernels: none, one node is small) and refuses, before any is
+         * simulated, a run whose largest plan does not fit the budget. A size that cannot be planned is left to the
+         * simulation, which reports why.
+         */
+        void plan(RunBudget budget, Topology topo, int nodes) {
+            RunBudget.Need worst = null;
+            int worstAt = -1;
+            for (int i = 0; i < sizes.length; i++) {
+                if (torch != null || !runs(i)) continue;
+                try {
+                    plans[i] = runner.plan(op, sizes[i], dtype, redop, root);
+                } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
+                    continue;
+                }
+                RunBudget.Need need = RunBudget.plan(topo, plans[i]);
+                if (worst == null || need.heapBytes() > worst.heapBytes()) {
+                    worst = need;
+                    worstAt = i;
+                }
+            }
+            if (worst != null) {
+                budget.check("perf " + op.cliName() + " at " + sizes[worstAt] + " B (" + label(plans[worstAt]) + ")", worst, nodes);
+            }
+        }
+
+        /** Simulates the sizes in order, with progress; a stop request ends the loop with the rows done so far. */
+        void simulate(Progress progress, RunControl control) {
+            Progress.Items items = new Progress.Items(weights(progress.enabled()));
+            int[] current = {0};
+            control.setWatcher(sim -> {
+                if (!progress.due()) return;
+                double f = runner.runningFraction();
+                progress.show(what(current[0]) + String.format(Locale.ROOT, ": %.0f %%", 100 * f),
+                        items.fraction(current[0], f));
+            });
+            long t0 = System.nanoTime();
+            try {
+                for (int i = 0; i < sizes.length; i++) {
+                    if (!runs(i)) continue;
+                    current[0] = i;
+                    progress.show(what(i), items.fraction(i, 0));
+                    rows.add(simulate(sizes[i]));
+                    events += runner.lastEvents();
+                    flows += runner.lastFlows();
+                }
+            } catch (RunStoppedException e) {
+                stopped = e;
+                stoppedAt = sizes[current[0]];
+            } finally {
+                control.setWatcher(null);
+                progress.clear();
+                wall = (System.nanoTime() - t0) / 1e9;
+            }
+        }
+
+        private PerfRow simulate(long s) {
+            try {
+                return torch != null ? runner.runTorchSymmMem(torch, s, dtype, redop, iters) : runner.run(op, s, dtype, redop, root, iters);
+            } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
+                throw new UserException(e.getMessage(), e);
+            }
+        }
+
+        /** The work of each size: the steps of its plan for each simulated call (1 where unplanned, 0 where skipped). */
+        private long[] weights(boolean needed) {
+            long[] w = new long[sizes.length];
+            for (int i = 0; i < sizes.length; i++) {
+                if (!runs(i)) continue;
+                w[i] = !needed || plans[i] == null ? 1
+                        : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
+            }
+            return w;
+        }
+
+        private String what(int i) {
+            return String.format(Locale.ROOT, "perf %s %s (%d/%d)%s", op.cliName(), Sizes.human(sizes[i]), i + 1, sizes.length,
+                    plans[i] == null ? "" : " " + label(plans[i]));
+        }
+    }
+
+    /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
+    private static String label(Plan p) {
+        return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
     }
 
     /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
@@ -245,7 +373,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         boolean hasRedop = cop == CollectiveOp.ALL_REDUCE || cop == CollectiveOp.REDUCE || cop == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = cop == CollectiveOp.BROADCAST || cop == CollectiveOp.REDUCE;
         if (hasRoot && (root < 0 || root >= n)) throw new UserException("-r " + root + ": not a rank of " + n + " GPUs; valid: 0.." + (n - 1));
-        PrintWriter err = spec.commandLine().getErr();
+        Progress progress = new Progress(spec.commandLine().getErr(), false, System::nanoTime);   // a line per measured size
         List<PerfRow> rows = new ArrayList<>();
         String device;
         try (CudaExecutor ex = CudaExecutor.open(devices)) {
@@ -261,10 +389,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                     throw new UserException(e.getMessage(), e);
                 }
                 for (CudaPerf.Row m : CudaPerf.run(ex, cop, new long[] {size}, dt, hasRedop ? ro : ReduceOp.SUM, hasRoot ? root : 0,
-                        c.algorithm(), c.protocol(), c.channels(), line -> {
-                            err.println(line);
-                            err.flush();
-                        })) {
+                        c.algorithm(), c.protocol(), c.channels(), progress::line)) {
                     rows.add(new PerfRow(cop, m.bytes(), m.count(), dt, hasRedop ? ro : null, hasRoot ? root : -1, m.algo(), m.proto(),
                             m.channels(), m.timeUs(), m.algbwGbps(), m.busbwGbps()));
                 }

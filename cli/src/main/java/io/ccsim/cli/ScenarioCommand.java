@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -29,10 +31,15 @@ final class ScenarioCommand implements Runnable {
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Run a scenario file (or a catalog name, see 'scenario list'): per-rank timeline summary and diagnosis.",
                     "Exit code 0 whatever the simulated outcome; 1 for an invalid scenario file."})
-    static final class Run implements Callable<Integer> {
+    static final class Run implements Callable<Integer>, Main.NeedsSession {
         enum Format { text, json }
 
         @Spec CommandSpec spec;
+        private Main.Session session;
+        @Mixin ProgressOption progressOption = new ProgressOption();
+
+        @Override
+        public void setSession(Main.Session session) { this.session = session; }
 
         @Parameters(index = "0", paramLabel = "FILE|NAME", description = "scenario JSON file or catalog name")
         String scenario;
@@ -47,12 +54,31 @@ final class ScenarioCommand implements Runnable {
         public Integer call() {
             ScenarioResult r;
             long t0 = System.nanoTime();
+            Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+            long[] jobTimePs = {0};
+            session.control().setWatcher(sim -> {
+                // the job's simulator is the one furthest in time (reference runs of one collective start at 0)
+                if (sim != null) jobTimePs[0] = Math.max(jobTimePs[0], sim.now());
+                if (!progress.due()) return;
+                progress.show(String.format(Locale.ROOT, "scenario %s: %.3f s of job time simulated", scenario, jobTimePs[0] / 1e12),
+                        Double.NaN);
+            });
             try {
-                r = ScenarioRunner.runNamed(scenario, seed);
+                r = ScenarioRunner.runNamed(scenario, seed, session.control());
             } catch (ScenarioFormatException e) {
                 throw new UserException(e.getMessage(), e);
             } catch (IOException e) {
                 throw new UserException("cannot read scenario " + scenario + ": " + e.getMessage(), e);
+            } catch (RunStoppedException e) {
+                progress.clear();
+                PrintWriter err = spec.commandLine().getErr();
+                err.printf(Locale.ROOT, "ccsim: scenario %s stopped by %s after %.3f s of simulated job time; no diagnosis, the run did"
+                        + " not finish%n", scenario, e.reason(), jobTimePs[0] / 1e12);
+                err.flush();
+                return StopSignals.exitCode(e.reason());
+            } finally {
+                session.control().setWatcher(null);
+                progress.clear();
             }
             double wall = (System.nanoTime() - t0) / 1e9;
             PrintWriter out = spec.commandLine().getOut();

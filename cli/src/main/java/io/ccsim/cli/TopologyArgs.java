@@ -1,5 +1,7 @@
 package io.ccsim.cli;
 
+import io.ccsim.algorithms.net.NetPolicy;
+import io.ccsim.sim.RunControl;
 import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
@@ -33,13 +35,32 @@ final class TopologyArgs {
      */
     static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics,
                             boolean sharp) {
+        return resolve(nameOrFile, gpus, nodes, oversubscription, seed, nics, sharp, null);
+    }
+
+    /**
+     * What a long command guards a catalog build with: the control that stops it, the budget it must fit and, for a
+     * command that simulates on it, the run's network policy (null: the build only).
+     */
+    record Guard(RunControl control, RunBudget budget, NetPolicy simulation) { }
+
+    /**
+     * As {@link #resolve(String, int, int, double, long, int, boolean)}, a catalog build guarded by {@code guard} (null:
+     * unguarded): refused with {@link UserException} before it starts if it does not fit the budget, stopped with
+     * {@link io.ccsim.sim.RunStoppedException} when the control asks.
+     */
+    static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics,
+                            boolean sharp, Guard guard) {
         if (TopologyCatalog.contains(nameOrFile)) {
             if (nics < 0) throw new UserException("--nics-per-node must be >= 0 (0 = the board's default), got " + nics);
             if (sharp && nodes < 2) {
                 throw new UserException("--sharp makes the fat-tree's switches SHARP-capable, so it needs --nodes >= 2, got "
                         + nodes);
             }
-            return TopologyCatalog.build(nameOrFile, new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp));
+            BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
+            if (guard == null) return TopologyCatalog.build(nameOrFile, options);
+            guard.budget().checkCatalog(nameOrFile, options, guard.simulation());
+            return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {

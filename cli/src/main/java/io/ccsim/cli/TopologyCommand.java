@@ -8,6 +8,7 @@ import io.ccsim.topology.smi.NvidiaSmiTopo;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -19,10 +20,15 @@ import picocli.CommandLine.ParameterException;
         "Print a summary (or the JSON) of a topology: a catalog name or a JSON file.",
         "Catalog: hgx-h100, hgx-h200, hgx-b200, pcie-8gpu, gb200-nvl72; --nodes M builds a rail-optimized fat-tree cluster."},
         mixinStandardHelpOptions = true)
-final class TopologyCommand implements Callable<Integer> {
+final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     enum Format { text, json }
 
     @Spec CommandSpec spec;
+    private Main.Session session;
+    @Mixin ProgressOption progressOption = new ProgressOption();
+
+    @Override
+    public void setSession(Main.Session session) { this.session = session; }
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "NAME|FILE", description = "catalog name or topology JSON file")
     String topology;
@@ -52,6 +58,20 @@ final class TopologyCommand implements Callable<Integer> {
     @Option(names = "--from-nvidia-smi", paramLabel = "FILE", description = "import the matrix printed by 'nvidia-smi topo -m'")
     Path fromSmi;
 
+    /** The catalog build or file, refused if it cannot fit the heap, with progress while it is built. */
+    private Topology build() {
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        String what = "topology " + topology + (nodes > 1 ? " x " + nodes + " nodes" : "") + ": building";
+        session.control().setWatcher(sim -> progress.show(what, Double.NaN));
+        try {
+            return TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+                    new TopologyArgs.Guard(session.control(), session.budget(), null));
+        } finally {
+            session.control().setWatcher(null);
+            progress.clear();
+        }
+    }
+
     @Override
     public Integer call() {
         Topology t;
@@ -64,7 +84,7 @@ final class TopologyCommand implements Callable<Integer> {
             }
         } else {
             if (topology == null) throw new ParameterException(spec.commandLine(), "missing topology: give NAME|FILE or --from-nvidia-smi FILE");
-            t = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp);
+            t = build();
         }
         var out = spec.commandLine().getOut();
         if (format == Format.json) out.println(TopologyJson.write(t));

@@ -24,7 +24,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,11 +41,13 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Crossover tuning: simulated time of every allowed algorithm/protocol per size, the winner,",
                 "NCCL's default pick, and the sizes where the winner changes. NCCL_* variables restrict the candidates."})
-final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
+final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     enum Format { text, json }
 
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
+    private Main.Session session;
+    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
     @Option(names = "--gpus", paramLabel = "N") int gpus;
@@ -66,6 +71,9 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
+    @Override
+    public void setSession(Main.Session session) { this.session = session; }
+
     record Cell(String label, int channels, double timeUs) { }
 
     record Line(long bytes, List<Cell> cells, String best, String nccl) { }
@@ -81,13 +89,57 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp);
-        CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
+        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net()));
+        CalibrationProfile prof = SimSetup.profile(profile, topo);
         PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
+        runner.setRunControl(session.control());
+        List<Sweep> sweeps = sweeps(runner, cop, dt, sizes);
+        RunBudget.Need worst = null;
+        String worstWhat = "";
+        for (Sweep w : sweeps) {
+            for (int k = 0; k < w.plans().size(); k++) {
+                RunBudget.Need need = RunBudget.plan(topo, w.plans().get(k));
+                if (worst == null || need.heapBytes() > worst.heapBytes()) {
+                    worst = need;
+                    worstWhat = "tune " + cop.cliName() + " at " + w.size() + " B (" + w.result().candidates().get(k).label() + ")";
+                }
+            }
+        }
+        if (worst != null) session.budget().check(worstWhat, worst, nodes);
         List<Line> lines = new ArrayList<>();
         Set<String> labels = new LinkedHashSet<>();
-        List<Unavailable> unavailable = List.of();
+        RunStoppedException stopped = simulate(runner, cop, dt, sweeps, lines, labels);
+        List<Unavailable> unavailable = lines.isEmpty() ? List.of() : sweeps.get(lines.size() - 1).result().unavailable();
+        List<String[]> crossovers = new ArrayList<>();
+        for (int i = 1; i < lines.size(); i++) {
+            Line a = lines.get(i - 1);
+            Line b = lines.get(i);
+            if (!a.best().equals(b.best())) crossovers.add(new String[] {a.best(), b.best(), Long.toString(a.bytes()), Long.toString(b.bytes())});
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
+        else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
+        if (stopped != null && format != Format.json) {
+            out.printf(Locale.ROOT, "# interrupted by %s at size %d: the %d sizes above are complete%n", stopped.reason(),
+                    sweeps.get(lines.size()).size(), lines.size());
+        }
+        out.flush();
+        if (stopped == null) return 0;
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(Locale.ROOT, "ccsim: tune stopped by %s at size %d B; the %d sizes before it are complete%n", stopped.reason(),
+                sweeps.get(lines.size()).size(), lines.size());
+        err.flush();
+        return StopSignals.exitCode(stopped.reason());
+    }
+
+    /** One size of the sweep: its nccl-tests size and per-rank count, NCCL's candidates and the plan of each. */
+    record Sweep(long size, long count, TuneResult result, List<Plan> plans) { }
+
+    /** The sizes nccl-tests runs (one element per rank at least), each with its candidates planned (planning is cheap). */
+    private static List<Sweep> sweeps(PerfRunner runner, CollectiveOp cop, DataType dt, long[] sizes) {
+        List<Sweep> out = new ArrayList<>();
         for (long s : sizes) {
             long count = runner.countFor(cop, s, dt);
             if (count == 0 && s != 0) continue;
@@ -98,29 +150,57 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
             } catch (TunerException e) {
                 throw new UserException(e.getMessage(), e);
             }
-            unavailable = tr.unavailable();
-            List<Cell> cells = new ArrayList<>();
-            Cell best = null;
+            List<Plan> plans = new ArrayList<>();
             for (Candidate c : tr.candidates()) {
-                PerfRow r = runner.simulate(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-                Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
-                cells.add(cell);
-                labels.add(c.label());
-                if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+                plans.add(runner.plan(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels()));
             }
-            lines.add(new Line(size, cells, best.label(), tr.winner().label()));
+            out.add(new Sweep(size, count, tr, plans));
         }
-        List<String[]> crossovers = new ArrayList<>();
-        for (int i = 1; i < lines.size(); i++) {
-            Line a = lines.get(i - 1);
-            Line b = lines.get(i);
-            if (!a.best().equals(b.best())) crossovers.add(new String[] {a.best(), b.best(), Long.toString(a.bytes()), Long.toString(b.bytes())});
+        return out;
+    }
+
+    /**
+     * Simulates every candidate of every size in order into {@code lines}, with progress; returns the stop request that
+     * ended it early (the sizes done so far are in {@code lines}), or null.
+     */
+    private RunStoppedException simulate(PerfRunner runner, CollectiveOp cop, DataType dt, List<Sweep> sweeps, List<Line> lines,
+                                         Set<String> labels) {
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        List<Long> work = new ArrayList<>();
+        for (Sweep w : sweeps) for (Plan p : w.plans()) work.add(progress.enabled() ? p.totalSteps() : 1);
+        Progress.Items items = new Progress.Items(work.stream().mapToLong(Long::longValue).toArray());
+        int[] item = {0};
+        String[] what = {""};
+        session.control().setWatcher(sim -> {
+            if (!progress.due()) return;
+            double f = runner.runningFraction();
+            progress.show(what[0] + String.format(Locale.ROOT, ": %.0f %%", 100 * f), items.fraction(item[0], f));
+        });
+        try {
+            for (int i = 0; i < sweeps.size(); i++) {
+                Sweep w = sweeps.get(i);
+                List<Cell> cells = new ArrayList<>();
+                Cell best = null;
+                for (Candidate c : w.result().candidates()) {
+                    what[0] = String.format(Locale.ROOT, "tune %s %s (%d/%d) %s x%d", cop.cliName(), Sizes.human(w.size()), i + 1,
+                            sweeps.size(), c.label(), c.channels());
+                    progress.show(what[0], items.fraction(item[0], 0));
+                    PerfRow r = runner.simulate(cop, w.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+                    item[0]++;
+                    Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
+                    cells.add(cell);
+                    if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+                }
+                for (Cell c : cells) labels.add(c.label());
+                lines.add(new Line(w.size(), cells, best.label(), w.result().winner().label()));
+            }
+            return null;
+        } catch (RunStoppedException e) {
+            return e;
+        } finally {
+            session.control().setWatcher(null);
+            progress.clear();
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
-        else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
-        out.flush();
-        return 0;
     }
 
     private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,

@@ -27,7 +27,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,9 +46,13 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG).",
                 "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
                 "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
-final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
+final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
+    private Main.Session session;
+    @Mixin ProgressOption progressOption = new ProgressOption();
+    /** The profile of the first topology built (all rows are simulated with it). */
+    private CalibrationProfile prof;
 
     @Option(names = "--profile", paramLabel = "FILE|NAME",
             description = "calibration profile JSON, or a built-in name (h100, h200); default: built-in for the topology's GPU")
@@ -68,6 +74,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
+
+    @Override
+    public void setSession(Main.Session session) { this.session = session; }
 
     /** One compared row. {@code simAlgo}/{@code simProto}/{@code simChannels} are what was simulated. */
     record Compared(MeasuredRow m, int n, Algorithm simAlgo, Protocol simProto, int simChannels, double simUs) {
@@ -92,28 +101,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
             rows.addAll(fr.rows());
             out.printf(Locale.ROOT, "# %s: %d rows%s%n", f, fr.rows().size(), fr.skipped().isEmpty() ? "" : "; left out " + fr.skipped());
         }
-        NcclEnv nccl = SimSetup.ncclEnv(env);
-        Map<Integer, PerfRunner> runners = new TreeMap<>();
-        CalibrationProfile prof = null;
         List<Compared> cmp = new ArrayList<>();
-        for (MeasuredRow m : rows) {
-            int n = m.n() > 0 ? m.n() : gpus != null ? gpus : 0;
-            if (n == 0) {
-                throw new UserException(m.where() + ": the file does not say how many ranks ran (no 'n' field or '# Rank' lines);"
-                        + " pass --gpus N");
-            }
-            PerfRunner runner = runners.get(n);
-            if (runner == null) {
-                Topology topo = TopologyArgs.resolve(topology, TopologyArgs.isCatalog(topology) ? n : 0, 1, 1.0, seed);
-                if (topo.gpus().size() < n) {
-                    throw new UserException(m.where() + ": " + n + " ranks, but topology " + topo.name() + " has " + topo.gpus().size() + " GPUs");
-                }
-                if (prof == null) prof = profile(topo);
-                runner = new PerfRunner(topo, n, prof, nccl, seed);
-                runners.put(n, runner);
-            }
-            cmp.add(simulate(runner, m, n));
-        }
+        RunStoppedException stopped = compareAll(rows, SimSetup.ncclEnv(env), cmp);
+        if (stopped != null && cmp.isEmpty()) throw stopped;
         out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(), topology,
                 profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile) ? SimSetup.profileLabel(null, prof)
                         : prof.gpu() + " (" + profile + ")", CalibrationProfile.NCCL_VERSION);
@@ -128,8 +118,68 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv {
                 throw new UserException("cannot write chart " + chart + ": " + e.getMessage(), e);
             }
         }
+        if (stopped != null) {
+            out.printf(Locale.ROOT, "# interrupted by %s at row %d of %d: the table holds the %d rows before it%n", stopped.reason(),
+                    cmp.size() + 1, rows.size(), cmp.size());
+        }
         out.flush();
-        return 0;
+        if (stopped == null) return 0;
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(Locale.ROOT, "ccsim: validate stopped by %s at row %d of %d%n", stopped.reason(), cmp.size() + 1, rows.size());
+        err.flush();
+        return StopSignals.exitCode(stopped.reason());
+    }
+
+    /**
+     * Simulates every measured row in order into {@code cmp}, with progress (the profile chosen on the way is kept in
+     * {@link #prof}); returns the stop request that ended it early (the rows done so far are in {@code cmp}), or null.
+     */
+    private RunStoppedException compareAll(List<MeasuredRow> rows, NcclEnv nccl, List<Compared> cmp) {
+        Map<Integer, PerfRunner> runners = new TreeMap<>();
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        long[] work = new long[rows.size()];
+        Arrays.fill(work, 1);
+        Progress.Items items = new Progress.Items(work);
+        try {
+            for (MeasuredRow m : rows) {
+                int i = cmp.size();
+                String what = String.format(Locale.ROOT, "validate row %d/%d: %s %s", i + 1, rows.size(), m.op().cliName(),
+                        Sizes.human(m.bytes()));
+                progress.show(what, items.fraction(i, 0));
+                int n = m.n() > 0 ? m.n() : gpus != null ? gpus : 0;
+                if (n == 0) {
+                    throw new UserException(m.where() + ": the file does not say how many ranks ran (no 'n' field or '# Rank' lines);"
+                            + " pass --gpus N");
+                }
+                PerfRunner runner = runners.get(n);
+                if (runner == null) {
+                    runner = runner(m, n, nccl);
+                    runners.put(n, runner);
+                }
+                PerfRunner r = runner;
+                session.control().setWatcher(sim -> progress.show(what + String.format(Locale.ROOT, ": %.0f %%", 100 * r.runningFraction()),
+                        items.fraction(i, r.runningFraction())));
+                cmp.add(simulate(runner, m, n));
+            }
+            return null;
+        } catch (RunStoppedException e) {
+            return e;
+        } finally {
+            session.control().setWatcher(null);
+            progress.clear();
+        }
+    }
+
+    /** The runner of {@code n} ranks on the topology (the first one also fixes the profile). */
+    private PerfRunner runner(MeasuredRow m, int n, NcclEnv nccl) {
+        Topology topo = TopologyArgs.resolve(topology, TopologyArgs.isCatalog(topology) ? n : 0, 1, 1.0, seed);
+        if (topo.gpus().size() < n) {
+            throw new UserException(m.where() + ": " + n + " ranks, but topology " + topo.name() + " has " + topo.gpus().size() + " GPUs");
+        }
+        if (prof == null) prof = profile(topo);
+        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed);
+        runner.setRunControl(session.control());
+        return runner;
     }
 
     private CalibrationProfile profile(Topology topo) {

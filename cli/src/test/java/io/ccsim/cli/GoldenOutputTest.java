@@ -86,6 +86,9 @@ class GoldenOutputTest {
                 "@fixtures/", "src/test/resources/golden/fixtures/",
                 "@experiments/", "target/test-classes/experiments/");
 
+        /** The heap every golden run sees ({@link RunBudget}), whatever the test JVM has, so that refusals read the same. */
+        static final long HEAP_BYTES = 4L << 30;
+
         private static final Pattern WALL = Pattern.compile("in \\d+(\\.\\d+)? s wall");
         private static final Pattern RATE = Pattern.compile("\\(\\d+(\\.\\d+)? M/s\\)");
 
@@ -118,7 +121,8 @@ class GoldenOutputTest {
             String[] resolved = args.stream().map(GoldenCase::resolve).toArray(String[]::new);
             StringWriter o = new StringWriter();
             StringWriter e = new StringWriter();
-            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), env);
+            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), env,
+                    new Main.Session(new io.ccsim.sim.RunControl(), false, System::nanoTime, HEAP_BYTES));
             StringBuilder sb = new StringBuilder();
             sb.append("$ ");
             env.forEach((k, v) -> sb.append(k).append('=').append(v).append(' '));

@@ -1,0 +1,182 @@
+package io.ccsim.cli;
+
+import io.ccsim.algorithms.graph.CommGraph;
+import io.ccsim.algorithms.net.NetPolicy;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.Locale;
+
+/**
+ * Whether a run fits in this JVM's heap, estimated before it starts, and the one line that refuses it when it does
+ * not. The estimate is the live heap of the run's topology and of its simulation, from counts known before either is
+ * built, times the room the garbage collector needs; replace this class when the simulation's memory changes (folded
+ * ranks, other modes).
+ *
+ * <p>Contract: {@link #heapBytes} = {@link #BASE_BYTES} + {@link #HEAP_PER_LIVE} × (topology nodes and links ×
+ * {@link #TOPOLOGY_ELEMENT_BYTES} + simulated workers and connections × {@link #SIMULATION_ELEMENT_BYTES}); a run is
+ * refused, with {@link UserException}, when that exceeds the heap this JVM may grow to.
+ */
+final class RunBudget {
+    /*
+     * The coefficients are measured (docs/performance.md, "Memory"; benchmarks' HeapProbe: heap in use after full
+     * collections, 128 x HGX H100 to 12,500): a catalog topology keeps 342-348 B per node or link (1,000 to 12,500 HGX
+     * nodes: 32.7 MB for 95,480 nodes and links, 407.6 MB for 1,190,756); a simulation 550 B per worker (rank x
+     * channel x lane) or connection for rings and 664-670 B for trees (128 to 4,096 GPUs, linear), its flows, events,
+     * routes and queues included. Per element the estimate takes the larger figure, rounded up. The smallest heap a
+     * run completes with was 1.5-1.6 times its live heap (bisection on -Xmx: 64 x HGX H100, 64 MiB all-reduce, 43 MB
+     * for 27 MB live; 128 x, 75 MB for 48 MB), and ParallelGC then spends most of its time collecting; twice the live
+     * heap keeps the old generation (2/3 of the heap) at most 3/4 full. The base is what the JVM holds before a run.
+     */
+    static final long TOPOLOGY_ELEMENT_BYTES = 350;
+    static final long SIMULATION_ELEMENT_BYTES = 700;
+    static final long HEAP_PER_LIVE = 2;
+    static final long BASE_BYTES = 16L << 20;
+
+    private final long maxHeapBytes;
+
+    /** @param maxHeapBytes the most heap the JVM may use ({@link Runtime#maxMemory()}), bytes */
+    RunBudget(long maxHeapBytes) {
+        this.maxHeapBytes = maxHeapBytes;
+    }
+
+    /**
+     * The live heap of a run, bytes: its topology's and its simulation's (0 for a command that only builds).
+     *
+     * @param simulationLowerBound whether the simulation part is a lower bound (no plan known yet)
+     */
+    record Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat, boolean simulationLowerBound) {
+        long liveBytes() {
+            return topologyBytes + simulationBytes;
+        }
+
+        /** The heap the run needs, bytes. */
+        long heapBytes() {
+            return BASE_BYTES + HEAP_PER_LIVE * liveBytes();
+        }
+    }
+
+    /** The live heap of a topology of {@code nodes} nodes and {@code links} links, bytes. */
+    static long topologyBytes(long nodes, long links) {
+        return (nodes + links) * TOPOLOGY_ELEMENT_BYTES;
+    }
+
+    /** The live heap of simulating {@code workers} workers over {@code connections} connections, bytes. */
+    static long simulationBytes(long workers, long connections) {
+        return (workers + connections) * SIMULATION_ELEMENT_BYTES;
+    }
+
+    /**
+     * The channels of a communicator of all GPUs of catalog topology {@code name} built with {@code options}: those of
+     * a build of at most 2 boards, which has the cluster's NICs per board.
+     */
+    static int channels(String name, BuildOptions options, NetPolicy policy) {
+        BuildOptions sampleOptions = new BuildOptions(options.gpus(), Math.min(2, options.nodes()), options.oversubscription(),
+                options.seed(), options.nicsPerNode(), options.sharp());
+        Topology sample = TopologyCatalog.build(name, sampleOptions);
+        return CommGraph.of(sample, sample.gpus().size(), policy).nChannels();
+    }
+
+    /**
+     * The need of catalog topology {@code name} built with {@code options} and, for {@code channels} &gt; 0, of
+     * simulating a communicator of all its GPUs on that many channels: at least one worker and one connection per GPU
+     * and channel.
+     */
+    static Need catalog(String name, BuildOptions options, int channels) {
+        TopologyCatalog.BuildSize size = TopologyCatalog.size(name, options);
+        long topo = topologyBytes(size.nodes(), size.links());
+        String topoWhat = elements(size.nodes(), size.links());
+        if (channels <= 0) return new Need(topo, topoWhat, 0, "", false);
+        long sim = simulationBytes(size.gpus() * channels, size.gpus() * channels);
+        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%,d GPUs x %d channels", size.gpus(), channels), true);
+    }
+
+    /** The need of simulating {@code plan} on {@code topo}. */
+    static Need plan(Topology topo, Plan plan) {
+        long workers = (long) plan.nActors() * plan.nChannels() * plan.nLanes();
+        long conns = plan.connectionCount();
+        return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
+                simulationBytes(workers, conns),
+                String.format(Locale.ROOT, "%,d workers and %,d connections", workers, conns), false);
+    }
+
+    private static String elements(long nodes, long links) {
+        return String.format(Locale.ROOT, "%,d nodes and %,d links", nodes, links);
+    }
+
+    /** Whether a run of this need fits. */
+    boolean fits(Need need) {
+        return need.heapBytes() <= maxHeapBytes;
+    }
+
+    /**
+     * Refuses a catalog build of {@code options} that does not fit, naming {@code --nodes}, the need, the heap and the
+     * largest node count that fits; with {@code simulation} (the network policy of the run; null: the build only),
+     * the build and the simulation of all its GPUs.
+     *
+     * @throws UserException if it does not fit
+     */
+    void checkCatalog(String name, BuildOptions options, NetPolicy simulation) {
+        // with the most channels a plan may have, a build that fits needs no closer look (no sample build)
+        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS))) return;
+        int channels = simulation == null ? 0 : channels(name, options, simulation);
+        Need need = catalog(name, options, channels);
+        if (fits(need)) return;
+        int lo = 0;
+        int hi = options.nodes();
+        while (hi - lo > 1) {   // the need grows with the node count: the largest count that fits
+            int mid = (int) (((long) lo + hi) >>> 1);
+            BuildOptions o = new BuildOptions(options.gpus(), mid, options.oversubscription(), options.seed(),
+                    options.nicsPerNode(), options.sharp());
+            if (fits(catalog(name, o, channels))) lo = mid;
+            else hi = mid;
+        }
+        String valid = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d", lo) : "none of this topology";
+        throw new UserException("--nodes " + options.nodes() + ": " + describe(channels > 0 ? "the run" : "the topology", need)
+                + "; valid here: " + valid + ", or more heap: " + heapOption(need));
+    }
+
+    /**
+     * Refuses a simulation of this need that does not fit, naming {@code what} (the call) and, for a cluster of
+     * {@code nodes} boards, about how many would fit (the need grows about linearly with them).
+     *
+     * @throws UserException if it does not fit
+     */
+    void check(String what, Need need, int nodes) {
+        if (fits(need)) return;
+        String valid = "";
+        if (nodes > 1) {
+            long fit = (long) Math.floor(nodes * (double) (maxHeapBytes - BASE_BYTES) / (need.heapBytes() - BASE_BYTES));
+            valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, or ", fit) : "";
+        }
+        throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid + "more heap: "
+                + heapOption(need));
+    }
+
+    private String describe(String subject, Need need) {
+        StringBuilder live = new StringBuilder("topology " + gb(need.topologyBytes()) + " for " + need.topologyWhat());
+        if (need.simulationBytes() > 0) {
+            live.append(", simulation ").append(gb(need.simulationBytes())).append(" for ").append(need.simulationWhat());
+        }
+        return String.format(Locale.ROOT, "%s needs %s %s of heap (%d x its live heap: %s), this JVM has %s", subject,
+                need.simulationLowerBound() ? "at least" : "about", gb(need.heapBytes()), HEAP_PER_LIVE, live, gb(maxHeapBytes));
+    }
+
+    /**
+     * The launcher's options with a heap the need fits in, in whole GiB rounded up: ParallelGC's usable heap
+     * ({@link Runtime#maxMemory()}) is -Xmx less a survivor space, 89 % of it at -Xmx470m, so the option asks for the
+     * need / 0.85.
+     */
+    private static String heapOption(Need need) {
+        long g = (long) Math.ceil(need.heapBytes() / 0.85 / (1L << 30));
+        return "CCSIM_JAVA_OPTS='-Xss8m -XX:+UseParallelGC -Xmx" + g + "g'";
+    }
+
+    /** Bytes as GiB with one decimal (the unit of {@code -Xmx...g}), or MiB below 1 GiB. */
+    static String gb(long bytes) {
+        if (bytes < (1L << 30)) return String.format(Locale.ROOT, "%.0f MiB", bytes / (double) (1L << 20));
+        return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
+    }
+}

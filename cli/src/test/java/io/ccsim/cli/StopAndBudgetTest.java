@@ -1,0 +1,148 @@
+package io.ccsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.sim.RunControl;
+import io.ccsim.topology.BuildOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A long command stopped in mid-run prints what it has; a run that cannot fit the heap is refused before it starts. */
+class StopAndBudgetTest {
+    /** A clock 1 s further at every read, so that every progress update draws (no waiting on the wall clock). */
+    private static java.util.function.LongSupplier fastClock() {
+        long[] t = {0};
+        return () -> t[0] += 1_000_000_000L;
+    }
+
+    /** Stderr that opens a latch once the progress line shows {@code marker}. */
+    private static final class Watching extends Writer {
+        final StringBuilder text = new StringBuilder();
+        final CountDownLatch seen = new CountDownLatch(1);
+        final String marker;
+
+        Watching(String marker) { this.marker = marker; }
+
+        @Override
+        public synchronized void write(char[] buf, int off, int len) {
+            text.append(buf, off, len);
+            if (text.indexOf(marker) >= 0) seen.countDown();
+        }
+
+        @Override public void flush() { }
+
+        @Override public void close() { }
+    }
+
+    private record Stopped(int code, String out, String err, long stopNanos) { }
+
+    /** Runs {@code args} in a thread and requests a stop for {@code signal} once stderr shows {@code marker}. */
+    private static Stopped stopWhenShown(String marker, String signal, String... args) throws Exception {
+        RunControl control = new RunControl();
+        StringWriter out = new StringWriter();
+        Watching err = new Watching(marker);
+        AtomicInteger code = new AtomicInteger(-1);
+        Thread t = new Thread(() -> code.set(Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true), Map.of(),
+                new Main.Session(control, false, fastClock(), Runtime.getRuntime().maxMemory()))));
+        t.start();
+        assertThat(err.seen.await(30, TimeUnit.SECONDS)).as("progress showed '%s': %s", marker, err.text).isTrue();
+        long t0 = System.nanoTime();
+        control.requestStop(signal);
+        t.join(5000);
+        long took = System.nanoTime() - t0;
+        assertThat(t.isAlive()).as("the run ended after the stop request").isFalse();
+        return new Stopped(code.get(), out.toString(), err.text.toString(), took);
+    }
+
+    @Test
+    void perfStoppedInTheSecondSizePrintsTheFirstRowAndExits130() throws Exception {
+        // 1 MiB, 2 MiB, ... 16 GiB on 4 x 8 GPUs: minutes in all; stopped once the second size runs
+        Stopped s = stopWhenShown("perf all_reduce 2M (2/15)", "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--progress");
+        assertThat(s.stopNanos()).as("stopped within a second").isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(130);
+        assertThat(s.out()).containsPattern("(?m)^ +1048576 +262144 +float +sum")
+                .doesNotContain(" 2097152 ")
+                .contains("# interrupted by SIGINT at size 2097152: the 1 rows above are complete");
+        assertThat(s.err()).contains("ccsim: perf stopped by SIGINT at size 2097152 B; the 1 rows before it are complete");
+    }
+
+    @Test
+    void tuneStoppedBySigtermPrintsTheSizesDoneAndExits143() throws Exception {
+        Stopped s = stopWhenShown("tune all_reduce 4M (2/", "SIGTERM", "tune", "--topology", "hgx-h100", "--nodes", "2",
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "-f", "4", "--progress");
+        assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(143);
+        assertThat(s.out()).containsPattern("(?m)^ +1048576 ").contains("# interrupted by SIGTERM at size 4194304");
+    }
+
+    @Test
+    void aStopBeforeAnyResultSaysSo() {
+        RunControl control = new RunControl();
+        control.requestStop("SIGTERM");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new String[] {"topology", "hgx-h100", "--nodes", "2"}, new PrintWriter(out, true),
+                new PrintWriter(err, true), Map.of(), new Main.Session(control, false, System::nanoTime, 1L << 30));
+        assertThat(code).isEqualTo(143);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).isEqualTo("ccsim: stopped by SIGTERM before any result" + System.lineSeparator());
+    }
+
+    private static CliTest.Result withHeap(long heapBytes, String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true), Map.of(),
+                new Main.Session(new RunControl(), false, System::nanoTime, heapBytes));
+        return new CliTest.Result(code, o.toString(), e.toString());
+    }
+
+    @Test
+    void aClusterTooLargeForTheHeapIsRefusedAtOnceWithTheLargestThatFits() {
+        long heap = 512L << 20;
+        long t0 = System.nanoTime();
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "100000", "--op", "all_reduce");
+        assertThat(System.nanoTime() - t0).as("refused before building anything").isLessThan(2_000_000_000L);
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().lines().count()).isEqualTo(1);
+        assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the run needs at least ").contains("this JVM has 512 MiB")
+                .contains("800,000 GPUs x 16 channels").doesNotContain("Exception");
+        // the largest count it names fits the same estimate, one more does not
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
+        assertThat(m.find()).isTrue();
+        int largest = Integer.parseInt(m.group(1).replace(",", ""));
+        RunBudget budget = new RunBudget(heap);
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16))).isTrue();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16))).isFalse();
+        assertThat(RunBudget.channels("hgx-h100", BuildOptions.of(0, 100000), NcclEnv.empty().net())).isEqualTo(16);
+    }
+
+    @Test
+    void aPlanTooLargeForTheHeapIsRefusedBeforeItIsSimulated() {
+        // a heap the GPUs x channels bound fits but the tree's two lanes per channel do not
+        BuildOptions o = BuildOptions.of(0, 64);
+        long lower = RunBudget.catalog("hgx-h100", o, 16).heapBytes();
+        CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
+                "-b", "64M", "-e", "64M");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).startsWith("ccsim: error: perf all_reduce at 67108864 B (Tree/LL128 x16): the run needs about ")
+                .contains("16,384 workers and 16,352 connections").contains("valid here: about --nodes <= ");
+    }
+
+    @Test
+    void aTopologyTooLargeForTheHeapIsRefusedNamingItsNodesAndLinks() {
+        CliTest.Result r = withHeap(4L << 30, "topology", "hgx-h100", "--nodes", "100000");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the topology needs about ")
+                .contains("this JVM has 4.0 GiB").containsPattern("valid here: --nodes <= [0-9,]+, or more heap");
+    }
+}
