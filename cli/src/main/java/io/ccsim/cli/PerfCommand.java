@@ -57,7 +57,6 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
     private Main.Session session;
-    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Option(names = "--backend", defaultValue = "sim", paramLabel = "sim|cuda",
             description = "sim: simulate; cuda: run ccsim's kernels on this host's GPUs (default: ${DEFAULT-VALUE})")
@@ -114,6 +113,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
                     + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
     String symmMem;
+    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
