@@ -280,15 +280,16 @@ public final class Simulator extends EventQueue {
         long seq = seqOf(slot);
         Runnable action = take(slot);
         now = time;
-        dispatched++;
+        long n = ++dispatched;
+        // one mask of the count per event, before the action (no reload after it); the control is read once every
+        // POLL_EVENTS events, and a stop leaves this event taken but not run: the simulation is abandoned
+        if ((n & (RunControl.POLL_EVENTS - 1)) == 0 && control != null) {
+            control.poll(this);
+        }
         if (tracer != null) {
             tracer.onDispatch(time, seq);
         }
         action.run();
-        // one mask per event; the control is read once every POLL_EVENTS events
-        if ((dispatched & (RunControl.POLL_EVENTS - 1)) == 0 && control != null) {
-            control.poll(this);
-        }
         return true;
     }
 }
