@@ -1,6 +1,7 @@
 package io.ccsim.bench;
 
 import io.ccsim.sim.RandomStream;
+import io.ccsim.sim.RunControl;
 import io.ccsim.sim.Simulator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * Schedule + dispatch throughput of the event kernel in steady state: {@code pending} events
  * are queued; each dispatched action schedules one new event at a random future delay, so the
  * queue size stays constant. One operation = one event dispatched and one scheduled;
- * ops/s = events/s.
+ * ops/s = events/s. With {@code controlled} the simulator polls a {@link RunControl} whose watcher reads the clock,
+ * as the command line's progress display does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -27,11 +29,20 @@ public class EventKernelBenchmark {
     @Param({"100000"})
     public int pending;
 
+    @Param({"false", "true"})
+    public boolean controlled;
+
     private Simulator sim;
+    private long lastPollNs;
 
     @Setup(Level.Trial)
     public void setup() {
         sim = new Simulator(12345);
+        if (controlled) {
+            RunControl control = new RunControl();
+            control.setWatcher(s -> lastPollNs = System.nanoTime());
+            sim.setRunControl(control);
+        }
         RandomStream r = sim.random("bench");
         Runnable action = new Runnable() {
             @Override
