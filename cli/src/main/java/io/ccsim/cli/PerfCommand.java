@@ -108,6 +108,13 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
                     + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
     String symmMem;
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full",
+            description = "folded: simulate one worker per class of provably equivalent workers (exact, the same"
+                    + " times); full: every worker of every channel, the reference (default: ${DEFAULT-VALUE})")
+    SimMode simMode;
+
+    /** How much of each collective is simulated. */
+    enum SimMode { folded, full }
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -155,9 +162,13 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
         }
         PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed, symk);
+        runner.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
+                : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
         long flows = 0;
+        long simulatedWorkers = 0;
+        long workers = 0;
         long t0 = System.nanoTime();
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
@@ -168,6 +179,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
             }
             events += runner.lastEvents();
             flows += runner.lastFlows();
+            simulatedWorkers += runner.lastSimulatedWorkers();
+            workers += runner.lastWorkers();
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         PrintWriter out = spec.commandLine().getOut();
@@ -179,6 +192,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                         + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
+                out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
+                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact): no two of the %d"
+                        + " workers (rank, channel) are equivalent, all simulated", workers)
+                        : String.format(Locale.ROOT, "# mode: folded (exact): %d of %d workers (rank, channel) simulated,"
+                        + " the others by symmetry; --sim-mode full for all", simulatedWorkers, workers));
                 out.println("#");
         }
         out.flush();

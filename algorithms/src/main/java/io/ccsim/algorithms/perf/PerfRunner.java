@@ -42,6 +42,9 @@ public final class PerfRunner {
     private int lastMaxComponentFlows;
     private long lastFlows;
     private long lastSteps;
+    private long lastSimulatedWorkers;
+    private long lastWorkers;
+    private SimExecution.Folding folding = SimExecution.Folding.RANKS;
 
     public PerfRunner(Topology topology, int nRanks, CalibrationProfile profile, NcclEnv env, long seed) {
         this(topology, nRanks, profile, env, seed, null);
@@ -63,6 +66,18 @@ public final class PerfRunner {
     }
 
     public CommGraph graph() { return graph; }
+
+    /**
+     * What later simulations simulate: {@link SimExecution.Folding#RANKS} (the default: one worker per class of
+     * equivalent workers, exact), {@link SimExecution.Folding#CHANNELS} (one channel per set of replica channels) or
+     * {@link SimExecution.Folding#NONE} (every worker of every channel, the reference).
+     */
+    public void setFolding(SimExecution.Folding folding) {
+        this.folding = java.util.Objects.requireNonNull(folding, "folding");
+    }
+
+    /** What simulations simulate ({@link #setFolding}). */
+    public SimExecution.Folding folding() { return folding; }
 
     public Tuner tuner() { return tuner; }
 
@@ -254,7 +269,7 @@ public final class PerfRunner {
 
                 @Override
                 public void onAllDone(long timePs) { }
-            });
+            }, folding);
         }
         calls[0].launchAll();
         sim.run();
@@ -269,9 +284,13 @@ public final class PerfRunner {
         lastMaxComponentFlows = fabric.network().maxComponentFlows();
         lastFlows = 0;
         lastSteps = 0;
+        lastSimulatedWorkers = 0;
+        lastWorkers = 0;
         for (SimExecution c : calls) {
             lastFlows += c.flowsStarted();
             lastSteps += c.stepsExecuted();
+            lastSimulatedWorkers += c.simulatedWorkers();
+            lastWorkers += c.workerCount();
         }
         return calls;
     }
@@ -284,6 +303,12 @@ public final class PerfRunner {
 
     /** Flows started by the last simulation. */
     public long lastFlows() { return lastFlows; }
+
+    /** Workers (actor, channel) the last simulation simulated, over its calls (fewer than {@link #lastWorkers} when folded). */
+    public long lastSimulatedWorkers() { return lastSimulatedWorkers; }
+
+    /** Workers (actor, channel) of the last simulation's calls. */
+    public long lastWorkers() { return lastWorkers; }
 
     /** Steps executed by the last simulation. */
     public long lastSteps() { return lastSteps; }
