@@ -128,8 +128,9 @@ public final class SymkModel {
 
     /**
      * As {@link #pick(TuneInput, int, boolean, boolean)} for the head of {@code nWorks} ≥ 1 calls of one (op, type,
-     * reduction) that a group launches as one symmetric kernel (NCCL then runs no LL kernel); {@code in} describes the
-     * largest call. ccsim's {@code perf} times one call per group: nWorks = 1.
+     * reduction) that a group launches as one symmetric kernel (NCCL then runs no LL kernel); {@code in}'s bytes stand
+     * for the calls' total, which NCCL's model times (its 2 GiB and 64 GiB limits look at the largest call alone).
+     * ccsim's {@code perf} times one call per group: nWorks = 1.
      */
     public Result pick(TuneInput in, int cc, boolean p2pDisabled, boolean nvlsEnabled, int nWorks) {
         if (nWorks < 1) throw new IllegalArgumentException("nWorks must be at least 1, got " + nWorks);
