@@ -332,7 +332,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         }
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
-                    + " (uncalibrated; ccsim has 7 of NCCL's 11 kernels), the others the normal tuner's");
+                    + " (uncalibrated; NCCL 2.28.9's 11 kernels), the others the normal tuner's");
         }
         out.println("#");
         // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch

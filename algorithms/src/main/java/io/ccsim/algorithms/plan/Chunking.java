@@ -33,7 +33,7 @@ import io.ccsim.algorithms.Protocol;
  *       bytes, v2.28.9);</li>
  *   <li>symmetric kernels (ccsim's choice: NCCL's kernels have no FIFO, they load and store peers' buffers directly;
  *       the plan's slots only pace the pipeline): the NVLS geometry and shrink with every rank as an owner; the
- *       one-shot LL all-reduce 32 KiB per step, halved while a channel's bytes are below 8 steps (down to 4 KiB);</li>
+ *       LL kernels 32 KiB per step, halved while a channel's bytes are below 8 steps (down to 4 KiB);</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -54,7 +54,7 @@ final class Chunking {
     static final int CELL_BYTES = 16;
     /** NCCL_NVLS_CHUNKSIZE default (src/init.cc, src/transport/nvls.cc): an NVLS slot, bytes. */
     static final int NVLS_CHUNK_BYTES = 128 * 1024;
-    /** Data per step of the symmetric one-shot (LL) all-reduce, before the shrink for small sizes, bytes. */
+    /** Data per step of the symmetric LL kernels, before the shrink for small sizes, bytes. */
     static final int SYM_LL_CHUNK_BYTES = 32 * 1024;
     /** The least PAT chunk (enqueue.cc calcCollChunking), bytes. */
     static final int PAT_MIN_CHUNK_BYTES = 64 * 1024;
@@ -100,7 +100,7 @@ final class Chunking {
 
     static ProtocolGeometry geometry(Algorithm a, CollectiveOp op, PlanOptions o) {
         Protocol p = o.protocol();
-        if (a == Algorithm.SYM_AR_ONE_SHOT) { // LL slots of SYM_LL_CHUNK_BYTES data
+        if (SymmetricSupport.ll(a)) { // LL slots of SYM_LL_CHUNK_BYTES data
             return new ProtocolGeometry(p, 2 * SYM_LL_CHUNK_BYTES, SYM_LL_CHUNK_BYTES, 1, 1, SYM_LL_CHUNK_BYTES);
         }
         if (a == Algorithm.NVLS || a.isSymmetric()) {
@@ -137,7 +137,7 @@ final class Chunking {
             if (channelBytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
             if (channelBytes < ops * chunk && chunk > 32768) chunk = 32768;
         }
-        if (a == Algorithm.SYM_AR_ONE_SHOT) {
+        if (SymmetricSupport.ll(a)) {
             while (channelBytes < 8 * chunk && chunk > 4096) chunk /= 2;
         } else if (a.isSymmetric()) {
             long ops = nRanks; // every rank owns a part of each loop, as NVLS heads do

@@ -4,12 +4,13 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 
 /**
- * One of NCCL's symmetric-memory kernels as a plan ({@link SymmetricSchedule}; the multimem all-reduce reuses
- * {@link NvlsSchedule} with the ranks' scatter and gather as one-sided memory steps, as do AllGather_STMC and
- * ReduceScatter_LDMC with the NVLS all-gather and reduce-scatter). Refuses what NCCL would not run, with NCCL's
- * reason ({@link SymmetricSupport}): another protocol than the kernel's, a type or reduction no kernel implements,
- * a multimem load-reduce of a type the switch cannot reduce, a communicator over several hosts, a multicast
- * all-gather or reduce-scatter over more than 32 ranks.
+ * One of NCCL's symmetric-memory kernels as a plan: the LL kernels as {@link SymmetricLlSchedule}, the load and store
+ * kernels as {@link SymmetricSchedule}; the multimem all-reduce reuses {@link NvlsSchedule} with the ranks' scatter
+ * and gather as one-sided memory steps, as do AllGather_STMC and ReduceScatter_LDMC with the NVLS all-gather and
+ * reduce-scatter. Refuses what NCCL would not run, with NCCL's reason ({@link SymmetricSupport}): another protocol
+ * than the kernel's, a type or reduction no kernel implements, a multimem load-reduce of a type the switch cannot
+ * reduce, a communicator over several hosts, a multimem all-gather or reduce-scatter (STMC, LDMC) over more than
+ * 32 ranks.
  */
 final class SymmetricPlanner extends AbstractPlanner {
     SymmetricPlanner(Algorithm kernel) {
@@ -32,12 +33,13 @@ final class SymmetricPlanner extends AbstractPlanner {
         SymmetricSupport.multimemRefusal(k, call.dtype(), call.redop()).ifPresent(r -> {
             throw new UnsupportedAlgorithmException(r);
         });
+        if (SymmetricSupport.ll(k)) return new SymmetricLlSchedule(call, o, parts);
+        if (!SymmetricSupport.multimem(k)) return new SymmetricSchedule(call, o, parts);
         int maxHeads = io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS;
-        if (SymmetricSupport.multimem(k) && call.op() != CollectiveOp.ALL_REDUCE && call.nRanks() > maxHeads) {
+        if (call.op() != CollectiveOp.ALL_REDUCE && call.nRanks() > maxHeads) {
             throw new UnsupportedAlgorithmException(k.ncclName() + " needs at most " + maxHeads
                     + " ranks in the multicast group (NCCL_MAX_NVLS_ARITY), got " + call.nRanks());
         }
-        if (SymmetricSupport.multimem(k)) return new NvlsSchedule(call, o, parts, true);
-        return new SymmetricSchedule(call, o, parts);
+        return new NvlsSchedule(call, o, parts, true);
     }
 }

@@ -26,15 +26,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * NCCL's symmetric kernels on real data: every kernel × every type it implements × n ∈ {2, 3, 4, 5, 8}, several
- * counts (one that wraps the 8 slots many times) and channel counts; the types and reductions it does not implement,
- * several hosts and another protocol are refused with NCCL's reason.
+ * NCCL's symmetric kernels on real data: every load/store kernel × every type it implements × n ∈ {2, 3, 4, 5, 8},
+ * every LL kernel × every type × every reduction × n = 2..8, several counts (one that wraps the 8 slots many times)
+ * and channel counts; the types and reductions a kernel does not implement, several hosts and another protocol are
+ * refused with NCCL's reason.
  */
 class SymmetricExecutorTest {
     private static final int[] RANKS = {2, 3, 4, 5, 8};
     private static final long[] COUNTS = {1, 7, 263, 1009, 20000, 300001};
-    private static final Algorithm[] KERNELS = {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_TWO_SHOT,
-            Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC, Algorithm.SYM_RS_LD, Algorithm.SYM_RS_LDMC};
+    private static final Algorithm[] KERNELS = {Algorithm.SYM_AR_TWO_SHOT, Algorithm.SYM_AR_MULTIMEM, Algorithm.SYM_AG_ST,
+            Algorithm.SYM_AG_STMC, Algorithm.SYM_RS_LD, Algorithm.SYM_RS_LDMC};
+    private static final Algorithm[] LL_KERNELS = {Algorithm.SYM_AR_ONE_SHOT, Algorithm.SYM_AR_ONE_SHOT_MC,
+            Algorithm.SYM_AG_LL, Algorithm.SYM_AG_LLMC, Algorithm.SYM_RS_LL};
 
     @TestFactory
     Stream<DynamicTest> matrix() {
@@ -60,6 +63,41 @@ class SymmetricExecutorTest {
                         ElementBuffer[] in = CollectiveCheck.inputs(call, seed);
                         CollectiveCheck.verify(call, in, exec.run(plan, in));
                     }));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * The LL kernels (unicast and multicast stores into LL buffers) for every type and reduction and 2..8 ranks: run
+     * and checked where NCCL builds the kernel (all-gather any type; all-reduce and reduce-scatter sum of f32, f16,
+     * bf16, fp8), refused with NCCL's reason elsewhere. All-gather has no reduction: its row is sum only.
+     */
+    @TestFactory
+    Stream<DynamicTest> llKernels() {
+        Planners planners = Planners.standard();
+        CpuExecutor exec = new CpuExecutor();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int ki = 0; ki < LL_KERNELS.length; ki++) {
+            Algorithm k = LL_KERNELS[ki];
+            CollectiveOp op = SymmetricSupport.opOf(k);
+            ReduceOp[] reds = op == CollectiveOp.ALL_GATHER ? new ReduceOp[] {ReduceOp.SUM} : ReduceOp.values();
+            for (DataType dt : DataType.values()) {
+                for (ReduceOp red : reds) {
+                    String refusal = SymmetricSupport.refusal(op, dt, red).isPresent()
+                            ? "cannot reduce " + red.ncclTestsName() + " of " + dt.ncclTestsName() : null;
+                    for (int n = 2; n <= 8; n++) {
+                        int v = ki + dt.ordinal() + red.ordinal() + n;
+                        int ch = 1 + v % 3;
+                        long count = COUNTS[v % COUNTS.length];
+                        CollectiveCall call = new CollectiveCall(op, count, dt, red, 0, CommLayout.singleHost(n));
+                        PlanOptions opts = PlanOptions.of(k, Protocol.LL, ch);
+                        long seed = 1013L * ki + 97L * dt.ordinal() + 13L * red.ordinal() + n;
+                        tests.add(DynamicTest.dynamicTest(k.ncclName() + " " + dt + " " + red + " n=" + n + " " + ch
+                                + "ch count=" + count, () -> CollectiveCheck.planRunVerify(planners, exec, call, opts, seed,
+                                refusal)));
+                    }
                 }
             }
         }
@@ -122,13 +160,40 @@ class SymmetricExecutorTest {
     }
 
     @Test
+    void multicastLlKernelsStoreOnceIntoTheSwitchWhichWritesEveryRank() {
+        Planners planners = Planners.standard();
+        StepCursor c = new StepCursor(8);
+        CollectiveCall ag = CollectiveCall.of(CollectiveOp.ALL_GATHER, 1 << 12, DataType.FLOAT32, CommLayout.singleHost(4));
+        Plan llmc = planners.plan(ag, PlanOptions.of(Algorithm.SYM_AG_LLMC, Protocol.LL, 1));
+        assertThat(llmc.stepCount(2, 0, 0)).isEqualTo(llmc.stepCount(4 + 2, 0, 0)); // one store per chunk
+        llmc.step(2, 0, 0, 0, c); // rank 2's multicast LL store: its SMs, to its switch actor
+        assertThat(c.memory()).isFalse();
+        assertThat(c.nSend()).isEqualTo(1);
+        assertThat(c.sendPeer(0)).isEqualTo(4 + 2);
+        llmc.step(4 + 2, 0, 0, 0, c); // the switch writes it into all four LL buffers
+        assertThat(c.prim()).isEqualTo(io.ccsim.algorithms.plan.Primitive.MULTIMEM_FORWARD);
+        assertThat(c.nSend()).isEqualTo(4);
+        llmc.step(2, 0, 1, 0, c); // rank 2 reads its own LL buffer with its SMs: no memory step
+        assertThat(c.memory()).isFalse();
+        Plan ll = planners.plan(ag, PlanOptions.of(Algorithm.SYM_AG_LL, Protocol.LL, 1));
+        assertThat(ll.stepCount(2, 0, 0)).isEqualTo(4 * llmc.stepCount(2, 0, 0)); // a store per rank, itself included
+        // the multicast one-shot only stores through the switch and sums on the SMs: fp8 goes (RSxLDMC refuses it)
+        CollectiveCall fp8 = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 64, DataType.FP8_E5M2, CommLayout.singleHost(4));
+        assertThat(planners.plan(fp8, PlanOptions.of(Algorithm.SYM_AR_ONE_SHOT_MC, Protocol.LL, 1))).isNotNull();
+    }
+
+    @Test
     void refusesSeveralNodesAndAnotherProtocol() {
         Planners planners = Planners.standard();
         CollectiveCall twoNodes = CollectiveCall.of(CollectiveOp.ALL_GATHER, 64, DataType.INT8, CommLayout.uniform(2, 4));
-        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC}) {
-            assertThatThrownBy(() -> planners.plan(twoNodes, PlanOptions.of(k, Protocol.SIMPLE, 1)))
+        for (Algorithm k : new Algorithm[] {Algorithm.SYM_AG_ST, Algorithm.SYM_AG_STMC, Algorithm.SYM_AG_LL,
+                Algorithm.SYM_AG_LLMC}) {
+            assertThatThrownBy(() -> planners.plan(twoNodes, PlanOptions.of(k, SymmetricSupport.protocolOf(k), 1)))
                     .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("inside one node only");
         }
+        CollectiveCall ag = CollectiveCall.of(CollectiveOp.ALL_GATHER, 64, DataType.INT8, CommLayout.singleHost(4));
+        assertThatThrownBy(() -> planners.plan(ag, PlanOptions.of(Algorithm.SYM_AG_LLMC, Protocol.SIMPLE, 1)))
+                .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the LL protocol only");
         CollectiveCall rs = CollectiveCall.of(CollectiveOp.REDUCE_SCATTER, 64, DataType.FLOAT32, CommLayout.singleHost(4));
         assertThatThrownBy(() -> planners.plan(rs, PlanOptions.of(Algorithm.SYM_RS_LDMC, Protocol.LL, 1)))
                 .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("runs the Simple protocol only");

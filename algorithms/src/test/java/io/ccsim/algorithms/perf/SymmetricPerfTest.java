@@ -28,7 +28,10 @@ class SymmetricPerfTest {
     @Test
     void smallAllReducesRunOneShotLargeOnesTheMultimemKernel() {
         PerfRunner r = runner(Map.of());
-        assertThat(r.run(CollectiveOp.ALL_REDUCE, 8192, DataType.FLOAT32, ReduceOp.SUM, 0).algo()).isEqualTo(Algorithm.SYM_AR_ONE_SHOT);
+        assertThat(r.run(CollectiveOp.ALL_REDUCE, 8192, DataType.FLOAT32, ReduceOp.SUM, 0).algo())
+                .isEqualTo(Algorithm.SYM_AR_ONE_SHOT_MC);
+        assertThat(runner(Map.of("NCCL_NVLS_ENABLE", "0")).run(CollectiveOp.ALL_REDUCE, 8192, DataType.FLOAT32, ReduceOp.SUM, 0)
+                .algo()).isEqualTo(Algorithm.SYM_AR_ONE_SHOT);
         assertThat(r.run(CollectiveOp.ALL_REDUCE, 64L << 20, DataType.FLOAT32, ReduceOp.SUM, 0).algo())
                 .isEqualTo(Algorithm.SYM_AR_MULTIMEM);
         // no symmetric kernel sums double: the normal tuner's choice

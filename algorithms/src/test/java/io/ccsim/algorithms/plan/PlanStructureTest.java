@@ -189,8 +189,10 @@ class PlanStructureTest {
                     if (a.isSymmetric() && proto != SymmetricSupport.protocolOf(a)) continue;
                     boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a.isSymmetric();
                     boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
-                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank per host
-                    if ((nvls || collNet || a == Algorithm.PAT) && proto != Protocol.SIMPLE) continue;
+                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank
+                    // per host; symmetric kernels: their own protocol (above), float, one host
+                    boolean simpleOnly = (nvls && !a.isSymmetric()) || collNet || a == Algorithm.PAT;
+                    if (simpleOnly && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
                         CommLayout l = a == Algorithm.NVLS || a.isSymmetric() ? CommLayout.singleHost(n)
                                 : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
