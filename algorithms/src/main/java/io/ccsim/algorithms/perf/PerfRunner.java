@@ -189,6 +189,9 @@ public final class PerfRunner {
         PlanOptions opts = PlanOptions.of(algo, proto, channels);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
+        if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
+            opts = opts.withCollNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
+        }
         Plan plan = planners.plan(call, opts);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);

@@ -123,6 +123,12 @@ final class Chunking {
 
     /** Chunk bytes for one channel carrying {@code channelBytes}, after the tree LL128 shrink and grain rounding. */
     static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes) {
+        return chunkBytes(g, a, op, channelBytes, nRanks, nNodes, Math.max(1, nRanks / Math.max(1, nNodes)));
+    }
+
+    /** As {@link #chunkBytes(ProtocolGeometry, Algorithm, CollectiveOp, long, int, int)}, with CollNet Direct's heads per host. */
+    static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes,
+                           int collNetHeads) {
         long chunk = g.chunkBytes();
         if (a == Algorithm.TREE && g.protocol() == Protocol.LL128) {
             float ppn = nRanks / (float) nNodes;
@@ -151,7 +157,10 @@ final class Chunking {
             if (channelBytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
             if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
-        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) chunk = collNetChunk(a, chunk, channelBytes, nRanks, nNodes);
+        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
+            long bytes = op == CollectiveOp.ALL_REDUCE ? channelBytes : channelBytes * nRanks; // AG/RS: the whole buffer
+            chunk = collNetChunk(a, chunk, bytes, nRanks, nNodes, collNetHeads);
+        }
         if (a == Algorithm.PAT) {
             long global = channelBytes * nRanks; // calcCollChunking gets the channel's share of the whole buffer
             long factor = op == CollectiveOp.ALL_GATHER ? 32 : 16;
@@ -166,14 +175,15 @@ final class Chunking {
     static final int COLLNET_CHAIN_CHUNK_BYTES = 256 * 1024;
 
     /**
-     * calcCollChunking's CollNet shrink (v2.28.9), with ccsim's per-channel bytes for NCCL's nBytes / nChannels.
+     * calcCollChunking's CollNet shrink (v2.28.9), with ccsim's per-channel bytes for NCCL's nBytes / nChannels (for
+     * all-gather and reduce-scatter the channel's share of the whole buffer, n × count: ncclFuncMaxSendRecvCount).
      * Direct: per = bytes / (nHeads × chunk); halve while per &lt; depth·64 (down to 128 KiB), &lt; depth·8 (64 KiB),
-     * &lt; depth·8 (32 KiB), nHeads = ppn (a head per GPU), depth 2, or 1 without intra-node peers. Chain: per = bytes /
-     * chunk, halve while &lt; depth·64 (128 KiB), &lt; depth·8 (64 KiB), &lt; depth (32 KiB), depth = ppn.
+     * &lt; depth·8 (32 KiB), nHeads = the GPUs with a NIC of their own, depth 2, or 1 without intra-node peers. Chain:
+     * per = bytes / chunk, halve while &lt; depth·64 (128 KiB), &lt; depth·8 (64 KiB), &lt; depth (32 KiB), depth = ppn.
      */
-    private static long collNetChunk(Algorithm a, long chunk, long channelBytes, int nRanks, int nNodes) {
+    private static long collNetChunk(Algorithm a, long chunk, long channelBytes, int nRanks, int nNodes, int directHeads) {
         int ppn = Math.max(1, nRanks / Math.max(1, nNodes));
-        long heads = a == Algorithm.COLLNET_DIRECT ? ppn : 1;
+        long heads = a == Algorithm.COLLNET_DIRECT ? directHeads : 1;
         long depth = a == Algorithm.COLLNET_DIRECT ? (ppn > 1 ? 2 : 1) : ppn;
         long third = a == Algorithm.COLLNET_DIRECT ? depth * 8 : depth;
         while (channelBytes / (heads * chunk) < depth * 64 && chunk > 131072) chunk /= 2;
