@@ -82,67 +82,91 @@ final class RankRefinement {
         uc = new long[nu];
         inc = new int[nu][];
         usage = new long[nu][];
-        long[] used = new long[8];
-        StepCursor cur = new StepCursor(plan.maxPeers());
-        int[] local = new int[2 * full.size()];
-        Arrays.fill(local, -1);
-        int[] met = new int[8];
+        Walk walk = new Walk(2 * full.size(), plan.maxPeers());
         long[] use = new long[2 * full.size()]; // [k * 2 + 1]: when k's receiver uses it, [k * 2]: its sender
         for (int c = 0; c < nCh; c++) {
             if (!channels.simulated(c)) continue;
+            int keyed = -1; // the first unit of this channel with a sequence key, read whole
+            long key = Plan.NO_KEY;
             for (int a = 0; a < nA; a++) {
-                int n = 0;
-                long h = mix(mix(SEED, c), plan.isSwitchActor(a) ? 1 : 0);
-                for (int l = 0; l < plan.nLanes(); l++) {
-                    int steps = plan.stepCount(a, c, l);
-                    h = mix(h, ((long) l << 32) | steps);
-                    for (int i = 0; i < steps; i++) {
-                        plan.step(a, c, l, i, cur);
-                        h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
-                                | (cur.memory() ? 1 : 0));
-                        h = mix(h, ((long) cur.count() << 16) | ((long) cur.nRecv() << 8) | cur.nSend());
-                        int rc = plan.connectionChannel(c, cur.recvConn());
-                        for (int p = 0; p < cur.nRecv(); p++) {
-                            int x = full.find(rc, cur.recvPeer(p), a) * 2 + 1;
-                            if (local[x] < 0) {
-                                if (n == met.length) {
-                                    met = Arrays.copyOf(met, 2 * n);
-                                    used = Arrays.copyOf(used, 2 * n);
-                                }
-                                local[x] = n;
-                                used[n] = SEED;
-                                met[n++] = x;
-                            }
-                            used[local[x]] = mix(used[local[x]], ((long) l << 32) | i);
-                            h = mix(h, local[x] * 2L + 1);
-                        }
-                        int sc = plan.connectionChannel(c, cur.sendConn());
-                        for (int p = 0; p < cur.nSend(); p++) {
-                            int x = full.find(sc, a, cur.sendPeer(p)) * 2;
-                            if (local[x] < 0) {
-                                if (n == met.length) {
-                                    met = Arrays.copyOf(met, 2 * n);
-                                    used = Arrays.copyOf(used, 2 * n);
-                                }
-                                local[x] = n;
-                                used[n] = SEED;
-                                met[n++] = x;
-                            }
-                            used[local[x]] = mix(used[local[x]], ((long) l << 32) | i);
-                            h = mix(h, local[x] * 2L);
-                        }
+                int u = c * nA + a;
+                long k = plan.nLanes() == 1 ? plan.sequenceKey(a, c, 0) : Plan.NO_KEY;
+                if (k != Plan.NO_KEY && keyed >= 0 && k == key) {
+                    // the same sequence as unit `keyed`: read only until it met as many connections
+                    walk.run(a, c, inc[keyed].length);
+                    uc[u] = uc[keyed];
+                    usage[u] = usage[keyed];
+                } else {
+                    uc[u] = walk.run(a, c, Integer.MAX_VALUE);
+                    usage[u] = Arrays.copyOf(walk.used, walk.n);
+                    if (k != Plan.NO_KEY && keyed < 0) {
+                        keyed = u;
+                        key = k;
                     }
                 }
-                int u = c * nA + a;
-                uc[u] = h;
-                inc[u] = Arrays.copyOf(met, n);
-                usage[u] = Arrays.copyOf(used, n);
+                inc[u] = Arrays.copyOf(walk.met, walk.n);
                 // a connection's colour starts with when its ends use it: equivalent peers met at different steps differ
-                for (int i = 0; i < n; i++) use[met[i]] = used[i];
-                for (int i = 0; i < n; i++) local[met[i]] = -1;
+                for (int i = 0; i < walk.n; i++) use[walk.met[i]] = usage[u][i];
+                walk.reset();
             }
         }
         for (int k = 0; k < kc.length; k++) kc[k] = mix(mix(kc[k], use[2 * k]), use[2 * k + 1]);
+    }
+
+    /** Reads one unit's steps: its sequence hash, the connections it meets in order and when it uses each. */
+    private final class Walk {
+        private final StepCursor cur;
+        /** per connection end (k * 2 + 1 receiving, k * 2 sending): its position in met, −1 if not met */
+        private final int[] local;
+        int[] met = new int[8];
+        long[] used = new long[8];
+        int n;
+
+        Walk(int ends, int maxPeers) {
+            cur = new StepCursor(maxPeers);
+            local = new int[ends];
+            Arrays.fill(local, -1);
+        }
+
+        /** Hashes actor a's steps of channel c, stopping once {@code stopAt} connections were met. */
+        long run(int a, int c, int stopAt) {
+            long h = mix(mix(SEED, c), plan.isSwitchActor(a) ? 1 : 0);
+            for (int l = 0; l < plan.nLanes(); l++) {
+                int steps = plan.stepCount(a, c, l);
+                h = mix(h, ((long) l << 32) | steps);
+                for (int i = 0; i < steps && n < stopAt; i++) {
+                    plan.step(a, c, l, i, cur);
+                    h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
+                            | (cur.memory() ? 1 : 0));
+                    h = mix(h, ((long) cur.count() << 16) | ((long) cur.nRecv() << 8) | cur.nSend());
+                    int rc = plan.connectionChannel(c, cur.recvConn());
+                    for (int p = 0; p < cur.nRecv(); p++) h = mix(h, meet(full.find(rc, cur.recvPeer(p), a) * 2 + 1, l, i) * 2L + 1);
+                    int sc = plan.connectionChannel(c, cur.sendConn());
+                    for (int p = 0; p < cur.nSend(); p++) h = mix(h, meet(full.find(sc, a, cur.sendPeer(p)) * 2, l, i) * 2L);
+                }
+            }
+            return h;
+        }
+
+        /** Notes that connection end x is used at (lane l, step i); returns its position in met. */
+        private int meet(int x, int l, int i) {
+            if (local[x] < 0) {
+                if (n == met.length) {
+                    met = Arrays.copyOf(met, 2 * n);
+                    used = Arrays.copyOf(used, 2 * n);
+                }
+                local[x] = n;
+                used[n] = SEED;
+                met[n++] = x;
+            }
+            used[local[x]] = mix(used[local[x]], ((long) l << 32) | i);
+            return local[x];
+        }
+
+        void reset() {
+            for (int i = 0; i < n; i++) local[met[i]] = -1;
+            n = 0;
+        }
     }
 
     /** Initial link colours and each link's crossings. */
