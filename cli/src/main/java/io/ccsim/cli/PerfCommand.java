@@ -7,6 +7,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.graph.CommGraph;
+import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
@@ -116,6 +117,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
     /** How much of each collective is simulated. */
     enum SimMode { folded, full }
 
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
+            description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
+                    + " the machine's processors)")
+    int jobs;
+
+    /** One size's row and what simulating it took. */
+    private record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
+
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
@@ -148,6 +157,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
         int n = topo.gpus().size();
+        if (jobs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
+                    + "; valid: 1 or more sizes at once, or 0 for one per processor");
+        }
         if (register < 0 || register > 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
                     + "; valid: 0 (none), 1 (local registration), 2 (symmetric windows)");
@@ -161,26 +174,43 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv {
                 throw new UserException(e.getMessage(), e);
             }
         }
-        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed, symk);
-        runner.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
-                : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
+        final io.ccsim.algorithms.tuner.SymkModel symModel = symk;
+        java.util.function.Supplier<PerfRunner> runners = () -> {
+            PerfRunner r = new PerfRunner(topo, n, prof, nccl, seed, symModel);
+            r.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
+                    : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
+            return r;
+        };
+        PerfRunner runner = runners.get();
+        List<Long> todo = new ArrayList<>();
+        for (long s : sizes) {
+            if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
+            todo.add(s);
+        }
+        long t0 = System.nanoTime();
+        List<SizeRun> runs;
+        try {
+            runs = new ParallelRuns(runners, jobs == 0 ? ParallelRuns.defaultThreads() : jobs).map(todo, (r, s) -> {
+                PerfRow row = torch != null ? r.runTorchSymmMem(torch, s, dt, ro, iters) : r.run(cop, s, dt, ro, root, iters);
+                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
+            });
+        } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
+            throw new UserException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException("perf: interrupted", e);
+        }
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
         long flows = 0;
         long simulatedWorkers = 0;
         long workers = 0;
-        long t0 = System.nanoTime();
-        for (long s : sizes) {
-            if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
-            try {
-                rows.add(torch != null ? runner.runTorchSymmMem(torch, s, dt, ro, iters) : runner.run(cop, s, dt, ro, root, iters));
-            } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
-                throw new UserException(e.getMessage(), e);
-            }
-            events += runner.lastEvents();
-            flows += runner.lastFlows();
-            simulatedWorkers += runner.lastSimulatedWorkers();
-            workers += runner.lastWorkers();
+        for (SizeRun sr : runs) {
+            rows.add(sr.row());
+            events += sr.events();
+            flows += sr.flows();
+            simulatedWorkers += sr.simulatedWorkers();
+            workers += sr.workers();
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         PrintWriter out = spec.commandLine().getOut();

@@ -7,6 +7,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
@@ -62,6 +63,10 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
     @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
     @Option(names = "--format", defaultValue = "text") Format format;
     @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
+            description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
+                    + " the machine's processors)")
+    int jobs;
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -80,35 +85,39 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (jobs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
+                    + "; valid: 1 or more sizes at once, or 0 for one per processor");
+        }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
         Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp);
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
+        java.util.function.Supplier<PerfRunner> runners = () -> new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
+        final CollectiveOp fop = cop;
+        final DataType fdt = dt;
+        PerfRunner runner = runners.get();
+        List<Long> todo = new ArrayList<>();
+        for (long s : sizes) {
+            long count = runner.countFor(cop, s, dt);
+            if (count != 0 || s == 0) todo.add(s);
+        }
+        List<SizeTune> tuned;
+        try {
+            tuned = new ParallelRuns(runners, jobs == 0 ? ParallelRuns.defaultThreads() : jobs).map(todo, (r, s) -> tuneSize(r, s, fop, fdt));
+        } catch (TunerException e) {
+            throw new UserException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException("tune: interrupted", e);
+        }
         List<Line> lines = new ArrayList<>();
         Set<String> labels = new LinkedHashSet<>();
         List<Unavailable> unavailable = List.of();
-        for (long s : sizes) {
-            long count = runner.countFor(cop, s, dt);
-            if (count == 0 && s != 0) continue;
-            long size = runner.sizeFor(cop, count, dt);
-            TuneResult tr;
-            try {
-                tr = runner.tune(cop, size);
-            } catch (TunerException e) {
-                throw new UserException(e.getMessage(), e);
-            }
-            unavailable = tr.unavailable();
-            List<Cell> cells = new ArrayList<>();
-            Cell best = null;
-            for (Candidate c : tr.candidates()) {
-                PerfRow r = runner.simulate(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-                Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
-                cells.add(cell);
-                labels.add(c.label());
-                if (best == null || cell.timeUs() < best.timeUs()) best = cell;
-            }
-            lines.add(new Line(size, cells, best.label(), tr.winner().label()));
+        for (SizeTune t : tuned) {
+            lines.add(t.line());
+            for (Cell c : t.line().cells()) labels.add(c.label());
+            unavailable = t.unavailable();
         }
         List<String[]> crossovers = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
@@ -121,6 +130,24 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv {
         else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
         out.flush();
         return 0;
+    }
+
+    /** One size's tuned candidates, each simulated at NCCL's channel count, and what NCCL could not run there. */
+    private record SizeTune(Line line, List<Unavailable> unavailable) { }
+
+    private static SizeTune tuneSize(PerfRunner runner, long s, CollectiveOp cop, DataType dt) {
+        long count = runner.countFor(cop, s, dt);
+        long size = runner.sizeFor(cop, count, dt);
+        TuneResult tr = runner.tune(cop, size);
+        List<Cell> cells = new ArrayList<>();
+        Cell best = null;
+        for (Candidate c : tr.candidates()) {
+            PerfRow r = runner.simulate(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+            Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
+            cells.add(cell);
+            if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+        }
+        return new SizeTune(new Line(size, cells, best.label(), tr.winner().label()), tr.unavailable());
     }
 
     private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
