@@ -121,16 +121,35 @@ public final class PerfRunner {
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
-        long size = sizeFor(op, count, dtype);
+        Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
+        return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
+    }
+
+    /**
+     * The plan {@link #run(CollectiveOp, long, DataType, ReduceOp, int)} times for {@code op} at nccl-tests size
+     * {@code bytes}, without timing it.
+     * @throws io.ccsim.algorithms.plan.UnsupportedAlgorithmException if the planner refuses NCCL's choice
+     */
+    public Plan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        long count = countFor(op, bytes, dtype);
+        Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
+        return plan(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels());
+    }
+
+    /** What a call runs: an algorithm (or symmetric kernel), its protocol and channels (blocks). */
+    private record Choice(Algorithm algo, Protocol proto, int channels) { }
+
+    /** NCCL's choice at nccl-tests size {@code size}: the symmetric kernel where one runs, else the tuner's winner. */
+    private Choice choose(CollectiveOp op, long size, DataType dtype, ReduceOp redop) {
         if (symk != null) {
             java.util.Optional<SymkModel.Choice> k = symmetricChoice(op, size, dtype, redop).choice();
             if (k.isPresent()) {
                 Algorithm a = k.get().kernel();
-                return simulate(op, count, dtype, redop, root, a, SymmetricSupport.protocolOf(a), k.get().blocks(), iterations);
+                return new Choice(a, SymmetricSupport.protocolOf(a), k.get().blocks());
             }
         }
         Candidate c = tune(op, size, dtype, redop).winner();
-        return simulate(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels(), iterations);
+        return new Choice(c.algorithm(), c.protocol(), c.channels());
     }
 
     /**
@@ -182,6 +201,21 @@ public final class PerfRunner {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels);
+        double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
+                + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
+        long size = sizeFor(op, count, dtype);
+        double algbw = us > 0 ? size / (us * 1e3) : 0;
+        double busbw = algbw * op.busBwFactor(n);
+        return new PerfRow(op, size, count, dtype, hasRedop ? redop : null, hasRoot ? root : -1, algo, proto, channels, us, algbw, busbw);
+    }
+
+    /** The plan of one call with a given algorithm, protocol and channel count, on this runner's communicator. */
+    private Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                      Algorithm algo, Protocol proto, int channels) {
+        int n = graph.nRanks();
+        boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
+        boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
         if (hasRoot && (root < 0 || root >= n)) {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank communicator; valid: 0.." + (n - 1));
         }
@@ -192,13 +226,7 @@ public final class PerfRunner {
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
             opts = opts.withCollNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
         }
-        Plan plan = planners.plan(call, opts);
-        double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
-                + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
-        long size = sizeFor(op, count, dtype);
-        double algbw = us > 0 ? size / (us * 1e3) : 0;
-        double busbw = algbw * op.busBwFactor(n);
-        return new PerfRow(op, size, count, dtype, hasRedop ? redop : null, hasRoot ? root : -1, algo, proto, channels, us, algbw, busbw);
+        return planners.plan(call, opts);
     }
 
     /**

@@ -56,8 +56,9 @@ public final class SymmetricSupport {
 
     /**
      * Why the switch cannot reduce (type, reduction) for a multimem kernel that reduces (AllReduce_RSxLDMC_AGxSTMC,
-     * ReduceScatter_LDMC: {@code multimem.ld_reduce}), or empty: on sm90 sum of float, half and bfloat16 among the
-     * types symmetric kernels implement (fp8 only from sm100, which ccsim does not model). The kernels that only
+     * ReduceScatter_LDMC: {@code multimem.ld_reduce}), or empty: sum of float, half and bfloat16 among the types
+     * symmetric kernels implement. NCCL 2.28.9 adds fp8 on sm100; plans do not know the GPU, so fp8 is refused on
+     * every one ({@code SymkModel} leaves those kernels out of an fp8 choice and says so). The kernels that only
      * store through multicast (AllGather_STMC, and the LL kernels, which reduce on the SMs) take any type; other
      * kernels: empty.
      */
@@ -67,7 +68,7 @@ public final class SymmetricSupport {
         if (redop == ReduceOp.SUM && type) return Optional.empty();
         return Optional.of(kernel.ncclName() + " cannot reduce " + redop.ncclTestsName() + " of " + dtype.ncclTestsName()
                 + " with multimem.ld_reduce (NCCL 2.28.9 ncclSymkMask: sum of float, half, bfloat16 on sm90;"
-                + " fp8 from sm100 only)");
+                + " fp8 from sm100 only, which ccsim does not plan)");
     }
 
     /**

@@ -2,6 +2,7 @@ package io.ccsim.algorithms.tuner;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.plan.SymmetricSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,13 +43,19 @@ public final class SymkModel {
      *             RSxLD_AGxST 2·nBytes·(n−1)/n; RSxLDMC_AGxSTMC nBytes/n + nBytes, mult n;
      *             AllGather_ST and ReduceScatter_LD (n−1)·nBytes; AllGather_STMC and ReduceScatter_LDMC
      *             (n−1)·nBytes, mult 0.55·n.
-     *             sm90: baseLat 4.5 (LL) / 7.8 us; smBw 65 (all-reduce) / 44 GiB/s; peak 480 (RSxLDMC_AGxSTMC) / 320.
-     *   blocks    max 64, but ceil(16 / n) on sm90 for RSxLDMC_AGxSTMC, STMC and LDMC (not the LLMC kernels);
-     *             min 1; NCCL_SYM_CTAS > 0 fixes both; the fewest blocks whose time is within 2.5 % of the time
-     *             at the most.
+     *             sm90 (cudaArch < 1000): baseLat 4.5 (LL) / 7.8 us; smBw 65 (all-reduce) / 44 GiB/s; peak 480
+     *             (RSxLDMC_AGxSTMC) / 320.
+     *             sm100 and later: baseLat LL 8.5 (all-gather) / 11, others 19.5 (all-reduce) / 13 us; smBw 55 GiB/s;
+     *             peak 1000 (RSxLDMC_AGxSTMC) / 600.
+     *   blocks    max 64, but ceil(16 / n) on sm90, ceil(32 / n) on sm100, for RSxLDMC_AGxSTMC, STMC and LDMC (not
+     *             the LLMC kernels): one block from 17 (sm90) or 33 (sm100) ranks; min 1; NCCL_SYM_CTAS > 0 fixes
+     *             both; the fewest blocks whose time is within 2.5 % of the time at the most.
      *   pick      the least time × (1 + 0.025 × blocks), kernels in NCCL's id order (ties keep the first).
-     * ccsim plans all eleven kernels NCCL 2.28.9 builds. Blackwell's constants are not modelled (sm90's are used,
-     * and the result says so through {@link Choice#note()}).
+     *   ranks     no limit: the multimem kernels need nvlsSupport only (ncclNvlsInit: the GPU's multicast attribute),
+     *             so a 72-GPU NVL72 domain runs STMC and LDMC (NVLS's 32-head limit is the NVLS algorithm's).
+     * ccsim plans all eleven kernels NCCL 2.28.9 builds. One deviation: on sm100 ncclSymkMask also lets the switch
+     * reduce fp8 (RSxLDMC_AGxSTMC, LDMC); ccsim's planner, which does not know the GPU, refuses fp8 multimem
+     * load-reduces, so fp8 calls choose among the other kernels (the result says so through {@link Choice#note()}).
      */
     /** NCCL_SYM_KERNEL: force one symmetric kernel by name. */
     public static final String NCCL_SYM_KERNEL = "NCCL_SYM_KERNEL";
@@ -156,7 +163,7 @@ public final class SymkModel {
             if (SymmetricSupport.multimem(k)
                     && (!mc || SymmetricSupport.multimemRefusal(k, in.dtype(), in.redop()).isPresent())) continue;
             if (SymmetricSupport.ll(k) && (busBytes >= LL_LIMIT || nWorks > 1)) continue;
-            Choice c = blocks(k, n, nBytes);
+            Choice c = blocks(k, n, nBytes, cc);
             double cost = c.timeUs() * (1 + 0.025 * c.blocks());
             if (cost < bestCost) {
                 bestCost = cost;
@@ -167,36 +174,51 @@ public final class SymkModel {
             return Result.none(forced != null ? NCCL_SYM_KERNEL + "=" + forced.ncclName() + " does not run this call"
                     : "no symmetric kernel in NCCL's mask for this call");
         }
-        String note = cc >= 100 ? "sm" + cc + ": sm90's symmetric-kernel constants (Blackwell's are not modelled)" : "";
+        boolean fp8 = in.dtype() == DataType.FP8_E4M3 || in.dtype() == DataType.FP8_E5M2;
+        String note = cc >= 100 && fp8 && op != CollectiveOp.ALL_GATHER && mc
+                ? "sm" + cc + " would also weigh the fp8 multimem load-reduce kernels, which ccsim does not plan" : "";
         return Result.of(new Choice(best.kernel(), best.blocks(), best.timeUs(), note));
     }
 
     /** The kernel's block count (the fewest within 2.5 % of the most's time) and its time. */
-    private Choice blocks(Algorithm k, int n, long nBytes) {
-        int max = nvlsBlocks(k) ? (16 + n - 1) / n : MAX_BLOCKS;
+    private Choice blocks(Algorithm k, int n, long nBytes, int cc) {
+        int max = nvlsBlocks(k) ? (nvlsBlockBase(cc) + n - 1) / n : MAX_BLOCKS;
         int min = 1;
         if (ctas > 0) {
             min = ctas;
             max = ctas;
         }
-        double tMax = timeUs(k, n, nBytes, max);
+        double tMax = timeUs(k, n, nBytes, max, cc);
         int b = min;
-        while (b < max && timeUs(k, n, nBytes, b) > 1.025 * tMax) b++;
-        return new Choice(k, b, timeUs(k, n, nBytes, b), "");
+        while (b < max && timeUs(k, n, nBytes, b, cc) > 1.025 * tMax) b++;
+        return new Choice(k, b, timeUs(k, n, nBytes, b, cc), "");
     }
 
-    /** Whether NCCL caps the kernel's blocks at ceil(16 / n) on sm90 (queryModel's nMaxBlocksNvls). */
+    /** Whether NCCL caps the kernel's blocks at ceil(16 or 32 / n) (queryModel's nMaxBlocksNvls). */
     private static boolean nvlsBlocks(Algorithm k) {
         return k == Algorithm.SYM_AR_MULTIMEM || k == Algorithm.SYM_AG_STMC || k == Algorithm.SYM_RS_LDMC;
     }
 
-    /** NCCL's model time of kernel {@code k} on {@code blocks} blocks, µs (sm90 constants). */
-    public static double timeUs(Algorithm k, int n, long nBytes, int blocks) {
+    /** queryModel's nMaxBlocksNvls numerator: 16 before sm100, 32 from it. */
+    private static int nvlsBlockBase(int cc) {
+        return cc >= 100 ? 32 : 16;
+    }
+
+    /**
+     * NCCL's model time of kernel {@code k} over {@code n} ranks on {@code blocks} blocks of GPUs of compute
+     * capability {@code cc} (× 10: 90 Hopper, 100 Blackwell; sm90's constants below 100), µs. {@code nBytes} is
+     * NCCL's nBytes: the all-reduce buffer, one rank's part of an all-gather or reduce-scatter.
+     */
+    public static double timeUs(Algorithm k, int n, long nBytes, int blocks, int cc) {
         boolean ll = SymmetricSupport.ll(k);
-        boolean ar = SymmetricSupport.opOf(k) == CollectiveOp.ALL_REDUCE;
-        double baseLat = ll ? 4.5 : 7.8;
-        double smBw = ar ? 65 : 44;
-        double peak = k == Algorithm.SYM_AR_MULTIMEM ? 480 : 320;
+        CollectiveOp op = SymmetricSupport.opOf(k);
+        boolean ar = op == CollectiveOp.ALL_REDUCE;
+        boolean blackwell = cc >= 100;
+        double baseLat;
+        if (blackwell) baseLat = ll ? (op == CollectiveOp.ALL_GATHER ? 8.5 : 11) : (ar ? 19.5 : 13.0);
+        else baseLat = ll ? 4.5 : 7.8;
+        double smBw = blackwell ? 55 : ar ? 65 : 44;
+        double peak = k == Algorithm.SYM_AR_MULTIMEM ? (blackwell ? 1000 : 480) : (blackwell ? 600 : 320);
         double mult = 1;
         double busBytes;
         switch (k) {

@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * AllReduce (smBw 65, nBytes = the whole buffer): at 16 KiB AGxLLMC_R 6 blocks 7.13 µs, cost 8.20; AGxLL_R 8.34;
  *   RSxLDMC_AGxSTMC 1 block 8.12 µs, cost 8.33 → AGxLLMC_R; at 32 KiB LLMC costs 12.21, RSxLDMC_AGxSTMC 8.34.
  * </pre>
- * nccl-tests sizes: all-gather and reduce-scatter 8 × nBytes, all-reduce nBytes. Both boards have sm90 and NVLS.
+ * nccl-tests sizes: all-gather and reduce-scatter 8 × nBytes, all-reduce nBytes. Both boards have sm90 and NVLS;
+ * Blackwell's constants are checked on a GB200 NVL72 domain and an HGX B200.
  */
 class SymkChoiceTest {
     private static final long KIB = 1024;
@@ -80,17 +81,61 @@ class SymkChoiceTest {
 
     @Test
     void theModelsNumbersAreTheOnesDerivedAbove() {
-        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_LLMC, 8, 8 * KIB, 7)).isCloseTo(5.70, org.assertj.core.data.Offset.offset(0.01));
-        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_STMC, 8, 8 * KIB, 1)).isCloseTo(8.20, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_LLMC, 8, 8 * KIB, 7, 90)).isCloseTo(5.70, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_STMC, 8, 8 * KIB, 1, 90)).isCloseTo(8.20, org.assertj.core.data.Offset.offset(0.01));
         // the multicast LL kernel's 1.1 makes it a little faster per block than the unicast one at equal bytes
-        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_LLMC, 8, 8 * KIB, 4))
-                .isLessThan(SymkModel.timeUs(Algorithm.SYM_AG_LL, 8, 8 * KIB, 4));
-        assertThat(SymkModel.timeUs(Algorithm.SYM_RS_LL, 8, 8 * KIB, 8))
-                .isEqualTo(SymkModel.timeUs(Algorithm.SYM_AG_LL, 8, 8 * KIB, 8));
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_LLMC, 8, 8 * KIB, 4, 90))
+                .isLessThan(SymkModel.timeUs(Algorithm.SYM_AG_LL, 8, 8 * KIB, 4, 90));
+        assertThat(SymkModel.timeUs(Algorithm.SYM_RS_LL, 8, 8 * KIB, 8, 90))
+                .isEqualTo(SymkModel.timeUs(Algorithm.SYM_AG_LL, 8, 8 * KIB, 8, 90));
         SymkModel.Choice c = runner("hgx-h100", Map.of()).symmetricChoice(CollectiveOp.ALL_GATHER, 8 * 8 * KIB,
                 DataType.FLOAT32, ReduceOp.SUM).choice().orElseThrow();
         assertThat(c.blocks()).isEqualTo(7);
         assertThat(c.timeUs()).isCloseTo(5.70, org.assertj.core.data.Offset.offset(0.01));
+    }
+
+    /**
+     * Blackwell's constants (sm100: baseLat LL 8.5 all-gather / 11, else 19.5 all-reduce / 13 µs; smBw 55 GiB/s; peak
+     * 1000 for RSxLDMC_AGxSTMC, 600 else; multimem blocks at most ⌈32 / n⌉):
+     * <pre>
+     * AllGather_STMC, 72 ranks, 1 MiB per rank, 1 block: bw = softmin(55 · 0.55 · 72 = 2178, 600, 55) = 600 GiB/s
+     *   = 644,245 B/µs; busBytes 71 MiB = 74,448,896 B: 13 + softplus(115.56 − 1) = 127.56 µs
+     *   (sm90: softmin(1742, 320, 44) = 320 GiB/s, 7.8 + 215.67 = 223.47 µs)
+     * AllReduce_RSxLDMC_AGxSTMC, 72 ranks, 1 GiB: busBytes 2^30 · 73/72; softmin(3960, 1000, 55) = 1000 GiB/s:
+     *   19.5 + 1012.89 = 1032.39 µs
+     * at 4 KiB: RSxLDMC_AGxSTMC 1 block 19.81 µs, cost 20.31; AGxLLMC_R (busBytes 72 · 9 · 4 KiB) 10 blocks 14.41 µs,
+     *   cost 18.01 → AGxLLMC_R; at 8 KiB AGxLLMC_R needs 11 blocks for 18.45 µs, cost 23.52 → RSxLDMC_AGxSTMC (20.31)
+     * 8 × B200, large all-gather: STMC at most ⌈32/8⌉ = 4 blocks (softmin(968, 600) = 599.9 GiB/s); 3 blocks give
+     *   594.7, within 2.5 %; 2 blocks 477.7 → 3 blocks (sm90's formula would allow 2)
+     * </pre>
+     */
+    @Test
+    void blackwellConstantsAndSeventyTwoRanks() {
+        org.assertj.core.data.Offset<Double> cent = org.assertj.core.data.Offset.offset(0.01);
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_STMC, 72, 1L << 20, 1, 100)).isCloseTo(127.56, cent);
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AG_STMC, 72, 1L << 20, 1, 90)).isCloseTo(223.47, cent);
+        assertThat(SymkModel.timeUs(Algorithm.SYM_AR_MULTIMEM, 72, 1L << 30, 1, 100)).isCloseTo(1032.39, cent);
+        PerfRunner nvl72 = new PerfRunner(TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 1)), 72,
+                CalibrationProfile.builtin("b200"), NcclEnv.parse(Map.of()), 0, SymkModel.parse(Map.of()));
+        SymkModel.Choice small = nvl72.symmetricChoice(CollectiveOp.ALL_REDUCE, 4 * KIB, DataType.FLOAT32, ReduceOp.SUM)
+                .choice().orElseThrow();
+        assertThat(small.kernel()).isEqualTo(Algorithm.SYM_AR_ONE_SHOT_MC);
+        assertThat(small.blocks()).isEqualTo(10);
+        assertThat(pick(nvl72, CollectiveOp.ALL_REDUCE, 8 * KIB)).isEqualTo(Algorithm.SYM_AR_MULTIMEM);
+        SymkModel.Choice ag = nvl72.symmetricChoice(CollectiveOp.ALL_GATHER, 72L << 20, DataType.FLOAT32, ReduceOp.SUM)
+                .choice().orElseThrow();
+        assertThat(ag.kernel()).isEqualTo(Algorithm.SYM_AG_STMC);
+        assertThat(ag.timeUs()).isCloseTo(127.56, cent);
+        // sm100 would let the switch reduce fp8; ccsim's planner does not, so the choice says what it left out
+        SymkModel.Choice fp8 = nvl72.symmetricChoice(CollectiveOp.REDUCE_SCATTER, 72L << 20, DataType.FP8_E4M3,
+                ReduceOp.SUM).choice().orElseThrow();
+        assertThat(fp8.kernel()).isNotEqualTo(Algorithm.SYM_RS_LDMC);
+        assertThat(fp8.note()).contains("fp8 multimem load-reduce");
+        assertThat(ag.note()).isEmpty();
+        PerfRunner b200 = new PerfRunner(TopologyCatalog.build("hgx-b200", BuildOptions.of(0, 1)), 8,
+                CalibrationProfile.builtin("b200"), NcclEnv.parse(Map.of()), 0, SymkModel.parse(Map.of()));
+        assertThat(b200.symmetricChoice(CollectiveOp.ALL_GATHER, 1L << 30, DataType.FLOAT32, ReduceOp.SUM).choice()
+                .orElseThrow().blocks()).isEqualTo(3);
     }
 
     @Test
