@@ -96,6 +96,26 @@ class RankFoldingTest {
         assertThat(folded.stream().filter(r -> r.simulated() < r.total()).count()).as("some runs fold").isPositive();
     }
 
+    /** Back-to-back calls (perf -n): a folded rank's end launches its next call at its representative's time. */
+    @Test
+    void backToBackCallsGiveTheUnfoldedTime() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
+        for (String algo : new String[] {"Ring", "Tree"}) {
+            double[] us = new double[2];
+            long[] workers = new long[2];
+            SimExecution.Folding[] modes = {SimExecution.Folding.RANKS, SimExecution.Folding.NONE};
+            for (int i = 0; i < 2; i++) {
+                io.ccsim.algorithms.perf.PerfRunner r = new io.ccsim.algorithms.perf.PerfRunner(t, 32, H100,
+                        NcclEnv.parse(Map.of("NCCL_ALGO", algo)), 0);
+                r.setFolding(modes[i]);
+                us[i] = r.run(CollectiveOp.ALL_REDUCE, 1L << 24, DataType.FLOAT32, ReduceOp.SUM, 0, 5).timeUs();
+                workers[i] = r.lastSimulatedWorkers();
+            }
+            assertThat(us[0]).as(algo + " mean of 5 back-to-back calls").isEqualTo(us[1]);
+            if (algo.equals("Ring")) assertThat(workers[0] * 4).isLessThanOrEqualTo(workers[1]);
+        }
+    }
+
     @Test
     void nvlsInsideOneNodeGivesTheUnfoldedTime() {
         List<Run> folded = new ArrayList<>();
