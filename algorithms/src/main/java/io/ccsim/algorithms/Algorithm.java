@@ -30,6 +30,14 @@ public enum Algorithm {
     SYM_AG_STMC("AllGather_STMC"),
     /** Not an NCCL_ALGO value: NCCL's symmetric kernel ReduceScatter_LDMC (multicast load-reduce of its block). */
     SYM_RS_LDMC("ReduceScatter_LDMC"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel AllReduce_AGxLLMC_R (one-shot with one multicast LL store). */
+    SYM_AR_ONE_SHOT_MC("AllReduce_AGxLLMC_R"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel AllGather_LL (LL stores into every peer, then a local copy). */
+    SYM_AG_LL("AllGather_LL"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel AllGather_LLMC (AllGather_LL with one multicast LL store). */
+    SYM_AG_LLMC("AllGather_LLMC"),
+    /** Not an NCCL_ALGO value: NCCL's symmetric kernel ReduceScatter_LL (LL all-to-all, then a local reduction). */
+    SYM_RS_LL("ReduceScatter_LL"),
     /**
      * Not an NCCL algorithm: PyTorch's {@code torch.ops.symm_mem.one_shot_all_reduce} (every rank loads every
      * peer's whole symmetric buffer and reduces locally).

@@ -7,6 +7,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.graph.CommGraph;
+import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
@@ -25,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.sim.RunControl;
 import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,7 +113,22 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
                     + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
     String symmMem;
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full",
+            description = "folded: simulate one worker per class of provably equivalent workers (exact, the same"
+                    + " times); full: every worker of every channel, the reference (default: ${DEFAULT-VALUE})")
+    SimMode simMode;
+
+    /** How much of each collective is simulated. */
+    enum SimMode { folded, full }
+
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
+            description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
+                    + " the machine's processors)")
+    int jobs;
     @Mixin ProgressOption progressOption = new ProgressOption();
+
+    /** One size's row and what simulating it took. */
+    private record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -146,9 +161,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             }
             nGpus = Integer.parseInt(gpus.trim());
         }
+        if (jobs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
+                    + "; valid: 1 or more sizes at once, or 0 for one per processor");
+        }
+        int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net()));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (register < 0 || register > 2) {
@@ -164,153 +184,143 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
         }
-        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed, symk);
-        runner.setRunControl(session.control());
-        SizeRun run = new SizeRun(runner, cop, dt, ro, sizes, torch);
-        run.plan(session.budget(), topo, nodes);
-        PrintWriter err = spec.commandLine().getErr();
-        run.simulate(progressOption.open(err, session), session.control());
-        PrintWriter out = spec.commandLine().getOut();
-        switch (format) {
-            case json: printJson(out, run.rows); break;
-            case csv: printCsv(out, run.rows); break;
-            default:
-                printText(out, run.rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
-                        + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
-                out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", run.rows.size(),
-                        run.wall, run.events, run.events / run.wall / 1e6, run.flows, run.flows / run.wall / 1e6);
-                if (run.stopped != null) {
-                    out.printf(Locale.ROOT, "# interrupted by %s at size %d: the %d rows above are complete%n", run.stopped.reason(),
-                            run.stoppedAt, run.rows.size());
-                }
-                out.println("#");
+        final io.ccsim.algorithms.tuner.SymkModel symModel = symk;
+        java.util.function.Supplier<PerfRunner> runners = () -> {
+            PerfRunner r = new PerfRunner(topo, n, prof, nccl, seed, symModel);
+            r.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
+                    : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
+            r.setRunControl(session.control());
+            return r;
+        };
+        PerfRunner runner = runners.get();
+        List<Long> todo = new ArrayList<>();
+        for (long s : sizes) {
+            if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
+            todo.add(s);
         }
-        out.flush();
-        if (run.stopped == null) return 0;
-        err.printf(Locale.ROOT, "ccsim: perf stopped by %s at size %d B; the %d rows before it are complete%n", run.stopped.reason(),
-                run.stoppedAt, run.rows.size());
+        Plan[] plans = plan(runner, todo, cop, dt, ro, torch, topo, threads);
+        long t0 = System.nanoTime();
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        Sweep<Long, SizeRun> sweep = new Sweep<>(todo, work(plans, progress.enabled()), i -> String.format(Locale.ROOT,
+                "perf %s %s (%d/%d)%s", cop.cliName(), Sizes.human(todo.get(i)), i + 1, todo.size(),
+                plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
+        List<SizeRun> runs;
+        try {
+            runs = sweep.run(runners, threads, (r, s, part) -> {
+                PerfRow row = torch != null ? r.runTorchSymmMem(torch, s, dt, ro, iters) : r.run(cop, s, dt, ro, root, iters);
+                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
+            });
+        } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
+            throw new UserException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException("perf: interrupted", e);
+        }
+        double wall = (System.nanoTime() - t0) / 1e9;
+        RunStoppedException stopped = sweep.stopped();
+        List<Long> missing = new ArrayList<>();
+        for (int i = 0; i < todo.size(); i++) if (runs.get(i) == null) missing.add(todo.get(i));
+        String note = stopped == null ? null : "by " + stopped.reason() + ": " + notDone("rows", todo.size(), missing);
+        print(runs, topo, runner, prof, cop, sizes, wall, note);
+        if (stopped == null) return 0;
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("ccsim: perf stopped " + note);
         err.flush();
-        return StopSignals.exitCode(run.stopped.reason());
+        return StopSignals.exitCode(stopped.reason());
     }
 
     /**
-     * The sizes of one simulated perf run: their plans (for the memory budget and the progress weights), then their
-     * simulation, size after size, until done or stopped.
+     * The plan of every size NCCL's choice runs (PyTorch's kernels: none, one node is small), refusing, before any is
+     * simulated, a run whose largest plans, {@code threads} at once, do not fit the budget. A size that cannot be
+     * planned is left to the simulation, which reports why.
      */
-    private final class SizeRun {
-        final PerfRunner runner;
-        final CollectiveOp op;
-        final DataType dtype;
-        final ReduceOp redop;
-        final long[] sizes;
-        final io.ccsim.algorithms.Algorithm torch;
-        final Plan[] plans;
-        final List<PerfRow> rows = new ArrayList<>();
-        long events;
-        long flows;
-        double wall;
-        RunStoppedException stopped;
-        long stoppedAt = -1;
-
-        SizeRun(PerfRunner runner, CollectiveOp op, DataType dtype, ReduceOp redop, long[] sizes, io.ccsim.algorithms.Algorithm torch) {
-            this.runner = runner;
-            this.op = op;
-            this.dtype = dtype;
-            this.redop = redop;
-            this.sizes = sizes;
-            this.torch = torch;
-            this.plans = new Plan[sizes.length];
-        }
-
-        /** Whether nccl-tests runs size i (it skips sizes below one element per rank). */
-        boolean runs(int i) {
-            return runner.countFor(op, sizes[i], dtype) != 0 || sizes[i] == 0;
-        }
-
-        /**
-         * Plans every size NCCL's choice runs (PyTorch's kernels: none, one node is small) and refuses, before any is
-         * simulated, a run whose largest plan does not fit the budget. A size that cannot be planned is left to the
-         * simulation, which reports why.
-         */
-        void plan(RunBudget budget, Topology topo, int nodes) {
-            RunBudget.Need worst = null;
-            int worstAt = -1;
-            for (int i = 0; i < sizes.length; i++) {
-                if (torch != null || !runs(i)) continue;
-                try {
-                    plans[i] = runner.plan(op, sizes[i], dtype, redop, root);
-                } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
-                    continue;
-                }
-                RunBudget.Need need = RunBudget.plan(topo, plans[i]);
-                if (worst == null || need.heapBytes() > worst.heapBytes()) {
-                    worst = need;
-                    worstAt = i;
-                }
-            }
-            if (worst != null) {
-                budget.check("perf " + op.cliName() + " at " + sizes[worstAt] + " B (" + label(plans[worstAt]) + ")", worst, nodes);
-            }
-        }
-
-        /** Simulates the sizes in order, with progress; a stop request ends the loop with the rows done so far. */
-        void simulate(Progress progress, RunControl control) {
-            Progress.Items items = new Progress.Items(weights(progress.enabled()));
-            int[] current = {0};
-            control.setWatcher(sim -> {
-                if (!progress.due()) return;
-                double f = runner.runningFraction();
-                progress.show(what(current[0]) + String.format(Locale.ROOT, ": %.0f %%", 100 * f),
-                        items.fraction(current[0], f));
-            });
-            long t0 = System.nanoTime();
+    private Plan[] plan(PerfRunner runner, List<Long> todo, CollectiveOp cop, DataType dt, ReduceOp ro,
+                        io.ccsim.algorithms.Algorithm torch, Topology topo, int threads) {
+        Plan[] plans = new Plan[todo.size()];
+        List<Plan> planned = new ArrayList<>();
+        int largest = -1;
+        for (int i = 0; i < todo.size() && torch == null; i++) {
             try {
-                for (int i = 0; i < sizes.length; i++) {
-                    if (!runs(i)) continue;
-                    current[0] = i;
-                    progress.show(what(i), items.fraction(i, 0));
-                    rows.add(simulate(sizes[i]));
-                    events += runner.lastEvents();
-                    flows += runner.lastFlows();
-                }
-            } catch (RunStoppedException e) {
-                stopped = e;
-                stoppedAt = sizes[current[0]];
-            } finally {
-                control.setWatcher(null);
-                progress.clear();
-                wall = (System.nanoTime() - t0) / 1e9;
+                plans[i] = runner.plan(cop, todo.get(i), dt, ro, root);
+            } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
+                continue;
+            }
+            planned.add(plans[i]);
+            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1).heapBytes()
+                    > RunBudget.plans(topo, List.of(plans[largest]), 1).heapBytes()) {
+                largest = i;
             }
         }
-
-        private PerfRow simulate(long s) {
-            try {
-                return torch != null ? runner.runTorchSymmMem(torch, s, dtype, redop, iters) : runner.run(op, s, dtype, redop, root, iters);
-            } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
-                throw new UserException(e.getMessage(), e);
-            }
+        if (largest >= 0) {
+            session.budget().check("perf " + cop.cliName() + " at " + todo.get(largest) + " B (" + label(plans[largest]) + ")",
+                    k -> RunBudget.plans(topo, planned, k), Math.min(threads, planned.size()), nodes);
         }
+        return plans;
+    }
 
-        /** The work of each size: the steps of its plan for each simulated call (1 where unplanned, 0 where skipped). */
-        private long[] weights(boolean needed) {
-            long[] w = new long[sizes.length];
-            for (int i = 0; i < sizes.length; i++) {
-                if (!runs(i)) continue;
-                w[i] = !needed || plans[i] == null ? 1
-                        : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
-            }
-            return w;
+    /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
+    private long[] work(Plan[] plans, boolean needed) {
+        long[] w = new long[plans.length];
+        for (int i = 0; i < plans.length; i++) {
+            w[i] = !needed || plans[i] == null ? 1 : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
         }
-
-        private String what(int i) {
-            return String.format(Locale.ROOT, "perf %s %s (%d/%d)%s", op.cliName(), Sizes.human(sizes[i]), i + 1, sizes.length,
-                    plans[i] == null ? "" : " " + label(plans[i]));
-        }
+        return w;
     }
 
     /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
     private static String label(Plan p) {
         return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
+    }
+
+    /**
+     * {@code the 5 rows above are complete; not simulated: 4194304, 8388608 B} for a run of {@code total} sizes stopped
+     * with {@code missing} undone (at most 8 named).
+     */
+    static String notDone(String noun, int total, List<Long> missing) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "the %d %s above are complete; not simulated: ",
+                total - missing.size(), noun));
+        for (int i = 0; i < missing.size() && i < 8; i++) sb.append(i == 0 ? "" : ", ").append(missing.get(i));
+        if (missing.size() > 8) sb.append(", ... (").append(missing.size()).append(" sizes)");
+        return sb.append(missing.size() <= 8 ? " B" : "").toString();
+    }
+
+    /**
+     * The rows of the sizes simulated (null: stopped before it), in the chosen format; for a run stopped early the text
+     * ends with {@code # interrupted <note>}.
+     */
+    private void print(List<SizeRun> runs, Topology topo, PerfRunner runner, CalibrationProfile prof, CollectiveOp cop,
+                       long[] sizes, double wall, String note) {
+        List<PerfRow> rows = new ArrayList<>();
+        long events = 0;
+        long flows = 0;
+        long simulatedWorkers = 0;
+        long workers = 0;
+        for (SizeRun sr : runs) {
+            if (sr == null) continue;
+            rows.add(sr.row());
+            events += sr.events();
+            flows += sr.flows();
+            simulatedWorkers += sr.simulatedWorkers();
+            workers += sr.workers();
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        switch (format) {
+            case json: printJson(out, rows); break;
+            case csv: printCsv(out, rows); break;
+            default:
+                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
+                        + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
+                out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
+                        events, events / wall / 1e6, flows, flows / wall / 1e6);
+                out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
+                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact): no two of the %d"
+                        + " workers (rank, channel) are equivalent, all simulated", workers)
+                        : String.format(Locale.ROOT, "# mode: folded (exact): %d of %d workers (rank, channel) simulated,"
+                        + " the others by symmetry; --sim-mode full for all", simulatedWorkers, workers));
+                if (note != null) out.println("# interrupted " + note);
+                out.println("#");
+        }
+        out.flush();
     }
 
     /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
@@ -439,7 +449,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
-                    + " (uncalibrated; ccsim has 7 of NCCL's 11 kernels), the others the normal tuner's");
+                    + " (uncalibrated; NCCL 2.28.9's 11 kernels), the others the normal tuner's");
         }
         out.println("#");
         // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch

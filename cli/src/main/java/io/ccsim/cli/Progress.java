@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  *   <li>The ETA is elapsed × (1 − f) / f for the fraction f of the work done, shown once f ≥ 1 % and 1 s has passed;
  *       the caller weighs its items by their work (steps of a plan), so the ETA is as good as that weight.</li>
  * </ul>
- * One instance per command run, used by the thread that runs the command.
+ * One instance per command run; thread-safe (the simulating threads of a sweep draw through it).
  */
 final class Progress {
     /** Least time between two draws of the status line, ns. */
@@ -55,7 +55,7 @@ final class Progress {
     }
 
     /** Whether a {@link #show} now would draw: enabled and the last draw at least {@link #REDRAW_NS} ago. */
-    boolean due() {
+    synchronized boolean due() {
         return enabled && clock.getAsLong() - lastDrawNs >= REDRAW_NS;
     }
 
@@ -64,7 +64,7 @@ final class Progress {
      *
      * @param fraction the part of the command's work done, in [0, 1]; NaN when unknown (no percentage, no ETA)
      */
-    void show(String what, double fraction) {
+    synchronized void show(String what, double fraction) {
         if (!due()) return;
         long now = clock.getAsLong();
         lastDrawNs = now;
@@ -86,14 +86,14 @@ final class Progress {
     }
 
     /** Prints {@code text} as a line of its own, the status line erased first. */
-    void line(String text) {
+    synchronized void line(String text) {
         clear();
         err.println(text);
         err.flush();
     }
 
     /** Erases the status line, if one is shown. */
-    void clear() {
+    synchronized void clear() {
         if (shown == 0) return;
         err.print("\r" + " ".repeat(shown) + "\r");
         err.flush();

@@ -7,6 +7,9 @@ import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -42,12 +45,8 @@ final class RunBudget {
         this.maxHeapBytes = maxHeapBytes;
     }
 
-    /**
-     * The live heap of a run, bytes: its topology's and its simulation's (0 for a command that only builds).
-     *
-     * @param simulationLowerBound whether the simulation part is a lower bound (no plan known yet)
-     */
-    record Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat, boolean simulationLowerBound) {
+    /** The live heap of a run, bytes: its topology's and its simulation's (0 for a command that only builds). */
+    record Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat) {
         long liveBytes() {
             return topologyBytes + simulationBytes;
         }
@@ -81,25 +80,34 @@ final class RunBudget {
 
     /**
      * The need of catalog topology {@code name} built with {@code options} and, for {@code channels} &gt; 0, of
-     * simulating a communicator of all its GPUs on that many channels: at least one worker and one connection per GPU
-     * and channel.
+     * simulating {@code concurrent} collectives of all its GPUs at once on that many channels: one worker and one
+     * connection per GPU and channel each (a ring's count; a tree has twice as many).
      */
-    static Need catalog(String name, BuildOptions options, int channels) {
+    static Need catalog(String name, BuildOptions options, int channels, int concurrent) {
         TopologyCatalog.BuildSize size = TopologyCatalog.size(name, options);
         long topo = topologyBytes(size.nodes(), size.links());
         String topoWhat = elements(size.nodes(), size.links());
-        if (channels <= 0) return new Need(topo, topoWhat, 0, "", false);
-        long sim = simulationBytes(size.gpus() * channels, size.gpus() * channels);
-        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%,d GPUs x %d channels", size.gpus(), channels), true);
+        if (channels <= 0) return new Need(topo, topoWhat, 0, "");
+        long sim = concurrent * simulationBytes(size.gpus() * channels, size.gpus() * channels);
+        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d channels",
+                concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(), channels));
     }
 
-    /** The need of simulating {@code plan} on {@code topo}. */
-    static Need plan(Topology topo, Plan plan) {
-        long workers = (long) plan.nActors() * plan.nChannels() * plan.nLanes();
-        long conns = plan.connectionCount();
+    /**
+     * The need of simulating the plans of a run on {@code topo}, {@code concurrent} at once (the largest ones, as far
+     * as the run knows).
+     */
+    static Need plans(Topology topo, List<Plan> plans, int concurrent) {
+        List<long[]> counts = new ArrayList<>();
+        for (Plan p : plans) counts.add(new long[] {(long) p.nActors() * p.nChannels() * p.nLanes(), p.connectionCount()});
+        counts.sort(Comparator.comparingLong((long[] c) -> c[0] + c[1]).reversed());
+        int k = Math.max(1, Math.min(concurrent, counts.size()));
+        long sim = 0;
+        for (int i = 0; i < k && i < counts.size(); i++) sim += simulationBytes(counts.get(i)[0], counts.get(i)[1]);
+        String what = counts.isEmpty() ? "" : String.format(Locale.ROOT, "%s%,d workers and %,d connections",
+                k > 1 ? k + " simulations at once (--jobs), the largest of " : "", counts.get(0)[0], counts.get(0)[1]);
         return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
-                simulationBytes(workers, conns),
-                String.format(Locale.ROOT, "%,d workers and %,d connections", workers, conns), false);
+                sim, what);
     }
 
     private static String elements(long nodes, long links) {
@@ -113,46 +121,58 @@ final class RunBudget {
 
     /**
      * Refuses a catalog build of {@code options} that does not fit, naming {@code --nodes}, the need, the heap and the
-     * largest node count that fits; with {@code simulation} (the network policy of the run; null: the build only),
-     * the build and the simulation of all its GPUs.
+     * largest node count (or {@code --jobs}) that fits; with {@code simulation} (the network policy of the run; null:
+     * the build only), the build and {@code concurrent} simulations of all its GPUs.
      *
      * @throws UserException if it does not fit
      */
-    void checkCatalog(String name, BuildOptions options, NetPolicy simulation) {
+    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent) {
         // with the most channels a plan may have, a build that fits needs no closer look (no sample build)
-        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS))) return;
+        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent))) return;
         int channels = simulation == null ? 0 : channels(name, options, simulation);
-        Need need = catalog(name, options, channels);
+        Need need = catalog(name, options, channels, concurrent);
         if (fits(need)) return;
+        String jobs = channels > 0 ? fewerJobs(concurrent, k -> catalog(name, options, channels, k)) : "";
         int lo = 0;
         int hi = options.nodes();
         while (hi - lo > 1) {   // the need grows with the node count: the largest count that fits
             int mid = (int) (((long) lo + hi) >>> 1);
             BuildOptions o = new BuildOptions(options.gpus(), mid, options.oversubscription(), options.seed(),
                     options.nicsPerNode(), options.sharp());
-            if (fits(catalog(name, o, channels))) lo = mid;
+            if (fits(catalog(name, o, channels, concurrent))) lo = mid;
             else hi = mid;
         }
-        String valid = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d", lo) : "none of this topology";
+        String nodes = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d, ", lo) : "";
         throw new UserException("--nodes " + options.nodes() + ": " + describe(channels > 0 ? "the run" : "the topology", need)
-                + "; valid here: " + valid + ", or more heap: " + heapOption(need));
+                + "; valid here: " + jobs + nodes + "or more heap: " + heapOption(need));
     }
 
     /**
-     * Refuses a simulation of this need that does not fit, naming {@code what} (the call) and, for a cluster of
-     * {@code nodes} boards, about how many would fit (the need grows about linearly with them).
+     * Refuses the simulations of a run that do not fit, naming {@code what} (the command and its largest call) and
+     * what would fit: fewer simulations at once, or, for a cluster of {@code nodes} boards, about how many boards
+     * (the need grows about linearly with them).
      *
+     * @param needAt the need with k simulations at once, for k = 1 .. {@code concurrent}
      * @throws UserException if it does not fit
      */
-    void check(String what, Need need, int nodes) {
+    void check(String what, java.util.function.IntFunction<Need> needAt, int concurrent, int nodes) {
+        Need need = needAt.apply(concurrent);
         if (fits(need)) return;
-        String valid = "";
-        if (nodes > 1) {
+        String valid = fewerJobs(concurrent, needAt);
+        if (valid.isEmpty() && nodes > 1) {
             long fit = (long) Math.floor(nodes * (double) (maxHeapBytes - BASE_BYTES) / (need.heapBytes() - BASE_BYTES));
-            valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, or ", fit) : "";
+            valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "";
         }
-        throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid + "more heap: "
+        throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid + "or more heap: "
                 + heapOption(need));
+    }
+
+    /** {@code --jobs K, } for the most simulations at once below {@code concurrent} that fit, or "" if none does. */
+    private String fewerJobs(int concurrent, java.util.function.IntFunction<Need> needAt) {
+        for (int k = concurrent - 1; k >= 1; k--) {
+            if (fits(needAt.apply(k))) return "--jobs " + k + ", ";
+        }
+        return "";
     }
 
     private String describe(String subject, Need need) {
@@ -160,8 +180,8 @@ final class RunBudget {
         if (need.simulationBytes() > 0) {
             live.append(", simulation ").append(gb(need.simulationBytes())).append(" for ").append(need.simulationWhat());
         }
-        return String.format(Locale.ROOT, "%s needs %s %s of heap (%d x its live heap: %s), this JVM has %s", subject,
-                need.simulationLowerBound() ? "at least" : "about", gb(need.heapBytes()), HEAP_PER_LIVE, live, gb(maxHeapBytes));
+        return String.format(Locale.ROOT, "%s needs about %s of heap (%d x its live heap: %s), this JVM has %s", subject,
+                gb(need.heapBytes()), HEAP_PER_LIVE, live, gb(maxHeapBytes));
     }
 
     /**

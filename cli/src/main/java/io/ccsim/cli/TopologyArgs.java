@@ -40,9 +40,10 @@ final class TopologyArgs {
 
     /**
      * What a long command guards a catalog build with: the control that stops it, the budget it must fit and, for a
-     * command that simulates on it, the run's network policy (null: the build only).
+     * command that simulates on it, the run's network policy (null: the build only) and how many simulations it runs
+     * at once.
      */
-    record Guard(RunControl control, RunBudget budget, NetPolicy simulation) { }
+    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) { }
 
     /**
      * As {@link #resolve(String, int, int, double, long, int, boolean)}, a catalog build guarded by {@code guard} (null:
@@ -59,7 +60,7 @@ final class TopologyArgs {
             }
             BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
             if (guard == null) return TopologyCatalog.build(nameOrFile, options);
-            guard.budget().checkCatalog(nameOrFile, options, guard.simulation());
+            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent());
             return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);

@@ -65,7 +65,7 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
         session.control().setWatcher(sim -> progress.show(what, Double.NaN));
         try {
             return TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
-                    new TopologyArgs.Guard(session.control(), session.budget(), null));
+                    new TopologyArgs.Guard(session.control(), session.budget(), null, 0));
         } finally {
             session.control().setWatcher(null);
             progress.clear();

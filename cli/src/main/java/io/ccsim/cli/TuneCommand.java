@@ -7,6 +7,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
@@ -47,7 +48,6 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
     private Main.Session session;
-    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
     @Option(names = "--gpus", paramLabel = "N") int gpus;
@@ -67,6 +67,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
     @Option(names = "--format", defaultValue = "text") Format format;
     @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
+            description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
+                    + " the machine's processors)")
+    int jobs;
+    @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -88,58 +93,85 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (jobs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
+                    + "; valid: 1 or more sizes at once, or 0 for one per processor");
+        }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
+        int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net()));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
-        PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
-        runner.setRunControl(session.control());
-        List<Sweep> sweeps = sweeps(runner, cop, dt, sizes);
-        RunBudget.Need worst = null;
-        String worstWhat = "";
-        for (Sweep w : sweeps) {
-            for (int k = 0; k < w.plans().size(); k++) {
-                RunBudget.Need need = RunBudget.plan(topo, w.plans().get(k));
-                if (worst == null || need.heapBytes() > worst.heapBytes()) {
-                    worst = need;
-                    worstWhat = "tune " + cop.cliName() + " at " + w.size() + " B (" + w.result().candidates().get(k).label() + ")";
-                }
-            }
+        java.util.function.Supplier<PerfRunner> runners = () -> {
+            PerfRunner r = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
+            r.setRunControl(session.control());
+            return r;
+        };
+        PerfRunner runner = runners.get();
+        List<Sized> todo = sized(runner, cop, dt, sizes);
+        List<Plan> all = new ArrayList<>();
+        for (Sized z : todo) all.addAll(z.plans());
+        if (!all.isEmpty()) {
+            session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k), Math.min(threads, todo.size()), nodes);
         }
-        if (worst != null) session.budget().check(worstWhat, worst, nodes);
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        long[] work = new long[todo.size()];
+        for (int i = 0; i < work.length; i++) work[i] = progress.enabled() ? todo.get(i).steps() : 1;
+        Sweep<Sized, Line> sweep = new Sweep<>(todo, work, i -> String.format(Locale.ROOT, "tune %s %s (%d/%d)", cop.cliName(),
+                Sizes.human(todo.get(i).size()), i + 1, todo.size()), progress, session.control());
+        final CollectiveOp fop = cop;
+        final DataType fdt = dt;
+        List<Line> tuned;
+        try {
+            tuned = sweep.run(runners, threads, (r, z, part) -> tuneSize(r, z, fop, fdt, part));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException("tune: interrupted", e);
+        }
         List<Line> lines = new ArrayList<>();
         Set<String> labels = new LinkedHashSet<>();
-        RunStoppedException stopped = simulate(runner, cop, dt, sweeps, lines, labels);
-        List<Unavailable> unavailable = lines.isEmpty() ? List.of() : sweeps.get(lines.size() - 1).result().unavailable();
+        List<Unavailable> unavailable = List.of();
+        List<Long> missing = new ArrayList<>();
+        for (int i = 0; i < tuned.size(); i++) {
+            Line t = tuned.get(i);
+            if (t == null) {
+                missing.add(todo.get(i).size());
+                continue;
+            }
+            lines.add(t);
+            for (Cell c : t.cells()) labels.add(c.label());
+            unavailable = todo.get(i).result().unavailable();
+        }
         List<String[]> crossovers = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
             Line a = lines.get(i - 1);
             Line b = lines.get(i);
             if (!a.best().equals(b.best())) crossovers.add(new String[] {a.best(), b.best(), Long.toString(a.bytes()), Long.toString(b.bytes())});
         }
+        RunStoppedException stopped = sweep.stopped();
+        String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("sizes", todo.size(), missing);
         PrintWriter out = spec.commandLine().getOut();
         if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
         else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
-        if (stopped != null && format != Format.json) {
-            out.printf(Locale.ROOT, "# interrupted by %s at size %d: the %d sizes above are complete%n", stopped.reason(),
-                    sweeps.get(lines.size()).size(), lines.size());
-        }
+        if (note != null && format != Format.json) out.println("# interrupted " + note);
         out.flush();
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();
-        err.printf(Locale.ROOT, "ccsim: tune stopped by %s at size %d B; the %d sizes before it are complete%n", stopped.reason(),
-                sweeps.get(lines.size()).size(), lines.size());
+        err.println("ccsim: tune stopped " + note);
         err.flush();
         return StopSignals.exitCode(stopped.reason());
     }
 
-    /** One size of the sweep: its nccl-tests size and per-rank count, NCCL's candidates and the plan of each. */
-    record Sweep(long size, long count, TuneResult result, List<Plan> plans) { }
+    /** One size of the table: its nccl-tests size and per-rank count, NCCL's candidates, the plan of each, their steps. */
+    record Sized(long size, long count, TuneResult result, List<Plan> plans, long steps) { }
 
-    /** The sizes nccl-tests runs (one element per rank at least), each with its candidates planned (planning is cheap). */
-    private static List<Sweep> sweeps(PerfRunner runner, CollectiveOp cop, DataType dt, long[] sizes) {
-        List<Sweep> out = new ArrayList<>();
+    /**
+     * The sizes nccl-tests runs (one element per rank at least), each tuned and its candidates planned (cheap: plans
+     * generate their steps), so that the run can be refused before it starts and its progress weighed.
+     */
+    private static List<Sized> sized(PerfRunner runner, CollectiveOp cop, DataType dt, long[] sizes) {
+        List<Sized> out = new ArrayList<>();
         for (long s : sizes) {
             long count = runner.countFor(cop, s, dt);
             if (count == 0 && s != 0) continue;
@@ -151,56 +183,34 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
             List<Plan> plans = new ArrayList<>();
+            long steps = 0;
             for (Candidate c : tr.candidates()) {
-                plans.add(runner.plan(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels()));
+                Plan p = runner.plan(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+                plans.add(p);
+                steps += p.totalSteps();
             }
-            out.add(new Sweep(size, count, tr, plans));
+            out.add(new Sized(size, count, tr, plans, steps));
         }
         return out;
     }
 
-    /**
-     * Simulates every candidate of every size in order into {@code lines}, with progress; returns the stop request that
-     * ended it early (the sizes done so far are in {@code lines}), or null.
-     */
-    private RunStoppedException simulate(PerfRunner runner, CollectiveOp cop, DataType dt, List<Sweep> sweeps, List<Line> lines,
-                                         Set<String> labels) {
-        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
-        List<Long> work = new ArrayList<>();
-        for (Sweep w : sweeps) for (Plan p : w.plans()) work.add(progress.enabled() ? p.totalSteps() : 1);
-        Progress.Items items = new Progress.Items(work.stream().mapToLong(Long::longValue).toArray());
-        int[] item = {0};
-        String[] what = {""};
-        session.control().setWatcher(sim -> {
-            if (!progress.due()) return;
-            double f = runner.runningFraction();
-            progress.show(what[0] + String.format(Locale.ROOT, ": %.0f %%", 100 * f), items.fraction(item[0], f));
-        });
-        try {
-            for (int i = 0; i < sweeps.size(); i++) {
-                Sweep w = sweeps.get(i);
-                List<Cell> cells = new ArrayList<>();
-                Cell best = null;
-                for (Candidate c : w.result().candidates()) {
-                    what[0] = String.format(Locale.ROOT, "tune %s %s (%d/%d) %s x%d", cop.cliName(), Sizes.human(w.size()), i + 1,
-                            sweeps.size(), c.label(), c.channels());
-                    progress.show(what[0], items.fraction(item[0], 0));
-                    PerfRow r = runner.simulate(cop, w.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-                    item[0]++;
-                    Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
-                    cells.add(cell);
-                    if (best == null || cell.timeUs() < best.timeUs()) best = cell;
-                }
-                for (Cell c : cells) labels.add(c.label());
-                lines.add(new Line(w.size(), cells, best.label(), w.result().winner().label()));
-            }
-            return null;
-        } catch (RunStoppedException e) {
-            return e;
-        } finally {
-            session.control().setWatcher(null);
-            progress.clear();
+    /** One size's candidates, each simulated at NCCL's channel count, telling {@code part} which one runs. */
+    private static Line tuneSize(PerfRunner runner, Sized z, CollectiveOp cop, DataType dt, Sweep.Part part) {
+        List<Cell> cells = new ArrayList<>();
+        Cell best = null;
+        long before = 0;
+        List<Candidate> candidates = z.result().candidates();
+        for (int k = 0; k < candidates.size(); k++) {
+            Candidate c = candidates.get(k);
+            long steps = z.plans().get(k).totalSteps();
+            part.set((double) before / Math.max(1, z.steps()), (double) steps / Math.max(1, z.steps()));
+            before += steps;
+            PerfRow r = runner.simulate(cop, z.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+            Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
+            cells.add(cell);
+            if (best == null || cell.timeUs() < best.timeUs()) best = cell;
         }
+        return new Line(z.size(), cells, best.label(), z.result().winner().label());
     }
 
     private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,

@@ -63,24 +63,46 @@ class StopAndBudgetTest {
 
     @Test
     void perfStoppedInTheSecondSizePrintsTheFirstRowAndExits130() throws Exception {
-        // 1 MiB, 2 MiB, ... 16 GiB on 4 x 8 GPUs: minutes in all; stopped once the second size runs
+        // 1 MiB, 2 MiB, ... 16 GiB on 4 x 8 GPUs, one size at a time: minutes in all; stopped once the second size runs
         Stopped s = stopWhenShown("perf all_reduce 2M (2/15)", "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",
-                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--progress");
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "1", "--progress");
         assertThat(s.stopNanos()).as("stopped within a second").isLessThan(1_000_000_000L);
         assertThat(s.code()).isEqualTo(130);
         assertThat(s.out()).containsPattern("(?m)^ +1048576 +262144 +float +sum")
                 .doesNotContain(" 2097152 ")
-                .contains("# interrupted by SIGINT at size 2097152: the 1 rows above are complete");
-        assertThat(s.err()).contains("ccsim: perf stopped by SIGINT at size 2097152 B; the 1 rows before it are complete");
+                .contains("# interrupted by SIGINT: the 1 rows above are complete; not simulated: 2097152, 4194304, 8388608,")
+                .contains(", ... (14 sizes)");
+        assertThat(s.err()).contains("ccsim: perf stopped by SIGINT: the 1 rows above are complete; not simulated: 2097152,");
+    }
+
+    @Test
+    void perfOnTwoThreadsPrintsEveryRowDoneAndNamesTheOthers() throws Exception {
+        // two sizes at once: whichever finished before the stop are printed, the others named, none twice or lost
+        Stopped s = stopWhenShown("perf all_reduce 8M (4/", "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "2", "--progress");
+        assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(130);
+        java.util.List<Long> printed = new java.util.ArrayList<>();
+        for (String line : s.out().split("\\R")) {
+            if (line.matches(" +\\d+ +\\d+ +float.*")) printed.add(Long.parseLong(line.trim().split(" +")[0]));
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("not simulated: ([0-9, ]+)").matcher(s.out());
+        assertThat(m.find()).isTrue();
+        java.util.List<Long> missing = new java.util.ArrayList<>();
+        for (String x : m.group(1).split(", *")) if (!x.isBlank()) missing.add(Long.parseLong(x.trim()));
+        assertThat(printed).isNotEmpty().doesNotContainAnyElementsOf(missing).isSorted();
+        assertThat(printed.size() + missing.size()).as("out: %s", s.out()).isLessThanOrEqualTo(15);
+        assertThat(s.out()).contains("# interrupted by SIGINT: the " + printed.size() + " rows above are complete");
     }
 
     @Test
     void tuneStoppedBySigtermPrintsTheSizesDoneAndExits143() throws Exception {
         Stopped s = stopWhenShown("tune all_reduce 4M (2/", "SIGTERM", "tune", "--topology", "hgx-h100", "--nodes", "2",
-                "--op", "all_reduce", "-b", "1M", "-e", "16G", "-f", "4", "--progress");
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "-f", "4", "--jobs", "1", "--progress");
         assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
         assertThat(s.code()).isEqualTo(143);
-        assertThat(s.out()).containsPattern("(?m)^ +1048576 ").contains("# interrupted by SIGTERM at size 4194304");
+        assertThat(s.out()).containsPattern("(?m)^ +1048576 ")
+                .contains("# interrupted by SIGTERM: the 1 sizes above are complete; not simulated: 4194304, 16777216,");
     }
 
     @Test
@@ -108,20 +130,21 @@ class StopAndBudgetTest {
     void aClusterTooLargeForTheHeapIsRefusedAtOnceWithTheLargestThatFits() {
         long heap = 512L << 20;
         long t0 = System.nanoTime();
-        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "100000", "--op", "all_reduce");
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "100000", "--op", "all_reduce",
+                "-b", "1G", "-e", "1G");
         assertThat(System.nanoTime() - t0).as("refused before building anything").isLessThan(2_000_000_000L);
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err().lines().count()).isEqualTo(1);
-        assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the run needs at least ").contains("this JVM has 512 MiB")
+        assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the run needs about ").contains("this JVM has 512 MiB")
                 .contains("800,000 GPUs x 16 channels").doesNotContain("Exception");
         // the largest count it names fits the same estimate, one more does not
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
         assertThat(m.find()).isTrue();
         int largest = Integer.parseInt(m.group(1).replace(",", ""));
         RunBudget budget = new RunBudget(heap);
-        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16))).isTrue();
-        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16))).isFalse();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1))).isTrue();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16, 1))).isFalse();
         assertThat(RunBudget.channels("hgx-h100", BuildOptions.of(0, 100000), NcclEnv.empty().net())).isEqualTo(16);
     }
 
@@ -129,13 +152,25 @@ class StopAndBudgetTest {
     void aPlanTooLargeForTheHeapIsRefusedBeforeItIsSimulated() {
         // a heap the GPUs x channels bound fits but the tree's two lanes per channel do not
         BuildOptions o = BuildOptions.of(0, 64);
-        long lower = RunBudget.catalog("hgx-h100", o, 16).heapBytes();
+        long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
         CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
                 "-b", "64M", "-e", "64M");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith("ccsim: error: perf all_reduce at 67108864 B (Tree/LL128 x16): the run needs about ")
                 .contains("16,384 workers and 16,352 connections").contains("valid here: about --nodes <= ");
+    }
+
+    @Test
+    void twoSizesAtOnceThatDoNotFitAreRefusedNamingTheJobsThatFit() {
+        // two 64 MiB-class plans at once need twice the simulation; a heap between one and two suggests --jobs 1
+        BuildOptions o = BuildOptions.of(0, 64);
+        long one = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
+        long two = RunBudget.catalog("hgx-h100", o, 16, 2).heapBytes();
+        CliTest.Result r = withHeap((one + two) / 2, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
+                "-b", "32M", "-e", "64M", "--jobs", "2");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("2 simulations at once (--jobs)").contains("valid here: --jobs 1, ");
     }
 
     @Test

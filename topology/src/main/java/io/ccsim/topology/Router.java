@@ -84,14 +84,24 @@ final class Router {
         }
         Key k = new Key(src, dst, flowKey);
         Route r = cache.get(k);
-        if (r == null) {
-            r = compute(t, src, dst, flowKey);
-            if (!ecmpUsed) {
-                cache.putIfAbsent(new Key(src, dst, ANY_FLOW), r);
-                uniquePairs.add(pairKey(src, dst));
-            } else {
-                cache.putIfAbsent(k, r);
-            }
+        return r != null ? r : computeAndCache(t, src, dst, flowKey, k);
+    }
+
+    /*
+     * Whether the computation made an ECMP choice (ecmpUsed) is per computation state: it is read, and the route cached
+     * by it, under the same lock as the computation, or a concurrent caller's computation could overwrite it between
+     * the two and an ECMP route would be cached as the one route of its pair, for every flow key.
+     */
+    private synchronized Route computeAndCache(Topology t, int src, int dst, long flowKey, Key k) {
+        Route cached = cache.get(k);
+        if (cached == null) cached = unique(src, dst);
+        if (cached != null) return cached;
+        Route r = compute(t, src, dst, flowKey);
+        if (!ecmpUsed) {
+            cache.putIfAbsent(new Key(src, dst, ANY_FLOW), r);
+            uniquePairs.add(pairKey(src, dst));
+        } else {
+            cache.putIfAbsent(k, r);
         }
         return r;
     }

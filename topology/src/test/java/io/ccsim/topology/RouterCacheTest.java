@@ -33,4 +33,37 @@ class RouterCacheTest {
         Route rb = b.route("n0.gpu2", "n0.gpu6", 12345);
         assertThat(rb).isEqualTo(ra);
     }
+
+    /**
+     * Routes asked from several threads at once are the routes one thread gets: a concurrent computation must not
+     * make another's ECMP route the one route of its pair (which changed simulated times of parallel perf sizes).
+     */
+    @Test
+    void concurrentCallersGetTheRoutesOneCallerGets() throws Exception {
+        Topology ref = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 64));
+        Topology shared = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 64));
+        int gpus = ref.gpus().size();
+        java.util.List<java.util.concurrent.Callable<Boolean>> jobs = new java.util.ArrayList<>();
+        for (int th = 0; th < 4; th++) {
+            final int seed = th;
+            jobs.add(() -> {
+                java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                for (int i = 0; i < 3000; i++) {
+                    int a = rnd.nextInt(gpus);
+                    int b = rnd.nextInt(gpus);
+                    long flow = rnd.nextInt(4);
+                    String src = shared.gpus().get(a).id();
+                    String dst = shared.gpus().get(b).id();
+                    if (!shared.route(src, dst, flow).equals(ref.route(src, dst, flow))) return false;
+                }
+                return true;
+            });
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            for (java.util.concurrent.Future<Boolean> f : pool.invokeAll(jobs)) assertThat(f.get()).isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

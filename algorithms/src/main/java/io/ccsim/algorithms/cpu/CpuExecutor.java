@@ -37,7 +37,8 @@ import java.util.List;
  *
  * <p>Switch actors ({@link Plan#nActors()}) are tasks like ranks, after them; they own no buffers and run only
  * switch primitives (an NVLink switch's reduction of every GPU's slice, its multicast to every GPU; a SHARP network
- * switch's reduction of every host's head slice, back to each), so the switch that reduces is checked like any rank.
+ * switch's reduction of every host's head slice, back to each or to one, and its all-gather of one host's slice to
+ * every host's head), so the switch that reduces is checked like any rank.
  * Connections are keyed by their connection channel ({@link Plan#connectionChannel}), so a step's connection index
  * picks NCCL's connection 0 or 1.
  *
@@ -368,6 +369,7 @@ public final class CpuExecutor {
                     }
                     break;
                 case MULTIMEM_FORWARD:
+                case SHARP_GATHER:
                     System.arraycopy(recv[0], 0, v, 0, cnt);
                     break;
                 default:

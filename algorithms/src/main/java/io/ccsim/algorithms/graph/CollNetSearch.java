@@ -36,15 +36,17 @@ final class CollNetSearch {
     /**
      * @param topo       the topology
      * @param g0         the first rank's GPU
-     * @param heads      distinct local NICs of a host's ranks (each with a local GPU: a head)
+     * @param headLocals local indices of the heads: per distinct local NIC of a host's ranks, the first GPU whose
+     *                   local NIC it is (NCCL: the NIC's localGpu, search.cc ncclTopoSearchRecNet)
      * @param nicGBs     bandwidth of one NIC, GB/s
      * @param ppn        ranks per host
      * @param nNodes     hosts
      * @param commCh     the communicator's ring channels (after ncclTopoPostset's doubling)
      * @param sm100      Blackwell (sm100 ladder)
      */
-    static CollNetGraph of(Topology topo, Node g0, int heads, double nicGBs, int ppn, int nNodes, int commCh,
+    static CollNetGraph of(Topology topo, Node g0, int[] headLocals, double nicGBs, int ppn, int nNodes, int commCh,
                            boolean sm100) {
+        int heads = headLocals.length;
         if (nNodes < 2) return CollNetGraph.none("one node: CollNet reduces in the network between nodes");
         String noSharp = firstNonSharpSwitch(topo);
         if (noSharp != null) {
@@ -55,8 +57,7 @@ final class CollNetSearch {
         double[] ladder = sm100 ? SM100_INTER : SM90_INTER;
         double speed = speedAtMost(ladder, nicGBs);
         int max = Math.min(8, ppn);
-        int nHeads = Math.min(heads, max);
-        int direct = nHeads;
+        int direct = Math.min(heads, max);
         double directBw = speed;
         boolean noDup = directBw < 25 || (directBw < 50 && direct > 4);
         if (!noDup) {
@@ -66,7 +67,8 @@ final class CollNetSearch {
         }
         int chain = Math.max(1, commCh / 2);
         double chainBw = speedAtMost(ladder, heads * nicGBs / chain);
-        return new CollNetGraph(nHeads, direct, directBw, chain, chainBw, reachesNvSwitch(topo, g0), java.util.Optional.empty());
+        return new CollNetGraph(java.util.Arrays.copyOf(headLocals, Math.min(heads, max)), direct, directBw, chain, chainBw,
+                reachesNvSwitch(topo, g0), java.util.Optional.empty());
     }
 
     private static double speedAtMost(double[] ladder, double bw) {

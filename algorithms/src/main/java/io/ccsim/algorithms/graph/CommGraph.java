@@ -125,7 +125,8 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             interBw = nics.totalGBs() / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
             rails = RailRings.across(ppn, nNodes, nicOfLocal, intra.linkClass() == LinkClass.NVLINK && ppn > 1, policy);
-            collNet = CollNetSearch.of(topo, g0, nics.count(), nics.totalGBs() / nics.count(), ppn, nNodes, nCh, intra.nvl5());
+            collNet = CollNetSearch.of(topo, g0, headLocals(nicOfLocal), nics.totalGBs() / nics.count(), ppn, nNodes, nCh,
+                    intra.nvl5());
         } else {
             intraBw = intra.totalGBs() / nCh;
             rails = RailRings.singleHost(ppn);
@@ -134,6 +135,15 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
                 : NvlsSearch.of(topo, g0, ppn, nNodes, netNics.count(), netNics.totalGBs() / netNics.count());
         return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
                 nvls, collNet);
+    }
+
+    /** Per distinct local NIC ({@code nicOfLocal}: per local index, −1 for none), the first local index using it. */
+    private static int[] headLocals(int[] nicOfLocal) {
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        int[] out = new int[nicOfLocal.length];
+        int k = 0;
+        for (int j = 0; j < nicOfLocal.length; j++) if (nicOfLocal[j] >= 0 && seen.add(nicOfLocal[j])) out[k++] = j;
+        return java.util.Arrays.copyOf(out, k);
     }
 
     /** NCCL's sm90 and sm100 search speeds across nodes, GB/s (search.cc sm90SpeedArrayInter, sm100SpeedArrayInter). */

@@ -43,6 +43,9 @@ public final class PerfRunner {
     private int lastMaxComponentFlows;
     private long lastFlows;
     private long lastSteps;
+    private long lastSimulatedWorkers;
+    private long lastWorkers;
+    private SimExecution.Folding folding = SimExecution.Folding.RANKS;
     private RunControl control;
     /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
     private SimExecution[] running;
@@ -78,8 +81,8 @@ public final class PerfRunner {
 
     /**
      * The fraction, in [0, 1], of the steps of the simulation in progress that have run (all its calls together,
-     * folded channels counted as the channels they stand for); 0 when none runs. For a watcher of the run control,
-     * on the simulating thread.
+     * folded workers counted as the workers they stand for); 0 when none runs. For a watcher of the run control, on
+     * the simulating thread.
      */
     public double runningFraction() {
         if (running == null) return 0;
@@ -88,6 +91,18 @@ public final class PerfRunner {
         for (SimExecution c : running) if (c != null) done += c.stepsExecuted();
         return Math.min(1.0, (double) done / runningSteps);
     }
+
+    /**
+     * What later simulations simulate: {@link SimExecution.Folding#RANKS} (the default: one worker per class of
+     * equivalent workers, exact), {@link SimExecution.Folding#CHANNELS} (one channel per set of replica channels) or
+     * {@link SimExecution.Folding#NONE} (every worker of every channel, the reference).
+     */
+    public void setFolding(SimExecution.Folding folding) {
+        this.folding = java.util.Objects.requireNonNull(folding, "folding");
+    }
+
+    /** What simulations simulate ({@link #setFolding}). */
+    public SimExecution.Folding folding() { return folding; }
 
     public Tuner tuner() { return tuner; }
 
@@ -131,15 +146,27 @@ public final class PerfRunner {
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
         long count = countFor(op, bytes, dtype);
-        Choice c = choose(op, count, dtype, redop);
+        Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
         return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
     }
 
-    /** What {@link #run} simulates: NCCL's symmetric kernel where one runs, else the tuner's winner. */
+    /**
+     * The plan {@link #run(CollectiveOp, long, DataType, ReduceOp, int)} times for {@code op} at nccl-tests size
+     * {@code bytes}, without timing it (planning is cheap: the steps are generated, not stored); its
+     * {@link Plan#totalSteps()} measure the work of the call.
+     * @throws io.ccsim.algorithms.plan.UnsupportedAlgorithmException if the planner refuses NCCL's choice
+     */
+    public Plan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        long count = countFor(op, bytes, dtype);
+        Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
+        return plan(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels());
+    }
+
+    /** What a call runs: an algorithm (or symmetric kernel), its protocol and channels (blocks). */
     private record Choice(Algorithm algo, Protocol proto, int channels) { }
 
-    private Choice choose(CollectiveOp op, long count, DataType dtype, ReduceOp redop) {
-        long size = sizeFor(op, count, dtype);
+    /** NCCL's choice at nccl-tests size {@code size}: the symmetric kernel where one runs, else the tuner's winner. */
+    private Choice choose(CollectiveOp op, long size, DataType dtype, ReduceOp redop) {
         if (symk != null) {
             java.util.Optional<SymkModel.Choice> k = symmetricChoice(op, size, dtype, redop).choice();
             if (k.isPresent()) {
@@ -149,16 +176,6 @@ public final class PerfRunner {
         }
         Candidate c = tune(op, size, dtype, redop).winner();
         return new Choice(c.algorithm(), c.protocol(), c.channels());
-    }
-
-    /**
-     * The plan that {@link #run} would simulate for this call, without simulating it (planning is cheap: the steps are
-     * generated, not stored); its {@link Plan#totalSteps()} measure the work of the call.
-     */
-    public Plan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
-        long count = countFor(op, bytes, dtype);
-        Choice c = choose(op, count, dtype, redop);
-        return plan(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels());
     }
 
     /**
@@ -220,12 +237,13 @@ public final class PerfRunner {
     }
 
     /**
-     * The plan of one call of {@code count} elements per rank with a given algorithm, protocol and channel count.
+     * The plan of one call of {@code count} elements per rank with a given algorithm, protocol and channel count, on
+     * this runner's communicator.
      *
      * @throws IllegalArgumentException if {@code root} is not a rank (broadcast, reduce)
      */
-    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo, Protocol proto,
-                     int channels) {
+    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                     Algorithm algo, Protocol proto, int channels) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -236,6 +254,9 @@ public final class PerfRunner {
         PlanOptions opts = PlanOptions.of(algo, proto, channels);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
+        if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
+            opts = opts.withCollNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
+        }
         return planners.plan(call, opts);
     }
 
@@ -312,7 +333,7 @@ public final class PerfRunner {
 
                 @Override
                 public void onAllDone(long timePs) { }
-            });
+            }, folding);
         }
         calls[0].launchAll();
         running = calls;
@@ -335,9 +356,13 @@ public final class PerfRunner {
         lastMaxComponentFlows = fabric.network().maxComponentFlows();
         lastFlows = 0;
         lastSteps = 0;
+        lastSimulatedWorkers = 0;
+        lastWorkers = 0;
         for (SimExecution c : calls) {
             lastFlows += c.flowsStarted();
             lastSteps += c.stepsExecuted();
+            lastSimulatedWorkers += c.simulatedWorkers();
+            lastWorkers += c.workerCount();
         }
         return calls;
     }
@@ -350,6 +375,12 @@ public final class PerfRunner {
 
     /** Flows started by the last simulation. */
     public long lastFlows() { return lastFlows; }
+
+    /** Workers (actor, channel) the last simulation simulated, over its calls (fewer than {@link #lastWorkers} when folded). */
+    public long lastSimulatedWorkers() { return lastSimulatedWorkers; }
+
+    /** Workers (actor, channel) of the last simulation's calls. */
+    public long lastWorkers() { return lastWorkers; }
 
     /** Steps executed by the last simulation. */
     public long lastSteps() { return lastSteps; }

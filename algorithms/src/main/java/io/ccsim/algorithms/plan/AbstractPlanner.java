@@ -33,7 +33,9 @@ abstract class AbstractPlanner implements AlgorithmPlanner {
         }
         if (options.ringOrders() != null) validateRings(options, call.nRanks());
         ProtocolGeometry g = Chunking.geometry(algorithm, op, options);
-        ChannelParts parts = new ChannelParts(call, g, algorithm, options.nChannels(), call.dtype().bytes());
+        int ppn = Math.max(1, call.nRanks() / call.layout().nHosts());
+        int heads = options.collNetHeads() == null ? ppn : options.collNetHeads().length;
+        ChannelParts parts = new ChannelParts(call, g, algorithm, options.nChannels(), call.dtype().bytes(), heads);
         Schedule s = call.nRanks() == 1 ? new LocalSchedule(call, parts) : build(call, options, g, parts);
         return new Plan(name, call, options, g, s);
     }

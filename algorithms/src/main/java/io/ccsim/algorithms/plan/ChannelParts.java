@@ -12,6 +12,12 @@ final class ChannelParts {
     final long[] chunkElems;
 
     ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart) {
+        this(call, g, a, nChannels, bytesPerElementOfPart, Math.max(1, call.nRanks() / call.layout().nHosts()));
+    }
+
+    /** As the other constructor, with CollNet Direct's heads per host ({@link PlanOptions#collNetHeads}). */
+    ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart,
+                 int collNetHeads) {
         int elt = call.dtype().bytes();
         long[][] p = Chunking.partition(call.count(), elt, nChannels);
         offset = p[0];
@@ -20,7 +26,7 @@ final class ChannelParts {
         int nNodes = call.layout().nHosts();
         for (int c = 0; c < nChannels; c++) {
             long bytes = count[c] * bytesPerElementOfPart;
-            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, call.nRanks(), nNodes) / elt);
+            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, call.nRanks(), nNodes, collNetHeads) / elt);
         }
     }
 

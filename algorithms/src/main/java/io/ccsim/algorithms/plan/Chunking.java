@@ -33,7 +33,7 @@ import io.ccsim.algorithms.Protocol;
  *       bytes, v2.28.9);</li>
  *   <li>symmetric kernels (ccsim's choice: NCCL's kernels have no FIFO, they load and store peers' buffers directly;
  *       the plan's slots only pace the pipeline): the NVLS geometry and shrink with every rank as an owner; the
- *       one-shot LL all-reduce 32 KiB per step, halved while a channel's bytes are below 8 steps (down to 4 KiB);</li>
+ *       LL kernels 32 KiB per step, halved while a channel's bytes are below 8 steps (down to 4 KiB);</li>
  *   <li>the chunk is rounded down to the protocol grain (LL 16 B, LL128 1920 B, Simple 512 B).
  *       ccsim deviation: a chunk smaller than one grain (only possible with test-sized buffers) is
  *       kept as is rather than rounded to zero.</li>
@@ -54,7 +54,7 @@ final class Chunking {
     static final int CELL_BYTES = 16;
     /** NCCL_NVLS_CHUNKSIZE default (src/init.cc, src/transport/nvls.cc): an NVLS slot, bytes. */
     static final int NVLS_CHUNK_BYTES = 128 * 1024;
-    /** Data per step of the symmetric one-shot (LL) all-reduce, before the shrink for small sizes, bytes. */
+    /** Data per step of the symmetric LL kernels, before the shrink for small sizes, bytes. */
     static final int SYM_LL_CHUNK_BYTES = 32 * 1024;
     /** The least PAT chunk (enqueue.cc calcCollChunking), bytes. */
     static final int PAT_MIN_CHUNK_BYTES = 64 * 1024;
@@ -100,7 +100,7 @@ final class Chunking {
 
     static ProtocolGeometry geometry(Algorithm a, CollectiveOp op, PlanOptions o) {
         Protocol p = o.protocol();
-        if (a == Algorithm.SYM_AR_ONE_SHOT) { // LL slots of SYM_LL_CHUNK_BYTES data
+        if (SymmetricSupport.ll(a)) { // LL slots of SYM_LL_CHUNK_BYTES data
             return new ProtocolGeometry(p, 2 * SYM_LL_CHUNK_BYTES, SYM_LL_CHUNK_BYTES, 1, 1, SYM_LL_CHUNK_BYTES);
         }
         if (a == Algorithm.NVLS || a.isSymmetric()) {
@@ -123,6 +123,12 @@ final class Chunking {
 
     /** Chunk bytes for one channel carrying {@code channelBytes}, after the tree LL128 shrink and grain rounding. */
     static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes) {
+        return chunkBytes(g, a, op, channelBytes, nRanks, nNodes, Math.max(1, nRanks / Math.max(1, nNodes)));
+    }
+
+    /** As {@link #chunkBytes(ProtocolGeometry, Algorithm, CollectiveOp, long, int, int)}, with CollNet Direct's heads per host. */
+    static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes,
+                           int collNetHeads) {
         long chunk = g.chunkBytes();
         if (a == Algorithm.TREE && g.protocol() == Protocol.LL128) {
             float ppn = nRanks / (float) nNodes;
@@ -137,7 +143,7 @@ final class Chunking {
             if (channelBytes < 4 * ops * chunk && chunk > 65536) chunk = 65536;
             if (channelBytes < ops * chunk && chunk > 32768) chunk = 32768;
         }
-        if (a == Algorithm.SYM_AR_ONE_SHOT) {
+        if (SymmetricSupport.ll(a)) {
             while (channelBytes < 8 * chunk && chunk > 4096) chunk /= 2;
         } else if (a.isSymmetric()) {
             long ops = nRanks; // every rank owns a part of each loop, as NVLS heads do
@@ -151,7 +157,10 @@ final class Chunking {
             if (channelBytes < 8 * ops * chunk && chunk > 32768) chunk = 32768;
             if (channelBytes < 2 * ops * chunk && chunk > 16384) chunk = 16384;
         }
-        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) chunk = collNetChunk(a, chunk, channelBytes, nRanks, nNodes);
+        if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
+            long bytes = op == CollectiveOp.ALL_REDUCE ? channelBytes : channelBytes * nRanks; // AG/RS: the whole buffer
+            chunk = collNetChunk(a, chunk, bytes, nRanks, nNodes, collNetHeads);
+        }
         if (a == Algorithm.PAT) {
             long global = channelBytes * nRanks; // calcCollChunking gets the channel's share of the whole buffer
             long factor = op == CollectiveOp.ALL_GATHER ? 32 : 16;
@@ -166,14 +175,15 @@ final class Chunking {
     static final int COLLNET_CHAIN_CHUNK_BYTES = 256 * 1024;
 
     /**
-     * calcCollChunking's CollNet shrink (v2.28.9), with ccsim's per-channel bytes for NCCL's nBytes / nChannels.
+     * calcCollChunking's CollNet shrink (v2.28.9), with ccsim's per-channel bytes for NCCL's nBytes / nChannels (for
+     * all-gather and reduce-scatter the channel's share of the whole buffer, n × count: ncclFuncMaxSendRecvCount).
      * Direct: per = bytes / (nHeads × chunk); halve while per &lt; depth·64 (down to 128 KiB), &lt; depth·8 (64 KiB),
-     * &lt; depth·8 (32 KiB), nHeads = ppn (a head per GPU), depth 2, or 1 without intra-node peers. Chain: per = bytes /
-     * chunk, halve while &lt; depth·64 (128 KiB), &lt; depth·8 (64 KiB), &lt; depth (32 KiB), depth = ppn.
+     * &lt; depth·8 (32 KiB), nHeads = the GPUs with a NIC of their own, depth 2, or 1 without intra-node peers. Chain:
+     * per = bytes / chunk, halve while &lt; depth·64 (128 KiB), &lt; depth·8 (64 KiB), &lt; depth (32 KiB), depth = ppn.
      */
-    private static long collNetChunk(Algorithm a, long chunk, long channelBytes, int nRanks, int nNodes) {
+    private static long collNetChunk(Algorithm a, long chunk, long channelBytes, int nRanks, int nNodes, int directHeads) {
         int ppn = Math.max(1, nRanks / Math.max(1, nNodes));
-        long heads = a == Algorithm.COLLNET_DIRECT ? ppn : 1;
+        long heads = a == Algorithm.COLLNET_DIRECT ? directHeads : 1;
         long depth = a == Algorithm.COLLNET_DIRECT ? (ppn > 1 ? 2 : 1) : ppn;
         long third = a == Algorithm.COLLNET_DIRECT ? depth * 8 : depth;
         while (channelBytes / (heads * chunk) < depth * 64 && chunk > 131072) chunk /= 2;

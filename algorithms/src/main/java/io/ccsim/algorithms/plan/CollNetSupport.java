@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.plan;
 
 import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
@@ -8,8 +9,9 @@ import io.ccsim.algorithms.ReduceOp;
 import java.util.Optional;
 
 /**
- * Which reductions and element types NCCL's CollNet all-reduce runs over a SHARP network, and the layout rules of its
- * planners.
+ * Which reductions and element types NCCL's CollNet runs over a SHARP network, and the layout rules of its planners.
+ * An all-gather reduces nothing: NCCL asks the plugin's matrix for all-reduce, reduce and reduce-scatter only
+ * (getCollNetSupport).
  *
  * <p>NVIDIA/nccl v2.28.9 {@code src/enqueue.cc getCollNetSupport}: collNetSupport = NCCL_COLLNET_ENABLE AND the CollNet
  * plugin's support matrix for (op, type), with avg (SumPostDiv, PreMulSum) asked as sum — the GPUs apply the pre- and
@@ -65,7 +67,9 @@ public final class CollNetSupport {
     /**
      * Refuses a CollNet plan NCCL would not build, with NCCL's reason: another protocol than Simple (NCCL builds
      * CollNet kernels for Simple only, src/device/generate.py; tuning.cc gives the others no bandwidth), a reduction
-     * or type the SHARP plugin cannot reduce, or a layout {@link #layoutRefusal} refuses.
+     * or type the SHARP plugin cannot reduce (all-reduce and reduce-scatter; an all-gather reduces nothing,
+     * enqueue.cc getCollNetSupport), a layout {@link #layoutRefusal} refuses, or heads that {@link #headsRefusal}
+     * refuses.
      *
      * @throws UnsupportedAlgorithmException naming the reason
      */
@@ -74,8 +78,34 @@ public final class CollNetSupport {
             throw new UnsupportedAlgorithmException(a.ncclName() + " runs the Simple protocol only, not "
                     + o.protocol().ncclName() + " (NCCL builds CollNet kernels for Simple alone)");
         }
-        Optional<String> r = refusal(call.dtype(), call.redop());
+        Optional<String> r = call.op() == CollectiveOp.ALL_GATHER ? Optional.empty() : refusal(call.dtype(), call.redop());
         if (r.isEmpty()) r = layoutRefusal(call.layout());
+        if (r.isEmpty() && a == Algorithm.COLLNET_DIRECT) r = headsRefusal(call.op(), call.layout(), o.collNetHeads());
         if (r.isPresent()) throw new UnsupportedAlgorithmException(r.get());
+    }
+
+    /**
+     * Why CollNet Direct cannot run {@code op} with {@code heads} (local indices, null for every GPU) on {@code layout},
+     * or empty: every head must be a local index of the hosts; all-gather and reduce-scatter need a head per GPU
+     * (NVIDIA/nccl v2.28.9 tuning.cc: "disable collnet for allgather/reducescatter if #localranks > #heads",
+     * "AllGather/ReduceScatter requires 1:1 GPU:NIC").
+     */
+    static Optional<String> headsRefusal(CollectiveOp op, CommLayout layout, int[] heads) {
+        int ppn = layout.ranksByHost()[0].length;
+        if (heads == null) return Optional.empty();
+        if (heads[heads.length - 1] >= ppn) {
+            return Optional.of("CollNet head local index " + heads[heads.length - 1] + " is not a GPU of a host of " + ppn
+                    + " ranks; valid: 0.." + (ppn - 1));
+        }
+        if (op != CollectiveOp.ALL_REDUCE && heads.length < ppn) {
+            return Optional.of(directOneToOne(op, ppn, heads.length));
+        }
+        return Optional.empty();
+    }
+
+    /** NCCL's reason for turning CollNet Direct all-gather and reduce-scatter off with fewer heads than GPUs per node. */
+    public static String directOneToOne(CollectiveOp op, int localRanks, int heads) {
+        return "CollNetDirect " + op.cliName() + " needs a NIC per GPU (NCCL: \"AllGather/ReduceScatter requires 1:1"
+                + " GPU:NIC\"): " + localRanks + " ranks per node, " + heads + " CollNet heads";
     }
 }

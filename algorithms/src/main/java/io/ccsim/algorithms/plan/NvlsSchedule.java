@@ -9,7 +9,8 @@ import io.ccsim.algorithms.CollectiveOp;
  * <h2>NCCL's data flow (NVIDIA/nccl v2.28.9)</h2>
  * The first min(n, 32) GPUs of the domain are heads (src/graph/search.cc: on one node the NVLS graph takes every
  * local GPU as a head, up to NCCL_MAX_NVLS_ARITY = 32); head h owns sub-chunk h of every loop. All-gather and
- * reduce-scatter make every rank a head and need n ≤ 32 (tuning.cc: no NVLS entry beyond). Per channel and loop of {@code nHeads × chunk} elements:
+ * reduce-scatter make every rank a head and need n ≤ 32 (enqueue.cc updateCollCostTable: no NVLS entry beyond; the
+ * symmetric kernels below have no such limit). Per channel and loop of {@code nHeads × chunk} elements:
  * <ul>
  *   <li>all-reduce (src/device/all_reduce.h, RunWorkColl NVLS, oneNode): <em>scatter</em> warps copy input
  *       sub-chunk h into the buffer bound to head h's multicast object; head h's <em>reduce</em> warps issue
@@ -31,7 +32,7 @@ import io.ccsim.algorithms.CollectiveOp;
  * <pre>
  * all-reduce      lane 0 scatter: SEND sub-chunk h to R_h, h < H            actors R_h = n + h, M_h = n + H + h
  *                 lane 1 head:    RECV_COPY_SEND from R_r to M_r (heads r < H only)
- *                 lane 2 gather:  RECV from M_h into sub-chunk h, h < H              (H = min(n, 32) heads)
+ *                 lane 2 gather:  RECV from M_h into sub-chunk h, h < H    (H = min(n, 32) heads; symmetric: n)
  * all-gather      lane 0 bcast:   SEND own chunk to M_r                    actors M_h = n + h
  *                 lane 1 gather:  RECV from M_h into out[h·count + offset], h = 0..n−1
  * reduce-scatter  lane 0 scatter: SEND in[h·count + offset] to R_h          actors R_h = n + h
@@ -46,8 +47,10 @@ import io.ccsim.algorithms.CollectiveOp;
  * <p>NCCL's symmetric AllReduce_RSxLDMC_AGxSTMC (src/device/symmetric/all_reduce.cuh, v2.28.9) has the same data
  * flow without the copies: rank r {@code multimem.ld_reduce}s its owned part straight from every rank's input window
  * and {@code multimem.st}s the sum into every rank's output window. It is this all-reduce schedule with lanes 0 and 2
- * as one-sided memory steps (no SM work on the rank whose memory is read or written); its ownership interleave (4 KiB
- * per warp iteration) is ccsim's loop of n sub-chunks. AllGather_STMC (all_gather.cuh: rank r {@code multimem.st}s its
+ * as one-sided memory steps (no SM work on the rank whose memory is read or written). Its warps own 4 KiB pieces
+ * round-robin by rank, so every rank owns (H = n, any n: the kernels use one multicast object over all ranks,
+ * dev_runtime.cc symTeamObtain, not NVLS's head channels, so NCCL_MAX_NVLS_ARITY does not apply); ccsim's loop is n
+ * sub-chunks, the last loop's aligned to 4 KiB. AllGather_STMC (all_gather.cuh: rank r {@code multimem.st}s its
  * input into the multicast output at r × count) is the all-gather with the gather lane as memory RECVs (the switch
  * writes every output window); ReduceScatter_LDMC (reduce_scatter.cuh: rank r {@code multimem.ld_reduce}s block r
  * of the multicast input and stores it locally) is the reduce-scatter with the scatter lane as memory SENDs (the
@@ -65,6 +68,11 @@ final class NvlsSchedule implements Schedule {
     private final int castBase;
     private final boolean memoryLanes;
 
+    /** NVLS all-reduce: the last loop's sub-chunk is a multiple of 16 KiB (all_reduce.h lastChunkSize), bytes. */
+    private static final int NVLS_ALIGN_BYTES = 16384;
+    /** AllReduce_RSxLDMC_AGxSTMC: its warps own 4 KiB pieces round-robin by rank (all_reduce.cuh), bytes. */
+    private static final int SYMMETRIC_ALIGN_BYTES = 4096;
+
     NvlsSchedule(CollectiveCall call, PlanOptions o, ChannelParts parts) { this(call, o, parts, false); }
 
     /**
@@ -79,9 +87,10 @@ final class NvlsSchedule implements Schedule {
         this.count = call.count();
         this.parts = parts;
         this.n = call.nRanks();
-        this.heads = Math.min(n, io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS);
+        boolean everyRank = memoryLanes || op != CollectiveOp.ALL_REDUCE;
+        this.heads = everyRank ? n : Math.min(n, io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS);
         this.nChannels = o.nChannels();
-        this.alignElems = Math.max(1, 16384 / call.dtype().bytes());
+        this.alignElems = Math.max(1, (memoryLanes ? SYMMETRIC_ALIGN_BYTES : NVLS_ALIGN_BYTES) / call.dtype().bytes());
         this.reduceBase = op == CollectiveOp.ALL_GATHER ? -1 : n;
         this.castBase = op == CollectiveOp.ALL_REDUCE ? n + heads : op == CollectiveOp.ALL_GATHER ? n : -1;
     }

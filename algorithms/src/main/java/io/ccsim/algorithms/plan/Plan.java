@@ -125,6 +125,19 @@ public final class Plan {
     /** Lanes per (rank, channel): 1 or 2 (see the class comment). */
     public int nLanes() { return schedule.nLanes(); }
 
+    /** What {@link #sequenceKey} returns when it knows nothing. */
+    public static final long NO_KEY = Long.MIN_VALUE;
+
+    /**
+     * A key of (actor, channel, lane)'s step sequence: actors of one channel with equal keys other than
+     * {@link #NO_KEY} have equal step sequences (primitives, counts, slots, flags, and the order in which they first
+     * meet each peer connection); {@link #NO_KEY} when the plan does not know without reading the steps.
+     */
+    public long sequenceKey(int actor, int channel, int lane) {
+        check(actor, channel, lane);
+        return actor < nRanks() ? schedule.sequenceKey(actor, channel, lane) : NO_KEY;
+    }
+
     /** Number of steps of (actor, channel, lane); actors are ranks, then switch actors. */
     public int stepCount(int rank, int channel, int lane) {
         check(rank, channel, lane);

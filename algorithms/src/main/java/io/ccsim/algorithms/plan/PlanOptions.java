@@ -19,8 +19,12 @@ import java.util.Arrays;
  *                    {@link Protocol#defaultBufferBytes()} (NCCL_BUFFSIZE applies to Simple).
  * @param ringOrders  null for the default ring (hosts in order, see {@link CommLayout#defaultRingOrder()}),
  *                    or one permutation of 0..n−1 per channel
+ * @param collNetHeads CollNet Direct's heads: the local indices (ascending, distinct, ≥ 0) of the GPUs of a host that
+ *                    have a NIC of their own, the same on every host; null for every GPU of a host (one NIC per GPU).
+ *                    Other algorithms ignore it
  */
-public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders) {
+public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
+                          int[] collNetHeads) {
 
     /** NCCL's MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -51,6 +55,21 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
             }
             ringOrders = copy;
         }
+        if (collNetHeads != null) {
+            if (collNetHeads.length == 0) throw new IllegalArgumentException("PlanOptions.collNetHeads must not be empty");
+            for (int i = 0; i < collNetHeads.length; i++) {
+                if (collNetHeads[i] < 0 || (i > 0 && collNetHeads[i] <= collNetHeads[i - 1])) {
+                    throw new IllegalArgumentException("PlanOptions.collNetHeads must be ascending distinct local indices"
+                            + " >= 0, got " + Arrays.toString(collNetHeads));
+                }
+            }
+            collNetHeads = collNetHeads.clone();
+        }
+    }
+
+    /** The options as given, every GPU a CollNet head. */
+    public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders) {
+        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, null);
     }
 
     /** Default buffer for the protocol, default rings. */
@@ -60,12 +79,25 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** A copy with another buffer size (bytes per connection). */
     public PlanOptions withBufferBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders);
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, collNetHeads);
     }
 
     /** A copy with explicit ring orders, one permutation of the ranks per channel. */
     public PlanOptions withRingOrders(int[][] orders) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, collNetHeads);
+    }
+
+    /** A copy with CollNet Direct's heads, the local indices of the GPUs with a NIC of their own (see the record). */
+    public PlanOptions withCollNetHeads(int[] localIndices) {
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices);
+    }
+
+    /** CollNet Direct's head local indices on hosts of {@code ppn} GPUs: {@link #collNetHeads} or 0..ppn−1. */
+    public int[] collNetHeadsOf(int ppn) {
+        if (collNetHeads != null) return collNetHeads.clone();
+        int[] all = new int[ppn];
+        for (int j = 0; j < ppn; j++) all[j] = j;
+        return all;
     }
 
     /** Required multiple for {@code bufferBytes} (see the record comment). */
@@ -87,21 +119,25 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
         return copy;
     }
 
+    @Override public int[] collNetHeads() { return collNetHeads == null ? null : collNetHeads.clone(); }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
-                && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders);
+                && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders)
+                && Arrays.equals(p.collNetHeads, collNetHeads);
     }
 
     @Override
     public int hashCode() {
         return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
-                + Arrays.deepHashCode(ringOrders);
+                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(collNetHeads);
     }
 
     @Override
     public String toString() {
         return "PlanOptions[" + algorithm + "/" + protocol + ", " + nChannels + " ch, buffer " + bufferBytes + " B"
-                + (ringOrders == null ? "" : ", custom rings") + "]";
+                + (ringOrders == null ? "" : ", custom rings")
+                + (collNetHeads == null ? "" : ", CollNet heads " + Arrays.toString(collNetHeads)) + "]";
     }
 }

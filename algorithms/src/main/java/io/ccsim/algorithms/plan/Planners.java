@@ -39,21 +39,26 @@ public final class Planners {
     /**
      * Ring all_reduce, all_gather, reduce_scatter, broadcast, reduce; tree (double binary tree)
      * all_reduce; P2P sendrecv and all_to_all; NVLS all_reduce, all_gather, reduce_scatter; NVLSTree all_reduce;
-     * CollNet Direct and Chain all_reduce; PAT all_gather, reduce_scatter; NCCL's symmetric kernels
-     * AllReduce_AGxLL_R, AllReduce_RSxLD_AGxST, AllReduce_RSxLDMC_AGxSTMC, AllGather_ST, AllGather_STMC,
-     * ReduceScatter_LD, ReduceScatter_LDMC; PyTorch's symmetric-memory one-shot and two-shot all_reduce.
+     * CollNet Direct all_reduce, all_gather, reduce_scatter; CollNet Chain all_reduce; PAT all_gather,
+     * reduce_scatter; NCCL's symmetric kernels AllReduce_AGxLL_R, AllReduce_RSxLD_AGxST, AllReduce_RSxLDMC_AGxSTMC,
+     * AllGather_ST, AllGather_STMC, ReduceScatter_LD, ReduceScatter_LDMC, AllReduce_AGxLLMC_R, AllGather_LL,
+     * AllGather_LLMC, ReduceScatter_LL; PyTorch's symmetric-memory one-shot and two-shot all_reduce.
      */
     public static Planners standard() {
         return of(List.of(new RingAllReducePlanner(), new RingAllGatherPlanner(), new RingReduceScatterPlanner(),
                 new RingBroadcastPlanner(), new RingReducePlanner(), new TreeAllReducePlanner(),
                 new SendRecvPlanner(), new AllToAllPlanner(), new NvlsPlanner(CollectiveOp.ALL_REDUCE),
                 new NvlsPlanner(CollectiveOp.ALL_GATHER), new NvlsPlanner(CollectiveOp.REDUCE_SCATTER),
-                new NvlsTreePlanner(), new CollNetDirectPlanner(), new CollNetChainPlanner(),
+                new NvlsTreePlanner(), new CollNetDirectPlanner(CollectiveOp.ALL_REDUCE),
+                new CollNetDirectPlanner(CollectiveOp.ALL_GATHER), new CollNetDirectPlanner(CollectiveOp.REDUCE_SCATTER),
+                new CollNetChainPlanner(),
                 new PatPlanner(CollectiveOp.ALL_GATHER), new PatPlanner(CollectiveOp.REDUCE_SCATTER),
                 new SymmetricPlanner(Algorithm.SYM_AR_ONE_SHOT), new SymmetricPlanner(Algorithm.SYM_AR_TWO_SHOT),
                 new SymmetricPlanner(Algorithm.SYM_AR_MULTIMEM), new SymmetricPlanner(Algorithm.SYM_AG_ST),
                 new SymmetricPlanner(Algorithm.SYM_AG_STMC), new SymmetricPlanner(Algorithm.SYM_RS_LD),
-                new SymmetricPlanner(Algorithm.SYM_RS_LDMC), new TorchSymmPlanner(Algorithm.TORCH_ONE_SHOT),
+                new SymmetricPlanner(Algorithm.SYM_RS_LDMC), new SymmetricPlanner(Algorithm.SYM_AR_ONE_SHOT_MC),
+                new SymmetricPlanner(Algorithm.SYM_AG_LL), new SymmetricPlanner(Algorithm.SYM_AG_LLMC),
+                new SymmetricPlanner(Algorithm.SYM_RS_LL), new TorchSymmPlanner(Algorithm.TORCH_ONE_SHOT),
                 new TorchSymmPlanner(Algorithm.TORCH_TWO_SHOT)));
     }
 

@@ -59,7 +59,14 @@ public enum Primitive {
      * reduced slice, with the reduction's post-operator (NCCL's {@code directRecvCopyDirectSend(postOp=true)} and
      * {@code recv(postOp=true)}), then its broadcast to the other GPUs of its host.
      */
-    RECV_POST_COPY_SEND(1, true, false, true);
+    RECV_POST_COPY_SEND(1, true, false, true),
+    /**
+     * v = recv(p0); send(v) to every send peer. A SHARP-capable network switch's all-gather of one CollNet slot (the
+     * SHARP plugin's {@code collNetIallgather}): the slot covers part of one host's block of the gathered buffer, so
+     * its data comes from that host's head GPU on the rail and goes to the head of every host, that one included: a
+     * switch actor's step, no buffers.
+     */
+    SHARP_GATHER(1, true, false, false);
 
     private final int fixedRecv; // -1: one or more
     private final boolean sends;
@@ -91,6 +98,11 @@ public enum Primitive {
     /** True for LOCAL_COPY and LOCAL_REDUCE, which touch no connection. */
     public boolean isLocal() { return this == LOCAL_COPY || this == LOCAL_REDUCE; }
 
-    /** True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD, SHARP_REDUCE): no thread block, no buffers. */
-    public boolean isSwitch() { return this == MULTIMEM_REDUCE || this == MULTIMEM_FORWARD || this == SHARP_REDUCE; }
+    /**
+     * True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD, SHARP_REDUCE, SHARP_GATHER): no thread
+     * block, no buffers.
+     */
+    public boolean isSwitch() {
+        return this == MULTIMEM_REDUCE || this == MULTIMEM_FORWARD || this == SHARP_REDUCE || this == SHARP_GATHER;
+    }
 }

@@ -15,6 +15,8 @@ final class RingAllGatherPlanner extends AbstractPlanner {
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {
         final long count = call.count();
         return new RingSchedule(call, o, g, parts) {
+            @Override boolean positionFree() { return true; }
+
             @Override int callsPerLoop() { return n; }
 
             @Override int loops(int ch) { return parts.chunks(ch); }

@@ -17,6 +17,8 @@ final class RingAllReducePlanner extends AbstractPlanner {
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {
         return new RingSchedule(call, o, g, parts) {
+            @Override boolean positionFree() { return true; }
+
             @Override int callsPerLoop() { return 2 * n - 1; }
 
             @Override

@@ -89,6 +89,48 @@ abstract class RingSchedule implements Schedule {
      */
     abstract void call(int rank, int ch, int loop, int k, StepCursor c);
 
+    /**
+     * Whether a rank's primitive at each call, and which of its two peers it meets first, do not depend on its ring
+     * position (all-reduce, all-gather, reduce-scatter: yes; broadcast and reduce depend on the root's position).
+     */
+    boolean positionFree() { return false; }
+
+    /** per channel: 1 if every call of a loop has the same count, 0 if not, −1 not yet known (benign race: idempotent) */
+    private byte[] uniform;
+
+    /*
+     * Equal keys need equal sequences. In a position-free ring schedule a rank's call k of loop l has the primitive of k
+     * and the count of the chunk it handles; when every call of every loop has one count (checked on one rank, whose
+     * calls visit every chunk of the loop), every rank's sequence is the same.
+     */
+    @Override
+    public long sequenceKey(int rank, int ch, int lane) {
+        if (lane != 0 || !positionFree()) return Plan.NO_KEY;
+        byte[] u = uniform;
+        if (u == null) {
+            u = new byte[nChannels];
+            java.util.Arrays.fill(u, (byte) -1);
+            uniform = u;
+        }
+        if (u[ch] < 0) u[ch] = (byte) (uniformCounts(ch) ? 1 : 0);
+        return u[ch] == 1 ? ch : Plan.NO_KEY;
+    }
+
+    private boolean uniformCounts(int ch) {
+        StepCursor c = new StepCursor();
+        int rank = order[ch][0];
+        for (int loop = 0; loop < loops(ch); loop++) {
+            long first = 0;
+            for (int k = 0; k < callsPerLoop(); k++) {
+                call(rank, ch, loop, k, c);
+                long nelem = Math.max(0, c.count);
+                if (k == 0) first = nelem;
+                else if (nelem != first) return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public int stepCount(int rank, int ch, int lane) {
         return lane == 0 ? loops(ch) * callsPerLoop() * slices : 0;

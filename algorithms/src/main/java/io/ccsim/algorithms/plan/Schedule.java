@@ -34,4 +34,12 @@ interface Schedule {
 
     /** The most receive or send peers of any step. */
     default int maxPeers() { return StepCursor.MAX_PEERS; }
+
+    /**
+     * A key for (rank, channel, lane)'s step sequence: two of one channel with equal keys other than
+     * {@link Plan#NO_KEY} have equal sequences (primitives, counts, slots, flags, and the order in which they meet
+     * their peers); {@link Plan#NO_KEY} says nothing (read the steps). Lets the simulator find equivalent ranks
+     * without reading every step of every rank.
+     */
+    default long sequenceKey(int rank, int channel, int lane) { return Plan.NO_KEY; }
 }

@@ -1,15 +1,18 @@
 package io.ccsim.algorithms.plan;
 
 import io.ccsim.algorithms.Algorithm;
-import io.ccsim.algorithms.CollectiveOp;
 
 /**
- * One of NCCL's symmetric-memory kernels as a plan ({@link SymmetricSchedule}; the multimem all-reduce reuses
- * {@link NvlsSchedule} with the ranks' scatter and gather as one-sided memory steps, as do AllGather_STMC and
- * ReduceScatter_LDMC with the NVLS all-gather and reduce-scatter). Refuses what NCCL would not run, with NCCL's
- * reason ({@link SymmetricSupport}): another protocol than the kernel's, a type or reduction no kernel implements,
- * a multimem load-reduce of a type the switch cannot reduce, a communicator over several hosts, a multicast
- * all-gather or reduce-scatter over more than 32 ranks.
+ * One of NCCL's symmetric-memory kernels as a plan: the LL kernels as {@link SymmetricLlSchedule}, the load and store
+ * kernels as {@link SymmetricSchedule}; the multimem all-reduce reuses {@link NvlsSchedule} with the ranks' scatter
+ * and gather as one-sided memory steps and every rank an owner, as do AllGather_STMC and ReduceScatter_LDMC with the
+ * NVLS all-gather and reduce-scatter. Every kernel plans any rank count: NCCL 2.28.9 puts no limit on the ranks of
+ * a symmetric kernel (sym_kernels.cc ncclSymkMask asks only for nvlsSupport for the multimem ones; NVLS's
+ * NCCL_MAX_NVLS_ARITY = 32 limits the NVLS algorithm's all-gather and reduce-scatter, enqueue.cc
+ * updateCollCostTable, and the multimem kernels use one multicast object over all ranks instead, dev_runtime.cc
+ * symTeamObtain). Refuses what NCCL would not run, with NCCL's reason ({@link SymmetricSupport}): another protocol
+ * than the kernel's, a type or reduction no kernel implements, a multimem load-reduce of a type the switch cannot
+ * reduce, a communicator over several hosts.
  */
 final class SymmetricPlanner extends AbstractPlanner {
     SymmetricPlanner(Algorithm kernel) {
@@ -32,12 +35,8 @@ final class SymmetricPlanner extends AbstractPlanner {
         SymmetricSupport.multimemRefusal(k, call.dtype(), call.redop()).ifPresent(r -> {
             throw new UnsupportedAlgorithmException(r);
         });
-        int maxHeads = io.ccsim.algorithms.profile.NcclNvlsConstants.MAX_HEADS;
-        if (SymmetricSupport.multimem(k) && call.op() != CollectiveOp.ALL_REDUCE && call.nRanks() > maxHeads) {
-            throw new UnsupportedAlgorithmException(k.ncclName() + " needs at most " + maxHeads
-                    + " ranks in the multicast group (NCCL_MAX_NVLS_ARITY), got " + call.nRanks());
-        }
-        if (SymmetricSupport.multimem(k)) return new NvlsSchedule(call, o, parts, true);
-        return new SymmetricSchedule(call, o, parts);
+        if (SymmetricSupport.ll(k)) return new SymmetricLlSchedule(call, o, parts);
+        if (!SymmetricSupport.multimem(k)) return new SymmetricSchedule(call, o, parts);
+        return new NvlsSchedule(call, o, parts, true);
     }
 }

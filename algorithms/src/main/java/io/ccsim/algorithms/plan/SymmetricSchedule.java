@@ -4,13 +4,11 @@ import io.ccsim.algorithms.Algorithm;
 
 /**
  * NCCL's symmetric-memory kernels that read and write peers' windows with the SMs of one side (NVIDIA/nccl v2.28.9
- * src/device/symmetric/all_reduce.cuh, all_gather.cuh, reduce_scatter.cuh; the multimem all-reduce is
- * {@link NvlsSchedule} with memory lanes).
+ * src/device/symmetric/all_reduce.cuh, all_gather.cuh, reduce_scatter.cuh; the multimem kernels are
+ * {@link NvlsSchedule} with memory lanes, the LL kernels {@link SymmetricLlSchedule}).
  *
  * <h2>NCCL's data flow (n ranks, one block per channel)</h2>
  * <ul>
- *   <li>AllReduce_AGxLL_R (one-shot): every rank LL-stores its input packs into a slot of every peer's LL buffer;
- *       every rank then reads its own buffer's n slots, reduces them and writes its output.</li>
  *   <li>AllReduce_RSxLD_AGxST (two-shot): rank r owns every n-th piece; for an owned piece it loads its own input
  *       and every peer's input (LSA peer pointers, rank+1 first), reduces, and stores the sum into every rank's
  *       output.</li>
@@ -22,15 +20,11 @@ import io.ccsim.algorithms.Algorithm;
  * A one-sided load has no active sender: rank p's memory serving r's load of p's input is a step of p that SENDs to
  * r and is marked {@link StepCursor#memory()} (no overhead, no thread-block rate: the flow runs at what the links
  * give), and r's step receives it and pays the reduction. A store is an ordinary SEND by the storing rank; the step
- * of the rank stored into is a memory RECV (no SM work, no time of its own). The LL one-shot has no one-sided
- * access (each rank reads its own LL buffer), so its steps are ordinary LL sends and receives. Ranks keep one peer
+ * of the rank stored into is a memory RECV (no SM work, no time of its own). Ranks keep one peer
  * per step ({@link StepCursor#MAX_PEERS} is the kernel encoding's limit): a rank's n − 1 loads, or stores,
  * are n − 1 steps, all but the first {@link StepCursor#continued() continued} (one NCCL call); reductions after the
  * first add to the partial sum in the output ({@link StepCursor#fromOutput()}). Lanes run at once:
- * The one-shot's rank also stores into its own slot (a connection from the rank to itself, as NCCL's kernel writes
- * all n slots) and sums the n slots in rank order, so that every rank gets the same bits, as in NCCL.
  * <pre>
- * one-shot     lane 0: SEND chunk to r, r+1, …, r−1         lane 1: RECV from 0, RECV_REDUCE_COPY from 1, 2, …, n−1
  * two-shot     lane 0: serve own input piece to its owner    lane 1: RECV_REDUCE_COPY own piece from r+1, r+2, …,
  *                      (memory SEND)                                  then SEND it to r+1, r+2, … (connection 1)
  *              lane 2: accept the owners' stores (memory RECV, connection 1)
@@ -92,14 +86,13 @@ final class SymmetricSchedule implements Schedule, TwoShotSteps.Pieces {
     public int stepCount(int actor, int ch, int lane) {
         int loops = loops(ch);
         boolean reduceStore = kernel == Algorithm.SYM_AR_TWO_SHOT && lane == 1;
-        boolean nSteps = kernel == Algorithm.SYM_AR_ONE_SHOT || (kernel == Algorithm.SYM_AG_ST && lane == 0);
+        boolean nSteps = kernel == Algorithm.SYM_AG_ST && lane == 0;
         return loops * (reduceStore ? 2 * (n - 1) : nSteps ? n : n - 1);
     }
 
     @Override
     public void step(int r, int ch, int lane, int i, StepCursor c) {
         switch (kernel) {
-            case SYM_AR_ONE_SHOT: oneShot(r, ch, lane, i, c); break;
             case SYM_AR_TWO_SHOT: twoShot(r, ch, lane, i, c); break;
             case SYM_AG_ST: allGather(r, ch, lane, i, c); break;
             default: reduceScatter(r, ch, lane, i, c);
@@ -108,21 +101,6 @@ final class SymmetricSchedule implements Schedule, TwoShotSteps.Pieces {
 
     private int chunkCount(int ch, int j) {
         return (int) parts.chunkCount(ch, parts.chunkStart(ch, j));
-    }
-
-    private void oneShot(int r, int ch, int lane, int i, StepCursor c) {
-        int j = i / n;
-        int k = i % n;
-        long off = parts.chunkStart(ch, j);
-        if (lane == 0) { // its own slot included, from r on
-            c.set(Primitive.SEND, off, off, chunkCount(ch, j), 1);
-            c.addSend((r + k) % n);
-        } else { // slots in rank order 0, 1, …: every rank sums in the same order, so all get the same bits
-            c.set(k == 0 ? Primitive.RECV : Primitive.RECV_REDUCE_COPY, off, off, chunkCount(ch, j), 1);
-            c.addRecv(k);
-            if (k > 0) c.markFromOutput();
-        }
-        if (k > 0) c.markContinued();
     }
 
     private void twoShot(int r, int ch, int lane, int i, StepCursor c) {
@@ -176,7 +154,7 @@ final class SymmetricSchedule implements Schedule, TwoShotSteps.Pieces {
             if (loops(ch) == 0) continue;
             for (int a = 0; a < n; a++) {
                 for (int b = 0; b < n; b++) {
-                    if (a == b && kernel != Algorithm.SYM_AR_ONE_SHOT) continue;
+                    if (a == b) continue;
                     sink.accept(ch, a, b);
                     if (kernel == Algorithm.SYM_AR_TWO_SHOT) sink.accept(ch + nChannels, a, b);
                 }

@@ -17,37 +17,58 @@ public final class SymmetricSupport {
     /** The collective a symmetric kernel implements. */
     public static CollectiveOp opOf(Algorithm kernel) {
         switch (kernel) {
-            case SYM_AR_ONE_SHOT: case SYM_AR_TWO_SHOT: case SYM_AR_MULTIMEM: return CollectiveOp.ALL_REDUCE;
-            case SYM_AG_ST: case SYM_AG_STMC: return CollectiveOp.ALL_GATHER;
-            case SYM_RS_LD: case SYM_RS_LDMC: return CollectiveOp.REDUCE_SCATTER;
+            case SYM_AR_ONE_SHOT: case SYM_AR_ONE_SHOT_MC: case SYM_AR_TWO_SHOT: case SYM_AR_MULTIMEM:
+                return CollectiveOp.ALL_REDUCE;
+            case SYM_AG_LL: case SYM_AG_LLMC: case SYM_AG_ST: case SYM_AG_STMC: return CollectiveOp.ALL_GATHER;
+            case SYM_RS_LL: case SYM_RS_LD: case SYM_RS_LDMC: return CollectiveOp.REDUCE_SCATTER;
             case TORCH_ONE_SHOT: case TORCH_TWO_SHOT: return CollectiveOp.ALL_REDUCE;
             default: throw new IllegalArgumentException(kernel.ncclName() + " is not a symmetric kernel");
         }
     }
 
-    /** The protocol a kernel's plan runs: LL for the one-shot (LL broadcast), Simple (plain loads and stores) else. */
-    public static Protocol protocolOf(Algorithm kernel) {
-        return kernel == Algorithm.SYM_AR_ONE_SHOT ? Protocol.LL : Protocol.SIMPLE;
+    /**
+     * Whether the kernel exchanges LL lines through NCCL's LL all-to-all buffers (ncclLLA2ASession): AllReduce_AGxLL_R,
+     * AllReduce_AGxLLMC_R, AllGather_LL, AllGather_LLMC, ReduceScatter_LL (sym_kernels.cc kernelMask_LL).
+     */
+    public static boolean ll(Algorithm kernel) {
+        switch (kernel) {
+            case SYM_AR_ONE_SHOT: case SYM_AR_ONE_SHOT_MC: case SYM_AG_LL: case SYM_AG_LLMC: case SYM_RS_LL: return true;
+            default: return false;
+        }
     }
 
-    /** Whether the kernel uses NVLink multicast (it needs NVLS support). */
+    /** The protocol a kernel's plan runs: LL for the LL kernels ({@link #ll}), Simple (plain loads and stores) else. */
+    public static Protocol protocolOf(Algorithm kernel) {
+        return ll(kernel) ? Protocol.LL : Protocol.SIMPLE;
+    }
+
+    /**
+     * Whether the kernel uses NVLink multicast, so that it needs NVLS support (sym_kernels.cc kernelMask_STMC):
+     * AllReduce_RSxLDMC_AGxSTMC, AllGather_STMC, ReduceScatter_LDMC and the multicast LL kernels AllReduce_AGxLLMC_R
+     * and AllGather_LLMC.
+     */
     public static boolean multimem(Algorithm kernel) {
-        return kernel == Algorithm.SYM_AR_MULTIMEM || kernel == Algorithm.SYM_AG_STMC || kernel == Algorithm.SYM_RS_LDMC;
+        switch (kernel) {
+            case SYM_AR_MULTIMEM: case SYM_AG_STMC: case SYM_RS_LDMC: case SYM_AR_ONE_SHOT_MC: case SYM_AG_LLMC: return true;
+            default: return false;
+        }
     }
 
     /**
      * Why the switch cannot reduce (type, reduction) for a multimem kernel that reduces (AllReduce_RSxLDMC_AGxSTMC,
-     * ReduceScatter_LDMC: {@code multimem.ld_reduce}), or empty: on sm90 sum of float, half and bfloat16 among the
-     * types symmetric kernels implement (fp8 only from sm100, which ccsim does not model). AllGather_STMC only
-     * stores, so any type goes; other kernels: empty.
+     * ReduceScatter_LDMC: {@code multimem.ld_reduce}), or empty: sum of float, half and bfloat16 among the types
+     * symmetric kernels implement. NCCL 2.28.9 adds fp8 on sm100; plans do not know the GPU, so fp8 is refused on
+     * every one ({@code SymkModel} leaves those kernels out of an fp8 choice and says so). The kernels that only
+     * store through multicast (AllGather_STMC, and the LL kernels, which reduce on the SMs) take any type; other
+     * kernels: empty.
      */
     public static Optional<String> multimemRefusal(Algorithm kernel, DataType dtype, ReduceOp redop) {
-        if (!multimem(kernel) || kernel == Algorithm.SYM_AG_STMC) return Optional.empty();
+        if (kernel != Algorithm.SYM_AR_MULTIMEM && kernel != Algorithm.SYM_RS_LDMC) return Optional.empty();
         boolean type = dtype == DataType.FLOAT32 || dtype == DataType.FLOAT16 || dtype == DataType.BFLOAT16;
         if (redop == ReduceOp.SUM && type) return Optional.empty();
         return Optional.of(kernel.ncclName() + " cannot reduce " + redop.ncclTestsName() + " of " + dtype.ncclTestsName()
                 + " with multimem.ld_reduce (NCCL 2.28.9 ncclSymkMask: sum of float, half, bfloat16 on sm90;"
-                + " fp8 from sm100 only)");
+                + " fp8 from sm100 only, which ccsim does not plan)");
     }
 
     /**

@@ -80,6 +80,9 @@ final class ConnIndex {
         return v;
     }
 
+    /** Index of (ch, f, t), or −1 if it was not added. */
+    int indexOf(int ch, int f, int t) { return lookup(key(ch, f, t)); }
+
     /** Whether connection {@code k} (any int; out of range is false) is (ch, f, t): one load, no hashing. */
     boolean is(int k, int ch, int f, int t) {
         return k >= 0 && k < size && keyOf[k] == key(ch, f, t);

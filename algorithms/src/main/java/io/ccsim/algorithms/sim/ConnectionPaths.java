@@ -35,7 +35,6 @@ final class ConnectionPaths {
     private final Fabric fabric;
     private final FlowNetwork net;
     private final RouteCache routes;
-    private final Connections conns;
     private final StepCosts costs;
     private final ChannelFolding folding;
     private final int[] actorNodes;
@@ -51,11 +50,10 @@ final class ConnectionPaths {
      * Paths for {@code plan}'s connections on topology nodes {@code actorNodes} (one per actor: the ranks' GPUs, then the switch actors' NVSwitches). Adds the
      * send-limit links to the fabric's network now (one per rank) when the protocol's cta costs set a send limit.
      */
-    ConnectionPaths(Fabric fabric, Plan plan, int[] actorNodes, StepCosts costs, ChannelFolding folding, Connections conns) {
+    ConnectionPaths(Fabric fabric, Plan plan, int[] actorNodes, StepCosts costs, ChannelFolding folding) {
         this.fabric = fabric;
         this.net = fabric.network();
         this.routes = new RouteCache(fabric, costs.algorithm() == Algorithm.RING);
-        this.conns = conns;
         this.costs = costs;
         this.folding = folding;
         this.actorNodes = actorNodes.clone();
@@ -69,16 +67,21 @@ final class ConnectionPaths {
         this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, actorNodes, cta) : null;
     }
 
+    /** A connection's hops ({@link FlowNetwork#hop}) before any multiplicity, and its hop latency, ps. */
+    record Hops(int[] hops, long latencyPs) { }
+
     /** Sets connection {@code k}'s path and hop latency ({@link Connections#setRoute}) unless already set. */
-    void ensure(int k) {
+    void ensure(Connections conns, int k) {
         if (conns.routed(k)) return;
-        int from = conns.from(k);
-        int to = conns.to(k);
-        if (from >= nRanks || to >= nRanks) {
-            ensureSwitch(k, from, to);
-            return;
-        }
         int ch = conns.channel(k) % nCh; // a connection-1 key channel stands for its channel
+        Hops h = hops(conns.channel(k), conns.from(k), conns.to(k));
+        conns.setRoute(k, net.path(h.hops(), folding.multiplicity(ch)), h.latencyPs());
+    }
+
+    /** The hops and hop latency of connection (connection channel {@code cch}, {@code from}, {@code to}) of the plan. */
+    Hops hops(int cch, int from, int to) {
+        int ch = cch % nCh;
+        if (from >= nRanks || to >= nRanks) return switchHops(ch, from, to);
         Route r = routes.route(actorNodes[from], actorNodes[to], ch);
         int[] hops = r.hops();
         if (r.length() > 0 && fabric.routeClass(r) == LinkClass.NVLINK) {
@@ -94,7 +97,7 @@ final class ConnectionPaths {
                 if (in >= 0) hops[i] = FlowNetwork.hop(in, true);
             }
         }
-        conns.setRoute(k, net.path(hops, folding.multiplicity(ch)), costs.hopLatencyPs(fabric.routeClass(r)));
+        return new Hops(hops, costs.hopLatencyPs(fabric.routeClass(r)));
     }
 
     /*
@@ -106,18 +109,16 @@ final class ConnectionPaths {
      * cable and, where the aggregating switch is a spine, the leaf's uplink (NcclPaths#netSwitchRoute); its hop latency
      * is the network class's.
      */
-    private void ensureSwitch(int k, int from, int to) {
+    private Hops switchHops(int ch, int from, int to) {
         boolean toSwitch = to >= nRanks;
         int gpu = toSwitch ? actorNodes[from] : actorNodes[to];
-        int ch = conns.channel(k) % nCh;
         if (plan.switchKind(toSwitch ? to : from) == SwitchKind.NETWORK) {
             Route r = routes.netSwitchRoute(gpu, actorNodes[toSwitch ? to : from], toSwitch, ch);
-            conns.setRoute(k, net.path(r.hops(), folding.multiplicity(ch)), costs.hopLatencyPs(LinkClass.NET));
-            return;
+            return new Hops(r.hops(), costs.hopLatencyPs(LinkClass.NET));
         }
         Route r = routes.switchRoute(gpu, toSwitch);
         int[] hops = {r.hops()[0], FlowNetwork.hop(fabric.nvlsPortLink(gpu), !toSwitch)};
-        conns.setRoute(k, net.path(hops, folding.multiplicity(ch)), costs.hopLatencyPs(LinkClass.NVLINK));
+        return new Hops(hops, costs.hopLatencyPs(LinkClass.NVLINK));
     }
 
     /**

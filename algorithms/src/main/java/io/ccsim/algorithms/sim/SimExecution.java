@@ -82,6 +82,7 @@ public final class SimExecution {
     private final int nLanes;
     private final StepCosts costs;
     private final ChannelFolding folding;
+    private final RankFolding ranks;
     private final Connections conns;
     private final Workers workers;
     private final StepScheduler scheduler;
@@ -94,11 +95,22 @@ public final class SimExecution {
     private long endPs = -1;
 
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener) {
-        this(sim, fabric, plan, gpuOfRank, listener, true);
+        this(sim, fabric, plan, gpuOfRank, listener, Folding.CHANNELS);
     }
+
+    /**
+     * How much of an execution is simulated: every worker ({@code NONE}, the reference), one channel per set of replica
+     * channels ({@code CHANNELS}, {@link ChannelFolding}), and further one actor per class of equivalent actors
+     * ({@code RANKS}, {@link RankFolding}: exact only when every rank launches at once).
+     */
+    public enum Folding { NONE, CHANNELS, RANKS }
 
     /** {@code foldReplicas = false} simulates every channel (tests compare it with the folded run). */
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, boolean foldReplicas) {
+        this(sim, fabric, plan, gpuOfRank, listener, foldReplicas ? Folding.CHANNELS : Folding.NONE);
+    }
+
+    SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, Folding fold) {
         this.sim = sim;
         this.plan = plan;
         this.listener = listener;
@@ -110,11 +122,21 @@ public final class SimExecution {
             throw new IllegalArgumentException("gpuOfRank has " + gpuOfRank.length + " entries for " + nRanks + " ranks");
         }
         this.costs = StepCosts.of(fabric.profile(), plan);
-        ConnIndex index = new ConnIndex();
-        plan.forEachConnection((ch, from, to) -> index.add(ch, from, to));
-        this.conns = new Connections(index);
-        this.folding = foldReplicas ? ChannelFolding.of(plan, costs.skewPhases()) : ChannelFolding.none(nCh);
-        ConnectionPaths paths = new ConnectionPaths(fabric, plan, actorNodes(fabric, plan, gpuOfRank), costs, folding, conns);
+        this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()) : ChannelFolding.none(nCh);
+        ConnectionPaths paths = new ConnectionPaths(fabric, plan, actorNodes(fabric, plan, gpuOfRank), costs, folding);
+        this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, paths, fabric.network())
+                : RankFolding.identity(nActors, nCh);
+        if (ranks.folds()) {
+            this.conns = new Connections(ranks.quotient());
+            for (int q = 0; q < conns.count(); q++) {
+                int mult = folding.multiplicity(conns.channel(q) % nCh);
+                conns.setRoute(q, fabric.network().path(ranks.quotientHops(q), mult), ranks.quotientLatencyPs(q));
+            }
+        } else {
+            ConnIndex index = new ConnIndex();
+            plan.forEachConnection((ch, from, to) -> index.add(ch, from, to));
+            this.conns = new Connections(index);
+        }
         this.workers = new Workers(nActors, nCh, nLanes, plan.maxPeers());
         this.rankLaunched = new boolean[nActors];
         this.rankWorkersLeft = new int[nActors];
@@ -124,15 +146,20 @@ public final class SimExecution {
         for (int r = 0; r < nActors; r++) {
             for (int c = 0; c < nCh; c++) initWorkers(r, c);
         }
-        this.scheduler = new StepScheduler(sim, fabric.network(), plan, costs, workers, conns, paths, folding, this::workerDone);
+        this.scheduler = new StepScheduler(sim, fabric.network(), plan, costs, workers, conns, paths, folding, ranks,
+                this::workerDone);
     }
 
-    /** Sets the step counts (a replica channel's workers have none) and lane shares of (rank, channel)'s workers. */
+    /**
+     * Sets the step counts (a replica channel's workers and a folded actor's have none) and lane shares of (rank,
+     * channel)'s workers; counts the rank's workers with steps, whose representatives report their end.
+     */
     private void initWorkers(int r, int c) {
         for (int l = 0; l < nLanes; l++) {
             int w = workers.id(r, c, l);
-            workers.setStepCount(w, folding.simulated(c) ? plan.stepCount(r, c, l) : 0);
-            if (workers.stepCount(w) > 0) rankWorkersLeft[r]++;
+            int steps = folding.simulated(c) ? plan.stepCount(r, c, l) : 0;
+            workers.setStepCount(w, ranks.simulated(c, r) ? steps : 0);
+            if (steps > 0) rankWorkersLeft[r]++;
         }
         if (costs.hasLaneShares() && busyLanes(plan, r, c) > 1) {
             for (int l = 0; l < nLanes; l++) {
@@ -155,6 +182,19 @@ public final class SimExecution {
 
     /** How many channels channel {@code c} stands for (0 if it is a replica simulated by another). */
     public int channelMultiplicity(int c) { return folding.multiplicity(c); }
+
+    /** Workers (actor, channel) simulated; with folding fewer than {@link #workerCount}. */
+    public int simulatedWorkers() {
+        int n = 0;
+        for (int c = 0; c < nCh; c++) {
+            if (!folding.simulated(c)) continue;
+            for (int a = 0; a < nActors; a++) if (ranks.simulated(c, a)) n++;
+        }
+        return n;
+    }
+
+    /** Workers (actor, channel) of the plan. */
+    public int workerCount() { return nActors * nCh; }
 
     /**
      * Rank {@code rank}'s kernel is launched now; its workers start after the protocol's launch latency.
@@ -213,9 +253,16 @@ public final class SimExecution {
         }
     }
 
+    /** Worker {@code w} finished: so did the workers of its channel it stands for. */
     private void workerDone(int w) {
         int rank = workers.rank(w);
-        if (--rankWorkersLeft[rank] == 0 && rank < nRanks) rankFinished(rank);
+        if (!ranks.folds()) {
+            if (--rankWorkersLeft[rank] == 0 && rank < nRanks) rankFinished(rank);
+            return;
+        }
+        for (int m : ranks.members(workers.channel(w), rank)) {
+            if (--rankWorkersLeft[m] == 0 && m < nRanks) rankFinished(m);
+        }
     }
 
     /**

@@ -34,6 +34,14 @@ public final class SimExecutor {
         return new SimExecution(sim, fabric, plan, gpuOfRank, listener);
     }
 
+    /**
+     * As {@link #start(Plan, int[], SimExecution.Listener)}, simulating only what {@code folding} leaves
+     * ({@link SimExecution.Folding#RANKS} is exact only when every rank launches at the same time).
+     */
+    public SimExecution start(Plan plan, int[] gpuOfRank, SimExecution.Listener listener, SimExecution.Folding folding) {
+        return new SimExecution(sim, fabric, plan, gpuOfRank, listener, folding);
+    }
+
     /** Topology node indices of the first {@code nRanks} GPUs in rank order (host, then local index). */
     public static int[] firstGpus(Topology t, int nRanks) {
         List<Node> gpus = t.gpus();

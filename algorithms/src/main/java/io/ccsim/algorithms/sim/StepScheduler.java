@@ -42,6 +42,10 @@ final class StepScheduler {
     private final Connections conns;
     private final ConnectionPaths paths;
     private final ChannelFolding folding;
+    private final RankFolding ranks;
+    /** [ch * nActors + actor] = the actor simulating it (RankFolding#repMap), or null when no actor folds */
+    private final int[] repOf;
+    private final int nActors;
     private final IntConsumer workerDone;
     private final int elemBytes;
     private final StepCursor cursor;
@@ -53,7 +57,7 @@ final class StepScheduler {
     private long flowsStarted;
 
     StepScheduler(Simulator sim, FlowNetwork net, Plan plan, StepCosts costs, Workers workers, Connections conns,
-                  ConnectionPaths paths, ChannelFolding folding, IntConsumer workerDone) {
+                  ConnectionPaths paths, ChannelFolding folding, RankFolding ranks, IntConsumer workerDone) {
         this.sim = sim;
         this.net = net;
         this.plan = plan;
@@ -62,6 +66,9 @@ final class StepScheduler {
         this.conns = conns;
         this.paths = paths;
         this.folding = folding;
+        this.ranks = ranks;
+        this.repOf = ranks.repMap();
+        this.nActors = plan.nActors();
         this.workerDone = workerDone;
         this.elemBytes = plan.call().dtype().bytes();
         this.cursor = new StepCursor(plan.maxPeers());
@@ -98,39 +105,57 @@ final class StepScheduler {
         long bytes = (long) cursor.count() * elemBytes;
         int nr = cursor.nRecv();
         int ns = cursor.nSend();
-        workers.loadStep(w, cursor.prim().ordinal(), cursor.slots(), bytes, costs.units(bytes), nr, ns);
+        // folded: equivalent peers share one quotient connection, bound once
+        int boundRecv = bindConnections(w, ch, rank, nr, true);
+        int boundSend = bindConnections(w, ch, rank, ns, false);
+        workers.loadStep(w, cursor.prim().ordinal(), cursor.slots(), bytes, costs.units(bytes), boundRecv, boundSend);
         boolean free = cursor.prim().isSwitch() || cursor.memory();
         if (costs.cta() != null && !free) workers.setPsPerByte(w, costs.psPerByte(cursor.prim(), nr, ns));
         if (cursor.continued() || free) workers.setFlag(w, Workers.F_CONTINUED);
         else workers.clearFlag(w, Workers.F_CONTINUED);
         if (cursor.memory()) workers.setFlag(w, Workers.F_MEMORY);
         else workers.clearFlag(w, Workers.F_MEMORY);
-        bindConnections(w, ch, rank, nr, true);
-        bindConnections(w, ch, rank, ns, false);
     }
 
     /*
      * A worker mostly talks to the same peers step after step (ring: always), so the last lookup is reused: for the
      * first connection by its peer (kept in the worker's block), for the others by the connection's key.
      */
-    /** Binds worker {@code w} as receiver ({@code receiving}) or sender of the {@code n} connections of the cursor's step. */
-    private void bindConnections(int w, int ch, int rank, int n, boolean receiving) {
+    /**
+     * Binds worker {@code w} as receiver ({@code receiving}) or sender of the {@code n} connections of the cursor's
+     * step; returns how many distinct connections it bound (fewer than n only when folded peers share one).
+     */
+    private int bindConnections(int w, int ch, int rank, int n, boolean receiving) {
         int conn = receiving ? cursor.recvConn() : cursor.sendConn();
         int cch = plan.connectionChannel(ch, conn);
         int tagBase = conn * plan.nActors(); // the first-peer cache tells connection 1 of a peer from its connection 0
+        int m = 0;
         for (int i = 0; i < n; i++) {
             int peer = receiving ? cursor.recvPeer(i) : cursor.sendPeer(i);
+            if (repOf != null) peer = repOf[ch * nActors + peer]; // the quotient connection to the peer's class
             int from = receiving ? peer : rank;
             int to = receiving ? rank : peer;
-            int k = workers.conn(w, i, receiving);
-            if (i == 0 ? workers.firstPeer(w, receiving) != tagBase + peer : !conns.is(k, cch, from, to)) {
+            int k = workers.conn(w, m, receiving);
+            boolean cached = m == 0 ? workers.firstPeer(w, receiving) == tagBase + peer : conns.is(k, cch, from, to);
+            if (!cached) {
                 k = conns.find(cch, from, to);
-                paths.ensure(k);
-                workers.setConn(w, i, receiving, k, tagBase + peer);
+                paths.ensure(conns, k);
             }
+            if (repOf != null && boundBefore(w, m, receiving, k)) continue;
+            if (!cached) workers.setConn(w, m, receiving, k, tagBase + peer);
             if (receiving) conns.setReceiver(k, w);
             else conns.setSender(k, w);
+            m++;
         }
+        return m;
+    }
+
+    /** Whether one of worker {@code w}'s first {@code m} bound connections (of that direction) is {@code k}. */
+    private boolean boundBefore(int w, int m, boolean receiving, int k) {
+        for (int j = 0; j < m; j++) {
+            if (workers.conn(w, j, receiving) == k) return true;
+        }
+        return false;
     }
 
     private void tryStart(int w) {
@@ -157,7 +182,8 @@ final class StepScheduler {
         long delay = startAt - now; // > 0 only for deferred flows
         if (delay > 0) workers.setStepStartPs(w, startAt);
         if (j == 0) {
-            stepsExecuted += folding.multiplicity(workers.channel(w));
+            int ch = workers.channel(w);
+            stepsExecuted += (long) folding.multiplicity(ch) * ranks.classSize(ch, workers.rank(w));
             for (int i = 0; i < nr; i++) conns.take(workers.recvConn(w, i), s);
             for (int i = 0; i < ns; i++) conns.reserve(workers.sendConn(w, i), s);
         }

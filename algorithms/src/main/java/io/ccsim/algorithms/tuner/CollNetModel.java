@@ -9,22 +9,30 @@ import io.ccsim.algorithms.profile.LinkClass;
 import java.util.Optional;
 
 /**
- * NCCL's cost model, enable rules and channel choice for CollNetDirect and CollNetChain all-reduce (NVIDIA/nccl
- * v2.28.9, src/graph/tuning.cc ncclTopoTuneModel and ncclTopoGetAlgoTime; src/enqueue.cc updateCollCostTable,
- * getCollNetSupport and topoGetAlgoInfo; src/init.cc).
+ * NCCL's cost model, enable rules and channel choice for CollNetDirect (all-reduce, all-gather, reduce-scatter) and
+ * CollNetChain (all-reduce) (NVIDIA/nccl v2.28.9, src/graph/tuning.cc ncclTopoTuneModel and ncclTopoGetAlgoTime;
+ * src/enqueue.cc updateCollCostTable, getCollNetSupport and topoGetAlgoInfo; src/init.cc).
  */
 final class CollNetModel {
     /*
      * Enable rules, in NCCL's order: NCCL_COLLNET_ENABLE = 1 (default 0; init.cc); a CollNet plugin with collnet-capable
      * NICs (ccsim: SHARP switches, CollNetGraph); nNodes >= NCCL_COLLNET_NODE_THRESHOLD = 2; maxLocalRanks <= 8
-     * (NCCL_MAX_DIRECT_ARITY + 1, updateCollCostTable); the plugin's (op, type) support with avg asked as sum
-     * (getCollNetSupport, CollNetSupport); Simple only (tuning.cc: busBw 0 for LL and LL128); CollNetDirect needs an
-     * NVSwitch (ncclTopoGetNvsCount). CollNet is modelled for all-reduce only (NCCL 2.28 also runs CollNetDirect
-     * all-gather and reduce-scatter where the plugin has iallgather/ireducescatter and one GPU per NIC).
+     * (NCCL_MAX_DIRECT_ARITY + 1, updateCollCostTable); the plugin's (op, type) support with avg asked as sum for
+     * all-reduce and reduce-scatter, none for all-gather (getCollNetSupport, CollNetSupport); Simple only (tuning.cc:
+     * busBw 0 for LL and LL128); CollNetDirect needs an NVSwitch (ncclTopoGetNvsCount). All-gather and reduce-scatter
+     * also need the plugin's iallgather / ireducescatter (the SHARP plugin has both from its collnet v8 API on;
+     * ccsim's SHARP network stands for that plugin) and every node's localRanks <= collNetHeadsNum ("disable collnet
+     * for allgather/reducescatter if #localranks > #heads", "AllGather/ReduceScatter requires 1:1 GPU:NIC"); heads
+     * are the NICs' local GPUs (coll_net.cc ncclCollNetSetup: the CollNetDirect graph's, or the NVLS graph's, which
+     * has the same heads), so 4 NICs for 8 GPUs turn them off.
      *
-     * Model, graph values (nCh, bw = bwIntra: CollNet reads bwIntra on any node count), ppn = nRanks / nNodes:
-     *   Direct busBw = nCh × bw / f, f = ppn/nCh − (ppn/nCh − 1)/2 ("all GPUs need a local NIC for full speed"),
-     *          × 0.85 on compute capability >= 90; Chain busBw = nCh × bw; both × 0.5 (bus → algorithm bandwidth)
+     * Model, graph values (nCh, bw = bwIntra: CollNet reads bwIntra on any node count; CollNetDirect's bwInter =
+     * bwIntra, the search speed), ppn = nRanks / nNodes:
+     *   Direct all-reduce busBw = nCh × bw / f, f = ppn/nCh − (ppn/nCh − 1)/2 ("Collnet+Direct requires all GPUs to
+     *          have a local NIC to work at full speed"), × 0.85 on compute capability >= 90; Chain busBw = nCh × bw;
+     *          both × 0.5 (bus → algorithm bandwidth)
+     *   Direct all-gather, reduce-scatter busBw = ppn × min(bwIntra, 0.9 × bwInter), not converted: their nBytes is
+     *          the whole n × count buffer
      *   Direct latency = 2 (min(1, ppn − 1) × 3.7 + (ppn − 1) × 0.4) + interLat   ("0.4 us arity serialization")
      *   Chain latency  = 2 (ppn − 1) × 2.8 + interLat
      *   interLat = hwLat[NET][a][Simple] (Direct 31, Chain 30 µs; Tree's 14 when ppn = 1) + 2 × the NIC latency
@@ -32,7 +40,9 @@ final class CollNetModel {
      * Channels (topoGetAlgoInfo): Direct starts from the communicator's channels and, for ncSwitch = 16, 8, 4, 2, 1,
      * drops one while nBytes < nc × 640 threads × nHeads × threshold and nc > ncSwitch, halving the threshold (512)
      * when nc reaches 1.5 × ncSwitch; Chain drops one while nBytes < nc × 640 × 512.
-     * 4 × HGX H100 with 8 NDR NICs (graphs 8 × 48 GB/s): Direct 163.2 GB/s, 44 µs; Chain 192 GB/s, 69.2 µs.
+     * 4 × HGX H100 with 8 NDR NICs (graphs 8 × 48 GB/s): all-reduce Direct 163.2 GB/s, 44 µs; Chain 192 GB/s, 69.2 µs;
+     * all-gather and reduce-scatter Direct 8 × min(48, 43.2) = 345.6 GB/s, 44 µs. With 4 NICs (Direct 8 × 24, the
+     * search's 4 × 48 duplicated): all-reduce Direct 8 × 24 / 1 × 0.85 × 0.5 = 81.6 GB/s; all-gather, reduce-scatter off.
      */
     private CollNetModel() { }
 
@@ -48,7 +58,11 @@ final class CollNetModel {
     /** Why algorithm {@code a} (CollNetDirect or CollNetChain) is not a candidate for {@code in} under {@code env}. */
     static Optional<String> refusal(TuneInput in, NcclEnv env, Algorithm a) {
         if (!env.collNetEnable()) return Optional.of("disabled: NCCL_COLLNET_ENABLE is not 1 (NCCL's default 0)");
-        if (in.op() != CollectiveOp.ALL_REDUCE) return Optional.of("ccsim models CollNet for all_reduce only");
+        boolean allReduce = in.op() == CollectiveOp.ALL_REDUCE;
+        if (!allReduce && (a != Algorithm.COLLNET_DIRECT || in.op() != CollectiveOp.ALL_GATHER
+                && in.op() != CollectiveOp.REDUCE_SCATTER)) {
+            return Optional.of(a.ncclName() + " does not run " + in.op().cliName());
+        }
         if (!in.collNet().available()) return in.collNet().refusal();
         if (in.nNodes() < CollNetSupport.NODE_THRESHOLD) {
             return Optional.of("CollNet needs at least " + CollNetSupport.NODE_THRESHOLD + " nodes (NCCL_COLLNET_NODE_THRESHOLD)");
@@ -57,10 +71,15 @@ final class CollNetModel {
             return Optional.of("CollNet runs with at most " + CollNetSupport.MAX_LOCAL_RANKS + " ranks per node, got "
                     + in.gpusPerNode());
         }
-        Optional<String> data = CollNetSupport.refusal(in.dtype(), in.redop());
-        if (data.isPresent()) return data;
+        if (in.op() != CollectiveOp.ALL_GATHER) { // getCollNetSupport asks the plugin's matrix for reductions only
+            Optional<String> data = CollNetSupport.refusal(in.dtype(), in.redop());
+            if (data.isPresent()) return data;
+        }
         if (a == Algorithm.COLLNET_DIRECT && !in.collNet().nvSwitch()) {
             return Optional.of("CollNetDirect needs an NVSwitch in the node (NCCL's nvsCount is 0)");
+        }
+        if (!allReduce && in.gpusPerNode() > in.collNet().heads()) {
+            return Optional.of(CollNetSupport.directOneToOne(in.op(), in.gpusPerNode(), in.collNet().heads()));
         }
         return Optional.empty();
     }
@@ -69,6 +88,9 @@ final class CollNetModel {
     static double bandwidthGBs(TuneInput in, Algorithm a, int computeCapability) {
         CollNetGraph g = in.collNet();
         if (a == Algorithm.COLLNET_CHAIN) return g.chainChannels() * g.chainBwGBs() * 0.5;
+        if (in.op() != CollectiveOp.ALL_REDUCE) { // bwIntra = bwInter on the CollNetDirect graph
+            return in.gpusPerNode() * Math.min(g.directBwGBs(), g.directBwGBs() * 0.9);
+        }
         double busBw = g.directChannels() * g.directBwGBs();
         double factor = (double) in.nRanks() / in.nNodes() / g.directChannels();
         factor -= (factor - 1) / 2;

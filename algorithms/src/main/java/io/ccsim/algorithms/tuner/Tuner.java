@@ -49,17 +49,18 @@ import java.util.Optional;
  *
  * <h2>Enablement</h2>
  * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
- * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, NVLS, PAT; broadcast,
+ * Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree; all-gather, reduce-scatter: Ring, CollNetDirect, NVLS, PAT; broadcast,
  * reduce: Ring; Ring and Tree with LL, LL128, Simple; NVLS and NVLSTree with Simple only ({@link NvlsModel} on
  * one node, {@link NvlsTreeModel} across nodes: an NVLS graph, NCCL_NVLS_ENABLE not 0, a reduction and type the
  * switch reduces); CollNet with Simple only ({@link CollNetModel}: NCCL_COLLNET_ENABLE=1, a SHARP network, 2+
- * nodes, at most 8 ranks per node, a reduction and type SHARP reduces, an NVSwitch for Direct); PAT with Simple
+ * nodes, at most 8 ranks per node, a reduction and type SHARP reduces, an NVSwitch for Direct, for all-gather and
+ * reduce-scatter a NIC per GPU); PAT with Simple
  * only ({@link PatModel}: one rank per node, NCCL_PAT_ENABLE not 0, no avg reduce-scatter); send/recv and
  * all-to-all: P2P with LL or Simple — minus what NCCL_ALGO / NCCL_PROTO
  * disable for the function, minus LL128 where NCCL's default rule disables it (l.518-536: only when NCCL_PROTO
  * did not set the function's protocols; LL128 needs an NVLink intra-node graph, no NCCL_P2P_DISABLE, and
  * compute capability ≥ 70). NCCL_NVLS_ENABLE=1 where there is no NVLS graph is an error.
- * NCCL's other algorithms (CollNet all-gather and reduce-scatter, NVLS across nodes) are reported as
+ * NCCL's forms that ccsim does not implement (NVLS across nodes, with IB SHARP) are reported as
  * {@link Unavailable}; if nothing is
  * left the tuner throws {@link TunerException} naming what the collective supports — never a silent
  * replacement (NCCL ≥ 2.24 fails the same way, env.rst "NCCL_ALGO").
@@ -124,19 +125,19 @@ public final class Tuner {
         switch (op) {
             case ALL_REDUCE: return List.of(Algorithm.TREE, Algorithm.RING, Algorithm.COLLNET_DIRECT, Algorithm.COLLNET_CHAIN,
                     Algorithm.NVLS, Algorithm.NVLS_TREE);
-            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.NVLS, Algorithm.PAT);
+            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.RING, Algorithm.COLLNET_DIRECT, Algorithm.NVLS,
+                    Algorithm.PAT);
             case BROADCAST: case REDUCE: return List.of(Algorithm.RING);
             default: return List.of(Algorithm.P2P);
         }
     }
 
-    /** NCCL's algorithms for {@code op} that ccsim does not implement (tuning.cc l.293-298). */
+    /**
+     * NCCL's algorithms for {@code op} that ccsim does not implement (tuning.cc l.293-298): none; NVLS across nodes
+     * (with IB SHARP) is a form of NVLS that {@link NvlsModel} refuses with that reason.
+     */
     static List<Algorithm> unimplementedNcclAlgorithms(CollectiveOp op) {
-        switch (op) {
-            case ALL_REDUCE: return List.of();
-            case ALL_GATHER: case REDUCE_SCATTER: return List.of(Algorithm.COLLNET_DIRECT);
-            default: return List.of();
-        }
+        return List.of();
     }
 
     /**

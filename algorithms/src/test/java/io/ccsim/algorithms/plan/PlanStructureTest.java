@@ -189,8 +189,10 @@ class PlanStructureTest {
                     if (a.isSymmetric() && proto != SymmetricSupport.protocolOf(a)) continue;
                     boolean nvls = a == Algorithm.NVLS || a == Algorithm.NVLS_TREE || a.isSymmetric();
                     boolean collNet = a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN;
-                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank per host
-                    if ((nvls || collNet || a == Algorithm.PAT) && proto != Protocol.SIMPLE) continue;
+                    // NVLS(Tree): Simple, not int8, NVLS on one host; CollNet: Simple, 2+ hosts; PAT: Simple, one rank
+                    // per host; symmetric kernels: their own protocol (above), float, one host
+                    boolean simpleOnly = (nvls && !a.isSymmetric()) || collNet || a == Algorithm.PAT;
+                    if (simpleOnly && proto != Protocol.SIMPLE) continue;
                     for (int n : new int[] {2, 3, 5, 8}) {
                         CommLayout l = a == Algorithm.NVLS || a.isSymmetric() ? CommLayout.singleHost(n)
                                 : a == Algorithm.NVLS_TREE ? CommLayout.uniform(3, n)
@@ -306,6 +308,10 @@ class PlanStructureTest {
                 .hasMessageContaining("nChannels must be in 1..64");
         assertThatThrownBy(() -> PlanOptions.of(Algorithm.RING, Protocol.LL128, 1).withBufferBytes(1000))
                 .hasMessageContaining("multiple of 2048");
+        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withCollNetHeads(new int[] {0, 2, 2}))
+                .hasMessageContaining("collNetHeads must be ascending distinct local indices >= 0, got [0, 2, 2]");
+        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withCollNetHeads(new int[0]))
+                .hasMessageContaining("collNetHeads must not be empty");
         assertThatThrownBy(() -> planners.plan(CollectiveCall.of(CollectiveOp.ALL_GATHER, 10, DataType.FLOAT32, l),
                 PlanOptions.of(Algorithm.TREE, Protocol.SIMPLE, 1)))
                 .isInstanceOf(UnsupportedAlgorithmException.class)

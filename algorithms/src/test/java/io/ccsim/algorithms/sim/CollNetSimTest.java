@@ -43,6 +43,45 @@ class CollNetSimTest {
     }
 
     @Test
+    void allGatherAndReduceScatterCarryEachRailsBlocksOverItsNicOnce() {
+        io.ccsim.topology.Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 2).withSharp(true));
+        long bytes = 16L << 20; // 1 MiB per rank
+        long block = bytes / 16;
+        RailRun ag = RailRun.run(t, java.util.Map.of(), CollectiveOp.ALL_GATHER, bytes, Algorithm.COLLNET_DIRECT);
+        RailRun rs = RailRun.run(t, java.util.Map.of(), CollectiveOp.REDUCE_SCATTER, bytes, Algorithm.COLLNET_DIRECT);
+        for (int nic = 0; nic < 8; nic++) {
+            String cable = "n1.nic" + nic + "~leaf.r" + nic + ".0";
+            // all-gather: a head sends its own block up once; the rail's leaf returns both hosts' blocks to it
+            assertThat(ag.bytes(cable, false)).as(cable).isCloseTo(block, org.assertj.core.api.Assertions.within(1.0));
+            assertThat(ag.bytes(cable, true)).as(cable).isCloseTo(2 * block, org.assertj.core.api.Assertions.within(1.0));
+            // reduce-scatter: a head sends its host's partial sums of both hosts' blocks; it gets its own block's sum
+            assertThat(rs.bytes(cable, false)).as(cable).isCloseTo(2 * block, org.assertj.core.api.Assertions.within(1.0));
+            assertThat(rs.bytes(cable, true)).as(cable).isCloseTo(block, org.assertj.core.api.Assertions.within(1.0));
+        }
+        assertThat(ag.spineBytes()).isZero(); // each rail's two hosts share its leaf, which aggregates
+        assertThat(rs.spineBytes()).isZero();
+    }
+
+    @Test
+    void withFourNicsForEightGpusOnlyTheNicsGpusAreHeads() {
+        io.ccsim.topology.Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 2).withSharp(true).withNicsPerNode(4));
+        long bytes = 64L << 20;
+        RailRun r = RailRun.run(t, java.util.Map.of(), CollectiveOp.ALL_REDUCE, bytes, Algorithm.COLLNET_DIRECT);
+        assertThat(r.graph.collNet().headLocals()).containsExactly(0, 2, 4, 6);
+        for (int k = 0; k < 4; k++) {
+            // head 2k owns a quarter of the buffer: it moves S/4 to its NIC and S/4 back; GPU 2k+1 never uses the NIC
+            String head = "n0.gpu" + 2 * k + "~n0.pcie" + k;
+            String other = "n0.gpu" + (2 * k + 1) + "~n0.pcie" + k;
+            assertThat(r.bytes(head, false)).isCloseTo(bytes / 4.0, org.assertj.core.api.Assertions.within(1.0));
+            assertThat(r.bytes(head, true)).isCloseTo(bytes / 4.0, org.assertj.core.api.Assertions.within(1.0));
+            assertThat(r.bytes(other, false) + r.bytes(other, true)).isZero();
+        }
+        RailRun eight = RailRun.run(TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 2).withSharp(true)), java.util.Map.of(),
+                CollectiveOp.ALL_REDUCE, bytes, Algorithm.COLLNET_DIRECT);
+        assertThat(r.timePs).isGreaterThan(eight.timePs); // half the NICs, each carrying twice the data
+    }
+
+    @Test
     void aFabricWithoutSharpIsRefusedWithTheReason() {
         PerfRunner r = runner(2, false);
         assertThatThrownBy(() -> run(r, Algorithm.COLLNET_DIRECT, 1 << 20, 2))

@@ -30,6 +30,7 @@ class MultiHostSolverLocalityTest {
         NcclEnv env = NcclEnv.parse(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"));
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 4));
         PerfRunner r = new PerfRunner(t, 32, p, env, 1);
+        r.setFolding(SimExecution.Folding.CHANNELS); // every rank simulated: the components of the whole ring
         PerfRow row = r.run(CollectiveOp.ALL_REDUCE, 64L << 20, DataType.FLOAT32, ReduceOp.SUM, 0);
         assertThat(row.channels()).isEqualTo(16);
         // 16 channels, folded in pairs: 8 simulated channels, one of which leaves each GPU through its NIC

@@ -35,11 +35,21 @@ final class RailRun {
 
     /** A float32 sum all-reduce of {@code bytes} with {@code algo}/Simple on the graph's channels under {@code vars}. */
     static RailRun allReduce(Topology topo, Map<String, String> vars, long bytes, Algorithm algo) {
+        return run(topo, vars, CollectiveOp.ALL_REDUCE, bytes, algo);
+    }
+
+    /**
+     * A float32 (sum) {@code op} of nccl-tests size {@code bytes} (all-gather, reduce-scatter: the whole buffer) with
+     * {@code algo}/Simple on the graph's channels under {@code vars}; CollNet Direct with the graph's heads.
+     */
+    static RailRun run(Topology topo, Map<String, String> vars, CollectiveOp op, long bytes, Algorithm algo) {
         NcclEnv env = NcclEnv.parse(vars);
         CommGraph g = CommGraph.of(topo, topo.gpus().size(), env.net());
-        CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, bytes / 4, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
+        long count = op == CollectiveOp.ALL_REDUCE ? bytes / 4 : bytes / 4 / g.nRanks();
+        CollectiveCall call = new CollectiveCall(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
         PlanOptions opts = PlanOptions.of(algo, Protocol.SIMPLE, g.nChannels());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(g.ringOrders(g.nChannels()));
+        if (algo == Algorithm.COLLNET_DIRECT) opts = opts.withCollNetHeads(g.collNet().headLocals());
         Plan plan = Planners.standard().plan(call, opts);
         Simulator sim = new Simulator(1);
         Fabric f = new Fabric(sim, topo, CalibrationProfile.builtin("h100"), true);

@@ -57,11 +57,12 @@ class StepSchedulerTest {
         plan.forEachConnection((ch, from, to) -> index.add(ch, from, to));
         Connections conns = new Connections(index);
         ChannelFolding folding = ChannelFolding.none(1);
-        ConnectionPaths paths = new ConnectionPaths(fabric, plan, SimExecutor.firstGpus(fabric.topology(), 2), costs, folding, conns);
+        ConnectionPaths paths = new ConnectionPaths(fabric, plan, SimExecutor.firstGpus(fabric.topology(), 2), costs, folding);
         Workers workers = new Workers(2, 1, 1, 3);
         for (int r = 0; r < 2; r++) workers.setStepCount(workers.id(r, 0, 0), 1);
         Map<Integer, Long> done = new HashMap<>();
         StepScheduler s = new StepScheduler(sim, fabric.network(), plan, costs, workers, conns, paths, folding,
+                RankFolding.identity(2, 1),
                 w -> assertThat(done.put(w, sim.now())).as("worker %d done once", w).isNull());
         s.start(workers.id(0, 0, 0));
         s.start(workers.id(1, 0, 0));

@@ -1,0 +1,150 @@
+package io.ccsim.algorithms.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.graph.CommGraph;
+import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.PlanOptions;
+import io.ccsim.algorithms.plan.Planners;
+import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.sim.Simulator;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Link;
+import io.ccsim.topology.LinkHealth;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Symmetry folding is exact: simulating one worker per class of equivalent workers gives, to the picosecond, the end
+ * time of simulating every worker, on healthy and on faulty clusters, for every algorithm; and it folds where the
+ * cluster is symmetric.
+ */
+class RankFoldingTest {
+    private static final CalibrationProfile H100 = CalibrationProfile.builtin("h100");
+
+    record Run(long endPs, long flows, int simulated, int total) { }
+
+    /** {@code op} of {@code bytes} on every GPU of {@code topo} with {@code algo}/{@code proto}, NCCL's graph. */
+    static Run run(Topology topo, CollectiveOp op, long bytes, Algorithm algo, Protocol proto, SimExecution.Folding fold) {
+        NcclEnv env = NcclEnv.parse(Map.of());
+        CommGraph g = CommGraph.of(topo, topo.gpus().size(), env.net());
+        CollectiveCall call = new CollectiveCall(op, bytes / 4, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
+        PlanOptions opts = PlanOptions.of(algo, proto, g.nChannels());
+        if (algo == Algorithm.RING) opts = opts.withRingOrders(g.ringOrders(g.nChannels()));
+        Plan plan = Planners.standard().plan(call, opts);
+        Simulator sim = new Simulator(1);
+        Fabric f = new Fabric(sim, topo, H100, false);
+        f.setNetPolicy(env.net());
+        SimExecution x = new SimExecutor(sim, f).start(plan, g.gpuOfRank(), t -> { }, fold);
+        x.launchAll();
+        sim.run();
+        assertThat(x.isDone()).as("%s %s %s completes", op, algo, proto).isTrue();
+        for (int r = 0; r < plan.nRanks(); r++) assertThat(x.rankDoneTimePs(r)).isPositive();
+        return new Run(x.endTimePs() - x.startTimePs(), x.flowsStarted(), x.simulatedWorkers(), x.workerCount());
+    }
+
+    private static void assertSame(Topology t, CollectiveOp op, long bytes, Algorithm a, Protocol p, List<Run> folded) {
+        Run ranks;
+        try {
+            ranks = run(t, op, bytes, a, p, SimExecution.Folding.RANKS);
+        } catch (UnsupportedAlgorithmException e) {
+            return; // an algorithm the layout does not support (NCCL would not build it either)
+        }
+        Run all = run(t, op, bytes, a, p, SimExecution.Folding.NONE);
+        assertThat(ranks.endPs()).as("%s %s %s/%s %d B", t.name(), op, a, p, bytes).isEqualTo(all.endPs());
+        folded.add(ranks);
+    }
+
+    @Test
+    void aRailRingOnSymmetricNodesFoldsToOneNodeWithTheSameTime() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
+        Run ranks = run(t, CollectiveOp.ALL_REDUCE, 1L << 26, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.RANKS);
+        Run all = run(t, CollectiveOp.ALL_REDUCE, 1L << 26, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.NONE);
+        assertThat(ranks.endPs()).isEqualTo(all.endPs());
+        // 4 equivalent nodes: a quarter of the workers of the channels simulated, a quarter of their flows
+        assertThat(ranks.simulated() * 4).isLessThanOrEqualTo(all.simulated());
+        assertThat(ranks.flows() * 4).isLessThanOrEqualTo(all.flows());
+    }
+
+    @Test
+    void everyAlgorithmAndOpGivesTheUnfoldedTimeOnTwoAndFourNodes() {
+        List<Run> folded = new ArrayList<>();
+        for (int nodes : new int[] {2, 4}) {
+            Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+            for (Protocol p : Protocol.values()) {
+                assertSame(t, CollectiveOp.ALL_REDUCE, 1L << 22, Algorithm.RING, p, folded);
+                assertSame(t, CollectiveOp.ALL_REDUCE, 1L << 22, Algorithm.TREE, p, folded);
+                assertSame(t, CollectiveOp.ALL_GATHER, 1L << 22, Algorithm.RING, p, folded);
+                assertSame(t, CollectiveOp.REDUCE_SCATTER, 1L << 22, Algorithm.RING, p, folded);
+                assertSame(t, CollectiveOp.BROADCAST, 1L << 22, Algorithm.RING, p, folded);
+            }
+            assertSame(t, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        }
+        assertThat(folded.stream().filter(r -> r.simulated() < r.total()).count()).as("some runs fold").isPositive();
+    }
+
+    /** Back-to-back calls (perf -n): a folded rank's end launches its next call at its representative's time. */
+    @Test
+    void backToBackCallsGiveTheUnfoldedTime() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
+        for (String algo : new String[] {"Ring", "Tree"}) {
+            double[] us = new double[2];
+            long[] workers = new long[2];
+            SimExecution.Folding[] modes = {SimExecution.Folding.RANKS, SimExecution.Folding.NONE};
+            for (int i = 0; i < 2; i++) {
+                io.ccsim.algorithms.perf.PerfRunner r = new io.ccsim.algorithms.perf.PerfRunner(t, 32, H100,
+                        NcclEnv.parse(Map.of("NCCL_ALGO", algo)), 0);
+                r.setFolding(modes[i]);
+                us[i] = r.run(CollectiveOp.ALL_REDUCE, 1L << 24, DataType.FLOAT32, ReduceOp.SUM, 0, 5).timeUs();
+                workers[i] = r.lastSimulatedWorkers();
+            }
+            assertThat(us[0]).as(algo + " mean of 5 back-to-back calls").isEqualTo(us[1]);
+            if (algo.equals("Ring")) assertThat(workers[0] * 4).isLessThanOrEqualTo(workers[1]);
+        }
+    }
+
+    @Test
+    void nvlsInsideOneNodeGivesTheUnfoldedTime() {
+        List<Run> folded = new ArrayList<>();
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 1));
+        for (CollectiveOp op : new CollectiveOp[] {CollectiveOp.ALL_REDUCE, CollectiveOp.ALL_GATHER, CollectiveOp.REDUCE_SCATTER}) {
+            assertSame(t, op, 1L << 24, Algorithm.NVLS, Protocol.SIMPLE, folded);
+        }
+        assertThat(folded).hasSize(3);
+    }
+
+    /** Random healthy and faulty clusters: each degraded link breaks symmetry, the times stay the unfolded ones. */
+    @Test
+    void randomFaultyClustersGiveTheUnfoldedTime() {
+        SplittableRandom rnd = new SplittableRandom(20261126);
+        List<Run> folded = new ArrayList<>();
+        for (int trial = 0; trial < 6; trial++) {
+            int nodes = 2 + rnd.nextInt(3);
+            Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+            List<Link> links = t.links();
+            int faults = rnd.nextInt(3);
+            for (int f = 0; f < faults; f++) {
+                Link l = links.get(rnd.nextInt(links.size()));
+                t = t.withLinkHealth(l.id(), LinkHealth.degraded(0.1 + 0.5 * rnd.nextDouble()));
+            }
+            long bytes = (1L << (16 + rnd.nextInt(8))) * (rnd.nextBoolean() ? 1 : 3);
+            Algorithm a = rnd.nextBoolean() ? Algorithm.RING : Algorithm.TREE;
+            Protocol p = Protocol.values()[rnd.nextInt(3)];
+            assertSame(t, CollectiveOp.ALL_REDUCE, bytes, a, p, folded);
+        }
+        assertThat(folded).hasSize(6);
+    }
+}
