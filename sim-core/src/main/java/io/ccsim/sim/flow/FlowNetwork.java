@@ -432,6 +432,11 @@ public final class FlowNetwork extends FlowLifecycle {
         return entry.entries();
     }
 
+    /** @return flows entered without an event because their windows fitted where the registered sums did not */
+    long windowEntries() {
+        return entry.windowEntries();
+    }
+
     /** @return flows entered without an event and handed to the solver later */
     long handedOver() {
         return entry.handedOver();
