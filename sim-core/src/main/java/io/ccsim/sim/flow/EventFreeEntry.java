@@ -53,6 +53,10 @@ final class EventFreeEntry {
      * off for the rest of the run (the sums assumed the old capacities). Where few flows fit (fewer than 1/16 of the
      * starts of a check interval: a tree's or an all-to-all's flows, whose constraints are tight), registering is only
      * a cost and the mechanism gives up for the run; so it does before a registered sum could leave the exact range.
+     * An interval lasts at least 16 starts per flow active at its end: when a collective starts, every channel of
+     * every rank starts together and their flows do contend, until the pipelines fall out of step; on the ring of
+     * 1,024 GPUs (8,192 flows active) only 768 of the first 65,536 starts fit, 38,784 of the next 65,536 and all of
+     * the following, and a run that judged the first 65,536 alone gave up for good.
      * Networks that track completions or link traffic keep every flow with the solver, which those observers read.
      */
 
@@ -100,11 +104,17 @@ final class EventFreeEntry {
     /** registered starts left until the next check (0 before the first: the first start sets it) */
     private int startsUntilCheck;
     private long entriesAtCheck;
+    /** registered starts of the current check interval before its current segment, and that segment's length */
+    private long intervalStarts;
+    private int segment;
+    /** A check interval lasts at least this many registered starts per flow active at its end. */
+    private static final int STARTS_PER_ACTIVE_FLOW = 16;
 
     /**
      * @param flows         the lifecycle of the flows ({@link FlowLifecycle#join} takes handed-over flows)
      * @param enabled       whether flows may enter without an event at all
      * @param checkInterval {@code >= 1}: registered starts between two checks of how many entered without an event
+     *                      (or 16 per flow active at the check, if more)
      */
     EventFreeEntry(FlowLifecycle flows, Simulator sim, LinkTable links, boolean enabled, int checkInterval) {
         this.flows = flows;
@@ -296,16 +306,28 @@ final class EventFreeEntry {
     }
 
     /**
-     * The end of a check interval of registered starts: where fewer than a sixteenth of them entered without an
-     * event (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost, and the mechanism
-     * gives up. Returns whether it goes on.
+     * The end of a check interval of registered starts (checkInterval of them, or 16 per flow then active if more):
+     * where fewer than a sixteenth of them entered without an event (a tree's, an all-to-all's: tight constraints
+     * everywhere) registering is only a cost, and the mechanism gives up. Returns whether it goes on.
      */
     private boolean checkpoint() {
-        if (startsUntilCheck == 0 && entries - entriesAtCheck < checkInterval / 16) {
-            giveUp();
-            return false;
+        if (startsUntilCheck == 0) {
+            intervalStarts += segment;
+            long needed = Math.max(checkInterval, STARTS_PER_ACTIVE_FLOW * (long) flows.activeFlows);
+            if (intervalStarts < needed) {
+                // not yet as many starts as the flows active now have had: the interval goes on
+                segment = (int) Math.min(needed - intervalStarts, Integer.MAX_VALUE);
+                startsUntilCheck = segment;
+                return true;
+            }
+            if (entries - entriesAtCheck < intervalStarts / 16) {
+                giveUp();
+                return false;
+            }
         }
+        segment = checkInterval;
         startsUntilCheck = checkInterval;
+        intervalStarts = 0;
         entriesAtCheck = entries;
         return true;
     }

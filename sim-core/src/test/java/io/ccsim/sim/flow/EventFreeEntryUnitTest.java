@@ -144,6 +144,25 @@ class EventFreeEntryUnitTest {
     }
 
     @Test
+    void aCheckIntervalLastsSixteenStartsPerActiveFlow() {
+        int l = links.add("l", 1e15, Sharing.FULL_DUPLEX);
+        FlowNetwork.Path p = paths.resolve(new int[] {hop(l, false)}, 1, true);
+        // two flows active in the network the entry belongs to: an interval lasts max(16, 2 x 16) starts
+        FlowNetwork.Path busy = owner.path(new int[] {hop(owner.addLink("o", 1e9, Sharing.SHARED), false)}, 1);
+        owner.start(busy, 1_000_000, 0, 0, null);
+        owner.start(busy, 1_000_000, 0, 0, null);
+        EventFreeEntry e = entry(16);
+        for (int i = 0; i < 32; i++) {
+            Flow f = new Flow(owner, nextId++, p.route, 1000, 1e9, null, 0, p.cons, p.weights); // not recycled
+            assertThat(e.tryEnter(f, p, 0)).isFalse();
+            assertThat(e.registering()).as("start %d", i).isTrue();
+        }
+        // the 33rd start closes the first interval of 32 with no entry
+        assertThat(e.tryEnter(recycled(p, 1000), p, 0)).isFalse();
+        assertThat(e.registering()).isFalse();
+    }
+
+    @Test
     void aCapacityChangeWithFlowsActiveHandsEveryFlowOverForGood() {
         int l = links.add("l", 1e9, Sharing.FULL_DUPLEX);
         FlowNetwork.Path p = paths.resolve(new int[] {hop(l, false)}, 1, true);
