@@ -255,8 +255,8 @@ final class EventFreeEntry {
                 boolean opposite = o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT];
                 if (!(own && opposite)) {
                     byWindows = true;
-                    fast = (own || windows.maxLoad(ids[i], t1, end) <= rg[b + REG_LIMIT] - u)
-                            && (opposite || windows.maxLoad(o, t1, end) <= rg[o * REG_STRIDE + REG_LIMIT]);
+                    fast = (own || windows.fits(ids[i], t1, end, rg[b + REG_LIMIT] - u))
+                            && (opposite || windows.fits(o, t1, end, rg[o * REG_STRIDE + REG_LIMIT]));
                 }
             }
         }
@@ -375,7 +375,7 @@ final class EventFreeEntry {
         if (rg[b + REG_FAST] == 0 && (o < 0 || rg[o * REG_STRIDE + REG_FAST] == 0)) {
             return;
         }
-        if (windows.maxLoad(id, from, Long.MAX_VALUE) <= rg[b + REG_LIMIT]) {
+        if (windows.fits(id, from, Long.MAX_VALUE, rg[b + REG_LIMIT])) {
             return;
         }
         if (nPending == pending.length) {

@@ -31,6 +31,20 @@ class UsageWindowsTest {
     }
 
     @Test
+    void aUsageFitsWhereTheWindowsThatOverlapAtEachInstantFit() {
+        UsageWindows w = three();
+        // [0, 20) meets all three (1 + 2 + 4 = 7) but holds at most 6 at one instant (b and c from 10)
+        assertThat(w.fits(3, 0, 20, 7)).isTrue();
+        assertThat(w.fits(3, 0, 20, 6)).isTrue();
+        assertThat(w.fits(3, 0, 20, 5)).isFalse();
+        // [0, 10) holds a and c at most: 5
+        assertThat(w.fits(3, 0, 10, 5)).isTrue();
+        assertThat(w.fits(3, 0, 10, 4)).isFalse();
+        assertThat(w.fits(3, 20, OPEN, 0)).as("nothing from 20 on").isTrue();
+        assertThat(w.fits(3, 20, OPEN, -1)).isFalse();
+    }
+
+    @Test
     void anOpenedWindowCountsUntilItIsRemoved() {
         UsageWindows w = new UsageWindows();
         w.ensure(1);
@@ -59,6 +73,7 @@ class UsageWindowsTest {
         assertThat(w.add(0, 100, 200, 1)).isEqualTo(-1);
         assertThat(w.add(0, 100, 200, 1)).isEqualTo(-1);
         assertThat(w.maxLoad(0, 0, 1)).isEqualTo(Long.MAX_VALUE);
+        assertThat(w.fits(0, 300, 400, Long.MAX_VALUE - 1)).as("unknown: fits nothing").isFalse();
         w.remove(0, -1);
         assertThat(w.maxLoad(0, 0, 1)).as("one still counted without a slot").isEqualTo(Long.MAX_VALUE);
         w.remove(0, -1);
