@@ -5,12 +5,13 @@ import java.util.Arrays;
 /**
  * When the registered flows of each shared constraint use it: per constraint (by {@link Constraint#id}) up to
  * {@link #SLOTS} windows, each a time interval [start, end) in ps and a usage in {@link EventFreeEntry#REG_UNIT}s, and
- * the most usage of the windows that overlap at one instant of a given interval ({@link #maxLoad}).
+ * the most usage of the windows that overlap at one instant of a given interval ({@link #maxLoad}, {@link #fits}).
  *
  * <p>Contract: {@link #add} gives a window a slot, or -1 when the constraint's slots are all taken: the window is then
- * counted, not kept, and {@link #maxLoad} answers {@link Long#MAX_VALUE} (unknown) for that constraint until it is
- * {@link #remove}d. {@code end = Long.MAX_VALUE} is an open window (a flow whose end is not known). Ids must be below
- * the count given to {@link #ensure}. Usages are {@code >= 0} and their sum per constraint below 2^63.
+ * counted, not kept, and {@link #maxLoad} answers {@link Long#MAX_VALUE} (unknown), {@link #fits} false, for that
+ * constraint until it is {@link #remove}d. {@code end = Long.MAX_VALUE} is an open window (a flow whose end is not
+ * known). Ids must be below the count given to {@link #ensure}. Usages are {@code >= 0} and their sum per constraint
+ * below 2^63.
  */
 final class UsageWindows {
     /*
@@ -18,16 +19,15 @@ final class UsageWindows {
      * flow can actually use the constraint. A constraint's load at instant t is the sum of the windows that contain t;
      * over an interval [from, to) it can only rise where a window starts, so its most is the load at from or at the
      * start of a window inside the interval: O(k^2) for k windows (after an O(k) test, the windows that meet the
-     * interval at all, which settles most cases), k small (the flows that one link direction carries
-     * at once: at most 8 in the rings of 8 to 64 HGX hosts measured, hence 16 slots). A constraint with more windows
+     * interval at all, which settles most cases), k small (the flows that one link direction carries at once: at most
+     * 8 in the rings of 8 to 64 HGX hosts measured, hence 16 slots). A constraint with more windows
      * than slots answers "unknown" until every window counted without a slot has left.
      *
      * Layout: one block of 1 + 3 x SLOTS longs (392 B) per constraint that has had a window, in order of first use,
      * so that a window's start, end and usage share a cache line: the header (low 32 bits: the taken slots; high 32
      * bits: windows counted without a slot), then per slot its start, end and usage. Slots are taken lowest first, so
-     * the windows in use sit in the block's first lines. Constraints no registered flow crosses (most of a fat-tree's
-     * cables, every FAT_PIPE link) share the empty block 0: on the 1,024-GPU ring a block per constraint id would take
-     * 15 MB.
+     * the windows in use sit in the block's first lines. Constraints that no registered flow has crossed share the
+     * empty block 0: on the 1,024-GPU ring 8,256 constraints have blocks (3.2 MB), of 16,384 ids in the table.
      */
     /** Windows kept per constraint. */
     static final int SLOTS = 16;
