@@ -19,23 +19,41 @@ import io.ccsim.topology.Topology;
 import java.util.Map;
 import java.util.function.Predicate;
 
-/** One all-reduce on every GPU of a topology with link traffic tracked: its time and the bytes per link group. */
+/**
+ * One all-reduce on every GPU of a topology: its time, the events and flows it took, and (with link traffic tracked)
+ * the bytes per link group.
+ */
 final class RailRun {
     final Topology topo;
     final CommGraph graph;
     final Fabric fabric;
     final long timePs;
+    /** simulator events dispatched */
+    final long events;
+    /** flows started */
+    final long flows;
 
-    private RailRun(Topology topo, CommGraph graph, Fabric fabric, long timePs) {
+    private RailRun(Topology topo, CommGraph graph, Fabric fabric, long timePs, long events, long flows) {
         this.topo = topo;
         this.graph = graph;
         this.fabric = fabric;
         this.timePs = timePs;
+        this.events = events;
+        this.flows = flows;
     }
 
     /** A float32 sum all-reduce of {@code bytes} with {@code algo}/Simple on the graph's channels under {@code vars}. */
     static RailRun allReduce(Topology topo, Map<String, String> vars, long bytes, Algorithm algo) {
-        return run(topo, vars, CollectiveOp.ALL_REDUCE, bytes, algo);
+        return run(topo, vars, CollectiveOp.ALL_REDUCE, bytes, algo, true);
+    }
+
+    /**
+     * As {@link #allReduce(Topology, Map, long, Algorithm)}; {@code trackLinkTraffic} false leaves link traffic
+     * untracked, as perf does, which lets flows enter their bandwidth phase without an event (then {@link #bytes} reads
+     * nothing).
+     */
+    static RailRun allReduce(Topology topo, Map<String, String> vars, long bytes, Algorithm algo, boolean trackLinkTraffic) {
+        return run(topo, vars, CollectiveOp.ALL_REDUCE, bytes, algo, trackLinkTraffic);
     }
 
     /**
@@ -43,6 +61,11 @@ final class RailRun {
      * {@code algo}/Simple on the graph's channels under {@code vars}; CollNet Direct with the graph's heads.
      */
     static RailRun run(Topology topo, Map<String, String> vars, CollectiveOp op, long bytes, Algorithm algo) {
+        return run(topo, vars, op, bytes, algo, true);
+    }
+
+    private static RailRun run(Topology topo, Map<String, String> vars, CollectiveOp op, long bytes, Algorithm algo,
+                               boolean trackLinkTraffic) {
         NcclEnv env = NcclEnv.parse(vars);
         CommGraph g = CommGraph.of(topo, topo.gpus().size(), env.net());
         long count = op == CollectiveOp.ALL_REDUCE ? bytes / 4 : bytes / 4 / g.nRanks();
@@ -52,13 +75,13 @@ final class RailRun {
         if (algo == Algorithm.COLLNET_DIRECT) opts = opts.withCollNetHeads(g.collNet().headLocals());
         Plan plan = Planners.standard().plan(call, opts);
         Simulator sim = new Simulator(1);
-        Fabric f = new Fabric(sim, topo, CalibrationProfile.builtin("h100"), true);
+        Fabric f = new Fabric(sim, topo, CalibrationProfile.builtin("h100"), trackLinkTraffic);
         f.setNetPolicy(env.net());
         SimExecution x = new SimExecutor(sim, f).start(plan, g.gpuOfRank(), t -> { });
         x.launchAll();
         sim.run();
         if (!x.isDone()) throw new IllegalStateException("did not complete: " + x.blockedWorkers());
-        return new RailRun(topo, g, f, x.endTimePs() - x.startTimePs());
+        return new RailRun(topo, g, f, x.endTimePs() - x.startTimePs(), sim.dispatchedCount(), x.flowsStarted());
     }
 
     /** Bytes carried in both directions by the link groups whose id {@code which} accepts. */

@@ -19,27 +19,44 @@ import java.util.Arrays;
 final class EventFreeEntry {
     /*
      * Max-min fairness gives a flow the most it could get alone, most = min(bound, capacity / weight) over its
-     * constraints, whenever every constraint holds all its flows at their most: then nobody limits anybody. So every
-     * flow, once started, is registered on its shared constraints with its most usage (weight x most), from its start
-     * until it leaves, its latency phase included; the sums live in one dense table by constraint id, in whole
-     * REG_UNITs (1/16 B/s) rounded up, so that sums over millions of flows are exact integers.
+     * constraints, whenever every constraint holds all the flows in their bandwidth phase at their most: then nobody
+     * limits anybody. So every flow, once started, is registered on its shared constraints with its most usage
+     * (weight x most), from its start until it leaves, its latency phase included; the sums live in one dense table by
+     * constraint id, in whole REG_UNITs (1/16 B/s) rounded up, so that sums over millions of flows are exact integers.
+     * Each registration also has a window (UsageWindows): the interval in which the flow can use the constraint,
+     * [t1, end) with t1 the end of its latency phase and end its completion if it runs event-free, open (no end)
+     * if the solver times it (its rate, hence its end, may change).
      *
-     * A recycled flow whose every shared constraint would still fit (its own use included, within a relative 1e-9 for
-     * the rounding of sums of C / w) in the least capacity the constraint can have (a FULL_DUPLEX direction's C x e),
-     * and, for a duplex-limited direction, whose opposite direction fits too (its capacity drops while this one is
-     * busy), is entered without an event: it runs at its most from the end of its latency phase, and its completion is
-     * its only event. It never joins the solver's constraints.
+     * A recycled flow f is entered without an event if every shared constraint c of its path fits at every instant of
+     * f's window: the registered usage plus f's own, or else the most of the windows that overlap at one instant of
+     * f's window plus f's own, is within the least capacity c can have (a FULL_DUPLEX direction's C x e; within a
+     * relative 1e-9 for the rounding of sums of C / w); and, for a duplex-limited direction, its opposite fits too in
+     * f's window (its capacity drops while f's direction is busy). Then no constraint binds f while it runs, whatever
+     * the opposite direction does, and its rate is its most: it runs at it from the end of its latency phase, and its
+     * completion is its only event. It never joins the solver's constraints. The windows matter where flows have long
+     * latency phases (a ring's sender waiting for its data, then paying its step's overhead, with PXN's extra NVLink
+     * hop): the sums alone count beside f the flows that are gone before f delivers a byte and those that start after
+     * f is done.
      *
-     * A later flow that does not fit is timed by the solver as usual and hands every event-free flow on the overfull
-     * constraint (and on its duplex opposite) to the solver: one still in its latency phase gets its latency event
+     * The invariant: at every instant of an event-free flow's window, each of its constraints (and the duplex opposite
+     * of each) holds the windows that contain the instant within its limit. A flow timed by the solver adds its open
+     * window from its t1: where its constraint no longer fits at some instant from then, every event-free flow on it
+     * (and on its duplex opposite) is handed to the solver; one still in its latency phase gets its latency event
      * back, one running joins its constraints as if it had entered at its t1 (its completion event kept if the solver
-     * leaves its rate as it was). Registrations count a flow at its most whichever way it is timed, so a flow handed
-     * over changes no sum and hands nobody else over.
+     * leaves its rate as it was). A flow handed over may now run past its window's end, so its windows are opened and
+     * each of its constraints is checked from that end in turn, until no constraint an event-free flow relies on is
+     * overfull. Handing over is always exact (the solver alone times the flow from then, and until then the
+     * invariant held); the test only decides how much is handed over. Sums count a flow at its most whichever way it
+     * is timed, so a hand-over changes no sum.
      *
      * Giving up. A capacity changing while flows are active hands every event-free flow over and turns the mechanism
      * off for the rest of the run (the sums assumed the old capacities). Where few flows fit (fewer than 1/16 of the
      * starts of a check interval: a tree's or an all-to-all's flows, whose constraints are tight), registering is only
      * a cost and the mechanism gives up for the run; so it does before a registered sum could leave the exact range.
+     * An interval lasts at least 16 starts per flow active at its end: when a collective starts, every channel of
+     * every rank starts together and their flows do contend, until the pipelines fall out of step; on the ring of
+     * 1,024 GPUs (8,192 flows active) only 768 of the first 65,536 starts fit, 38,784 of the next 65,536 and all of
+     * the following, and a run that judged the first 65,536 alone gave up for good.
      * Networks that track completions or link traffic keep every flow with the solver, which those observers read.
      */
 
@@ -59,6 +76,12 @@ final class EventFreeEntry {
     private long[] reg = new long[32 * 4];
     private static final int REG_STRIDE = 4, REG_UNITS = 0, REG_LIMIT = 1, REG_OPPOSITE = 2, REG_FAST = 3;
 
+    /** when each registered flow uses each shared constraint */
+    private final UsageWindows windows = new UsageWindows();
+    /** constraints (ids) whose event-free flows, and their opposite's, are to be handed to the solver */
+    private int[] pending = new int[16];
+    private int nPending;
+
     private final FlowLifecycle flows;
     private final Simulator sim;
     private final LinkTable links;
@@ -75,15 +98,23 @@ final class EventFreeEntry {
     private int nFastPaths;
     /** flows entered without an event, and those of them handed to the solver later */
     private long entries;
+    /** those of them whose constraints fitted by their windows only, not by their sums */
+    private long windowEntries;
     private long handedOver;
     /** registered starts left until the next check (0 before the first: the first start sets it) */
     private int startsUntilCheck;
     private long entriesAtCheck;
+    /** registered starts of the current check interval before its current segment, and that segment's length */
+    private long intervalStarts;
+    private int segment;
+    /** A check interval lasts at least this many registered starts per flow active at its end. */
+    private static final int STARTS_PER_ACTIVE_FLOW = 16;
 
     /**
      * @param flows         the lifecycle of the flows ({@link FlowLifecycle#join} takes handed-over flows)
      * @param enabled       whether flows may enter without an event at all
      * @param checkInterval {@code >= 1}: registered starts between two checks of how many entered without an event
+     *                      (or 16 per flow active at the check, if more)
      */
     EventFreeEntry(FlowLifecycle flows, Simulator sim, LinkTable links, boolean enabled, int checkInterval) {
         this.flows = flows;
@@ -96,6 +127,11 @@ final class EventFreeEntry {
     /** @return flows entered without an event so far */
     long entries() {
         return entries;
+    }
+
+    /** @return flows entered without an event because their windows fitted where the sums did not */
+    long windowEntries() {
+        return windowEntries;
     }
 
     /** @return flows entered without an event and handed to the solver later */
@@ -126,6 +162,7 @@ final class EventFreeEntry {
         if (reg.length < (2 * link + 2) * REG_STRIDE) {
             reg = Arrays.copyOf(reg, Math.max(reg.length * 2, (2 * link + 2) * REG_STRIDE));
         }
+        windows.ensure(2 * link + 2);
         Constraint f = links.forward(link);
         Constraint r = links.reverse(link);
         boolean duplex = links.hasDuplexLimit(f);
@@ -192,6 +229,8 @@ final class EventFreeEntry {
         boolean fast = f.pooled && most > 0;
         long d = fast ? FlowNetwork.completionDelayPs(f.bytes(), most) : -1;
         fast = d >= 0 && d < Long.MAX_VALUE - t1;
+        long end = fast ? t1 + d : Long.MAX_VALUE;
+        boolean byWindows = false;
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] < 0) {
                 continue;
@@ -206,44 +245,89 @@ final class EventFreeEntry {
                 return false;
             }
             if (fast) {
-                // every registered flow at its most, f included, fits in the least capacity the constraint can have,
-                // so that it never binds f, whatever the opposite direction does (f's most is then its rate either
-                // way); and where f's use lowers the opposite direction's capacity, what is registered there fits in
-                // what it keeps
+                // every registered flow at its most, f included, fits in the least capacity the constraint can have
+                // at every instant of f's bandwidth phase [t1, end) (all registered flows, whenever they run, or those
+                // whose windows hold that instant), so that it never binds f, whatever the opposite direction does
+                // (f's most is then its rate either way); and where f's use lowers the opposite direction's capacity,
+                // what is registered there fits in what it keeps
                 int o = (int) rg[b + REG_OPPOSITE];
-                fast = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT]
-                        && (o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT]);
+                boolean own = rg[b + REG_UNITS] + u <= rg[b + REG_LIMIT];
+                boolean opposite = o < 0 || rg[o * REG_STRIDE + REG_UNITS] <= rg[o * REG_STRIDE + REG_LIMIT];
+                if (!(own && opposite)) {
+                    byWindows = true;
+                    fast = (own || windows.fits(ids[i], t1, end, rg[b + REG_LIMIT] - u))
+                            && (opposite || windows.fits(o, t1, end, rg[o * REG_STRIDE + REG_LIMIT]));
+                }
             }
         }
+        int[] slots = slots(f, ids.length);
+        long windowEnd = fast ? end : Long.MAX_VALUE; // a flow timed by the solver may run longer than at its most
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] >= 0) {
                 int b = ids[i] * REG_STRIDE;
-                rg[b + REG_UNITS] += regUnits(ws[i], most);
+                long u = regUnits(ws[i], most);
+                rg[b + REG_UNITS] += u;
+                slots[i] = windows.add(ids[i], t1, windowEnd, u);
                 if (fast) {
                     rg[b + REG_FAST]++;
                 }
             }
         }
         if (fast) {
+            if (byWindows) {
+                windowEntries++;
+            }
             enter(f, path, most, t1, d, latencyPs);
             return true;
         }
-        // f's use may break what flows entered without an event rely on: those are handed to the solver
-        handOverOverfull(path);
+        // f's use from t1 on may break what flows entered without an event rely on: those are handed to the solver
+        handOverRelying(ids, t1);
         return false;
     }
 
+    /** @return f's window slots, at least n (kept from its last start when long enough) */
+    private static int[] slots(Flow f, int n) {
+        int[] slots = f.regSlots;
+        if (slots == null || slots.length < n) {
+            slots = new int[n];
+            f.regSlots = slots;
+        }
+        return slots;
+    }
+
+    /** Constraints {@code ids} (-1: none) hold more from {@code from} (ps) on: hands over who relied on them. */
+    private void handOverRelying(int[] ids, long from) {
+        for (int id : ids) {
+            if (id >= 0) {
+                checkLoad(id, from);
+            }
+        }
+        handOverPending();
+    }
+
     /**
-     * The end of a check interval of registered starts: where fewer than a sixteenth of them entered without an
-     * event (a tree's, an all-to-all's: tight constraints everywhere) registering is only a cost, and the mechanism
-     * gives up. Returns whether it goes on.
+     * The end of a check interval of registered starts (checkInterval of them, or 16 per flow then active if more):
+     * where fewer than a sixteenth of them entered without an event (a tree's, an all-to-all's: tight constraints
+     * everywhere) registering is only a cost, and the mechanism gives up. Returns whether it goes on.
      */
     private boolean checkpoint() {
-        if (startsUntilCheck == 0 && entries - entriesAtCheck < checkInterval / 16) {
-            giveUp();
-            return false;
+        if (startsUntilCheck == 0) {
+            intervalStarts += segment;
+            long needed = Math.max(checkInterval, STARTS_PER_ACTIVE_FLOW * (long) flows.activeFlows);
+            if (intervalStarts < needed) {
+                // not yet as many starts as the flows active now have had: the interval goes on
+                segment = (int) Math.min(needed - intervalStarts, Integer.MAX_VALUE);
+                startsUntilCheck = segment;
+                return true;
+            }
+            if (entries - entriesAtCheck < intervalStarts / 16) {
+                giveUp();
+                return false;
+            }
         }
+        segment = checkInterval;
         startsUntilCheck = checkInterval;
+        intervalStarts = 0;
         entriesAtCheck = entries;
         return true;
     }
@@ -276,18 +360,41 @@ final class EventFreeEntry {
         f.eventHandle = sim.schedule(latencyPs + d, f);
     }
 
-    /** Hands the event-free flows on every overfull constraint of {@code path} (and its duplex opposite) over. */
-    private void handOverOverfull(FlowNetwork.Path path) {
-        int[] ids = path.regIds;
+    /**
+     * The usage of constraint {@code id} grew from {@code from} (ps) on: if flows entered without an event rely on it
+     * (its own, and its duplex opposite's) and it no longer fits its limit at some instant from then, they are to be
+     * handed over ({@link #handOverPending}).
+     */
+    private void checkLoad(int id, long from) {
         long[] rg = reg;
-        for (int i = 0; i < ids.length; i++) {
-            int id = ids[i];
-            if (id >= 0 && rg[id * REG_STRIDE + REG_UNITS] > rg[id * REG_STRIDE + REG_LIMIT]) {
-                handOver(path.cons[i]);
-                int o = (int) rg[id * REG_STRIDE + REG_OPPOSITE];
-                if (o >= 0) {
-                    handOver(links.direction(o));
-                }
+        int b = id * REG_STRIDE;
+        if (rg[b + REG_UNITS] <= rg[b + REG_LIMIT]) {
+            return;
+        }
+        int o = (int) rg[b + REG_OPPOSITE];
+        if (rg[b + REG_FAST] == 0 && (o < 0 || rg[o * REG_STRIDE + REG_FAST] == 0)) {
+            return;
+        }
+        if (windows.fits(id, from, Long.MAX_VALUE, rg[b + REG_LIMIT])) {
+            return;
+        }
+        if (nPending == pending.length) {
+            pending = Arrays.copyOf(pending, 2 * nPending);
+        }
+        pending[nPending++] = id;
+    }
+
+    /**
+     * Hands the event-free flows on each pending constraint and on its duplex opposite over; a flow handed over may
+     * run longer than its window said, which may make more constraints pending, until none is.
+     */
+    private void handOverPending() {
+        while (nPending > 0) {
+            int id = pending[--nPending];
+            handOver(links.direction(id));
+            int o = (int) reg[id * REG_STRIDE + REG_OPPOSITE];
+            if (o >= 0) {
+                handOver(links.direction(o));
             }
         }
     }
@@ -325,9 +432,18 @@ final class EventFreeEntry {
         handedOver++;
         long now = sim.now();
         unlinkFast(f);
-        for (int id : f.path.regIds) {
-            if (id >= 0) {
-                reg[id * REG_STRIDE + REG_FAST]--;
+        // timed by the solver it may run past the end of its window: its windows stay open, and where that breaks
+        // what other event-free flows rely on, they are handed over in turn
+        long oldEnd = f.completionTime;
+        int[] ids = f.path.regIds;
+        int[] slots = f.regSlots;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= 0) {
+                reg[ids[i] * REG_STRIDE + REG_FAST]--;
+                windows.setEnd(ids[i], slots[i], Long.MAX_VALUE);
+                if (!entryOff) {
+                    checkLoad(ids[i], oldEnd);
+                }
             }
         }
         long t1 = f.lastUpdate; // an event-free flow's lastUpdate is its t1
@@ -358,12 +474,14 @@ final class EventFreeEntry {
         }
         int[] ids = f.path.regIds;
         int[] ws = f.weights;
+        int[] slots = f.regSlots;
         long[] rg = reg;
         double r = f.regRate;
         for (int i = 0; i < ids.length; i++) {
             if (ids[i] >= 0) {
                 int b = ids[i] * REG_STRIDE;
                 rg[b + REG_UNITS] -= regUnits(ws[i], r);
+                windows.remove(ids[i], slots[i]);
                 if (fast) {
                     rg[b + REG_FAST]--;
                 }

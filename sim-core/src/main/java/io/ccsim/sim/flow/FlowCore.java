@@ -30,6 +30,8 @@ abstract class FlowCore {
     int[] weights;
     /** its path while {@link #registered} (a flow entered without an event is listed there: fastNext, fastPrev) */
     FlowNetwork.Path path;
+    /** per entry of its path's regIds: its window's slot there ({@link UsageWindows#add}) while {@link #registered} */
+    int[] regSlots;
     Flow fastNext;
     Flow fastPrev;
     Object tag;

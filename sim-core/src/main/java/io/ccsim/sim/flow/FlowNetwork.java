@@ -63,8 +63,9 @@ public final class FlowNetwork extends FlowLifecycle {
      * @param uniformFastPath     whether a component whose flows all cross the same constraints with proportional
      *                            weights is water-filled on its tightest constraint instead of by the general
      *                            progressive filling; the rates are the same either way
-     * @param entryCheckInterval  {@code >= 1}: every this many registered starts, if fewer than a sixteenth of them
-     *                            entered without an event, event-free entry gives up for the rest of the run
+     * @param entryCheckInterval  {@code >= 1}: every this many registered starts (or 16 per flow then active, if
+     *                            more), if fewer than a sixteenth of them entered without an event, event-free entry
+     *                            gives up for the rest of the run
      */
     public record Options(boolean trackNextCompletion, boolean trackLinkTraffic, boolean eventFreeEntry,
                           boolean twinFilling, boolean uniformFastPath, int entryCheckInterval) {
@@ -430,6 +431,11 @@ public final class FlowNetwork extends FlowLifecycle {
     /** @return flows entered without an event so far */
     long eventFreeEntries() {
         return entry.entries();
+    }
+
+    /** @return flows entered without an event because their windows fitted where the registered sums did not */
+    long windowEntries() {
+        return entry.windowEntries();
     }
 
     /** @return flows entered without an event and handed to the solver later */
