@@ -10,6 +10,7 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -17,6 +18,7 @@ import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.gpu.cuda.Cuda;
 import io.ccsim.gpu.exec.CudaExecutor;
 import io.ccsim.gpu.exec.CudaPerf;
+import io.ccsim.sim.RunStoppedException;
 import io.ccsim.topology.Topology;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -25,13 +27,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ccsim perf}: an nccl-tests twin over the simulator. Sizes, counts, algbw and busbw follow

@@ -6,15 +6,17 @@ import com.google.gson.JsonObject;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
-import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.ParallelRuns;
+import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.algorithms.tuner.Unavailable;
+import io.ccsim.sim.RunStoppedException;
 import io.ccsim.topology.Topology;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -25,13 +27,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import io.ccsim.algorithms.plan.Plan;
-import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ccsim tune}: for each size, the simulated time of every allowed (algorithm, protocol) at the
