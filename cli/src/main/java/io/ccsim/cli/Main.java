@@ -30,10 +30,10 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        RunControl control = new RunControl();
-        StopSignals.install(control, System.err);
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(),
-                new Session(control, Progress.stderrIsTerminal(), System::nanoTime, Runtime.getRuntime().maxMemory())));
+        Session session = new Session(new RunControl(), Progress.stderrIsTerminal(), System::nanoTime,
+                Runtime.getRuntime().maxMemory());
+        StopSignals.install(session, System.err);
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(), session));
     }
 
     /** Runs the command line with the given streams and environment; returns the exit code. Nothing stops it early. */
@@ -79,12 +79,23 @@ public final class Main implements Runnable {
 
     /**
      * What the process gives a long command: the control that stops it (signals, tests), whether stderr is a terminal
-     * (progress is shown there), the wall clock in ns, and the heap a run may use in bytes ({@link RunBudget}).
+     * (progress is shown there), the wall clock in ns, the heap a run may use in bytes ({@link RunBudget}), and whether
+     * the command now running stops on request ({@link #stoppable}; else a signal ends the process at once).
      */
-    record Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes) {
+    record Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes,
+                   java.util.concurrent.atomic.AtomicBoolean stopsOnRequest) {
+        Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes) {
+            this(control, stderrTerminal, clock, maxHeapBytes, new java.util.concurrent.atomic.AtomicBoolean());
+        }
+
         /** The budget that runs of this session must fit. */
         RunBudget budget() {
             return new RunBudget(maxHeapBytes);
+        }
+
+        /** Called by a command before work that polls the control: a signal then asks it to stop, not the process. */
+        void stoppable() {
+            stopsOnRequest.set(true);
         }
     }
 

@@ -166,6 +166,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
         }
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
+        session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));

@@ -54,6 +54,7 @@ final class ScenarioCommand implements Runnable {
         public Integer call() {
             ScenarioResult r;
             long t0 = System.nanoTime();
+            session.stoppable();
             Progress progress = progressOption.open(spec.commandLine().getErr(), session);
             long[] jobTimePs = {0};
             session.control().setWatcher(sim -> {

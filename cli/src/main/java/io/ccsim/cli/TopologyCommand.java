@@ -60,6 +60,7 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
 
     /** The catalog build or file, refused if it cannot fit the heap, with progress while it is built. */
     private Topology build() {
+        session.stoppable();
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         String what = "topology " + topology + (nodes > 1 ? " x " + nodes + " nodes" : "") + ": building";
         session.control().setWatcher(sim -> progress.show(what, Double.NaN));

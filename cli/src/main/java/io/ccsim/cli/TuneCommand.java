@@ -99,6 +99,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
+        session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));

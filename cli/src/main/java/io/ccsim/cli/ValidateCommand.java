@@ -136,6 +136,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
      */
     private RunStoppedException compareAll(List<MeasuredRow> rows, NcclEnv nccl, List<Compared> cmp) {
         Map<Integer, PerfRunner> runners = new TreeMap<>();
+        session.stoppable();
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         long[] work = new long[rows.size()];
         Arrays.fill(work, 1);
