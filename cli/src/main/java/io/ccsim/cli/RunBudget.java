@@ -18,20 +18,23 @@ import java.util.Locale;
  * built, times the room the garbage collector needs; replace this class when the simulation's memory changes (folded
  * ranks, other modes).
  *
- * <p>Contract: {@link #heapBytes} = {@link #BASE_BYTES} + {@link #HEAP_PER_LIVE} × (topology nodes and links ×
- * {@link #TOPOLOGY_ELEMENT_BYTES} + simulated workers and connections × {@link #SIMULATION_ELEMENT_BYTES}); a run is
- * refused, with {@link UserException}, when that exceeds the heap this JVM may grow to.
+ * <p>Contract: a run's {@link Need#heapBytes} = {@link #BASE_BYTES} + {@link #HEAP_PER_LIVE} × (topology nodes and
+ * links × {@link #TOPOLOGY_ELEMENT_BYTES} + workers and connections of the simulations that run at once ×
+ * {@link #SIMULATION_ELEMENT_BYTES}); a run is refused, with {@link UserException}, when that exceeds the heap this JVM
+ * may grow to.
  */
 final class RunBudget {
     /*
-     * The coefficients are measured (docs/performance.md, "Memory"; benchmarks' HeapProbe: heap in use after full
-     * collections, 128 x HGX H100 to 12,500): a catalog topology keeps 342-348 B per node or link (1,000 to 12,500 HGX
-     * nodes: 32.7 MB for 95,480 nodes and links, 407.6 MB for 1,190,756); a simulation 550 B per worker (rank x
-     * channel x lane) or connection for rings and 664-670 B for trees (128 to 4,096 GPUs, linear), its flows, events,
-     * routes and queues included. Per element the estimate takes the larger figure, rounded up. The smallest heap a
-     * run completes with was 1.5-1.6 times its live heap (bisection on -Xmx: 64 x HGX H100, 64 MiB all-reduce, 43 MB
-     * for 27 MB live; 128 x, 75 MB for 48 MB), and ParallelGC then spends most of its time collecting; twice the live
-     * heap keeps the old generation (2/3 of the heap) at most 3/4 full. The base is what the JVM holds before a run.
+     * The coefficients are measured (docs/performance.md, "Memory"; RunHeapBenchmark: heap in use after full
+     * collections): a catalog topology keeps 342-348 B per node or link (1,000 to 12,500 HGX nodes: 32.7 MB for 95,480
+     * nodes and links, 407.6 MB for 1,190,756); a simulation 508-688 B per worker (rank x channel x lane) or
+     * connection, its flows, events, routes and queues included (rings 550 B, trees 664-688 B, all-to-all 598-618 B,
+     * 128 to 8,192 GPUs), 360 B for a ring whose ranks fold. Per element the estimate takes the larger figure, rounded
+     * up, so it errs on the safe side for folded runs. The smallest heap a run completes with was 1.6-1.8 times its
+     * live heap (bisection on -Xmx: 64 MiB all-reduce on 16, 64, 128 x HGX H100, 11, 43, 75 MB), and ParallelGC then
+     * spends most of its time collecting; twice the live heap keeps the old generation (2/3 of the heap) at most 3/4
+     * full, and ran as fast as the default heap (16 to 512 nodes). The base is what the JVM holds before a run. Sizes
+     * simulated at once (--jobs) each add their simulation.
      */
     static final long TOPOLOGY_ELEMENT_BYTES = 350;
     static final long SIMULATION_ELEMENT_BYTES = 700;
