@@ -1,0 +1,64 @@
+package io.ccsim.algorithms.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SampleNodesTest {
+    private static final int HGX = 8;
+    private static final int LEAF = 32;
+
+    /**
+     * 12,500 HGX nodes: a ring samples the largest powers of two up to 1,024 ranks (64 and 128 nodes), a tree the target shifted right up to 256 ranks (12,500 >> 10 and >> 9: 12 and 24),
+     * CollNet one host past a leaf (33).
+     */
+    @Test
+    void defaultsForALargeTarget() {
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 12_500, HGX, LEAF)).containsExactly(64, 128);
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 12_500, HGX, LEAF)).containsExactly(12, 24);
+        assertThat(SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 12_500, HGX, LEAF)).containsExactly(33);
+        // one GPU per node: the caps are in ranks, so the samples grow
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 12_500, 1, LEAF)).containsExactly(97, 195);
+    }
+
+    /** The samples stay below the target: the two largest powers of two under it, or its shifts (trees, from 4 nodes). */
+    @Test
+    void defaultsForSmallTargetsStayBelowThem() {
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 16, HGX, LEAF)).containsExactly(4, 8);
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 17, HGX, LEAF)).containsExactly(8, 16);
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 5, HGX, LEAF)).containsExactly(2, 4);
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 9, HGX, LEAF)).containsExactly(4, 8);   // 9 >> 1 = 4 alone
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 40, HGX, LEAF)).containsExactly(10, 20);
+        assertThat(SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 20, HGX, LEAF)).containsExactly(2);
+        // 72 ranks per node (an NVL72 rack): over every cap, the two smallest
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 100, 72, LEAF)).containsExactly(6, 12);
+    }
+
+    @Test
+    void targetsTooSmallForTwoSamplesAreRefused() {
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.RING, 4, HGX, LEAF))
+                .hasMessage("4 nodes are too few to extrapolate RING; valid: 5 nodes or more");
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.TREE, 8, HGX, LEAF))
+                .hasMessage("8 nodes are too few to extrapolate TREE; valid: 9 nodes or more");
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 2, HGX, LEAF))
+                .hasMessage("2 nodes are too few to extrapolate SWITCH_LEVELS; valid: 3 nodes or more");
+    }
+
+    @Test
+    void givenSamplesAreCheckedAgainstTheLawAndTheTarget() {
+        assertThat(SampleNodes.given(ScalingLaw.TREE, new int[] {32, 8, 16}, 100, LEAF)).containsExactly(8, 16, 32);
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 100}, 100, LEAF))
+                .hasMessage("sample of 100 nodes: valid are 2 to 99 (below the target's 100 nodes)");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 8}, 100, LEAF))
+                .hasMessage("sample of 8 nodes given twice");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.TREE, new int[] {5, 7}, 100, LEAF))
+                .hasMessage("TREE needs two or more sample node counts with different tree depths ceil(log2 nodes), got [5, 7]");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8}, 100, LEAF))
+                .hasMessageContaining("RING needs two or more sample node counts");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[] {8}, 100, LEAF))
+                .hasMessage("sample of 8 nodes: SWITCH_LEVELS needs samples beyond one leaf, 33 nodes or more (32 hosts per"
+                        + " leaf), as the target");
+        assertThat(SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[] {40}, 100, LEAF)).containsExactly(40);
+    }
+}
