@@ -11,7 +11,8 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * Independent simulations (the sizes of a {@code perf} sweep, the rows of a {@code tune} table) run by
+ * Independent simulations (the sizes of a {@code perf} sweep, the rows of a {@code tune} table, the samples of an
+ * extrapolated {@code perf}) run by
  * {@link ParallelRuns}, shown by a {@link Progress} and stopped by a {@link RunControl}.
  *
  * <p>Contract: {@link #run} returns one result per item in item order, null for each item a stop request left
@@ -31,6 +32,9 @@ final class Sweep<I, R> {
     interface Part {
         /** The simulation starting now covers [{@code base}, {@code base + share}) of the item's work. */
         void set(double base, double share);
+
+        /** The simulation now running is {@code runner}'s (one of the task's own, not the thread's). */
+        void follow(PerfRunner runner);
     }
 
     private final List<I> inputs;
@@ -47,7 +51,7 @@ final class Sweep<I, R> {
     /** The item a worker thread simulates, and the part of it now running. */
     private static final class Slot implements Part {
         final int item;
-        final PerfRunner runner;
+        volatile PerfRunner runner;
         double base;
         double share = 1;
 
@@ -60,6 +64,11 @@ final class Sweep<I, R> {
         public void set(double base, double share) {
             this.base = base;
             this.share = share;
+        }
+
+        @Override
+        public void follow(PerfRunner r) {
+            this.runner = r;
         }
     }
 
@@ -134,7 +143,8 @@ final class Sweep<I, R> {
     private void watch() {
         Slot s = current.get();
         if (s == null) return;
-        double f = s.base + s.share * s.runner.runningFraction();
+        PerfRunner r = s.runner;
+        double f = s.base + s.share * (r == null ? 0 : r.runningFraction());
         synchronized (this) {
             fraction[s.item] = Math.min(1, f);
         }
