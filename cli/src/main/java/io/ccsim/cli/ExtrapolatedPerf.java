@@ -243,10 +243,11 @@ final class ExtrapolatedPerf {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %d B %s/%s x%d:", e.row().bytes(),
                         e.row().algo().ncclName(), e.row().proto().ncclName(), e.row().channels()));
                 for (int i = 0; i < e.sampleNodes().length; i++) {
-                    sb.append(String.format(Locale.ROOT, "%s %.3f us at %d B", i == 0 ? "" : ",", e.sampleUs()[i],
-                            e.sampleBytes()[i]));
+                    sb.append(String.format(Locale.ROOT, "%s %.3f us (%d nodes%s)", i == 0 ? "" : ",", e.sampleUs()[i],
+                            e.sampleNodes()[i], e.sampleBytes()[i] == e.row().bytes() ? "" : ", " + e.sampleBytes()[i] + " B"));
                 }
-                sb.append(String.format(Locale.ROOT, "; T = %.3f + %.4f x", e.fit().intercept(), e.fit().slope()));
+                sb.append(String.format(Locale.ROOT, "; T = %.3f + %.4f x, x = %.0f at %,d nodes", e.fit().intercept(),
+                        e.fit().slope(), e.law().x(targetNodes), targetNodes));
                 lines.add(sb.toString());
             }
         }

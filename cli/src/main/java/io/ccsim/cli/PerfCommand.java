@@ -130,9 +130,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      */
     static final int AUTO_FOLDED_MAX_GPUS = 1024;
 
-    @Option(names = "--extrapolate-from", paramLabel = "N,N[,N]", split = ",",
-            description = "--sim-mode extrapolated: the node counts to simulate (default: per algorithm, the largest"
-                    + " powers of two below --nodes that simulate quickly)")
+    @Option(names = "--extrapolate-from", paramLabel = "N", split = ",",
+            description = "--sim-mode extrapolated: the node counts to simulate, comma-separated (default: per scaling"
+                    + " law, two counts below --nodes that simulate quickly)")
     int[] extrapolateFrom;
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",

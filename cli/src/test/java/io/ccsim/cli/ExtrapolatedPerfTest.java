@@ -48,9 +48,10 @@ class ExtrapolatedPerfTest {
         assertThat(ex.out()).contains("# ccsim perf (extrapolated, NCCL 2.28.9 model): all_gather_perf on hgx-h100-2g-40n,"
                         + " nRanks 80 nNodes 40")
                 .contains("# mode: extrapolated: not simulated at 40 nodes;")
-                .contains("#   law RING: time linear in the ring's length (nodes) at the target's bytes per step; simulated on"
-                        + " 16, 32 nodes;")
-                .containsPattern("#     67108800 B Ring/LL128 x\\d+: [0-9.]+ us at 26843520 B, [0-9.]+ us at 53687040 B; T = ");
+                .contains("#   law RING: time linear in x = nodes (the ring's length) at the target's bytes per step; simulated"
+                        + " on 16, 32 nodes;")
+                .containsPattern("#     67108800 B Ring/LL128 x\\d+: [0-9.]+ us \\(16 nodes, 26843520 B\\), [0-9.]+ us \\(32 nodes,"
+                        + " 53687040 B\\); T = [0-9.]+ \\+ [0-9.]+ x, x = 40 at 40 nodes");
     }
 
     /**

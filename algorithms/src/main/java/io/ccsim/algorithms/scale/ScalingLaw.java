@@ -20,11 +20,11 @@ public enum ScalingLaw {
      * Ring all-reduce, all-gather, reduce-scatter: linear in nodes, each step carrying the target's bytes; up to
      * {@link #RING_MAX_LEAF_GROUPS} leaf groups.
      */
-    RING("time linear in the ring's length (nodes) at the target's bytes per step", true, 1.7),
+    RING("time linear in x = nodes (the ring's length) at the target's bytes per step", true, 1.7),
     /** NCCL's double binary tree (Tree, and NVLSTree across nodes): linear in the trees' depth at the same size. */
-    TREE("time linear in the trees' depth ceil(log2 nodes) at the same size", false, 2.0),
+    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 2.0),
     /** CollNet (SHARP): constant while the reduction crosses the same switch levels. */
-    SWITCH_LEVELS("time constant at the target's switch levels (one leaf, or leaves and spines)", false, 0.0);
+    SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0);
 
     /** The most leaf groups (hosts per leaf each) a ring target may span: see the block comment. */
     public static final int RING_MAX_LEAF_GROUPS = 4;
