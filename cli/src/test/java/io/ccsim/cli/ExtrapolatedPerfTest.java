@@ -66,14 +66,14 @@ class ExtrapolatedPerfTest {
         assertThat(refused.code()).isEqualTo(1);
         assertThat(refused.err()).startsWith("ccsim: error: --nodes 12500: the run needs about ")
                 .contains("valid here: --nodes <= ").contains(", --sim-mode extrapolated, or more heap: ");
-        String[] extra = java.util.Arrays.copyOf(folded, folded.length + 4);
-        System.arraycopy(new String[] {"--sim-mode", "extrapolated", "--extrapolate-from", "4,8"}, 0, extra, folded.length, 4);
+        String[] extra = java.util.Arrays.copyOf(folded, folded.length + 2);
+        System.arraycopy(new String[] {"--sim-mode", "extrapolated"}, 0, extra, folded.length, 2);
         CliTest.Result r = withHeap(heap, Map.of(), extra);
         assertThat(r.code()).as(r.err()).isZero();
         String[] row = rows(r.out()).get(0);
         assertThat(row[0]).isEqualTo("1048576");
         assertThat(row[8]).isEqualTo("Tree");
-        assertThat(r.out()).contains("nRanks 100000 nNodes 12500").contains("law TREE").contains("simulated on 4, 8 nodes");
+        assertThat(r.out()).contains("nRanks 100000 nNodes 12500").contains("law TREE").contains("simulated on 24, 48 nodes");
     }
 
     /** auto: folded up to 1,024 GPUs, extrapolated beyond; the footer says which, and that auto chose it. */

@@ -79,16 +79,19 @@ class ExtrapolationGridTest {
         assertWithinBounds(points);
     }
 
-    /** NCCL's trees (Tree, NVLSTree) and NCCL's default choice, which is a tree here, at depths 4 to 6. */
+    /**
+     * NCCL's trees (Tree, NVLSTree) and NCCL's default choice, which is a tree here, across leaves: 80 nodes (depth 7)
+     * from 20 and 40, 100 nodes from 25 and 50.
+     */
     @Test
     void trees() {
         List<Point> points = new ArrayList<>();
         for (long bytes : SIZES) {
-            for (int nodes : new int[] {12, 40, 48}) points.add(point(PLAIN, Map.of("NCCL_ALGO", "Tree"), CollectiveOp.ALL_REDUCE,
-                    bytes, nodes));
-            points.add(point(PLAIN, Map.of("NCCL_ALGO", "NVLSTree"), CollectiveOp.ALL_REDUCE, bytes, 40));
+            points.add(point(PLAIN, Map.of("NCCL_ALGO", "Tree"), CollectiveOp.ALL_REDUCE, bytes, 80));
+            points.add(point(PLAIN, Map.of("NCCL_ALGO", "NVLSTree"), CollectiveOp.ALL_REDUCE, bytes, 80));
         }
-        points.add(point(PLAIN, Map.of(), CollectiveOp.ALL_REDUCE, 64L << 10, 40));
+        points.add(point(PLAIN, Map.of("NCCL_ALGO", "Tree"), CollectiveOp.ALL_REDUCE, 1L << 20, 100));
+        points.add(point(PLAIN, Map.of(), CollectiveOp.ALL_REDUCE, 64L << 10, 80));
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.TREE);
         assertWithinBounds(points);
     }

@@ -31,7 +31,7 @@ class ExtrapolatorTest {
 
     /**
      * 12,500 HGX nodes, 1 GiB all-reduce: NCCL's choice there is Tree/Simple on 16 channels (as on 128 built nodes);
-     * the tree's samples are 12,500 >> 10 and >> 9 nodes, at the same count. Forced to Ring on 100 nodes (800 ranks),
+     * the tree's samples are 12,500 >> 9 and >> 8 nodes (24 within a leaf, 48 across), at the same count. Forced to Ring on 100 nodes (800 ranks),
      * the samples are 32 and 64 nodes, each at the target's ceil(268,435,456 / (800 × 16)) = 20,972 floats per step.
      */
     @Test
@@ -40,7 +40,7 @@ class ExtrapolatorTest {
         assertThat(tree.choice()).isEqualTo("Tree/Simple x16");
         assertThat(tree.law()).isEqualTo(ScalingLaw.TREE);
         assertThat(tree.count()).isEqualTo(1L << 28);
-        assertThat(tree.samples()).containsExactly(new Extrapolator.Sample(12, 1L << 28, 0), new Extrapolator.Sample(24, 1L << 28, 0));
+        assertThat(tree.samples()).containsExactly(new Extrapolator.Sample(24, 1L << 28, 0), new Extrapolator.Sample(48, 1L << 28, 0));
         Extrapolator.SizePlan ring = to(100, Map.of("NCCL_ALGO", "Ring")).plan(CollectiveOp.ALL_REDUCE, 1L << 30,
                 DataType.FLOAT32, ReduceOp.SUM, 0);
         assertThat(ring.algo()).isEqualTo(Algorithm.RING);
