@@ -90,6 +90,7 @@ public final class SampleNodes {
      * @throws IllegalArgumentException naming the count that is wrong and what is valid
      */
     public static int[] given(ScalingLaw law, int[] nodes, int targetNodes, int hostsPerLeaf) {
+        if (nodes.length == 0) throw new IllegalArgumentException("no sample node count given");
         int[] s = nodes.clone();
         java.util.Arrays.sort(s);
         for (int i = 0; i < s.length; i++) {
@@ -108,10 +109,12 @@ public final class SampleNodes {
                             ? "beyond one leaf, " + (hostsPerLeaf + 1) + " nodes or more" : "within one leaf", hostsPerLeaf));
                 }
             }
-            if (s.length < 1) throw new IllegalArgumentException("no sample node count given");
             return s;
         }
-        if (law == ScalingLaw.TREE && s[s.length - 1] <= hostsPerLeaf) throw treeTooFew(targetNodes, hostsPerLeaf);
+        if (law == ScalingLaw.TREE && s[s.length - 1] <= hostsPerLeaf) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "TREE needs its largest sample beyond one leaf"
+                    + " (%d nodes or more), got %s", hostsPerLeaf + 1, java.util.Arrays.toString(s)));
+        }
         if (s.length < 2 || law.x(s[0]) == law.x(s[s.length - 1])) {
             throw new IllegalArgumentException(law.name() + " needs two or more sample node counts with different "
                     + (law == ScalingLaw.TREE ? "tree depths ceil(log2 nodes)" : "values") + ", got "

@@ -50,7 +50,7 @@ class SampleNodesTest {
     void givenSamplesAreCheckedAgainstTheLawAndTheTarget() {
         assertThat(SampleNodes.given(ScalingLaw.TREE, new int[] {40, 8, 16}, 100, LEAF)).containsExactly(8, 16, 40);
         assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.TREE, new int[] {8, 16}, 100, LEAF))
-                .hasMessageStartingWith("100 nodes are too few to extrapolate TREE: it needs a sample beyond one leaf");
+                .hasMessage("TREE needs its largest sample beyond one leaf (33 nodes or more), got [8, 16]");
         assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 100}, 100, LEAF))
                 .hasMessage("sample of 100 nodes: valid are 2 to 99 (below the target's 100 nodes)");
         assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 8}, 100, LEAF))
@@ -63,5 +63,7 @@ class SampleNodesTest {
                 .hasMessage("sample of 8 nodes: SWITCH_LEVELS needs samples beyond one leaf, 33 nodes or more (32 hosts per"
                         + " leaf), as the target");
         assertThat(SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[] {40}, 100, LEAF)).containsExactly(40);
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[0], 100, LEAF))
+                .hasMessage("no sample node count given");
     }
 }
