@@ -175,18 +175,21 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
                 nodes.set(i, new Node(v.id(), v.kind(), v.host(), v.localIndex(), attrs));
             }
         }
-        return String.format(Locale.ROOT, "%s: %d network cables at %s Gb/s (%s per direction)", nicRate.origin(), n,
+        return String.format(Locale.ROOT, "%s: %d network cables (NIC to leaf, switch to switch) at %s Gb/s (%s per"
+                + " direction)", nicRate.origin(), n,
                 num(nicRate.gbps()), gbs(bw));
     }
 
     private String applyNvlinkRate(Topology t, List<Link> links) {
         double perLane = nvlinkRate.gbytesPerSec() * 1e9;
         int n = 0;
+        int allLanes = 0;
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
             if (l.kind() == LinkKind.NVLINK) {
                 links.set(i, l.withBandwidth(perLane * l.lanes()));
                 n++;
+                allLanes += l.lanes();
             }
         }
         if (n == 0) {
@@ -197,9 +200,9 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
         if (!t.gpus().isEmpty()) {
             for (Link l : t.neighbours(t.gpus().get(0).id())) if (l.kind() == LinkKind.NVLINK) lanes += l.lanes();
         }
-        return String.format(Locale.ROOT, "%s: %d NVLink links at %s GB/s per NVLink and direction%s", nvlinkRate.origin(), n,
-                num(nvlinkRate.gbytesPerSec()), lanes == 0 ? "" : String.format(Locale.ROOT, " (GPU 0: %d NVLinks, %s per"
-                        + " direction)", lanes, gbs(perLane * lanes)));
+        return String.format(Locale.ROOT, "%s: every NVLink at %s GB/s per direction (%d NVLinks in %d links%s)",
+                nvlinkRate.origin(), num(nvlinkRate.gbytesPerSec()), allLanes, n, lanes == 0 ? ""
+                        : String.format(Locale.ROOT, "; GPU 0: %d NVLinks, %s per direction", lanes, gbs(perLane * lanes)));
     }
 
     /** The links {@code p} names, each recorded in {@code claimed} as named by {@code origin}. */
