@@ -55,10 +55,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
     @Option(names = "--gpus", paramLabel = "N") int gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
-    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0") double oversubscription;
-    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
-            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
-    int nicsPerNode;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
@@ -113,7 +110,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+        Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         java.util.function.Supplier<PerfRunner> runners = () -> {
@@ -138,6 +135,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         List<Line> tuned;
         try {
             tuned = sweep.run(runners, threads, (r, z, part) -> tuneSize(r, z, fop, fdt, part));
+        } catch (io.ccsim.algorithms.perf.StalledRunException e) {
+            throw whatIf.stalled(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserException("tune: interrupted", e);
@@ -167,7 +166,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         PrintWriter out = spec.commandLine().getOut();
         if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, topo, runner, lines);
         if (format == Format.csv) printCsv(out, lines, new ArrayList<>(labels));
-        else if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
+        else if (format == Format.json) printJson(out, cop, topo, whatIf.lines(), lines, crossovers);
         else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
         if (note != null && format == Format.text) out.println("# interrupted " + note);
         out.flush();
@@ -235,6 +234,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", SimSetup.profileLabel(profile, runner.tuner().profile()),
                 CalibrationProfile.NCCL_VERSION);
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        for (String line : whatIf.header()) out.println(line);
         out.println("# '*' marks the fastest; 'nccl' is what NCCL's cost model (the tuner) picks by default");
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "#%11s", "size"));
         for (String l : labels) h.append(String.format(Locale.ROOT, "  %14s", l));
@@ -310,10 +310,16 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
     }
 
-    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<Line> lines, List<String[]> crossovers) {
+    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<String> whatIf, List<Line> lines,
+                                  List<String[]> crossovers) {
         JsonObject root = new JsonObject();
         root.addProperty("op", cop.cliName());
         root.addProperty("topology", topo.name());
+        if (!whatIf.isEmpty()) {
+            JsonArray w = new JsonArray();
+            whatIf.forEach(w::add);
+            root.add("what_if", w);
+        }
         JsonArray rows = new JsonArray();
         for (Line l : lines) {
             JsonObject o = new JsonObject();
