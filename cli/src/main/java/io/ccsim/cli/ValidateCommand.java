@@ -192,7 +192,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     }
 
     private static Compared simulate(PerfRunner runner, MeasuredRow m, int n) {
-        long count = runner.countFor(m.op(), m.bytes(), m.dtype());
+        long count = runner.countOf(m.op(), m.bytes(), m.dtype());
         if (count == 0) throw new UserException(m.where() + ": " + m.bytes() + " B is less than one " + m.dtype() + " per rank of " + n);
         ReduceOp redop = m.redop().orElse(ReduceOp.SUM);
         int root = m.root() < n ? m.root() : 0;
@@ -212,7 +212,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                     r = runner.simulate(m.op(), count, m.dtype(), redop, root, algo, proto, c.channels(), 1);
                 }
             } else {
-                r = runner.run(m.op(), m.bytes(), m.dtype(), redop, root);
+                r = runner.runCount(m.op(), count, m.dtype(), redop, root, 1);
             }
             return new Compared(m, n, r.algo(), r.proto(), r.channels(), r.timeUs());
         } catch (IllegalArgumentException e) {   // TunerException included
