@@ -129,11 +129,11 @@ public final class Main implements Runnable {
         void setSession(Session session);
     }
 
+    /** {@code ccsim 0.1.0-SNAPSHOT (git 00f1ed4)}: the version and commit this ccsim was built from ({@link BuildInfo}). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"ccsim " + (v == null ? "dev" : v)};
+            return new String[] {"ccsim " + BuildInfo.current().label()};
         }
     }
 }
