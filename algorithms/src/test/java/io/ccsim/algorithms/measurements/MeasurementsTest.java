@@ -28,6 +28,9 @@ class MeasurementsTest {
         assertThat(r.forcedProto()).contains(Protocol.LL128);
         assertThat(r.planChannels().getAsInt()).isEqualTo(16);
         assertThat(r.n()).isEqualTo(2);
+        // perf's provenance columns name the ranks "ranks"
+        String withProvenance = PERF_ROW.replace(",\"n\":2}", ",\"ccsim_version\":\"0.1\",\"ranks\":8,\"nodes\":1}");
+        assertThat(Measurements.read("q.json", "[" + withProvenance + "]", false).rows().get(0).n()).isEqualTo(8);
     }
 
     @Test
