@@ -94,6 +94,7 @@ class MeasurementsTest {
         assertThatThrownBy(() -> Measurements.read("b.csv", "op,bytes,time_us\n", false)).hasMessageStartingWith("b.csv:1: the CSV header has no 'dtype' column");
         assertThatThrownBy(() -> Measurements.read("b.txt", "hello\n", false))
                 .hasMessageStartingWith("b.txt: no nccl-tests table rows found")
-                .hasMessageEndingWith("(not JSON or CSV either: expected a JSON array of perf rows, a CSV with header 'op,bytes,...', or nccl-tests output)");
+                .hasMessageEndingWith("(not JSON or CSV either: expected a JSON array of perf rows, a CSV with header 'op,bytes,...', ccsim perf's text,"
+                        + " or nccl-tests output)");
     }
 }
