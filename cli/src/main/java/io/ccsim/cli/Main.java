@@ -47,6 +47,7 @@ public final class Main implements Runnable {
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env, Session session) {
         CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
+        NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {

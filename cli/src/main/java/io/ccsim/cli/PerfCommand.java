@@ -234,8 +234,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows, Provenance.of(profile, prof, topo.name(), runner.graph(), seed)); break;
-            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo.name(), runner.graph(), seed)); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
                         + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
@@ -336,8 +336,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows, Provenance.of(profile, prof, topo.name(), runner.graph(), seed)); break;
-            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo.name(), runner.graph(), seed)); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo, runner.graph(), prof, cop, sizes, "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());

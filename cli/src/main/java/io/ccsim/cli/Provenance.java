@@ -3,6 +3,8 @@ package io.ccsim.cli;
 import com.google.gson.JsonObject;
 import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.topology.Node;
+import io.ccsim.topology.Topology;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -17,24 +19,38 @@ import java.util.Locale;
  * @param calibrated   whether the profile was fitted to measurements: a built-in one as
  *                     {@link CalibrationProfile#builtinCalibration} says, a file where it records its fit
  * @param topology     the topology's name ({@code hgx-h100-4n})
+ * @param gpu          the GPU model of the ranks ({@link #gpuModel})
  * @param ranks        ranks of the communicator
  * @param nodes        hosts the ranks are on
  * @param seed         the simulation seed
  */
-record Provenance(String ccsimVersion, String ncclModel, String profile, boolean calibrated, String topology, int ranks,
-                  int nodes, long seed) {
+record Provenance(String ccsimVersion, String ncclModel, String profile, boolean calibrated, String topology, String gpu,
+                  int ranks, int nodes, long seed) {
 
     /** The CSV columns of {@link #csvValues()}, in order; the JSON keys of {@link #addTo}. */
-    static final List<String> COLUMNS = List.of("ccsim_version", "nccl_model", "profile", "calibrated", "topology", "ranks",
-            "nodes", "seed");
+    static final List<String> COLUMNS = List.of("ccsim_version", "nccl_model", "profile", "calibrated", "topology", "gpu",
+            "ranks", "nodes", "seed");
 
-    /** The provenance of a run on {@code graph}'s communicator with the profile {@code prof} (from {@code file}, or built in). */
-    static Provenance of(Path file, CalibrationProfile prof, String topology, CommGraph graph, long seed) {
+    /**
+     * The provenance of a run on {@code graph}'s communicator of {@code topology} with the profile {@code prof} (from
+     * {@code file}, or built in).
+     */
+    static Provenance of(Path file, CalibrationProfile prof, Topology topology, CommGraph graph, long seed) {
         String builtin = prof.gpu().toLowerCase(Locale.ROOT);
         boolean calibrated = file == null ? CalibrationProfile.builtinCalibration(builtin).startsWith("calibrated")
                 : prof.fit().isPresent();
         return new Provenance(BuildInfo.current().label(), CalibrationProfile.NCCL_VERSION, file == null ? builtin : file.toString(),
-                calibrated, topology, graph.nRanks(), graph.nNodes(), seed);
+                calibrated, topology.name(), gpuModel(topology.gpus().get(0)), graph.nRanks(), graph.nNodes(), seed);
+    }
+
+    /**
+     * A GPU's model as NVIDIA names the product: its {@code model} attribute ({@code H200}), {@code GB200} for the B200
+     * GPUs of a GB200 NVL72 tray (nodes with a {@code tray}), {@code GPU} where the topology names none.
+     */
+    static String gpuModel(Node gpu) {
+        String model = gpu.attrs().get("model");
+        if (model == null) return "GPU";
+        return gpu.attrs().containsKey("tray") && model.equals("B200") ? "GB200" : model;
     }
 
     /** Adds the fields to {@code o} under {@link #COLUMNS}' keys. */
@@ -44,6 +60,7 @@ record Provenance(String ccsimVersion, String ncclModel, String profile, boolean
         o.addProperty("profile", profile);
         o.addProperty("calibrated", calibrated);
         o.addProperty("topology", topology);
+        o.addProperty("gpu", gpu);
         o.addProperty("ranks", ranks);
         o.addProperty("nodes", nodes);
         o.addProperty("seed", seed);
@@ -51,7 +68,7 @@ record Provenance(String ccsimVersion, String ncclModel, String profile, boolean
 
     /** The fields as CSV values, in {@link #COLUMNS}' order. */
     List<String> csvValues() {
-        return List.of(ccsimVersion, ncclModel, profile, Boolean.toString(calibrated), topology, Integer.toString(ranks),
+        return List.of(ccsimVersion, ncclModel, profile, Boolean.toString(calibrated), topology, gpu, Integer.toString(ranks),
                 Integer.toString(nodes), Long.toString(seed));
     }
 }

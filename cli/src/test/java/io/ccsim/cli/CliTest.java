@@ -81,7 +81,7 @@ class CliTest {
         JsonArray a = JsonParser.parseString(r.out()).getAsJsonArray();
         assertThat(a).hasSize(8); // 2^(3+3k) <= 2^26 (64M) for k = 0..7
         Set<String> keys = Set.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels", "time_us",
-                "algbw_gbps", "busbw_gbps", "ccsim_version", "nccl_model", "profile", "calibrated", "topology", "ranks", "nodes", "seed");
+                "algbw_gbps", "busbw_gbps", "ccsim_version", "nccl_model", "profile", "calibrated", "topology", "gpu", "ranks", "nodes", "seed");
         double prev = 0;
         for (var e : a) {
             JsonObject o = e.getAsJsonObject();
@@ -100,6 +100,7 @@ class CliTest {
             assertThat(o.get("profile").getAsString()).isEqualTo("h200");
             assertThat(o.get("calibrated").getAsBoolean()).isTrue();
             assertThat(o.get("topology").getAsString()).isEqualTo("hgx-h200");
+            assertThat(o.get("gpu").getAsString()).isEqualTo("H200");
             assertThat(o.get("ranks").getAsInt()).isEqualTo(8);
             assertThat(o.get("nodes").getAsInt()).isEqualTo(1);
         }
@@ -161,7 +162,7 @@ class CliTest {
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = r.out().lines().collect(Collectors.toList());
         assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps,"
-                + "ccsim_version,nccl_model,profile,calibrated,topology,ranks,nodes,seed");
+                + "ccsim_version,nccl_model,profile,calibrated,topology,gpu,ranks,nodes,seed");
         assertThat(lines).hasSize(4);
         for (String l : lines.subList(1, 4)) assertThat(l).contains(",Tree,Simple,");
     }
