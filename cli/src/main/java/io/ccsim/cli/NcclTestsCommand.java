@@ -162,12 +162,20 @@ final class NcclTestsCommand implements Callable<Integer> {
             }
         }
         double avg = printed.stream().mapToDouble(NcclTestsReport.Line::busbw).average().orElse(0);
-        report.footer(binary.program, avg);
+        Double minBw = minBusBw();
+        Boolean bandwidthOk = minBw == null ? null : avg >= minBw * 0.9;
+        report.footer(binary.program, avg, bandwidthOk);
         if (json != null) {
             List<String> args = new ArrayList<>(List.of("ccsim"));
             args.addAll(parsed.originalArgs());   // from the command's name on
             NcclTestsJson.write(json, new NcclTestsJson.Content(args, new TreeMap<>(ncclVariables()), c, ranks.lines(), printed, avg,
-                    provenance, notes, start, now()));
+                    bandwidthOk, provenance, notes, start, now()));
+        }
+        if (stopped == null && Boolean.FALSE.equals(bandwidthOk)) {
+            spec.commandLine().getErr().printf(Locale.ROOT, "ccsim: %s: Avg bus bandwidth %s GB/s is below 0.9 x NCCL_TESTS_MIN_BW=%s;"
+                    + " exit %d, as nccl-tests%n", binary.program, CFormat.general(avg), env.get(MIN_BW), MIN_BW_FAILED);
+            spec.commandLine().getErr().flush();
+            return MIN_BW_FAILED;
         }
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();
@@ -249,8 +257,29 @@ final class NcclTestsCommand implements Callable<Integer> {
         if (c.localRegister() == 2) {
             n.add("# ccsim: -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice (uncalibrated)");
         }
-        for (String line : SimSetup.ncclEnvLines(env)) n.add(line);
+        Map<String, String> nccl = new TreeMap<>(env);
+        if (nccl.remove(MIN_BW) != null) {
+            n.add("# ccsim: " + MIN_BW + "=" + env.get(MIN_BW) + ": the mean bus bandwidth is checked against 0.9 x it, as nccl-tests does");
+        }
+        for (String line : SimSetup.ncclEnvLines(nccl)) n.add(line);
         return n;
+    }
+
+    /** nccl-tests' variable of the least mean bus bandwidth, GB/s, below 0.9 × which a run fails. */
+    static final String MIN_BW = "NCCL_TESTS_MIN_BW";
+
+    /** nccl-tests' exit code when the mean bus bandwidth misses {@link #MIN_BW} ({@code testNumResults}). */
+    static final int MIN_BW_FAILED = 7;
+
+    /** {@link #MIN_BW} from the environment, or null where it is not set. */
+    private Double minBusBw() {
+        String v = env.get(MIN_BW);
+        if (v == null || v.isBlank()) return null;
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new UserException(MIN_BW + "=" + v + ": not a bandwidth; valid: GB/s, e.g. 350");
+        }
     }
 
     private SymkModel symmetric(NcclTestsConfig c) {

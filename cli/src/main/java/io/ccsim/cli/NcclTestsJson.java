@@ -61,13 +61,14 @@ final class NcclTestsJson {
      * @param ranks      the device lines
      * @param lines      the rows printed, in order (every cycle's)
      * @param avgBusBw   the mean bus bandwidth of the footer
+     * @param bandwidthOk whether it reaches 0.9 × {@code NCCL_TESTS_MIN_BW}; null where that is not set
      * @param provenance where the numbers come from
      * @param notes      ccsim's header notes
      * @param startTime  {@code %Y-%m-%d %H:%M:%S} local time at the start
      * @param endTime    the same at the end
      */
     record Content(List<String> args, Map<String, String> env, NcclTestsConfig config, List<NcclTestsReport.RankLine> ranks,
-                   List<NcclTestsReport.Line> lines, double avgBusBw, Provenance provenance, List<String> notes, String startTime,
+                   List<NcclTestsReport.Line> lines, double avgBusBw, Boolean bandwidthOk, Provenance provenance, List<String> notes, String startTime,
                    String endTime) { }
 
     /** Writes {@code c} into {@code path} (claimed by {@link #claim}). */
@@ -103,7 +104,7 @@ final class NcclTestsJson {
             w.name("out_of_bounds").beginObject().name("count").value(0).name("okay").value("true").endObject();
             w.name("average_bus_bandwidth").beginObject().name("bandwidth");
             number(w, c.avgBusBw());
-            w.name("okay").value("unchecked").endObject();
+            w.name("okay").value(c.bandwidthOk() == null ? "unchecked" : c.bandwidthOk().toString()).endObject();
             w.name("errors").beginArray().endArray();
             w.name("end_time").value(c.endTime());
             w.endObject();

@@ -113,10 +113,14 @@ final class NcclTestsReport {
         out.flush();
     }
 
-    /** The summary lines and the end: out-of-bounds values (none checked), the mean bus bandwidth, the test's name. */
-    void footer(String program, double avgBusBw) {
+    /**
+     * The summary lines and the end: out-of-bounds values (none checked), the mean bus bandwidth with nccl-tests'
+     * verdict on it ({@code bandwidthOk}: null where {@code NCCL_TESTS_MIN_BW} is not set), the test's name.
+     */
+    void footer(String program, double avgBusBw, Boolean bandwidthOk) {
         out.printf(Locale.ROOT, "# %-20s : %d %s%n", "Out of bounds values", 0, "OK");
-        out.printf(Locale.ROOT, "# %-20s : %s %s%n", "Avg bus bandwidth", CFormat.general(avgBusBw), "");
+        out.printf(Locale.ROOT, "# %-20s : %s %s%n", "Avg bus bandwidth", CFormat.general(avgBusBw),
+                bandwidthOk == null ? "" : bandwidthOk ? "OK" : "FAILED");
         out.println("#");
         out.println("# Collective test concluded: " + program);
         out.println("#");

@@ -184,6 +184,23 @@ class NcclTestsCommandTest {
     }
 
     @Test
+    void aMeanBusBandwidthBelowNcclTestsMinBwFailsAsNcclTests() {
+        String[] args = {"all_reduce_perf", "-g", "8", "-b", "64M", "-e", "64M"};
+        CliTest.Result ok = CliTest.run(Map.of("NCCL_TESTS_MIN_BW", "100"), args);
+        assertThat(ok.code()).as(ok.err()).isZero();
+        String avg = ok.out().lines().filter(l -> l.startsWith("# Avg bus bandwidth")).findFirst().orElseThrow();
+        double busbw = Double.parseDouble(avg.substring(25).replace("OK", "").trim());
+        assertThat(avg).endsWith(" OK");
+        assertThat(ok.out()).contains("# ccsim: NCCL_TESTS_MIN_BW=100: the mean bus bandwidth is checked against 0.9 x it")
+                .doesNotContain("not modelled");
+        // 0.9 x the minimum above the mean: nccl-tests prints FAILED and exits with testNumResults (7)
+        CliTest.Result failed = CliTest.run(Map.of("NCCL_TESTS_MIN_BW", Double.toString(busbw / 0.89)), args);
+        assertThat(failed.code()).isEqualTo(7);
+        assertThat(failed.out()).contains(avg.replace(" OK", " FAILED"));
+        assertThat(failed.err()).contains("is below 0.9 x NCCL_TESTS_MIN_BW");
+    }
+
+    @Test
     void badFlagsAreOneLineNamingTheFlag() {
         Map<String, String> cases = Map.of(
                 "-g 16", "one process drives 16 GPUs, but a hgx-h200 node has 8",
