@@ -68,11 +68,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     String gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
-    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0", description = "fat-tree oversubscription (default: ${DEFAULT-VALUE})")
-    double oversubscription;
-    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
-            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
-    int nicsPerNode;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
@@ -164,7 +160,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+        Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
@@ -189,8 +185,13 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             todo.add(s);
         }
-        PerfSizes.Outcome outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo,
-                threads, session, progressOption.open(spec.commandLine().getErr(), session));
+        PerfSizes.Outcome outcome;
+        try {
+            outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo, threads, session,
+                    progressOption.open(spec.commandLine().getErr(), session));
+        } catch (io.ccsim.algorithms.perf.StalledRunException e) {
+            throw whatIf.stalled(e);
+        }
         RunStoppedException stopped = outcome.stopped();
         String note = outcome.note();
         print(outcome.runs(), topo, runner, prof, cop, sizes, outcome.wallS(), note);
@@ -266,6 +267,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
         }
+        if (whatIf.any()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--degrade, --down, --nic-gbps, --nvlink-gbps,"
+                    + " --nics-per-node and --oversubscription are for the simulated backend: --backend cuda measures this"
+                    + " host's GPUs as they are");
+        }
     }
 
     /** The PyTorch all-reduce of {@code --symm-mem}, checked against what PyTorch runs. */
@@ -302,7 +308,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int[] devices = GpuArgs.devices(gpus);
         int n = devices.length;
         Topology topo = TopologyArgs.resolve(topology == null ? "hgx-h200" : topology, topology == null || TopologyArgs.isCatalog(topology) ? n : 0,
-                1, oversubscription, seed);
+                1, 1.0, seed);
         if (topo.gpus().size() != n) {
             throw new UserException("topology " + topo.name() + " has " + topo.gpus().size() + " GPUs but --gpus selects " + n
                     + " devices; give a topology of " + n + " GPUs");
@@ -371,6 +377,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        for (String line : whatIf.header()) out.println(line);
         if (symmMem != null) {
             io.ccsim.algorithms.Algorithm a = io.ccsim.algorithms.plan.TorchSymmMem.parse(symmMem);
             out.printf(Locale.ROOT, "# --symm-mem %s: PyTorch's torch.ops.symm_mem.%s, not NCCL (uncalibrated: Simple step costs,"

@@ -375,7 +375,7 @@ public final class PerfRunner {
         }
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
-                throw new IllegalStateException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
+                throw new StalledRunException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
                         + " stopped before completion (a link is down?): "
                         + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((x, y) -> x + "; " + y).orElse(""));
             }
