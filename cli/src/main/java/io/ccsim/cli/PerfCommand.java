@@ -10,7 +10,6 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
-import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -123,9 +122,6 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     int jobs;
     @Mixin ProgressOption progressOption = new ProgressOption();
 
-    /** One size's row and what simulating it took. */
-    private record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
-
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
@@ -181,94 +177,29 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
         }
-        final io.ccsim.algorithms.tuner.SymkModel symModel = symk;
-        java.util.function.Supplier<PerfRunner> runners = () -> {
-            PerfRunner r = new PerfRunner(topo, n, prof, nccl, seed, symModel);
-            r.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
-                    : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
-            r.setRunControl(session.control());
-            return r;
-        };
-        PerfRunner runner = runners.get();
+        PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
+                ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes);
+        PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             todo.add(s);
         }
-        Plan[] plans = plan(runner, todo, cop, dt, ro, torch, topo, threads);
-        long t0 = System.nanoTime();
-        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
-        Sweep<Long, SizeRun> sweep = new Sweep<>(todo, work(plans, progress.enabled()), i -> String.format(Locale.ROOT,
-                "perf %s %s (%d/%d)%s", cop.cliName(), Sizes.human(todo.get(i)), i + 1, todo.size(),
-                plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
-        List<SizeRun> runs;
+        PerfSizes.Outcome outcome;
         try {
-            runs = sweep.run(runners, threads, (r, s, part) -> {
-                PerfRow row = torch != null ? r.runTorchSymmMem(torch, s, dt, ro, iters) : r.run(cop, s, dt, ro, root, iters);
-                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
-            });
-        } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
-            throw new UserException(e.getMessage(), e);
+            outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo, threads, session,
+                    progressOption.open(spec.commandLine().getErr(), session));
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
             throw whatIf.stalled(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserException("perf: interrupted", e);
         }
-        double wall = (System.nanoTime() - t0) / 1e9;
-        RunStoppedException stopped = sweep.stopped();
-        List<Long> missing = new ArrayList<>();
-        for (int i = 0; i < todo.size(); i++) if (runs.get(i) == null) missing.add(todo.get(i));
-        String note = stopped == null ? null : "by " + stopped.reason() + ": " + notDone("rows", todo.size(), missing);
-        print(runs, topo, runner, prof, cop, sizes, wall, note);
+        RunStoppedException stopped = outcome.stopped();
+        String note = outcome.note();
+        print(outcome.runs(), topo, runner, prof, cop, sizes, outcome.wallS(), note);
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();
         err.println("ccsim: perf stopped " + note);
         err.flush();
         return StopSignals.exitCode(stopped.reason());
-    }
-
-    /**
-     * The plan of every size NCCL's choice runs (PyTorch's kernels: none, one node is small), refusing, before any is
-     * simulated, a run whose largest plans, {@code threads} at once, do not fit the budget. A size that cannot be
-     * planned is left to the simulation, which reports why.
-     */
-    private Plan[] plan(PerfRunner runner, List<Long> todo, CollectiveOp cop, DataType dt, ReduceOp ro,
-                        io.ccsim.algorithms.Algorithm torch, Topology topo, int threads) {
-        Plan[] plans = new Plan[todo.size()];
-        List<Plan> planned = new ArrayList<>();
-        int largest = -1;
-        for (int i = 0; i < todo.size() && torch == null; i++) {
-            try {
-                plans[i] = runner.plan(cop, todo.get(i), dt, ro, root);
-            } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
-                continue;
-            }
-            planned.add(plans[i]);
-            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1).heapBytes()
-                    > RunBudget.plans(topo, List.of(plans[largest]), 1).heapBytes()) {
-                largest = i;
-            }
-        }
-        if (largest >= 0) {
-            session.budget().check("perf " + cop.cliName() + " at " + todo.get(largest) + " B (" + label(plans[largest]) + ")",
-                    k -> RunBudget.plans(topo, planned, k), Math.min(threads, planned.size()), nodes);
-        }
-        return plans;
-    }
-
-    /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
-    private long[] work(Plan[] plans, boolean needed) {
-        long[] w = new long[plans.length];
-        for (int i = 0; i < plans.length; i++) {
-            w[i] = !needed || plans[i] == null ? 1 : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
-        }
-        return w;
-    }
-
-    /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
-    private static String label(Plan p) {
-        return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
     }
 
     /**
@@ -287,14 +218,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * The rows of the sizes simulated (null: stopped before it), in the chosen format; for a run stopped early the text
      * ends with {@code # interrupted <note>}.
      */
-    private void print(List<SizeRun> runs, Topology topo, PerfRunner runner, CalibrationProfile prof, CollectiveOp cop,
+    private void print(List<PerfSizes.SizeRun> runs, Topology topo, PerfRunner runner, CalibrationProfile prof, CollectiveOp cop,
                        long[] sizes, double wall, String note) {
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
         long flows = 0;
         long simulatedWorkers = 0;
         long workers = 0;
-        for (SizeRun sr : runs) {
+        for (PerfSizes.SizeRun sr : runs) {
             if (sr == null) continue;
             rows.add(sr.row());
             events += sr.events();
@@ -304,8 +235,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows); break;
-            case csv: printCsv(out, rows); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
                         + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
@@ -411,8 +342,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows); break;
-            case csv: printCsv(out, rows); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo, runner.graph(), prof, cop, sizes, "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
@@ -439,7 +370,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
 
     private void printText(PrintWriter out, List<PerfRow> rows, Topology topo, CommGraph g, CalibrationProfile prof,
                            CollectiveOp cop, long[] sizes, String kind, String source) {
-        out.printf(Locale.ROOT, "# ccsim perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", kind, cop.cliName(), topo.name(),
+        out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", BuildInfo.current().label(), kind,
+                cop.cliName(), topo.name(),
                 g.nRanks(), g.nNodes(), source);
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
@@ -496,17 +428,35 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return Math.round(v * f) / f;
     }
 
-    private static void printJson(PrintWriter out, List<PerfRow> rows) {
+    private static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
         JsonArray a = new JsonArray();
-        for (PerfRow r : rows) a.add(rowJson(r));
+        for (PerfRow r : rows) {
+            JsonObject o = rowJson(r);
+            provenance.addTo(o);
+            a.add(o);
+        }
         out.println(new GsonBuilder().setPrettyPrinting().create().toJson(a));
     }
 
-    private static void printCsv(PrintWriter out, List<PerfRow> rows) {
-        out.println("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps");
-        for (PerfRow r : rows) {
-            JsonObject o = rowJson(r);
-            out.println(String.join(",", o.keySet().stream().map(k -> o.get(k).getAsString()).toArray(String[]::new)));
+    /** The rows as CSV (RFC 4180: a value with a comma or quote is quoted), with the provenance columns. */
+    private static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+        List<String> header = new ArrayList<>(List.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels",
+                "time_us", "algbw_gbps", "busbw_gbps"));
+        header.addAll(Provenance.COLUMNS);
+        try {
+            org.apache.commons.csv.CSVPrinter csv = org.apache.commons.csv.CSVFormat.DEFAULT.builder()
+                    .setRecordSeparator(System.lineSeparator()).get().print(out);
+            csv.printRecord(header);
+            for (PerfRow r : rows) {
+                JsonObject o = rowJson(r);
+                List<String> values = new ArrayList<>();
+                for (String k : o.keySet()) values.add(o.get(k).getAsString());
+                values.addAll(provenance.csvValues());
+                csv.printRecord(values);
+            }
+            csv.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

@@ -81,7 +81,7 @@ class CliTest {
         JsonArray a = JsonParser.parseString(r.out()).getAsJsonArray();
         assertThat(a).hasSize(8); // 2^(3+3k) <= 2^26 (64M) for k = 0..7
         Set<String> keys = Set.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels", "time_us",
-                "algbw_gbps", "busbw_gbps");
+                "algbw_gbps", "busbw_gbps", "ccsim_version", "nccl_model", "profile", "calibrated", "topology", "gpu", "ranks", "nodes", "seed");
         double prev = 0;
         for (var e : a) {
             JsonObject o = e.getAsJsonObject();
@@ -94,6 +94,31 @@ class CliTest {
             assertThat(o.get("count").getAsLong()).isEqualTo(bytes / 4);
             assertThat(t).isGreaterThanOrEqualTo(prev);
             prev = t;
+            // provenance: this build, NCCL's modelled release, the calibrated built-in profile, the communicator
+            assertThat(o.get("ccsim_version").getAsString()).isEqualTo(BuildInfo.current().label());
+            assertThat(o.get("nccl_model").getAsString()).isEqualTo("2.28.9");
+            assertThat(o.get("profile").getAsString()).isEqualTo("h200");
+            assertThat(o.get("calibrated").getAsBoolean()).isTrue();
+            assertThat(o.get("topology").getAsString()).isEqualTo("hgx-h200");
+            assertThat(o.get("gpu").getAsString()).isEqualTo("H200");
+            assertThat(o.get("ranks").getAsInt()).isEqualTo(8);
+            assertThat(o.get("nodes").getAsInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void perfRowsReadBackIntoValidateWithTheirRankCount(@TempDir Path dir) throws Exception {
+        for (String format : List.of("json", "csv")) {
+            Result r = run("perf", "--topology", "hgx-h100", "--gpus", "4", "--op", "reduce_scatter", "-b", "64K", "-e", "4M", "-f", "8",
+                    "--format", format);
+            assertThat(r.code()).as(r.err()).isZero();
+            Path f = dir.resolve("perf." + format);
+            Files.writeString(f, r.out());
+            // no --gpus: the rows say 4 ranks; simulated again with the plan they name, they match themselves
+            Result v = run("validate", "--topology", "hgx-h100", "--measured", f.toString());
+            assertThat(v.code()).as(v.err()).isZero();
+            assertThat(v.out()).contains("# ccsim validate: 3 rows").contains("reduce_scatter  Ring    LL      4  64K..512K")
+                    .contains("# all rows: < 1 MiB median 0.0% max 0.0% (2 rows); >= 1 MiB median 0.0% max 0.0% (1 rows)");
         }
     }
 
@@ -136,7 +161,8 @@ class CliTest {
                 "--op", "all_reduce", "-b", "1M", "-e", "4M", "--format", "csv");
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = r.out().lines().collect(Collectors.toList());
-        assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps");
+        assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps,"
+                + "ccsim_version,nccl_model,profile,calibrated,topology,gpu,ranks,nodes,seed");
         assertThat(lines).hasSize(4);
         for (String l : lines.subList(1, 4)) assertThat(l).contains(",Tree,Simple,");
     }

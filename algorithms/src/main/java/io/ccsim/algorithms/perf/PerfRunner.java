@@ -106,8 +106,29 @@ public final class PerfRunner {
 
     public Tuner tuner() { return tuner; }
 
-    /** nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}). */
+    /**
+     * nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}): the whole
+     * elements, and for all-gather, reduce-scatter and all-to-all each rank's share rounded down to whole 16-byte
+     * blocks, as nccl-tests' {@code getCollByteCount} does ({@code (count / nranks) & ~(16 / eltSize - 1)}), so that a
+     * size below 16 bytes a rank has count 0.
+     */
     public long countFor(CollectiveOp op, long bytes, DataType dtype) {
+        long elems = bytes / dtype.bytes();
+        switch (op) {
+            case ALL_GATHER:
+            case REDUCE_SCATTER:
+            case ALL_TO_ALL: return (elems / graph.nRanks()) & ~(16L / dtype.bytes() - 1);
+            default: return elems;
+        }
+    }
+
+    /**
+     * The per-rank element count of a measured call whose size column reads {@code bytes}: the size in whole
+     * elements, divided by the ranks for all-gather, reduce-scatter and all-to-all, without {@link #countFor}'s
+     * rounding to 16-byte blocks (a harness other than nccl-tests may run any count; a size nccl-tests printed
+     * divides exactly either way).
+     */
+    public long countOf(CollectiveOp op, long bytes, DataType dtype) {
         long elems = bytes / dtype.bytes();
         switch (op) {
             case ALL_GATHER:
@@ -145,7 +166,14 @@ public final class PerfRunner {
 
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
-        long count = countFor(op, bytes, dtype);
+        return runCount(op, countFor(op, bytes, dtype), dtype, redop, root, iterations);
+    }
+
+    /**
+     * Simulates {@code op} of {@code count} elements per rank with NCCL's choice of algorithm, protocol and channels,
+     * timed as {@code iterations} back-to-back calls.
+     */
+    public PerfRow runCount(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, int iterations) {
         Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
         return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
     }
