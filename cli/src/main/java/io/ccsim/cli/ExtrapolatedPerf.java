@@ -55,8 +55,8 @@ final class ExtrapolatedPerf {
     int call(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads, int[] samples,
              boolean auto) {
         refuseWhatDoesNotApply();
-        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.oversubscription, cmd.seed, cmd.nicsPerNode,
-                cmd.sharp);
+        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
+                cmd.whatIf.nicsPerNode, cmd.sharp);
         String targetName = catalogName(target);
         Topology two = build(2, nccl, threads);
         CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
@@ -138,6 +138,12 @@ final class ExtrapolatedPerf {
                     + " file may be uneven or faulty (a degraded link makes the run asymmetric), so simulate it with"
                     + " --sim-mode folded or full");
         }
+        if (!cmd.whatIf.degrade.isEmpty() || !cmd.whatIf.down.isEmpty()) {
+            throw new UserException((cmd.whatIf.degrade.isEmpty() ? "--down" : "--degrade") + ": --sim-mode extrapolated"
+                    + " simulates fewer of the same healthy nodes; a degraded or down link makes the run asymmetric, which no"
+                    + " law of the node count describes: simulate it with --sim-mode folded or full (--nic-gbps and"
+                    + " --nvlink-gbps, which change every link alike, apply)");
+        }
         if (cmd.iters != 1) {
             throw new UserException("-n/--iters " + cmd.iters + ": --sim-mode extrapolated times one call; valid: 1");
         }
@@ -159,8 +165,8 @@ final class ExtrapolatedPerf {
     private Topology build(int nodes, NcclEnv nccl, int threads) {
         Topology t = built.get(nodes);
         if (t != null) return t;
-        t = TopologyArgs.resolve(cmd.topology, cmd.gpuCount(), nodes, cmd.oversubscription, cmd.seed, cmd.nicsPerNode,
-                cmd.sharp, new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
+        t = cmd.whatIf.resolve(cmd.topology, cmd.gpuCount(), nodes, cmd.seed, cmd.sharp,
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
         built.put(nodes, t);
         return t;
     }
@@ -200,9 +206,12 @@ final class ExtrapolatedPerf {
         for (Extrapolation e : done) rows.add(e.row());
         String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("rows", plans.size(), missing);
         PrintWriter out = cmd.spec.commandLine().getOut();
+        Provenance p2 = Provenance.of(cmd.profile, prof, built.get(2), ex.target().sample(), cmd.seed);
+        Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(), targetName,
+                p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
         switch (cmd.format) {
-            case json: PerfCommand.printJson(out, rows); break;
-            case csv: PerfCommand.printCsv(out, rows); break;
+            case json: PerfCommand.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            case csv: PerfCommand.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             default:
                 cmd.printText(out, rows, targetName, ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
                         sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
@@ -219,6 +228,14 @@ final class ExtrapolatedPerf {
         err.println("ccsim: perf stopped " + note);
         err.flush();
         return StopSignals.exitCode(stopped.reason());
+    }
+
+    /** The extrapolation's own JSON keys and CSV columns, after the provenance's: how the row was found. */
+    static final List<String> COLUMNS = List.of("sim_mode", "law", "samples_nodes", "error_bound_pct");
+
+    private static List<String> values(Extrapolation e) {
+        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "),
+                String.format(Locale.ROOT, "%.2f", e.law().errorBoundPct()));
     }
 
     /**

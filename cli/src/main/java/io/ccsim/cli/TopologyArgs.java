@@ -58,7 +58,15 @@ final class TopologyArgs {
     static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics,
                             boolean sharp, Guard guard) {
         if (TopologyCatalog.contains(nameOrFile)) {
-            if (nics < 0) throw new UserException("--nics-per-node must be >= 0 (0 = the board's default), got " + nics);
+            checkNics(nameOrFile, gpus, nics);
+            if (!(oversubscription >= 1) || Double.isInfinite(oversubscription)) {
+                throw new UserException("--oversubscription " + WhatIfOptions.num(oversubscription)
+                        + ": invalid; valid: a leaf's down:up port ratio >= 1 (1 = non-blocking, 2 = half the uplinks)");
+            }
+            if (oversubscription != 1.0 && nodes < 2) {
+                throw new UserException("--oversubscription " + WhatIfOptions.num(oversubscription) + ": one node has no"
+                        + " fat-tree to oversubscribe; valid: --nodes >= 2, or 1 (the default) on one node");
+            }
             if (sharp && nodes < 2) {
                 throw new UserException("--sharp makes the fat-tree's switches SHARP-capable, so it needs --nodes >= 2, got "
                         + nodes);
@@ -70,14 +78,27 @@ final class TopologyArgs {
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {
-            if (gpus != 0 || nodes != 1 || nics != 0 || sharp) {
-                throw new UserException("--gpus/--nodes/--nics-per-node/--sharp apply to catalog topologies, not to the file "
+            if (gpus != 0 || nodes != 1 || nics != 0 || sharp || oversubscription != 1.0) {
+                throw new UserException("--gpus/--nodes/--nics-per-node/--oversubscription/--sharp apply to catalog topologies,"
+                        + " not to the file "
                         + nameOrFile + " (give its network switches the attribute \"sharp\": \"true\" there)");
             }
             return readFile(p);
         }
         throw new UserException("unknown topology '" + nameOrFile + "': neither a file nor a catalog name; valid names: "
                 + String.join(", ", TopologyCatalog.names()));
+    }
+
+    /** Refuses a NIC count per board that catalog board {@code name} of {@code gpus} GPUs cannot have. */
+    private static void checkNics(String name, int gpus, int nics) {
+        if (nics == 0) return;
+        java.util.List<Integer> valid = TopologyCatalog.validNicsPerNode(name, gpus);
+        if (nics < 0 || !valid.contains(nics)) {
+            throw new UserException("--nics-per-node " + nics + ": invalid for " + name + (valid.equals(java.util.List.of(0))
+                    ? ", which has no NICs; valid: 0" : valid.size() == 1
+                    ? ", whose NIC count is fixed; valid: " + valid.get(0) + " or 0 (the board's)"
+                    : "; valid: a divisor of its GPUs per board, " + valid + ", or 0 (the board's: one NIC per GPU)"));
+        }
     }
 
     /** Whether {@code nameOrFile} names a catalog topology (not a file). */

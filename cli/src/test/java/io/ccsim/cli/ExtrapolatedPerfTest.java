@@ -26,8 +26,9 @@ class ExtrapolatedPerfTest {
     }
 
     /**
-     * 40 nodes of 2 GPUs, Ring all-gather at 64 MiB: the extrapolated row has the folded row's size, count, choice and
-     * (within the law's bound) time, and the footer says how it was found.
+     * 40 nodes of 2 GPUs, Ring all-gather at 64 MiB (209,712 floats a rank: nccl-tests' 16-byte blocks): the extrapolated
+     * row has the folded row's size, count, choice and (within the law's bound) time, and the footer says how it was
+     * found; samples of 16 and 32 nodes run the same count per rank.
      */
     @Test
     void anExtrapolatedRowMatchesTheSimulatedOne() {
@@ -45,13 +46,13 @@ class ExtrapolatedPerfTest {
         assertThat(List.of(x[0], x[1], x[8], x[9], x[10])).isEqualTo(List.of(f[0], f[1], f[8], f[9], f[10]));
         double err = Math.abs(Double.parseDouble(x[5]) / Double.parseDouble(f[5]) - 1);
         assertThat(100 * err).isLessThanOrEqualTo(io.ccsim.algorithms.scale.ScalingLaw.RING.errorBoundPct());
-        assertThat(ex.out()).contains("# ccsim perf (extrapolated, NCCL 2.28.9 model): all_gather_perf on hgx-h100-2g-40n,"
-                        + " nRanks 80 nNodes 40")
+        assertThat(ex.out()).containsPattern("# ccsim .+ perf \\(extrapolated, NCCL 2.28.9 model\\): all_gather_perf on"
+                        + " hgx-h100-2g-40n, nRanks 80 nNodes 40")
                 .contains("# mode: extrapolated: not simulated at 40 nodes;")
                 .contains("#   law RING: time linear in x = nodes (the ring's length) at the target's bytes per step; simulated"
                         + " on 16, 32 nodes;")
-                .containsPattern("#     67108800 B Ring/LL128 x\\d+: [0-9.]+ us \\(16 nodes, 26843520 B\\), [0-9.]+ us \\(32 nodes,"
-                        + " 53687040 B\\); T = [0-9.]+ \\+ [0-9.]+ x, x = 40 at 40 nodes");
+                .containsPattern("#     67107840 B Ring/LL128 x\\d+: [0-9.]+ us \\(16 nodes, 26843136 B\\), [0-9.]+ us \\(32 nodes,"
+                        + " 53686272 B\\); T = [0-9.]+ \\+ [0-9.]+ x, x = 40 at 40 nodes");
     }
 
     /**
@@ -92,10 +93,11 @@ class ExtrapolatedPerfTest {
     @Test
     void whatCannotBeExtrapolatedIsRefusedInOneLine() {
         String[] base = {"perf", "--topology", "hgx-h100", "--nodes", "100", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated"};
-        // nccl-tests' all-to-all size on 800 ranks: floor(1 MiB / 4 B / 800) = 327 floats per peer, 327 x 4 x 800 B
+        // nccl-tests' all-to-all size on 800 ranks: floor(1 MiB / 4 B / 800) = 327 floats per peer, in 16-byte blocks 324,
+        // 324 x 4 x 800 B
         CliTest.Result a2a = CliTest.run(concat(base, "--op", "all_to_all"));
         assertThat(a2a.code()).isEqualTo(1);
-        assertThat(a2a.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: all_to_all of 1046400 B on 100 nodes runs"
+        assertThat(a2a.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: all_to_all of 1036800 B on 100 nodes runs"
                 + " P2P/Simple x16 (NCCL's choice there), which is not extrapolated: point-to-point time is not linear in the"
                 + " peers on this fabric (all-to-all at fixed bytes per peer grows unevenly with the nodes); valid here:"
                 + " --sim-mode folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law\n");
@@ -109,6 +111,25 @@ class ExtrapolatedPerfTest {
         assertThat(folded.code()).isEqualTo(2);
         assertThat(folded.err()).contains("--extrapolate-from applies to --sim-mode extrapolated (or auto beyond 1024 GPUs),"
                 + " not to folded");
+    }
+
+    /** JSON rows carry the provenance of the target and how the row was found; a what-if fault is refused. */
+    @Test
+    void jsonRowsSayTheyAreExtrapolatedAndFaultsAreRefused() {
+        CliTest.Result r = CliTest.run(Map.of("NCCL_ALGO", "Ring"), "perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes",
+                "40", "--op", "all_gather", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated", "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(r.out()).getAsJsonArray().get(0).getAsJsonObject();
+        assertThat(o.get("topology").getAsString()).isEqualTo("hgx-h100-2g-40n");
+        assertThat(o.get("ranks").getAsInt()).isEqualTo(80);
+        assertThat(o.get("sim_mode").getAsString()).isEqualTo("extrapolated");
+        assertThat(o.get("law").getAsString()).isEqualTo("RING");
+        assertThat(o.get("samples_nodes").getAsString()).isEqualTo("16 32");
+        CliTest.Result fault = CliTest.run("perf", "--topology", "hgx-h100", "--nodes", "100", "--op", "all_reduce", "-b", "1M",
+                "-e", "1M", "--sim-mode", "extrapolated", "--degrade", "n5.nic3~*=0.1");
+        assertThat(fault.code()).isEqualTo(1);
+        assertThat(fault.err()).startsWith("ccsim: error: --degrade: --sim-mode extrapolated simulates fewer of the same"
+                + " healthy nodes; a degraded or down link makes the run asymmetric");
     }
 
     /** A topology file may be faulty or uneven: no law of the node count describes it, so it is refused. */

@@ -121,6 +121,17 @@ public final class TopologyCatalog {
         return new BuildSize(nodes, links, hosts * gpus);
     }
 
+    /**
+     * The NIC counts per board that {@code name} with {@code gpus} GPUs per board (0 = all) can be built with,
+     * ascending; a board without NICs gives [0].
+     *
+     * @throws IllegalArgumentException for an unknown name or a GPU count the board cannot have
+     */
+    public static List<Integer> validNicsPerNode(String name, int gpus) {
+        Boards.Board board = board(name);
+        return board.validNics(gpusPerBoard(name, board, BuildOptions.of(gpus, 1)));
+    }
+
     private static IllegalArgumentException noNics(String name) {
         return new IllegalArgumentException("topology '" + name + "' has no NICs, so it cannot be built with"
                 + " nodes > 1; use one of " + names().stream().filter(n -> !n.endsWith("nonic")).toList());

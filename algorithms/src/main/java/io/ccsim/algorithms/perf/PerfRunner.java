@@ -106,7 +106,12 @@ public final class PerfRunner {
 
     public Tuner tuner() { return tuner; }
 
-    /** nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}). */
+    /**
+     * nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}): the whole
+     * elements, and for all-gather, reduce-scatter and all-to-all each rank's share rounded down to whole 16-byte
+     * blocks, as nccl-tests' {@code getCollByteCount} does ({@code (count / nranks) & ~(16 / eltSize - 1)}), so that a
+     * size below 16 bytes a rank has count 0.
+     */
     public long countFor(CollectiveOp op, long bytes, DataType dtype) {
         return countFor(op, bytes, dtype, graph.nRanks());
     }
@@ -117,7 +122,23 @@ public final class PerfRunner {
         switch (op) {
             case ALL_GATHER:
             case REDUCE_SCATTER:
-            case ALL_TO_ALL: return elems / nRanks;
+            case ALL_TO_ALL: return (elems / nRanks) & ~(16L / dtype.bytes() - 1);
+            default: return elems;
+        }
+    }
+
+    /**
+     * The per-rank element count of a measured call whose size column reads {@code bytes}: the size in whole
+     * elements, divided by the ranks for all-gather, reduce-scatter and all-to-all, without {@link #countFor}'s
+     * rounding to 16-byte blocks (a harness other than nccl-tests may run any count; a size nccl-tests printed
+     * divides exactly either way).
+     */
+    public long countOf(CollectiveOp op, long bytes, DataType dtype) {
+        long elems = bytes / dtype.bytes();
+        switch (op) {
+            case ALL_GATHER:
+            case REDUCE_SCATTER:
+            case ALL_TO_ALL: return elems / graph.nRanks();
             default: return elems;
         }
     }
@@ -155,7 +176,14 @@ public final class PerfRunner {
 
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
-        long count = countFor(op, bytes, dtype);
+        return runCount(op, countFor(op, bytes, dtype), dtype, redop, root, iterations);
+    }
+
+    /**
+     * Simulates {@code op} of {@code count} elements per rank with NCCL's choice of algorithm, protocol and channels,
+     * timed as {@code iterations} back-to-back calls.
+     */
+    public PerfRow runCount(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, int iterations) {
         Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
         return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
     }
@@ -382,7 +410,7 @@ public final class PerfRunner {
         }
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
-                throw new IllegalStateException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
+                throw new StalledRunException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
                         + " stopped before completion (a link is down?): "
                         + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((x, y) -> x + "; " + y).orElse(""));
             }
