@@ -9,17 +9,18 @@ import java.util.function.LongPredicate;
  *
  * <p>An entry is (time in ps, handle, insertion sequence). The run is filled, when empty, by a stable counting sort
  * on the time's low {@value #BITS} bits: {@link #count} each entry, {@link #offsets}, {@link #place} each entry in
- * the same order, {@link #endFill}. After that, {@link #append} adds entries whose time is not below
- * {@link #lastTime}; the head is taken from the front. Nothing is allocated in steady state (the array grows by
- * doubling, and restarts from its front whenever the run is empty). Not thread-safe.
+ * the same order, {@link #endFill}; or, for a few entries, by {@link #insert} of each. After that, {@link #append}
+ * adds entries whose time is not below {@link #lastTime}; the head is taken from the front. Nothing is allocated in
+ * steady state (the array grows by doubling, and restarts from its front whenever the run is empty). Not
+ * thread-safe.
  */
 final class BlockRun {
     /*
      * Why a sorted array rather than a FIFO per time: the queue's dispatches then read the run in order, one cache
      * line per two or three events, and the random accesses of sorting happen in the fill, many at once. The counts
      * (one int per time of the block) are only ever non-zero during a fill, and a two-level bitmap lets offsets() and
-     * endFill() visit the times present only: a fill of a few events, the common case between instants far apart,
-     * costs a few dozen operations.
+     * endFill() visit the times present only. Still, walking them costs more than inserting a handful of entries
+     * one by one, the common case between instants far apart: the queue fills those with insert().
      */
     /** Bits of time within a block: a block is 2^BITS ps. */
     static final int BITS = 14;
@@ -97,6 +98,28 @@ final class BlockRun {
         entries[W * n] = time;
         entries[W * n + 1] = handle;
         entries[W * n + 2] = seq;
+        size = n + 1;
+    }
+
+    /**
+     * Adds an entry during a fill by insertion, for fills of few entries: after every entry of its time or earlier,
+     * the later ones moved up by one. Every entry already in the run must have been inserted before this one.
+     */
+    void insert(long time, long handle, long seq) {
+        int n = size;
+        if (W * n == entries.length) {
+            entries = Arrays.copyOf(entries, 2 * entries.length);
+        }
+        long[] a = entries;
+        int p = n;
+        for (; p > head && a[W * p - W] > time; p--) {
+            a[W * p] = a[W * p - W];
+            a[W * p + 1] = a[W * p - W + 1];
+            a[W * p + 2] = a[W * p - W + 2];
+        }
+        a[W * p] = time;
+        a[W * p + 1] = handle;
+        a[W * p + 2] = seq;
         size = n + 1;
     }
 

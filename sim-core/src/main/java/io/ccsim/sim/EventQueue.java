@@ -34,16 +34,18 @@ class EventQueue extends EntryChunks {
      * moves L times at most, the last into the run: once if its time is in rLast's aligned 2^22-ps (4.2 us) region.
      *
      * The run holds the events of rLast's block sorted by (time, insertion): an emptied bucket's events that land
-     * there are placed by a stable counting sort on the block's 16,384 times, so dispatching reads them in order.
-     * An event inserted later in the block is appended if its time is not below the run's last; otherwise it goes
-     * to the side heap (below).
+     * there are placed by a stable counting sort on the block's 16,384 times (by insertion if the bucket holds at
+     * most FEW entries: the counting sort's passes over its bitmaps cost more for a handful), so dispatching reads
+     * them in order. An event inserted later in the block is appended if its time is not below the run's last;
+     * otherwise it goes to the side heap (below).
      *
      * Equal times keep insertion order: two events of equal time are always in the same bucket (it depends on the
      * time and rLast only); an insertion appends; emptying a bucket of level L moves its entries, in order, to the
      * run and to levels below L, all empty then; and the run's sort is stable.
      *
-     * Entries carry their time, handle and insertion sequence, so moving, sorting and taking events read and write
-     * chunks and the run in order, never the event table. The event table holds, per slot, the generation (written
+     * Entries carry their time, handle and insertion sequence, so moving and sorting events read and write chunks
+     * and the run in order, never the event table; dispatching reads the table for the action, the next TOUCH
+     * entries' actions loaded at once (touchActions). The event table holds, per slot, the generation (written
      * when an event is created, taken or cancelled) and the action. A slot's generation is odd while its event is
      * queued and even while the slot is free; taking or cancelling the event makes it even and frees the slot at
      * once. Cancellation is otherwise lazy: the entry stays and is dropped (its handle's generation no longer
@@ -55,8 +57,9 @@ class EventQueue extends EntryChunks {
      * the head may move rLast past the simulator's clock, when runUntil(time) stops before a later event or
      * end-of-instant actions run before it; negative times), and times in the run's block below its last. The head
      * is the lesser by (time, sequence) of the run's first entry and the side heap's. Every side entry is below
-     * every bucket's times, so the run is refilled only when it and the side heap are empty. When the queue is
-     * empty, rLast moves down to the inserted time.
+     * every bucket's times, so the run is refilled only when it and the side heap are empty. An event inserted into
+     * an empty queue starts the run, rLast moving to its time (up or down): a simulation with one event pending at
+     * a time never touches the buckets.
      *
      * Why the simulator's superclass, not a part it holds: every schedule and dispatch then reaches the queue's
      * state without one more dependent load (the same reason FlowCore is Flow's superclass).
@@ -66,6 +69,7 @@ class EventQueue extends EntryChunks {
     private static final int MAX_GEN = Integer.MAX_VALUE;
     private static final int MIN_COMPACT = 1024;
     private static final int TOUCH = 16; // run entries whose actions are loaded together: see touchActions
+    private static final int FEW = 16; // an emptied bucket of at most this many entries is sorted by insertion
     private static final int RUN_BITS = BlockRun.BITS;
     private static final int DIGIT_BITS = 8;
     private static final int LEVELS = 7; // levels 1..7 cover bits 14 to 69
@@ -118,12 +122,12 @@ class EventQueue extends EntryChunks {
         sAction[slot] = action;
         long r = rLast;
         long x = time ^ r;
-        if (time >= r && x >>> RUN_BITS != 0) {
+        if (hSize == 0 && time >= 0) {
+            rLast = time; // nothing is queued: the base moves to this event, which starts the run
+            run.append(time, handle, seq);
+        } else if (time >= r && x >>> RUN_BITS != 0) {
             push(x, time, handle, seq);
-        } else if (time >= r ? run.isEmpty() || time >= run.lastTime() : hSize == 0 && time >= 0) {
-            if (time < r) {
-                rLast = time; // nothing is queued: the base may move down
-            }
+        } else if (time >= r && (run.isEmpty() || time >= run.lastTime())) {
             run.append(time, handle, seq);
         } else {
             side.push(time, seq, handle); // see the block comment
@@ -331,6 +335,37 @@ class EventQueue extends EntryChunks {
         long min = bucket[4 * b + MIN];
         clearBucket(b);
         rLast = min;
+        if (head == tail && fill <= FEW) {
+            moveFew(head, fill, min);
+        } else {
+            moveMany(head, tail, fill, min);
+        }
+        freeChain(head, tail);
+        touchActions();
+    }
+
+    /** Moves the entries of one chunk out of an emptied bucket: those of rLast's block by insertion into the run. */
+    private void moveFew(int chunk, int fill, long min) {
+        boolean drop = stale != 0; // cancelled entries are dropped here rather than moved
+        for (int e = chunk << CHUNK_BITS, end = e + fill; e < end; e++) {
+            long h = key[3 * e + 1];
+            if (drop && !isLive(h)) {
+                stale--;
+                hSize--;
+                continue;
+            }
+            long t = key[3 * e];
+            long x = t ^ min;
+            if (x >>> RUN_BITS == 0) {
+                run.insert(t, h, key[3 * e + 2]);
+            } else {
+                push(x, t, h, key[3 * e + 2]); // the arrays may grow: no local copies
+            }
+        }
+    }
+
+    /** Moves the entries of an emptied bucket's chain: those of rLast's block by a counting sort into the run. */
+    private void moveMany(int head, int tail, int fill, long min) {
         boolean drop = stale != 0; // cancelled entries are dropped here rather than moved
         for (int k = head; ; k = nextChunk[k]) { // the arrays may grow meanwhile: no local copies
             int n = k == tail ? fill : CHUNK;
@@ -369,8 +404,6 @@ class EventQueue extends EntryChunks {
             }
         }
         run.endFill();
-        freeChain(head, tail);
-        touchActions();
     }
 
     /** Drops cancelled entries, O(queue size). */

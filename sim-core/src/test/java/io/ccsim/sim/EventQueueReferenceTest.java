@@ -4,15 +4,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The event queue against a plain binary heap on (time, insertion sequence), operation by operation, under time
+ * The event queue against a map sorted by (time, insertion sequence), operation by operation, under time
  * patterns that reach each of its parts: the sorted run of the current 16,384-ps block, the bucket levels up to
  * times near 2^63, the side heap (times below the last head, and times in the block below the run's last),
  * cancellation and compaction, and instants holding thousands of events.
@@ -20,14 +20,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EventQueueReferenceTest {
 
     /** One queued event of the reference: its key, its handle and its own action. */
-    private record Ref(long time, long seq, long handle, Runnable action) {
+    private record Ref(long time, long seq, long handle, Runnable action) implements Comparable<Ref> {
+        @Override
+        public int compareTo(Ref o) {
+            return time != o.time ? Long.compare(time, o.time) : Long.compare(seq, o.seq);
+        }
     }
 
     /** The reference queue and the queue under test, driven together. */
     private static final class Pair {
         final EventQueue q = new EventQueue();
-        final PriorityQueue<Ref> ref = new PriorityQueue<>((a, b) -> a.time != b.time
-                ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+        final TreeMap<Ref, Ref> ref = new TreeMap<>();
         final Map<Long, Ref> byHandle = new HashMap<>();
         final List<Long> issued = new ArrayList<>(); // every handle ever returned, taken and cancelled ones included
         long seq;
@@ -39,7 +42,7 @@ class EventQueueReferenceTest {
             assertThat(h).isNotNegative();
             assertThat(byHandle).doesNotContainKey(h);
             Ref r = new Ref(time, seq++, h, action);
-            ref.add(r);
+            ref.put(r, r);
             byHandle.put(h, r);
             issued.add(h);
         }
@@ -54,7 +57,7 @@ class EventQueueReferenceTest {
         }
 
         void take(String where) {
-            Ref expected = ref.poll();
+            Ref expected = ref.isEmpty() ? null : ref.pollFirstEntry().getKey();
             int slot = q.peek();
             if (expected == null) {
                 assertThat(slot).as(where).isEqualTo(-1);
