@@ -121,6 +121,22 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void aTopologyFileTakesTheWhatIfsButNotTheBuildOptions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path f = dir.resolve("h100x2.json");
+        java.nio.file.Files.writeString(f, run("topology", "hgx-h100", "--nodes", "2", "--format", "json").out());
+        String[] base = {"perf", "--topology", f.toString(), "--op", "all_reduce", "-b", "64M", "-e", "64M", "--format", "json"};
+        String[] catalog = {"perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "64M", "-e", "64M",
+            "--format", "json"};
+        assertThat(timeUs(run(concat(base, "--degrade", "n1.nic3~leaf.r3.0=0.1"))))
+                .isEqualTo(timeUs(run(concat(catalog, "--degrade", "n1.nic3~leaf.r3.0=0.1"))));
+        CliTest.Result r = run(concat(base, "--oversubscription", "2"));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).startsWith("ccsim: error: --oversubscription applies to catalog topologies, not to the file ")
+                .contains("valid on a file: the what-if flags");
+    }
+
+    @Test
     void theCudaBackendRefusesWhatIfs() {
         CliTest.Result r = run("perf", "--backend", "cuda", "--op", "all_reduce", "--degrade", "a~b=0.5");
         assertThat(r.code()).isEqualTo(2);
