@@ -181,6 +181,39 @@ class CliTest {
     }
 
     @Test
+    void tuneExportsNcclTunerPluginRowsThatPerfFollowsBack(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("nccl_tuner.conf");
+        Map<String, String> noNvls = Map.of("NCCL_NVLS_ENABLE", "0");
+        Result t = run(noNvls, "tune", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1K", "-e", "64M",
+                "-f", "8", "--format", "csv", "--tuner-config", conf.toString());
+        assertThat(t.code()).as(t.err()).isZero();
+        List<String> rows = t.out().lines().skip(1).collect(Collectors.toList());
+        List<String> header = List.of(t.out().lines().findFirst().orElseThrow().split(","));
+        assertThat(header.get(0)).isEqualTo("size");
+        int fastest = header.indexOf("fastest");
+        String text = Files.readString(conf);
+        assertThat(text).contains("collective_type,min_bytes,max_bytes").contains(",2,16,-1,-1");
+        Result p = run(Map.of("NCCL_NVLS_ENABLE", "0", "NCCL_TUNER_CONFIG_FILE", conf.toString()), "perf", "--topology",
+                "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1K", "-e", "64M", "-f", "8", "--format", "csv");
+        assertThat(p.code()).as(p.err()).isZero();
+        List<String> perf = p.out().lines().skip(1).collect(Collectors.toList());
+        assertThat(perf).hasSameSizeAs(rows);
+        String perfHeader = p.out().lines().findFirst().orElseThrow();
+        List<String> ph = List.of(perfHeader.split(","));
+        for (int i = 0; i < rows.size(); i++) {
+            String[] tr = rows.get(i).split(",");
+            String[] pr = perf.get(i).split(",");
+            assertThat(pr[ph.indexOf("algo")] + "/" + pr[ph.indexOf("proto")]).as(rows.get(i)).isEqualTo(tr[fastest]);
+            assertThat(pr[ph.indexOf("channels")]).isEqualTo(tr[header.indexOf(tr[fastest] + "_channels")]);
+        }
+        Result bad = run(Map.of("NCCL_TUNER_CONFIG_FILE", dir.resolve("missing.conf").toString()), "perf", "--topology",
+                "hgx-h100", "--op", "all_reduce", "-b", "1K", "-e", "1K");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err().strip().lines().count()).isEqualTo(1);
+        assertThat(bad.err()).contains("NCCL_TUNER_CONFIG_FILE=").contains("no such file").doesNotContain("Exception");
+    }
+
+    @Test
     void sameSeedSameOutput() {
         String[] args = {"perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "64K", "-e", "4M", "-f", "4", "--format", "json"};
         Result a = run(args);

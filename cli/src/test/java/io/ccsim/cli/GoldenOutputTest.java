@@ -119,9 +119,11 @@ class GoldenOutputTest {
         /** Runs the command and returns the golden text: the command line, the exit code, stdout and stderr, masked. */
         String run() {
             String[] resolved = args.stream().map(GoldenCase::resolve).toArray(String[]::new);
+            Map<String, String> resolvedEnv = new LinkedHashMap<>();
+            env.forEach((k, v) -> resolvedEnv.put(k, resolve(v)));
             StringWriter o = new StringWriter();
             StringWriter e = new StringWriter();
-            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), env,
+            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), resolvedEnv,
                     new Main.Session(new io.ccsim.sim.RunControl(), false, System::nanoTime, HEAP_BYTES));
             StringBuilder sb = new StringBuilder();
             sb.append("$ ");
