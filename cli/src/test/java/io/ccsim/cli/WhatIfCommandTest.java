@@ -75,6 +75,17 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void theTunerFileSaysWhichWhatIfsItWasFoundOn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path f = dir.resolve("tuner.csv");
+        CliTest.Result r = run("tune", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1M", "-e", "1M",
+                "--degrade", "n1.nic3~leaf.r3.0=0.1", "--tuner-config", f.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(java.nio.file.Files.readString(f))
+                .contains("# what-if: --degrade n1.nic3~leaf.r3.0=0.1: n1.nic3~leaf.r3.0 at 0.1 of the nominal rate");
+    }
+
+    @Test
     void flagsThatDoNotApplyAreOneLineErrorsNamingTheFlag() {
         String[][] cases = {
             {"--oversubscription 2", "perf", "--topology", "hgx-h100", "--op", "all_reduce", "--oversubscription", "2"},
