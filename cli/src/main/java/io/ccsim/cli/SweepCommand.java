@@ -29,11 +29,14 @@ import picocli.CommandLine.Spec;
  * rerunning the same command resumes an interrupted sweep ({@link SweepOutput}); without it the rows go to stdout.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Simulate every point of a study: a grid (or a seeded sample) over topologies and their options,",
-                "what-ifs, NCCL variables, ops, sizes, dtypes and seeds; one row per point with its provenance.",
-                "SPEC is a JSON study file (docs/studies.md); without it, the flags below describe a grid (comma-separated",
-                "values). NCCL_* variables of the environment apply to every point, under the study's own \"env\".",
-                "With --out, rows are written as points finish; rerun the same command to resume an interrupted sweep."})
+        description = {"Simulate every point of a study, one perf row per point.",
+                "A study is a grid (or a seeded sample) over topologies and their options,",
+                "what-ifs, NCCL variables, ops, sizes, dtypes and seeds; each row carries its",
+                "provenance. SPEC is a JSON study file (docs/studies.md); without it, the",
+                "flags describe a grid (comma-separated values). NCCL_* variables of the",
+                "environment apply to every point, under the study's own \"env\". With --out,",
+                "rows are written as points finish; rerun the same command to resume an",
+                "interrupted sweep."})
 final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
@@ -137,11 +140,11 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
                 complete ? "" : ", " + (todo.size() - finished) + " left");
         err.flush();
         if (complete) return 0;
-        RunStoppedException stop = lastStop;
-        err.println("ccsim: sweep stopped by " + stop.reason() + ": the finished rows are kept"
+        String reason = lastStop != null ? lastStop.reason() : session.control().stopReason();
+        err.println("ccsim: sweep stopped by " + reason + ": the finished rows are kept"
                 + (output == null ? "" : "; rerun the same command to finish the other points"));
         err.flush();
-        return StopSignals.exitCode(stop.reason());
+        return StopSignals.exitCode(reason);
     }
 
     private RunStoppedException lastStop;
