@@ -96,7 +96,7 @@ final class ExtrapolatedPerf {
                 Extrapolator.SizePlan p = plans.get(item.size());
                 Extrapolator.Sample s = p.samples().get(item.sample());
                 PerfRunner r = ex.runnerAt(s.nodes());
-                part.follow(r);
+                part.runner(r);
                 double us = ex.simulate(p, s, r);
                 return new SampleRun(us, r.lastEvents(), r.lastFlows());
             });

@@ -11,8 +11,7 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * Independent simulations (the sizes of a {@code perf} sweep, the rows of a {@code tune} table, the samples of an
- * extrapolated {@code perf}) run by
+ * Independent simulations (the sizes of a {@code perf} sweep, the rows of a {@code tune} table) run by
  * {@link ParallelRuns}, shown by a {@link Progress} and stopped by a {@link RunControl}.
  *
  * <p>Contract: {@link #run} returns one result per item in item order, null for each item a stop request left
@@ -33,8 +32,8 @@ final class Sweep<I, R> {
         /** The simulation starting now covers [{@code base}, {@code base + share}) of the item's work. */
         void set(double base, double share);
 
-        /** The simulation now running is {@code runner}'s (one of the task's own, not the thread's). */
-        void follow(PerfRunner runner);
+        /** The runner that simulates the item from now on, when the task picks its own (a study's point). */
+        default void runner(PerfRunner runner) { }
     }
 
     private final List<I> inputs;
@@ -51,7 +50,7 @@ final class Sweep<I, R> {
     /** The item a worker thread simulates, and the part of it now running. */
     private static final class Slot implements Part {
         final int item;
-        volatile PerfRunner runner;
+        PerfRunner runner;
         double base;
         double share = 1;
 
@@ -67,8 +66,8 @@ final class Sweep<I, R> {
         }
 
         @Override
-        public void follow(PerfRunner r) {
-            this.runner = r;
+        public void runner(PerfRunner runner) {
+            this.runner = runner;
         }
     }
 
@@ -90,8 +89,8 @@ final class Sweep<I, R> {
     }
 
     /**
-     * Runs {@code task} on every item with runners from {@code runners} (each polling this sweep's control), on up to
-     * {@code threads} threads.
+     * Runs {@code task} on every item with runners from {@code runners} (each polling this sweep's control; null where
+     * the task picks its runner per item and names it with {@link Part#runner}), on up to {@code threads} threads.
      *
      * @throws InterruptedException if the calling thread is interrupted (as {@link ParallelRuns#map})
      */
@@ -143,8 +142,7 @@ final class Sweep<I, R> {
     private void watch() {
         Slot s = current.get();
         if (s == null) return;
-        PerfRunner r = s.runner;
-        double f = s.base + s.share * (r == null ? 0 : r.runningFraction());
+        double f = s.base + (s.runner == null ? 0 : s.share * s.runner.runningFraction());
         synchronized (this) {
             fraction[s.item] = Math.min(1, f);
         }

@@ -78,10 +78,17 @@ final class TopologyArgs {
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {
-            if (gpus != 0 || nodes != 1 || nics != 0 || sharp || oversubscription != 1.0) {
-                throw new UserException("--gpus/--nodes/--nics-per-node/--oversubscription/--sharp apply to catalog topologies,"
-                        + " not to the file "
-                        + nameOrFile + " (give its network switches the attribute \"sharp\": \"true\" there)");
+            java.util.List<String> given = new java.util.ArrayList<>();
+            if (gpus != 0) given.add("--gpus");
+            if (nodes != 1) given.add("--nodes");
+            if (nics != 0) given.add("--nics-per-node");
+            if (oversubscription != 1.0) given.add("--oversubscription");
+            if (sharp) given.add("--sharp");
+            if (!given.isEmpty()) {
+                throw new UserException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")
+                        + " to catalog topologies, not to the file " + nameOrFile + (sharp
+                        ? " (give its network switches the attribute \"sharp\": \"true\" there)"
+                        : "; valid on a file: the what-if flags --degrade, --down, --nic-gbps, --nvlink-gbps"));
             }
             return readFile(p);
         }

@@ -274,7 +274,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         String text;
         try {
-            text = TunerConfigWriter.write(cop, runner.graph().nNodes(), runner.graph().nRanks(), choices, List.of(
+            List<String> comments = new ArrayList<>(List.of(
                     "ccsim tune --op " + cop.cliName() + " on " + topo.name() + " ("
                             + runner.graph().nRanks() + " ranks, " + runner.graph().nNodes() + " node(s)), profile "
                             + SimSetup.profileLabel(profile, runner.tuner().profile()) + ", NCCL "
@@ -283,6 +283,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                             + " reduce-scatter: the whole buffer)",
                     "NCCL's example tuner plugin (ext-tuner/example): NCCL_TUNER_PLUGIN=<its .so>"
                             + " NCCL_TUNER_CONFIG_FILE=<this file>"));
+            for (String w : whatIf.lines()) comments.add("what-if: " + w);
+            text = TunerConfigWriter.write(cop, runner.graph().nNodes(), runner.graph().nRanks(), choices, comments);
         } catch (IllegalArgumentException e) {
             throw new UserException("--tuner-config: " + e.getMessage(), e);
         }

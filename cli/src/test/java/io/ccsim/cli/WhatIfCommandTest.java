@@ -75,6 +75,17 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void theTunerFileSaysWhichWhatIfsItWasFoundOn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path f = dir.resolve("tuner.csv");
+        CliTest.Result r = run("tune", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1M", "-e", "1M",
+                "--degrade", "n1.nic3~leaf.r3.0=0.1", "--tuner-config", f.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(java.nio.file.Files.readString(f))
+                .contains("# what-if: --degrade n1.nic3~leaf.r3.0=0.1: n1.nic3~leaf.r3.0 at 0.1 of the nominal rate");
+    }
+
+    @Test
     void flagsThatDoNotApplyAreOneLineErrorsNamingTheFlag() {
         String[][] cases = {
             {"--oversubscription 2", "perf", "--topology", "hgx-h100", "--op", "all_reduce", "--oversubscription", "2"},
@@ -118,6 +129,22 @@ class WhatIfCommandTest {
         CliTest.Result noLinks = run("topology", "hgx-h100", "--kind", "ib");
         assertThat(noLinks.code()).isEqualTo(2);
         assertThat(noLinks.err()).startsWith("ccsim: --kind selects links to list: add --links");
+    }
+
+    @Test
+    void aTopologyFileTakesTheWhatIfsButNotTheBuildOptions(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path f = dir.resolve("h100x2.json");
+        java.nio.file.Files.writeString(f, run("topology", "hgx-h100", "--nodes", "2", "--format", "json").out());
+        String[] base = {"perf", "--topology", f.toString(), "--op", "all_reduce", "-b", "64M", "-e", "64M", "--format", "json"};
+        String[] catalog = {"perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "64M", "-e", "64M",
+            "--format", "json"};
+        assertThat(timeUs(run(concat(base, "--degrade", "n1.nic3~leaf.r3.0=0.1"))))
+                .isEqualTo(timeUs(run(concat(catalog, "--degrade", "n1.nic3~leaf.r3.0=0.1"))));
+        CliTest.Result r = run(concat(base, "--oversubscription", "2"));
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).startsWith("ccsim: error: --oversubscription applies to catalog topologies, not to the file ")
+                .contains("valid on a file: the what-if flags");
     }
 
     @Test
