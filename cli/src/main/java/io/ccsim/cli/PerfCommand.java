@@ -108,13 +108,27 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
                     + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
     String symmMem;
-    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full",
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full|extrapolated|auto",
             description = "folded: simulate one worker per class of provably equivalent workers (exact, the same"
-                    + " times); full: every worker of every channel, the reference (default: ${DEFAULT-VALUE})")
+                    + " times); full: every worker of every channel, the reference; extrapolated: simulate NCCL's choice"
+                    + " at --nodes exactly on fewer of the same nodes and read its scaling law at --nodes (catalog"
+                    + " clusters; the output states the law and its measured error); auto: folded up to "
+                    + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 
     /** How much of each collective is simulated. */
-    enum SimMode { folded, full }
+    enum SimMode { folded, full, extrapolated, auto }
+
+    /**
+     * The most GPUs {@code --sim-mode auto} simulates (folded); beyond, it extrapolates. 1,024 GPUs is where the folded
+     * simulation of NCCL's default all-reduce (a tree, which does not fold) takes minutes (docs/performance.md).
+     */
+    static final int AUTO_FOLDED_MAX_GPUS = 1024;
+
+    @Option(names = "--extrapolate-from", paramLabel = "N", split = ",",
+            description = "--sim-mode extrapolated: the node counts to simulate, comma-separated (default: per scaling"
+                    + " law, two counts below --nodes that simulate quickly)")
+    int[] extrapolateFrom;
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
@@ -145,14 +159,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (topology == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--topology=NAME|FILE'");
         }
-        int nGpus = 0;
-        if (gpus != null) {
-            if (!gpus.trim().matches("\\d{1,6}")) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--gpus: invalid '" + gpus
-                        + "' for the simulator; valid: a GPU count N (device lists are for --backend cuda)");
-            }
-            nGpus = Integer.parseInt(gpus.trim());
-        }
+        int nGpus = gpuCount();
         if (jobs < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
@@ -160,8 +167,18 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
+        SimMode mode = simMode == SimMode.auto ? autoMode(nccl, Math.min(threads, sizes.length)) : simMode;
+        if (extrapolateFrom != null && mode != SimMode.extrapolated) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
+                    + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
+        }
+        if (mode == SimMode.extrapolated) {
+            return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
+                    simMode == SimMode.auto);
+        }
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
+                        TopologyArgs.isCatalog(topology) && nodes > 1 ? "--sim-mode extrapolated, " : ""));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (register < 0 || register > 2) {
@@ -202,6 +219,34 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return StopSignals.exitCode(stopped.reason());
     }
 
+    /** {@code --gpus} for the simulator: a GPU count, 0 for the board's. */
+    int gpuCount() {
+        if (gpus == null) return 0;
+        if (!gpus.trim().matches("\\d{1,6}")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--gpus: invalid '" + gpus
+                    + "' for the simulator; valid: a GPU count N (device lists are for --backend cuda)");
+        }
+        return Integer.parseInt(gpus.trim());
+    }
+
+    /**
+     * What {@code --sim-mode auto} runs: extrapolated for a catalog cluster of more than {@link #AUTO_FOLDED_MAX_GPUS}
+     * GPUs or one whose folded run would not fit the heap, folded otherwise.
+     */
+    private SimMode autoMode(NcclEnv nccl, int concurrent) {
+        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return SimMode.folded;
+        io.ccsim.topology.BuildOptions o = new io.ccsim.topology.BuildOptions(gpuCount(), nodes, whatIf.oversubscription, seed,
+                whatIf.nicsPerNode, sharp);
+        long gpusTotal;
+        try {
+            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, o).gpus();
+        } catch (IllegalArgumentException e) {
+            return SimMode.folded;   // the build reports it
+        }
+        boolean fits = session.budget().fitsCatalog(topology, o, nccl.net(), concurrent);
+        return gpusTotal > AUTO_FOLDED_MAX_GPUS || !fits ? SimMode.extrapolated : SimMode.folded;
+    }
+
     /**
      * {@code the 5 rows above are complete; not simulated: 4194304, 8388608 B} for a run of {@code total} sizes stopped
      * with {@code missing} undone (at most 8 named).
@@ -238,15 +283,17 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
-                        + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
+                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                        "simulated, NCCL " + CalibrationProfile.NCCL_VERSION + " model", "profile "
+                        + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
+                String auto = simMode == SimMode.auto ? ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs" : "";
                 out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
-                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact): no two of the %d"
-                        + " workers (rank, channel) are equivalent, all simulated", workers)
-                        : String.format(Locale.ROOT, "# mode: folded (exact): %d of %d workers (rank, channel) simulated,"
-                        + " the others by symmetry; --sim-mode full for all", simulatedWorkers, workers));
+                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact%s): no two of the %d"
+                        + " workers (rank, channel) are equivalent, all simulated", auto, workers)
+                        : String.format(Locale.ROOT, "# mode: folded (exact%s): %d of %d workers (rank, channel) simulated,"
+                        + " the others by symmetry; --sim-mode full for all", auto, simulatedWorkers, workers));
                 if (note != null) out.println("# interrupted " + note);
                 out.println("#");
         }
@@ -345,7 +392,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "measured", "GPUs " + java.util.Arrays.toString(devices)
+                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                        "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
                 out.println("#");
         }
@@ -368,11 +416,15 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return String.format(Locale.ROOT, "%7.2f", us);
     }
 
-    private void printText(PrintWriter out, List<PerfRow> rows, Topology topo, CommGraph g, CalibrationProfile prof,
-                           CollectiveOp cop, long[] sizes, String kind, String source) {
+    /**
+     * The text table: the header (the topology {@code topoName} of {@code nRanks} ranks on {@code nNodes} nodes, the
+     * channels and bandwidths of graph {@code g}), the NCCL variables and what-ifs applied, the rows and their mean
+     * busbw.
+     */
+    void printText(PrintWriter out, List<PerfRow> rows, String topoName, int nRanks, int nNodes, CommGraph g,
+                   CollectiveOp cop, long[] sizes, String kind, String source) {
         out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", BuildInfo.current().label(), kind,
-                cop.cliName(), topo.name(),
-                g.nRanks(), g.nNodes(), source);
+                cop.cliName(), topoName, nRanks, nNodes, source);
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
@@ -428,30 +480,46 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return Math.round(v * f) / f;
     }
 
-    private static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+        printJson(out, rows, provenance, List.of(), i -> List.of());
+    }
+
+    /** As {@link #printJson(PrintWriter, List, Provenance)}, row i with {@code extra.apply(i)} under {@code keys}. */
+    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
+                          java.util.function.IntFunction<List<String>> extra) {
         JsonArray a = new JsonArray();
-        for (PerfRow r : rows) {
-            JsonObject o = rowJson(r);
+        for (int i = 0; i < rows.size(); i++) {
+            JsonObject o = rowJson(rows.get(i));
             provenance.addTo(o);
+            List<String> v = extra.apply(i);
+            for (int k = 0; k < keys.size(); k++) o.addProperty(keys.get(k), v.get(k));
             a.add(o);
         }
         out.println(new GsonBuilder().setPrettyPrinting().create().toJson(a));
     }
 
     /** The rows as CSV (RFC 4180: a value with a comma or quote is quoted), with the provenance columns. */
-    private static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+        printCsv(out, rows, provenance, List.of(), i -> List.of());
+    }
+
+    /** As {@link #printCsv(PrintWriter, List, Provenance)}, with the columns {@code keys}, row i's {@code extra.apply(i)}. */
+    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
+                         java.util.function.IntFunction<List<String>> extra) {
         List<String> header = new ArrayList<>(List.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels",
                 "time_us", "algbw_gbps", "busbw_gbps"));
         header.addAll(Provenance.COLUMNS);
+        header.addAll(keys);
         try {
             org.apache.commons.csv.CSVPrinter csv = org.apache.commons.csv.CSVFormat.DEFAULT.builder()
                     .setRecordSeparator(System.lineSeparator()).get().print(out);
             csv.printRecord(header);
-            for (PerfRow r : rows) {
-                JsonObject o = rowJson(r);
+            for (int i = 0; i < rows.size(); i++) {
+                JsonObject o = rowJson(rows.get(i));
                 List<String> values = new ArrayList<>();
                 for (String k : o.keySet()) values.add(o.get(k).getAsString());
                 values.addAll(provenance.csvValues());
+                values.addAll(extra.apply(i));
                 csv.printRecord(values);
             }
             csv.flush();

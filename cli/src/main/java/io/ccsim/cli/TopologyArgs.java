@@ -40,10 +40,15 @@ final class TopologyArgs {
 
     /**
      * What a long command guards a catalog build with: the control that stops it, the budget it must fit and, for a
-     * command that simulates on it, the run's network policy (null: the build only) and how many simulations it runs
-     * at once.
+     * command that simulates on it, the run's network policy (null: the build only), how many simulations it runs
+     * at once and what else its refusal offers (e.g. {@code "--sim-mode extrapolated, "}).
      */
-    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) { }
+    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative) {
+        /** A guard whose refusal offers no other mode. */
+        Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) {
+            this(control, budget, simulation, concurrent, "");
+        }
+    }
 
     /**
      * As {@link #resolve(String, int, int, double, long, int, boolean)}, a catalog build guarded by {@code guard} (null:
@@ -68,7 +73,7 @@ final class TopologyArgs {
             }
             BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
             if (guard == null) return TopologyCatalog.build(nameOrFile, options);
-            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent());
+            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent(), guard.alternative());
             return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);

@@ -113,11 +113,16 @@ public final class PerfRunner {
      * size below 16 bytes a rank has count 0.
      */
     public long countFor(CollectiveOp op, long bytes, DataType dtype) {
+        return countFor(op, bytes, dtype, graph.nRanks());
+    }
+
+    /** nccl-tests' per-rank element count for a {@code size} of {@code bytes} on {@code nRanks} ranks. */
+    public static long countFor(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
         long elems = bytes / dtype.bytes();
         switch (op) {
             case ALL_GATHER:
             case REDUCE_SCATTER:
-            case ALL_TO_ALL: return (elems / graph.nRanks()) & ~(16L / dtype.bytes() - 1);
+            case ALL_TO_ALL: return (elems / nRanks) & ~(16L / dtype.bytes() - 1);
             default: return elems;
         }
     }
@@ -140,11 +145,16 @@ public final class PerfRunner {
 
     /** nccl-tests' {@code size} column for a per-rank count (the size rounded down to whole elements). */
     public long sizeFor(CollectiveOp op, long count, DataType dtype) {
+        return sizeFor(op, count, dtype, graph.nRanks());
+    }
+
+    /** nccl-tests' {@code size} column for a per-rank count on {@code nRanks} ranks. */
+    public static long sizeFor(CollectiveOp op, long count, DataType dtype, int nRanks) {
         long b = count * dtype.bytes();
         switch (op) {
             case ALL_GATHER:
             case REDUCE_SCATTER:
-            case ALL_TO_ALL: return b * graph.nRanks();
+            case ALL_TO_ALL: return b * nRanks;
             default: return b;
         }
     }
@@ -249,13 +259,28 @@ public final class PerfRunner {
         return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, false);
     }
 
+    /**
+     * As {@link #simulate(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, this communicator
+     * standing for a larger one of {@code targetNodes} of the same nodes: the trees' chunks are those NCCL gives the
+     * larger one ({@link PlanOptions#chunkingNodes}); everything else is this communicator's.
+     */
+    public PerfRow simulateAsPartOf(int targetNodes, CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                                    Algorithm algo, Protocol proto, int channels) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes);
+    }
+
     /** The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call. */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                              Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0);
+    }
+
+    private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
-        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels);
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
@@ -272,6 +297,16 @@ public final class PerfRunner {
      */
     public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                      Algorithm algo, Protocol proto, int channels) {
+        return plan(op, count, dtype, redop, root, algo, proto, channels, 0);
+    }
+
+    /**
+     * As {@link #plan(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, the trees' chunks being
+     * those of a communicator of {@code chunkingNodes} of these nodes (0: this one's; see
+     * {@link PlanOptions#chunkingNodes}).
+     */
+    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                     Algorithm algo, Protocol proto, int channels, int chunkingNodes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -279,7 +314,7 @@ public final class PerfRunner {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank communicator; valid: 0.." + (n - 1));
         }
         CollectiveCall call = new CollectiveCall(op, count, dtype, hasRedop ? redop : ReduceOp.SUM, hasRoot ? root : 0, graph.layout());
-        PlanOptions opts = PlanOptions.of(algo, proto, channels);
+        PlanOptions opts = PlanOptions.of(algo, proto, channels).withChunkingNodes(chunkingNodes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
