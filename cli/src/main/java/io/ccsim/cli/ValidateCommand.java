@@ -43,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * fidelity bounds hold (median ≤ 15 % below 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG).",
+        description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG or SVG).",
                 "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
                 "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
 final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
@@ -59,7 +59,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     String profile;
     @Option(names = "--measured", required = true, arity = "1..*", paramLabel = "FILE", description = "measured rows (JSON, CSV or nccl-tests text)")
     List<Path> measured;
-    @Option(names = "--chart", paramLabel = "PNG", description = "write a busbw-vs-size chart here")
+    @Option(names = "--chart", paramLabel = "FILE", description = "write a busbw-vs-size chart here (.png or .svg)")
     Path chart;
     @Option(names = "--topology", defaultValue = "hgx-h200", paramLabel = "NAME|FILE", description = "topology to simulate on (default: ${DEFAULT-VALUE})")
     String topology;
@@ -93,6 +93,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     @Override
     public Integer call() {
         if (gpus != null && gpus < 1) throw new UserException("--gpus: must be >= 1, got " + gpus);
+        if (chart != null) ChartFile.check("--chart", chart);
         PrintWriter out = spec.commandLine().getOut();
         List<MeasuredRow> rows = new ArrayList<>();
         for (Path f : measured) {
@@ -105,18 +106,13 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         RunStoppedException stopped = compareAll(rows, SimSetup.ncclEnv(env), cmp);
         if (stopped != null && cmp.isEmpty()) throw stopped;
         out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(), topology,
-                profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile) ? SimSetup.profileLabel(null, prof)
-                        : prof.gpu() + " (" + profile + ")", CalibrationProfile.NCCL_VERSION);
+                profileLabel(), CalibrationProfile.NCCL_VERSION);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
         if (chart != null) {
-            try {
-                ValidationChart.Summary s = ValidationChart.write(chart, cmp);
-                out.printf(Locale.ROOT, "# chart: %s (%d x %d px, %d panels%s)%n", chart, s.width(), s.height(), s.panels(),
-                        s.leftOut() > 0 ? ", " + s.leftOut() + " single-size panels left out" : "");
-            } catch (IOException e) {
-                throw new UserException("cannot write chart " + chart + ": " + e.getMessage(), e);
-            }
+            ValidationChart.Summary s = ValidationChart.write(chart, cmp, "topology " + topology + ", profile " + profileLabel());
+            out.printf(Locale.ROOT, "# chart: %s (%s, %d panels%s)%n", chart, s.file().describe(), s.panels(),
+                    s.leftOut() > 0 ? ", " + s.leftOut() + " single-size panels left out" : "");
         }
         if (stopped != null) {
             out.printf(Locale.ROOT, "# interrupted by %s at row %d of %d: the table holds the %d rows before it%n", stopped.reason(),
@@ -128,6 +124,11 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         err.printf(Locale.ROOT, "ccsim: validate stopped by %s at row %d of %d%n", stopped.reason(), cmp.size() + 1, rows.size());
         err.flush();
         return StopSignals.exitCode(stopped.reason());
+    }
+
+    private String profileLabel() {
+        return profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile) ? SimSetup.profileLabel(null, prof)
+                : prof.gpu() + " (" + profile + ")";
     }
 
     /**
