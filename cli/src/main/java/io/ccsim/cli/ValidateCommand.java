@@ -111,7 +111,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         printTable(out, cmp);
         if (chart != null) {
             ValidationChart.Summary s = ValidationChart.write(chart, cmp, "topology " + topology + ", profile " + profileLabel());
-            out.printf(Locale.ROOT, "# chart: %s (%s, %d panels%s)%n", chart, s.file().describe(), s.panels(),
+            out.printf(Locale.ROOT, "# chart: %s (%s, %d panel%s%s)%n", chart, s.file().describe(), s.panels(), s.panels() == 1 ? "" : "s",
                     s.leftOut() > 0 ? ", " + s.leftOut() + " single-size panels left out" : "");
         }
         if (stopped != null) {
