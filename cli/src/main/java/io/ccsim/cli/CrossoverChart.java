@@ -23,7 +23,7 @@ import org.jfree.data.xy.XYSeriesCollection;
  * The {@code tune --chart} crossover map (PNG or SVG, {@link ChartFile}): one column per size (in the order of the
  * table, so a geometric size range is a log axis), one row per candidate algorithm/protocol; each cell coloured by
  * how much slower than the fastest candidate of its size it is (t / t_fastest, from 1 = fastest to 2 and more), the
- * fastest marked with a white dot, NCCL's default pick with a black cross. A size where the dot and the cross part
+ * fastest marked with a black ring, NCCL's default pick with a black cross (inside the ring where they agree). A size where the dot and the cross part
  * is a size where NCCL's cost model misses the simulated best.
  */
 final class CrossoverChart {
@@ -79,12 +79,14 @@ final class CrossoverChart {
         marks.addSeries(fastest);
         marks.addSeries(nccl);
         XYLineAndShapeRenderer mr = new XYLineAndShapeRenderer(false, true);
-        mr.setSeriesShape(0, new Ellipse2D.Double(-5, -5, 10, 10));
-        mr.setSeriesPaint(0, Color.WHITE);
-        mr.setSeriesOutlinePaint(0, Color.BLACK);
-        mr.setUseOutlinePaint(true);
-        mr.setDrawOutlines(true);
-        mr.setSeriesShape(1, ShapeUtils.createDiagonalCross(6f, 1.3f));
+        // a hollow ring for the fastest, a smaller cross for NCCL's pick: where they agree the cross sits in the ring
+        mr.setSeriesShape(0, new Ellipse2D.Double(-8, -8, 16, 16));
+        mr.setSeriesShapesFilled(0, false);
+        mr.setSeriesPaint(0, Color.BLACK);
+        mr.setSeriesOutlineStroke(0, ChartStyle.solid(2.5f));
+        mr.setSeriesStroke(0, ChartStyle.solid(2.5f));
+        mr.setUseOutlinePaint(false);
+        mr.setSeriesShape(1, ShapeUtils.createDiagonalCross(4.5f, 1.2f));
         mr.setSeriesPaint(1, Color.BLACK);
         plot.setDataset(1, marks);
         plot.setRenderer(1, mr);
