@@ -129,7 +129,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         long t0 = session.clock().getAsLong();
         DdpReport report = new DdpReport(spec.commandLine().getOut(), format == Format.json);
         report.header(mode == Mode.fsdp ? "FSDP (ZeRO-3)" : "DDP", topo, runner.graph(), SimSetup.profileLabel(profile, cal),
-                sourceLabel(), prof, options, SimSetup.ncclEnvLines(env));
+                sourceLabel(), prof, options, SimSetup.ncclEnvLines(env), Provenance.of(profile, cal, topo, runner.graph(), seed));
         try {
             if (mode == Mode.fsdp) {
                 FsdpResult r = FsdpStep.simulate(prof, ranks, costs, options);

@@ -31,9 +31,10 @@ final class DdpReport {
     }
 
     void header(String what, Topology topo, CommGraph g, String profileLabel, String source, StepProfile p,
-                StepOptions o, List<String> ncclLines) {
+                StepOptions o, List<String> ncclLines, Provenance provenance) {
         String measuredAt = p.worldSize().isPresent() ? " (measured at " + p.worldSize().getAsInt() + " ranks)" : "";
         if (json) {
+            root.add("provenance", provenance.toJson());
             root.addProperty("mode", what);
             root.addProperty("topology", topo.name());
             root.addProperty("ranks", g.nRanks());
@@ -51,6 +52,7 @@ final class DdpReport {
         }
         out.printf(Locale.ROOT, "# ccsim ddp: one %s training step on %s, %d ranks; collectives by ccsim's tuner and simulator,"
                 + " profile %s%n", what, topo.name(), g.nRanks(), profileLabel);
+        out.println("# provenance: " + provenance.text());
         out.printf(Locale.ROOT, "# gradients: %s: %d tensors, %.1f MiB %s; forward %.3f ms, backward %.3f ms without"
                 + " communication%s%n", source, p.gradients().size(), p.totalBytes() / MIB, p.dtype().longName(),
                 ms(p.forwardPs()), ms(p.backwardPs()), measuredAt);

@@ -5,6 +5,7 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.ccsim.algorithms.perf.PerfRow;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,11 +16,19 @@ import java.util.List;
 public final class SweepRows {
     private SweepRows() {}
 
-    /** The columns, in order: point, provenance, the point's setting, then the numbers and the error. */
-    public static final List<String> COLUMNS = List.of("point", "id", "ccsim_version", "nccl_model", "profile", "calibrated",
-            "topology", "ranks", "nodes", "nics_per_node", "oversubscription", "sharp", "what_if", "env", "seed", "sim_mode",
-            "op", "dtype", "bytes", "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events",
-            "error");
+    /**
+     * The columns, in order: point and id, the {@link Provenance} columns (one source for every output), the point's
+     * setting, then the numbers and the error.
+     */
+    public static final List<String> COLUMNS = columns();
+
+    private static List<String> columns() {
+        List<String> c = new ArrayList<>(List.of("point", "id"));
+        c.addAll(Provenance.COLUMNS);
+        c.addAll(List.of("nics_per_node", "oversubscription", "sharp", "what_if", "env", "sim_mode", "op", "dtype", "bytes",
+                "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events", "error"));
+        return List.copyOf(c);
+    }
 
     /** Adds the numbers of {@code row} (null: not run) to {@code o}: time (us), algbw and busbw (GB/s), choice, events. */
     static void perf(JsonObject o, PerfRow row, long events) {

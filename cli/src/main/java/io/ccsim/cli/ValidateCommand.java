@@ -57,6 +57,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     @Mixin ProgressOption progressOption = new ProgressOption();
     /** The topologies simulated on and their profiles' labels, in the order first used. */
     private final Map<String, String> simulatedOn = new LinkedHashMap<>();
+    /** The provenance of each communicator simulated, by topology and ranks, in the order first simulated. */
+    private final Map<String, Provenance> provenances = new LinkedHashMap<>();
     /** Files measured on another GPU than the topology's, with the note printed for them. */
     private final java.util.Set<String> otherGpuNotes = new java.util.LinkedHashSet<>();
 
@@ -130,6 +132,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(),
                 String.join(", ", simulatedOn.keySet()), String.join(", ", new java.util.LinkedHashSet<>(simulatedOn.values())),
                 CalibrationProfile.NCCL_VERSION);
+        for (Provenance p : provenances.values()) out.println("# provenance: " + p.text());
         for (String note : otherGpuNotes) out.println(note);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
@@ -204,15 +207,23 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 ? SimSetup.profileLabel(null, prof) : prof.gpu() + " (" + profile + ")");
         PerfRunner runner = new PerfRunner(topo, t.ranks(), prof, nccl, seed);
         runner.setRunControl(session.control());
+        Path file = profile == null || builtinNamed() != null ? null : Path.of(profile);
+        provenances.putIfAbsent(topo.name() + " " + t.ranks(), Provenance.of(file, prof, topo, runner.graph(), seed));
         return runner;
     }
 
     private CalibrationProfile profile(Topology topo) {
+        CalibrationProfile named = builtinNamed();
+        return named != null ? named : SimSetup.profile(profile == null ? null : Path.of(profile), topo);
+    }
+
+    /** The built-in profile {@code --profile} names (where no file of that name exists), or null. */
+    private CalibrationProfile builtinNamed() {
         if (profile != null && CalibrationProfile.BUILTIN_NAMES.contains(profile.toLowerCase(Locale.ROOT))
                 && !java.nio.file.Files.exists(Path.of(profile))) {
             return CalibrationProfile.builtin(profile.toLowerCase(Locale.ROOT));
         }
-        return SimSetup.profile(profile == null ? null : Path.of(profile), topo);
+        return null;
     }
 
     private static Compared simulate(PerfRunner runner, MeasuredRow m, int n, int nodes) {
