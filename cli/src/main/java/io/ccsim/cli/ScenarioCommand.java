@@ -1,6 +1,7 @@
 package io.ccsim.cli;
 
 import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.ccsim.scenarios.ScenarioCatalog;
@@ -135,14 +136,32 @@ final class ScenarioCommand implements Runnable {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The catalog of scenarios (real incidents and their fixed twins).")
     static final class ListCmd implements Callable<Integer> {
+        enum Format { text, json }
+
         @Spec CommandSpec spec;
+
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+                description = "text: one line per scenario (name, expected outcome, description); json: an array of objects"
+                        + " with name, expected, description (default: ${DEFAULT-VALUE})")
+        Format format;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            JsonArray a = new JsonArray();
             for (ScenarioCatalog.Entry e : ScenarioCatalog.list()) {
-                out.printf(Locale.ROOT, "%-34s %-10s %s%n", e.name(), e.expected().toString().toLowerCase(Locale.ROOT), e.description());
+                String expected = e.expected().toString().toLowerCase(Locale.ROOT);
+                if (format == Format.text) {
+                    out.printf(Locale.ROOT, "%-34s %-10s %s%n", e.name(), expected, e.description());
+                    continue;
+                }
+                JsonObject o = new JsonObject();
+                o.addProperty("name", e.name());
+                o.addProperty("expected", expected);
+                o.addProperty("description", e.description());
+                a.add(o);
             }
+            if (format == Format.json) out.println(new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(a));
             out.flush();
             return 0;
         }
