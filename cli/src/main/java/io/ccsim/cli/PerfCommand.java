@@ -91,9 +91,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     String redop;
     @Option(names = {"-r", "--root"}, defaultValue = "0", paramLabel = "ROOT", description = "root rank for broadcast/reduce (default: ${DEFAULT-VALUE})")
     int root;
-    @Option(names = "--format", defaultValue = "text", description = "text|json|csv (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|csv", description = "text|json|csv (default: ${DEFAULT-VALUE})")
     Format format;
-    @Option(names = "--seed", defaultValue = "0", description = "simulation seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
     @Option(names = {"-n", "--iters"}, defaultValue = "1", paramLabel = "N",
             description = "simulated backend: time = mean of N back-to-back calls, each rank starting its next call when it"

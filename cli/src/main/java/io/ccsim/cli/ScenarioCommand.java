@@ -51,14 +51,14 @@ final class ScenarioCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "FILE|NAME", description = "scenario JSON file or catalog name")
         String scenario;
 
-        @Option(names = "--format", defaultValue = "text", description = "text|json (default: ${DEFAULT-VALUE})")
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "text|json (default: ${DEFAULT-VALUE})")
         Format format;
 
         @Option(names = "--chart", paramLabel = "FILE",
                 description = "also draw the per-rank timeline (init, compute, waits, collectives, stalls, faults) into FILE, .png or .svg")
         java.nio.file.Path chart;
 
-        @Option(names = "--seed", defaultValue = "1", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
+        @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
         long seed;
 
         @Override

@@ -42,9 +42,9 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     private Map<String, String> env = Map.of();
     private Main.Session session;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file (JSON)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file, JSON (docs/studies.md)")
     Path specFile;
-    @Option(names = "--topology", paramLabel = "NAMES", description = "catalog names or topology files, comma-separated")
+    @Option(names = "--topology", paramLabel = "NAMES", description = "catalog names or topology files, comma-separated (required without SPEC)")
     String topology;
     @Option(names = "--gpus", paramLabel = "NS", description = "GPUs per board, e.g. 2,4,8 (default: the board's)")
     String gpus;
@@ -52,17 +52,17 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     String nodes;
     @Option(names = "--nics-per-node", paramLabel = "KS", description = "NICs per board (default: the board's)")
     String nics;
-    @Option(names = "--oversubscription", paramLabel = "XS", description = "fat-tree down:up ratios (default: 1)")
+    @Option(names = "--oversubscription", paramLabel = "XS", description = "fat-tree leaf down:up ratios, each >= 1 (default: 1)")
     String oversubscription;
     @Option(names = "--sharp", description = "SHARP-capable switches (needs nodes >= 2)")
     boolean sharp;
-    @Option(names = "--op", paramLabel = "OPS", description = "collectives, e.g. all_reduce,all_gather")
+    @Option(names = "--op", paramLabel = "OPS", description = "collectives as perf --op names them, comma-separated, e.g. all_reduce,all_gather (required without SPEC)")
     String op;
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default: 8)")
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size in bytes, K/M/G suffixes (default: 8)")
     String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size (default: 128M)")
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size in bytes, K/M/G suffixes (default: 128M)")
     String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "size factor (default: 2)")
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F, an integer >= 2 (default: 2)")
     Long factor;
     @Option(names = {"-d", "--datatype"}, paramLabel = "TYPES", description = "nccl-tests type names (default: float)")
     String dtypes;

@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
  * plugin from.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Crossover tuning: simulated time of every allowed algorithm/protocol per size, the winner,",
-                "NCCL's default pick, and the sizes where the winner changes. NCCL_* variables restrict the candidates."})
+        description = {"Crossover tuning: the simulated time of every allowed algorithm/protocol per size, and the fastest.",
+                "NCCL's default pick beside it, and the sizes where the fastest changes. NCCL_* variables restrict the candidates."})
 final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     enum Format { text, json, csv }
 
@@ -52,20 +52,36 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     private Map<String, String> env = Map.of();
     private Main.Session session;
 
-    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
-    @Option(names = "--gpus", paramLabel = "N") int gpus;
-    @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
+    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE",
+            description = "catalog name (see 'ccsim topology --help') or topology JSON file")
+    String topology;
+    @Option(names = "--gpus", paramLabel = "N", description = "GPUs of one board (default: all of the board's)") int gpus;
+    @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
+    int nodes;
     @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
-    @Option(names = "--profile", paramLabel = "FILE") Path profile;
-    @Option(names = "--op", required = true, paramLabel = "OP") String op;
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE") String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F") Long factor;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
-    @Option(names = "--format", defaultValue = "text", description = "text, json or csv (default: text)") Format format;
+    @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
+    Path profile;
+    @Option(names = "--op", required = true, paramLabel = "OP",
+            description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
+    String op;
+    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE",
+            description = "smallest size in bytes, K/M/G suffixes (default: ${DEFAULT-VALUE})")
+    String minBytes;
+    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE",
+            description = "largest size in bytes, K/M/G suffixes (default: ${DEFAULT-VALUE})")
+    String maxBytes;
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F, an integer >= 2 (default: 2)")
+    Long factor;
+    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE",
+            description = "nccl-tests type name: int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double f8e4m3 f8e5m2 (default: ${DEFAULT-VALUE})")
+    String dtype;
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|csv",
+            description = "text: the table and crossovers; json: one document; csv: one row per size with the provenance"
+                    + " columns (default: ${DEFAULT-VALUE})")
+    Format format;
     @Option(names = "--tuner-config", paramLabel = "FILE",
             description = "also write the fastest choice per size as the CSV of NCCL's example tuner plugin"
                     + " (deploy with NCCL_TUNER_PLUGIN and NCCL_TUNER_CONFIG_FILE=FILE; ccsim reads it back the same way)")
@@ -73,7 +89,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--chart", paramLabel = "FILE",
             description = "also draw the crossover map (size x candidate, fastest and NCCL's pick marked) into FILE, .png or .svg")
     Path chart;
-    @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})") long seed;
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
                     + " the machine's processors)")

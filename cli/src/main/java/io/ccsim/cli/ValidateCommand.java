@@ -76,13 +76,13 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             + " (logs before nccl-tests 2.16.7 without their command line): all_reduce, all_gather, ... (default: the one the"
             + " file's name names, as all_gather_perf.log)")
     String collective;
-    @Option(names = "--gpus", paramLabel = "N", description = "ranks for rows that do not say (nccl-tests logs without rank lines, perf output)")
+    @Option(names = "--gpus", paramLabel = "N", description = "ranks for rows that do not say (nccl-tests logs without rank lines, perf output; default: the file's count)")
     Integer gpus;
     @Option(names = "--include-eager", description = "keep timing rows with \"graph\": false (host launch cost included)")
     boolean includeEager;
     @Option(names = "--detail", description = "also print every row: measured and simulated time and the error")
     boolean detail;
-    @Option(names = "--seed", defaultValue = "0", description = "simulation seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Override
