@@ -42,7 +42,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     private Map<String, String> env = Map.of();
     private Main.Session session;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file, JSON (docs/studies.md)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file: JSON, or YAML where the name ends in .yaml or .yml (docs/studies.md)")
     Path specFile;
     @Option(names = "--topology", paramLabel = "NAMES", description = "catalog names or topology files, comma-separated (required without SPEC)")
     String topology;
@@ -92,6 +92,10 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     String master;
     @Option(names = "--dry-run", description = "print the number of points and their first row's setting, run nothing")
     boolean dryRun;
+    @Option(names = "--chart", paramLabel = "FILE", description = "also draw busbw vs size into FILE, .png or .svg: one line"
+            + " per setup (a point's setting but its size), the legend naming what differs; with --out, every row the"
+            + " files hold")
+    Path chart;
     @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Override
@@ -106,6 +110,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: invalid '" + format + "'; valid: csv, jsonl");
         }
         if (jobs < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs + "; valid: >= 1, or 0 for one per processor");
+        if (chart != null) ChartFile.check("--chart", chart);
         SweepSpec study = specFile != null ? fromFile() : SweepSpec.parse(SweepFlags.json(this).toString(), "(flags)");
         List<SweepPoint> points = withProcessEnv(SweepPlanner.points(study));
         PrintWriter err = spec.commandLine().getErr();
@@ -138,6 +143,11 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
         else print(rows);
         err.printf("ccsim: sweep: %d points: %d simulated now, %d done before%s%n", points.size(), finished, before,
                 complete ? "" : ", " + (todo.size() - finished) + " left");
+        if (chart != null) {
+            List<Map<String, String>> drawn = output != null ? SweepRows.valuesOf(files.get(0)) : SweepRows.values(rows);
+            SweepChart.Summary c = SweepChart.write(chart, specFile != null ? specFile.getFileName().toString() : "(flags)", drawn);
+            err.printf("ccsim: sweep: chart %s (%s)%n", chart, c.describe());
+        }
         err.flush();
         if (complete) return 0;
         String reason = lastStop != null ? lastStop.reason() : session.control().stopReason();
