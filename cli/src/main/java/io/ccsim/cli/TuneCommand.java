@@ -67,17 +67,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--op", required = true, paramLabel = "OP",
             description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
     String op;
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE",
-            description = "smallest size in bytes, K/M/G suffixes (default: ${DEFAULT-VALUE})")
-    String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE",
-            description = "largest size in bytes, K/M/G suffixes (default: ${DEFAULT-VALUE})")
-    String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F, an integer >= 2 (default: 2)")
-    Long factor;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE",
-            description = "nccl-tests type name: int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double f8e4m3 f8e5m2 (default: ${DEFAULT-VALUE})")
-    String dtype;
+    @Mixin SizeOptions sizeOptions = new SizeOptions();
     @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|csv",
             description = "text: the table and crossovers; json: one document; csv: one row per size with the provenance"
                     + " columns (default: ${DEFAULT-VALUE})")
@@ -117,7 +107,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         DataType dt;
         try {
             cop = CollectiveOp.parse(op);
-            dt = DataType.parse(dtype);
+            dt = sizeOptions.dataType();
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -125,7 +115,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
         }
-        long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
+        long[] sizes = sizeOptions.sizes(null);
         if (chart != null) ChartFile.check("--chart", chart);
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
