@@ -9,13 +9,13 @@ import java.util.Map;
  * @param file        where it was read, for evidence
  * @param rank        the global rank that wrote it (from the file name, as torchfrtrace takes it)
  * @param version     the dump format version ({@code "2.10"})
- * @param groups      the process groups of {@code pg_config} and {@code pg_status}, by group name
+ * @param groups      the process groups of {@code pg_config} and {@code pg_status}, by group name, in pg_config order
  * @param withEntries whether the dump holds an {@code entries} list (a JSON dump of a rank with nothing pending has none)
  * @param entries     the entries, in record order
  */
 public record FrDump(String file, int rank, String version, Map<String, Group> groups, boolean withEntries, List<Entry> entries) {
     public FrDump {
-        groups = Map.copyOf(groups);
+        groups = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(groups));   // pg_config order
         entries = List.copyOf(entries);
     }
 

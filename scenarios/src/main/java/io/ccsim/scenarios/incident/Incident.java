@@ -41,12 +41,12 @@ public record Incident(List<FrDump> dumps, List<NcclLog> ncclLogs, List<TorchLog
      *
      * @param file where it was read
      * @param rows       its measured rows (the parser of {@code ccsim validate})
-     * @param transports the transports its NCCL_DEBUG=INFO lines name ({@code P2P/CUMEM}, {@code NET/Socket}); empty if none
+     * @param transports the transports its NCCL_DEBUG=INFO lines name ({@code P2P/CUMEM}, {@code NET/Socket}), sorted; empty if none
      */
     public record TestRun(String file, List<MeasuredRow> rows, java.util.Set<String> transports) {
         public TestRun {
             rows = List.copyOf(rows);
-            transports = java.util.Set.copyOf(transports);
+            transports = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(transports));
         }
     }
 }

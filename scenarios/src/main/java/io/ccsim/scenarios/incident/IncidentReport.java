@@ -85,13 +85,13 @@ public final class IncidentReport {
     }
 
     /**
-     * JSON: {@code ranks} (the job's rank count), {@code files} [{file, kind, rank, detail, used}], {@code ignored},
+     * JSON: {@code world_size} (the job's rank count), {@code files} [{file, kind, rank, detail, used}], {@code ignored},
      * {@code rank_states} [{rank, state, detail}], {@code diagnosis} [{category, ranks, links, summary}] as
      * {@code scenario run --format json} writes it, and {@code evidence}: per finding, in the same order, [{where, text}].
      */
     public String toJson() {
         JsonObject o = new JsonObject();
-        o.addProperty("ranks", mapped.world());
+        o.addProperty("world_size", mapped.world());
         JsonArray fs = new JsonArray();
         for (Incident.FileRead f : incident.files()) {
             JsonObject j = new JsonObject();

@@ -45,6 +45,7 @@ public record NcclLog(String file, int rank, int nranks, String version, String 
                       LogLine initStart, LogLine initDone, Map<String, String> env, int graphLines, Set<String> transports,
                       List<LogLine> warns, List<LogLine> xids) {
 
+    private static final Pattern LINE = Pattern.compile("(?m)^(?:\\[[^\\]]*\\]\\s+)?[^\\s:]+:\\d+:\\d+ \\[\\d+\\] (?:\\S+ )?NCCL (?:INFO|WARN) ");
     private static final Pattern PREFIX = Pattern.compile("^(?:\\[[^\\]]*\\]\\s+)?([^\\s:]+):(\\d+):(\\d+) \\[(\\d+)\\]");
     private static final Pattern INIT = Pattern.compile("rank (\\d+) nranks (\\d+) cudaDev (\\d+).*?busId (\\S+).*- Init (START|COMPLETE)");
     private static final Pattern VERSION = Pattern.compile("NCCL INFO NCCL version (\\S+)");
@@ -54,15 +55,15 @@ public record NcclLog(String file, int rank, int nranks, String version, String 
     private static final Pattern XID = Pattern.compile("\\bXid\\b", Pattern.CASE_INSENSITIVE);
 
     public NcclLog {
-        env = Map.copyOf(env);
+        env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(env));   // log order
         transports = java.util.Collections.unmodifiableSet(new LinkedHashSet<>(transports));
         warns = List.copyOf(warns);
         xids = List.copyOf(xids);
     }
 
-    /** Whether a text is an NCCL debug log: a line with {@code NCCL INFO} or {@code NCCL WARN}. */
+    /** Whether a text is an NCCL debug log: a line that starts with NCCL's prefix and says {@code NCCL INFO} or {@code NCCL WARN}. */
     public static boolean is(String text) {
-        return text.contains(" NCCL INFO ") || text.contains(" NCCL WARN ");
+        return LINE.matcher(text).find();
     }
 
     /**

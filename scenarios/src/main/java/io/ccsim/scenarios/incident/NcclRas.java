@@ -33,9 +33,9 @@ public record NcclRas(String file, String version, Map<Integer, Map<String, Long
     private static final Pattern RANK = Pattern.compile("Rank (\\d+) has launched up to operation (\\d+)");
 
     public NcclRas {
-        counts = Map.copyOf(counts);
+        counts = java.util.Collections.unmodifiableMap(new TreeMap<>(counts));
         missing = List.copyOf(missing);
-        where = Map.copyOf(where);
+        where = java.util.Collections.unmodifiableMap(new TreeMap<>(where));
     }
 
     /** Whether a text is an ncclras text report. */

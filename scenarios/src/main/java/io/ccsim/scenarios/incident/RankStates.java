@@ -36,7 +36,7 @@ final class RankStates {
                 }
             }
             FrDump.Entry last = d.entries().get(d.entries().size() - 1);
-            String waiter = waiterBeyond(chosen, r, last, labels);
+            String waiter = waiterBeyond(chosen, r, last.group(), last.collectiveSeq(), labels);
             long done = IncidentTrace.ps(last.completedNs(), t0);
             if (waiter != null) {
                 return st(RankPhase.RUNNING, done, "outside NCCL: its last collective #" + last.collectiveSeq() + " ("
@@ -45,6 +45,16 @@ final class RankStates {
                         + " with py-spy dump");
             }
             return st(RankPhase.DONE, done, "all " + d.entries().size() + " recorded collectives completed");
+        }
+        if (d != null && !d.withEntries()) {
+            for (FrDump.Group g : d.groups().values()) {
+                String waiter = waiterBeyond(chosen, r, g.name(), g.lastEnqueued(), labels);
+                if (waiter != null && g.lastCompleted() == g.lastEnqueued()) {
+                    return st(RankPhase.RUNNING, 0, "outside NCCL: its flight recorder says last enqueued #" + g.lastEnqueued()
+                            + ", last completed #" + g.lastCompleted() + ", while " + waiter + "; its host code is busy or blocked"
+                            + " (sleeping, a slow data loader, a deadlock): look at its stack with py-spy dump");
+                }
+            }
         }
         for (NcclLog l : inc.ncclLogs()) {
             if (l.rank() != r || l.initStart() == null || l.initDone() != null) continue;
@@ -56,12 +66,12 @@ final class RankStates {
     }
 
     /** {@code rank 0 waits in #8 (_ALLGATHER_BASE)}: another rank whose first pending collective of the group is a later one, or null. */
-    private static String waiterBeyond(Map<Integer, FrDump> chosen, int rank, FrDump.Entry last, Map<String, String> labels) {
+    private static String waiterBeyond(Map<Integer, FrDump> chosen, int rank, String group, long lastSeq, Map<String, String> labels) {
         for (Map.Entry<Integer, FrDump> o : chosen.entrySet()) {
             if (o.getKey() == rank) continue;
             for (FrDump.Entry e : o.getValue().entries()) {
-                if (e.state().equals("completed") || !e.group().equals(last.group())) continue;
-                if (e.collectiveSeq() <= last.collectiveSeq()) break;   // it waits in a collective this rank has entered
+                if (e.state().equals("completed") || !e.group().equals(group)) continue;
+                if (e.collectiveSeq() <= lastSeq) break;   // it waits in a collective this rank has entered
                 return "rank " + o.getKey() + " waits in #" + e.collectiveSeq() + " (" + TorchNames.opType(e.op()) + ") on group "
                         + labels.getOrDefault(e.group(), e.group());
             }
