@@ -8,27 +8,30 @@ import java.util.Map;
 
 /**
  * Turns a decoded flight-recorder dump (the dict of the pickle or the object of the JSON, as plain Java maps, lists,
- * arrays, numbers and strings) into an {@link FrDump}, checking every field it uses.
- *
- * <p>The keys, as PyTorch 2.11 writes them and as the real dumps of experiments/incidents-h100x2 hold them:
- * <pre>
- * top level   version ("2.10"), comm_lib_version, pg_config {id: {name, desc, ranks: "[0, 1]"}},
- *             pg_status {id: {last_enqueued_collective, last_started_collective, last_completed_collective}},
- *             entries [...] (absent from a JSON dump taken with onlyActive=True when nothing is pending),
- *             nccl_comm_state
- * entry       record_id, pg_id, process_group (name, desc), collective_seq_id, p2p_seq_id, op_id,
- *             profiling_name ("nccl:all_reduce"), time_created_ns, input_sizes [[numel...]], input_dtypes,
- *             output_sizes, output_dtypes, state (scheduled | started | completed), time_discovered_started_ns,
- *             time_discovered_completed_ns (None / null / 0 until seen), timeout_ms, is_p2p, retired, frames,
- *             thread_id, thread_name
- * </pre>
- * Sources: torch/csrc/distributed/c10d/FlightRecorder.hpp (the key constants: DEFINE_CONSTANT entries_key ...
- * time_discovered_completed_key, and the states completed/scheduled/started), FlightRecorderDetail.hpp
- * (FlightRecorder::dump_entries, dump(): pg_config, pg_status, version) and tools/flight_recorder/components/types.py
- * (the fields torchfrtrace reads; it takes a dump's rank from its file name). In the pickle, process_group is a
- * tuple and absent times are None; in the JSON, pg_status values are strings and absent times are 0.
+ * arrays, numbers and strings) into an {@link FrDump}, checking every field it uses; a field of the wrong kind is an
+ * {@link IncidentFormatException} naming the file, the key path and what was expected.
  */
 final class FlightRecorderDumps {
+    /*
+     * The keys, as PyTorch 2.11 writes them and as the real dumps of experiments/incidents-h100x2 hold them:
+     *
+     *   top level  version ("2.10"), comm_lib_version, pg_config {id: {name, desc, ranks: "[0, 1]"}},
+     *              pg_status {id: {last_enqueued_collective, last_started_collective, last_completed_collective}},
+     *              entries [...] (absent from a JSON dump taken with onlyActive=True when nothing is pending),
+     *              nccl_comm_state
+     *   entry      record_id, pg_id, process_group (name, desc), collective_seq_id, p2p_seq_id, op_id,
+     *              profiling_name ("nccl:all_reduce"), time_created_ns, input_sizes [[numel...]], input_dtypes,
+     *              output_sizes, output_dtypes, state (scheduled | started | completed),
+     *              time_discovered_started_ns, time_discovered_completed_ns (None / null / 0 until seen),
+     *              timeout_ms, is_p2p, retired, frames, thread_id, thread_name
+     *
+     * Sources (pytorch/pytorch): torch/csrc/distributed/c10d/FlightRecorder.hpp (the key constants, DEFINE_CONSTANT
+     * entries_key ... time_discovered_completed_key, and the states completed / scheduled / started),
+     * FlightRecorderDetail.hpp (FlightRecorder::dump_entries and dump: pg_config, pg_status, version) and
+     * tools/flight_recorder/components/types.py (the fields torchfrtrace reads; it takes a dump's rank from its file
+     * name). In the pickle, process_group is a tuple and absent times are None; in the JSON, pg_status values are
+     * strings and absent times are 0.
+     */
     private FlightRecorderDumps() {}
 
     /**

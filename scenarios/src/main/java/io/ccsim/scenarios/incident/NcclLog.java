@@ -10,20 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One process's {@code NCCL_DEBUG=INFO} log, as {@link #read} understands it.
+ * One process's {@code NCCL_DEBUG=INFO} log, as {@link #read} understands it: init, version, NCCL variables set by
+ * the environment, ring/tree/channel lines and the transports of the hops, WARN lines.
  *
- * <p>The line forms, from NCCL v2.28.9-1 (src/debug.cc:ncclDebugLog prefixes {@code host:pid:tid [cudaDev]}, WARN lines
- * add {@code [time] } and {@code file:line}) and the real logs of experiments/incidents-h100x2:
- * <pre>
- * NCCL INFO NCCL version 2.28.9+cuda13.0                                      (init.cc: showVersion)
- * NCCL INFO ncclCommInitRankConfig comm 0x.. rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 60 commId 0x.. - Init START
- * NCCL INFO ncclCommInitRankConfig comm ... - Init COMPLETE                   (init.cc: ncclCommInitRankFunc)
- * NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens99                   (misc/param.cc)
- * NCCL INFO Channel 00/24 : 0 1 | Ring 00 : 1 -> 0 -> 1 | Trees [0] 1/-1/-1->0->-1 ...   (graph/connect.cc)
- * NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM                        (transport.cc: the transport of a hop)
- * [time] host:pid:tid [1] bootstrap.cc:114 NCCL WARN Bootstrap : no socket interface found   (bootstrapNetInit)
- * </pre>
- * Xid mentions ({@code Xid 79}, {@code NVRM: Xid}) are kept wherever they appear. The rank is the one the init line
+ * <p>Xid mentions ({@code Xid 79}, {@code NVRM: Xid}) are kept wherever they appear. The rank is the one the init line
  * names, else the one the file name names ({@code nccl_rank1.log}), else unknown (-1).
  *
  * @param file        where it was read
@@ -44,6 +34,21 @@ import java.util.regex.Pattern;
 public record NcclLog(String file, int rank, int nranks, String version, String host, int cudaDev, String busId,
                       LogLine initStart, LogLine initDone, Map<String, String> env, int graphLines, Set<String> transports,
                       List<LogLine> warns, List<LogLine> xids) {
+
+    /*
+     * The line forms, from NCCL v2.28.9-1 (src/debug.cc: ncclDebugLog prefixes host:pid:tid [cudaDev], WARN lines add
+     * [time] and file:line) and the real logs of experiments/incidents-h100x2:
+     *
+     *   NCCL INFO NCCL version 2.28.9+cuda13.0                                      (init.cc: showVersion)
+     *   NCCL INFO ncclCommInitRankConfig comm 0x.. rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 60 commId 0x.. - Init START
+     *   NCCL INFO ncclCommInitRankConfig comm ... - Init COMPLETE                   (init.cc: ncclCommInitRankFunc)
+     *   NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens99                   (misc/socket.cc, misc/param.cc)
+     *   NCCL INFO Channel 00/24 : 0 1                                               (graph/rings.cc)
+     *   NCCL INFO Ring 00 : 1 -> 0 -> 1 | Trees [0] 1/-1/-1->0->-1 ...             (init.cc)
+     *   NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM                        (transport/p2p.cc; net.cc: "[send]
+     *                                                                                via NET/Socket/0"; a hop's transport)
+     *   [time] host:pid:tid [1] bootstrap.cc:114 NCCL WARN Bootstrap : no socket interface found   (bootstrapNetInit)
+     */
 
     private static final Pattern LINE = Pattern.compile("(?m)^(?:\\[[^\\]]*\\]\\s+)?[^\\s:]+:\\d+:\\d+ \\[\\d+\\] (?:\\S+ )?NCCL (?:INFO|WARN) ");
     private static final Pattern PREFIX = Pattern.compile("^(?:\\[[^\\]]*\\]\\s+)?([^\\s:]+):(\\d+):(\\d+) \\[(\\d+)\\]");

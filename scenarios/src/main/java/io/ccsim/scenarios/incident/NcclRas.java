@@ -15,11 +15,6 @@ import java.util.regex.Pattern;
  * An {@code ncclras} report (NCCL's RAS client, port 28028): per communicator, each rank's count of launched
  * operations per collective, and the ranks RAS could not reach. Text and JSON ({@code ncclras -f json}) forms.
  *
- * <p>Forms, from NCCL v2.28.9-1 src/ras/client_support.cc (the text of rasClientRunComms: "Communicator ranks have different
- * %s operation counts", "Rank %d has launched up to operation %ld -- GPU %d managed by process %d on node %s"; the JSON
- * keys of jsonWriteRankData and jsonStartMissingRanks: communicators[].ranks[].collective_counts, missing_ranks) and the real report of
- * experiments/incidents-h100x2/sleep.
- *
  * @param file    where it was read
  * @param version NCCL version, empty if not given
  * @param counts  per rank (global rank within the communicator), per collective, the operations it launched
@@ -28,6 +23,12 @@ import java.util.regex.Pattern;
  */
 public record NcclRas(String file, String version, Map<Integer, Map<String, Long>> counts, List<Integer> missing,
                       Map<Integer, String> where) {
+    /*
+     * Forms, from NCCL v2.28.9-1 src/ras/client_support.cc (the text of rasClientRunComms: "Communicator ranks have
+     * different %s operation counts", "Rank %d has launched up to operation %ld -- GPU %s managed by process %d on
+     * node %s"; the JSON of jsonWriteRankData and jsonStartMissingRanks: communicators[].ranks[].collective_counts,
+     * missing_ranks) and the real report of experiments/incidents-h100x2/sleep.
+     */
 
     private static final Pattern DIFF = Pattern.compile("Communicator ranks have different (\\w+) operation counts");
     private static final Pattern RANK = Pattern.compile("Rank (\\d+) has launched up to operation (\\d+)");
