@@ -195,6 +195,7 @@ final class FlightRecorderDumps {
         if (v instanceof String s) return "\"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
         if (v instanceof Map) return "an object";
         if (v instanceof List || v instanceof Object[]) return "a list";
-        return String.valueOf(v);
+        String t = String.valueOf(v);
+        return t.length() > 60 ? t.substring(0, 60) + "..." : t;
     }
 }

@@ -31,7 +31,7 @@ public final class FlightRecorderPickle {
         try {
             root = u.loads(data);
         } catch (PickleException e) {
-            throw new IncidentFormatException(file + ": not a readable Python pickle (" + e.getMessage() + "); expected a PyTorch"
+            throw new IncidentFormatException(file + ": not a readable Python pickle (" + String.valueOf(e.getMessage()).strip() + "); expected a PyTorch"
                     + " flight-recorder dump as TORCH_NCCL_DUMP_ON_TIMEOUT=1 writes it", e);
         } catch (RuntimeException | java.io.IOException e) {
             // a truncated pickle ends inside an opcode's argument: the reader runs past the end of the bytes
