@@ -25,12 +25,14 @@ final class FlightRecorderDumps {
      *              time_discovered_started_ns, time_discovered_completed_ns (None / null / 0 until seen),
      *              timeout_ms, is_p2p, retired, frames, thread_id, thread_name
      *
-     * Sources (pytorch/pytorch): torch/csrc/distributed/c10d/FlightRecorder.hpp (the key constants, DEFINE_CONSTANT
-     * entries_key ... time_discovered_completed_key, and the states completed / scheduled / started),
-     * FlightRecorderDetail.hpp (FlightRecorder::dump_entries and dump: pg_config, pg_status, version) and
-     * tools/flight_recorder/components/types.py (the fields torchfrtrace reads; it takes a dump's rank from its file
-     * name). In the pickle, process_group is a tuple and absent times are None; in the JSON, pg_status values are
-     * strings and absent times are 0.
+     * Sources (pytorch/pytorch, torch/csrc/distributed/c10d/): FlightRecorder.hpp (the key constants, DEFINE_CONSTANT
+     * version_key ... time_discovered_completed_key, and the states completed / scheduled / started); the
+     * implementation (FlightRecorder.cpp, FlightRecorderDetail.hpp in later versions): FlightRecorder::dump pickles a
+     * dict of version, pg_config, pg_status and entries; FlightRecorder::dump_json writes the same keys, a state from
+     * which of the two discovered times is set, absent times as 0, and leaves 'entries' out when none remain (with
+     * onlyActive, completed entries are skipped); tools/flight_recorder/components/types.py: the fields torchfrtrace
+     * reads (it takes a dump's rank from its file name). In the pickle, process_group is a tuple and absent times are
+     * None; in the JSON, pg_status values are strings.
      */
     private FlightRecorderDumps() {}
 
