@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
-        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CalibrateCommand.class,
+        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, DiagnoseCommand.class, CalibrateCommand.class,
                 DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, DdpCommand.class, SweepCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

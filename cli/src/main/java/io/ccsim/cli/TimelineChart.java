@@ -39,8 +39,10 @@ import org.jfree.data.xy.XYSeriesCollection;
  * yet), "collective" from start to completion, "stalled" from start (or enqueue) to the end of the run for a
  * collective that never completed; "compute" is the time between a collective's completion (or the end of
  * communicator init) and the next enqueue; "init" from INIT_START to INIT_DONE in the rank's log. Each injected fault
- * is a red vertical line at its time (its note as label), and process ends (crash, kill, watchdog, hang) are black
- * marks on their rank's row.
+ * is a red vertical line at its time (its note as label). Process ends are marks on their rank's row: a rank's own
+ * failure (crash, GPU hang, watchdog timeout, error, never launched) as a black cross, a rank stopped from outside
+ * (killed by the elastic agent, aborted) as a grey cross, so that the culprit stands out among the peers torchrun
+ * stops with it. The rows of the ranks the diagnosis names carry its first category in their label.
  */
 final class TimelineChart {
     private TimelineChart() {}
@@ -48,7 +50,8 @@ final class TimelineChart {
     static final int WIDTH = 1100;
     static final int MAX_RANKS = 32;
     private static final Pattern FAULT_TIME = Pattern.compile("^([0-9.]+) (s|ms|us|ps):");
-    private static final Set<String> ENDS = Set.of("CRASH", "KILLED", "WATCHDOG", "GPU_HANG", "ABORT", "ERROR", "NET_ERROR", "NOT_LAUNCHED");
+    private static final Set<String> FAILS = Set.of("CRASH", "WATCHDOG", "GPU_HANG", "ERROR", "NET_ERROR", "NOT_LAUNCHED");
+    private static final Set<String> STOPS = Set.of("KILLED", "ABORT");
 
     /** Draws the timeline of {@code r}. */
     static ChartFile.Written write(Path file, ScenarioResult r) {
@@ -62,7 +65,8 @@ final class TimelineChart {
         for (int k = 0; k < kinds.length; k++) series[k] = new XYIntervalSeries(kinds[k]);
         Map<Integer, java.util.TreeSet<Double>> initDone = new TreeMap<>();   // every init's end, per rank
         Map<Integer, Double> initStart = new TreeMap<>();  // an init begun and not yet done
-        XYSeries ends = new XYSeries("process ends (crash, kill, watchdog, hang)", false, true);
+        XYSeries fails = new XYSeries("process fails (crash, watchdog, GPU hang, error)", false, true);
+        XYSeries stops = new XYSeries("process stopped (killed, aborted)", false, true);
         for (RankEvent e : r.events()) {
             Integer y = row.get(e.rank());
             if (y == null) continue;
@@ -72,7 +76,8 @@ final class TimelineChart {
                 add(series[0], y, initStart.remove(e.rank()), t);
                 initDone.computeIfAbsent(e.rank(), k -> new java.util.TreeSet<>()).add(t);
             }
-            if (ENDS.contains(e.kind())) ends.add(t, (double) y);
+            if (FAILS.contains(e.kind())) fails.add(t, (double) y);
+            if (STOPS.contains(e.kind())) stops.add(t, (double) y);
         }
         for (Map.Entry<Integer, Double> s : initStart.entrySet()) add(series[0], row.get(s.getKey()), s.getValue(), end);
         for (Map.Entry<Integer, List<FrEntry>> f : r.flightRecords().entrySet()) {
@@ -108,16 +113,26 @@ final class TimelineChart {
         NumberAxis x = new NumberAxis("simulated job time (s)");
         x.setRange(0, Math.max(end, 1e-9) * 1.02);
         String[] names = new String[ranks.size()];
-        for (int i = 0; i < names.length; i++) names[i] = "rank " + ranks.get(i);
+        Map<Integer, String> named = new TreeMap<>();
+        r.diagnosis().stream().filter(d -> d.ranks().size() < r.ranks().size())   // an entry naming every rank singles none out
+                .forEach(d -> d.ranks().forEach(k -> named.putIfAbsent(k, d.category().toString())));
+        for (int i = 0; i < names.length; i++) {
+            String tag = named.get(ranks.get(i));
+            names[i] = "rank " + ranks.get(i) + (tag == null ? "" : " [" + tag + "]");
+        }
         SymbolAxis y = new SymbolAxis(null, names);
         y.setGridBandsVisible(false);
         y.setInverted(true);
         y.setTickLabelFont(ChartStyle.SMALL);
         XYPlot plot = new XYPlot(data, x, y, bars);
-        XYSeriesCollection endData = new XYSeriesCollection(ends);
+        XYSeriesCollection endData = new XYSeriesCollection();
+        endData.addSeries(fails);
+        endData.addSeries(stops);
         XYLineAndShapeRenderer endR = new XYLineAndShapeRenderer(false, true);
         endR.setSeriesShape(0, ShapeUtils.createDiagonalCross(6f, 1.5f));
         endR.setSeriesPaint(0, Color.BLACK);
+        endR.setSeriesShape(1, ShapeUtils.createDiagonalCross(5f, 1.0f));
+        endR.setSeriesPaint(1, new Color(0x8C8C8C));
         plot.setDataset(1, endData);
         plot.setRenderer(1, endR);
         plot.setDatasetRenderingOrder(org.jfree.chart.plot.DatasetRenderingOrder.FORWARD);

@@ -85,7 +85,18 @@ class ChartsTest {
         CliTest.Result r = CliTest.run("scenario", "run", "05-skipped-collective", "--chart", svg.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("chart: " + svg + " (SVG, " + TimelineChart.WIDTH + " x " + (170 + 22 * 8) + " px)");
-        assertHas(svgText(svg), "scenario 05-skipped-collective: error after", ">rank 7<", "stalled (never completed)", "process ends");
+        assertHas(svgText(svg), "scenario 05-skipped-collective: error after", ">rank 7<", "stalled (never completed)", "process fails",
+                ">rank 3 [MISSING_RANK]<");
+    }
+
+    @Test
+    void timelineTellsTheCrashedRankFromThePeersTheAgentStopped(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("timeline.svg");
+        CliTest.Result r = CliTest.run("scenario", "run", "08-rank-crash-elastic", "--chart", svg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        String text = svgText(svg);
+        assertHas(text, ">rank 3 [RANK_CRASH]<", "process fails (crash", "process stopped (killed, aborted)");
+        assertThat(text).doesNotContain(">rank 0 [");
     }
 
     @Test
