@@ -88,7 +88,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             description = "points simulated at once (default: the machine's processors)")
     int jobs;
     @Option(names = "--master", paramLabel = "URL",
-            description = "run on Apache Spark instead: spark://HOST:PORT or local[N] (needs the ccsim-spark jar on the class path)")
+            description = "run on Apache Spark instead: spark://HOST:PORT or local[N] (./ccsim puts the spark module and Spark on the class path)")
     String master;
     @Option(names = "--dry-run", description = "print the number of points and their first row's setting, run nothing")
     boolean dryRun;
@@ -211,7 +211,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     private List<String> cluster(List<SweepPoint> todo, Path parquet) {
         for (SweepCluster c : ServiceLoader.load(SweepCluster.class)) return c.run(master, todo, parquet);
         throw new UserException("--master " + master + ": no cluster engine on the class path; valid: run with the"
-                + " ccsim-spark jar (spark/target/ccsim-spark.jar, see docs/studies.md), or leave --master out to run here");
+                + " spark module and Spark's jars on the class path (./ccsim does it; by hand: docs/studies.md), or leave --master out to run here");
     }
 
     private void print(List<String> rows) {
