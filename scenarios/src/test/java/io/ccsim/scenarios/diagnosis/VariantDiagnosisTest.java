@@ -1,0 +1,111 @@
+package io.ccsim.scenarios.diagnosis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.scenarios.ScenarioResult;
+import io.ccsim.scenarios.ScenarioRunner;
+import io.ccsim.scenarios.format.Scenario;
+import io.ccsim.scenarios.format.ScenarioParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Incidents outside the catalog (this package's test resources): two faulty cables, a Tree job. Each file states its expected outcome and findings;
+ * the tests add what the findings must say.
+ */
+class VariantDiagnosisTest {
+    private static final String NIC1 = "n0.nic1~leaf.r1.0", NIC6 = "n1.nic6~leaf.r6.0";
+    /** "N collective(s) took A instead of B": the actual and the healthy (all links nominal) time. */
+    private static final Pattern TOOK = Pattern.compile("took (\\S+ \\S+) instead of (\\S+ \\S+)");
+
+    private static String text(String name) {
+        try (InputStream in = VariantDiagnosisTest.class.getResourceAsStream(name + ".json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ScenarioResult run(String json, String name) {
+        Scenario s = ScenarioParser.parse(json, name + ".json");
+        ScenarioResult r = ScenarioRunner.run(s, 1);
+        assertThat(r.outcome()).as(r.toText()).isEqualTo(s.expect().outcome());
+        for (Scenario.ExpectedDiagnosis e : s.expect().diagnoses()) {
+            assertThat(r.diagnosis()).as("expected %s in%n%s", e, r.toText()).anyMatch(e::matches);
+        }
+        return r;
+    }
+
+    private static ScenarioResult run(String name) { return run(text(name), name); }
+
+    @Test
+    void twoEqualCablesAreBothNamedAndFixingEitherAloneGainsNothing() {
+        ScenarioResult r = run("two-faulty-ib-cables");
+        assertThat(r.diagnosis(Category.SLOW_LINK)).as(r.toText()).singleElement().satisfies(d -> {
+            assertThat(d.links()).containsExactlyInAnyOrder(NIC1, NIC6);
+            assertThat(d.summary()).contains("link " + NIC1 + " runs at 10% of its rate", "link " + NIC6 + " runs at 10% of its rate");
+            Matcher m = TOOK.matcher(d.summary());
+            assertThat(m.find()).isTrue();
+            String actual = m.group(1), healthy = m.group(2);
+            // each cable bounds the channels crossing it: healed alone, the other still paces the ring
+            assertThat(d.summary()).contains(
+                    "fixing " + NIC1 + " alone: " + actual + " -> ", "(gains nothing: " + NIC6 + " still bounds the ring)",
+                    "fixing " + NIC6 + " alone: " + actual + " -> ", "(gains nothing: " + NIC1 + " still bounds the ring)",
+                    "fixing both: " + actual + " -> " + healthy);
+        });
+    }
+
+    @Test
+    void ofTwoUnequalCablesTheWorseBoundsAndHealingTheOtherGainsNothing() {
+        ScenarioResult r = run("two-faulty-ib-cables-unequal");
+        assertThat(r.diagnosis(Category.SLOW_LINK)).as(r.toText()).singleElement().satisfies(d -> {
+            // worst first
+            assertThat(d.links()).containsExactly(NIC1, NIC6);
+            Matcher m = TOOK.matcher(d.summary());
+            assertThat(m.find()).isTrue();
+            double actual = ms(m.group(1)), healthy = ms(m.group(2));
+            Matcher alone = Pattern.compile("fixing " + Pattern.quote(NIC1) + " alone: \\S+ \\S+ -> (\\S+ \\S+) \\(").matcher(d.summary());
+            assertThat(alone.find()).as(d.summary()).isTrue();
+            // healing the 1/10 cable leaves the ring at the 1/2 cable's pace: faster than now, slower than healthy
+            assertThat(ms(alone.group(1))).isLessThan(actual / 2).isGreaterThan(healthy * 1.2);
+            assertThat(d.summary()).contains(NIC6 + " still slows it", "fixing " + NIC6 + " alone", "(gains nothing: " + NIC1
+                    + " still bounds the ring)");
+        });
+    }
+
+    /** A duration "27.344 ms" / "3.2 s" / "900 us" in ms. */
+    private static double ms(String d) {
+        String[] p = d.split(" ");
+        double v = Double.parseDouble(p[0]);
+        switch (p[1]) {
+            case "s": return v * 1e3;
+            case "ms": return v;
+            case "us": case "µs": return v / 1e3;
+            default: throw new IllegalArgumentException("unit of " + d);
+        }
+    }
+
+    @Test
+    void aTreeJobIsDescribedInTreeWords() {
+        ScenarioResult r = run("tree-faulty-ib-cable");
+        assertThat(r.diagnosis(Category.SLOW_LINK)).as(r.toText()).singleElement().satisfies(d -> {
+            assertThat(d.summary()).contains("bottleneck of the tree", "tree edge(s) rank ").doesNotContain("ring");
+            assertThat(d.ranks()).isNotEmpty();
+        });
+    }
+
+    @Test
+    void onlyTheRingIsDescribedAsARing() {
+        for (Algorithm a : Algorithm.values()) {
+            AlgorithmWords w = AlgorithmWords.of(a.ncclName());
+            if (a == Algorithm.RING) assertThat(w.connections()).isEqualTo("ring hop(s)");
+            else assertThat(w.toString()).as(a.ncclName()).doesNotContainIgnoringCase("ring");
+        }
+    }
+}
