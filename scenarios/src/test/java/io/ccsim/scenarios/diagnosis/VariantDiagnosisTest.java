@@ -11,12 +11,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Incidents outside the catalog (this package's test resources): two faulty cables, a Tree job. Each file states its expected outcome and findings;
+ * Incidents outside the catalog (this package's test resources): two faulty cables, a Tree job, a
+ * rank that skips a collective of its subgroup. Each file states its expected outcome and findings;
  * the tests add what the findings must say.
  */
 class VariantDiagnosisTest {
@@ -107,5 +111,24 @@ class VariantDiagnosisTest {
             if (a == Algorithm.RING) assertThat(w.connections()).isEqualTo("ring hop(s)");
             else assertThat(w.toString()).as(a.ncclName()).doesNotContainIgnoringCase("ring");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {6, 1})
+    void ranksWaitingOnASkippedSubgroupCollectiveAreNotMissing(int skipper) {
+        String json = text("subgroup-skipped-collective").replace("\"ranks\": {\"6\": 1}", "\"ranks\": {\"" + skipper + "\": 1}")
+                .replace("\"ranks\": [6]", "\"ranks\": [" + skipper + "]");
+        ScenarioResult r = run(json, "subgroup-skipped-collective");
+        int part = skipper / 4 * 4;
+        List<Integer> waiting = new java.util.ArrayList<>(List.of(part, part + 1, part + 2, part + 3));
+        waiting.remove(Integer.valueOf(skipper));
+        // the root cause first: the skipper did not join its dp collective
+        Diagnosis first = r.diagnosis().get(0);
+        assertThat(first.category()).as(r.toText()).isEqualTo(Category.MISSING_RANK);
+        assertThat(first.ranks()).containsExactly(skipper);
+        assertThat(first.summary()).contains("on group dp", "went on without it to collective #1", "on group world",
+                "Ranks " + RankRanges.format(waiting) + " wait in it", "blocked, not missing");
+        // the others of its part wait for it: no finding calls them missing
+        for (Diagnosis d : r.diagnosis(Category.MISSING_RANK)) assertThat(d.ranks()).as(r.toText()).doesNotContainAnyElementsOf(waiting);
     }
 }
