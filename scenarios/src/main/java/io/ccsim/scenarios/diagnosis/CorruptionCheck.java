@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * {@link Category#DATA_CORRUPTION}: output checksums that differ from the sum of the input checksums.
  * Ranks that differ form a run in ring order whose first rank names the hop where the corruption
- * entered; right data received and a wrong result held means the rank's own GPU memory.
+ * entered ({@link HopPortGroups} says which port groups that hop crosses and why its lane cannot be
+ * named); right data received and a wrong result held means the rank's own GPU memory.
  */
 final class CorruptionCheck extends Check {
     CorruptionCheck(Trace t) { super(t); }
@@ -57,8 +58,8 @@ final class CorruptionCheck extends Check {
             List<String> links = c.ringHopLinks().get(first);
             add(Category.DATA_CORRUPTION, bad, links, head + ". In ring order the wrong results start at rank " + c.ranks()[first]
                     + ": the corruption entered on the hop rank " + c.ranks()[prev] + " (" + gpu(c.ranks()[prev]) + ") -> rank "
-                    + c.ranks()[first] + " (" + gpu(c.ranks()[first]) + "), over " + String.join(", ", links)
-                    + " (a bit flip the link CRC missed: check nvidia-smi nvlink --errorcounters and Xid 74)");
+                    + c.ranks()[first] + " (" + gpu(c.ranks()[first]) + "), " + HopPortGroups.describe(links, gpu(c.ranks()[prev]),
+                    gpu(c.ranks()[first])));
         }
     }
 
