@@ -53,8 +53,8 @@ final class HopPortGroups {
         }
         sb.append(". To tell them apart: the per-link CRC and replay counters of ").append(from).append(" and ").append(to)
                 .append(" (nvidia-smi nvlink --errorcounters, before and after a re-run) or an Xid 74 naming the link; a flip"
-                        + " the link CRC missed leaves them clean, and then a re-run with checksums and the ring reordered"
-                        + " (other neighbours for both GPUs) tells the sender's side from the receiver's by which GPU the"
+                        + " the link CRC missed leaves them clean, and then a re-run with checksums and the ranks placed so"
+                        + " that both GPUs get other neighbours tells the sender's side from the receiver's by which GPU the"
                         + " corruption follows");
         return sb.toString();
     }

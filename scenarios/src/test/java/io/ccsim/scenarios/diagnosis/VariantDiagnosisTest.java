@@ -19,8 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Incidents outside the catalog (this package's test resources): two faulty cables, a Tree job, a
- * rank that skips a collective of its subgroup. Each file states its expected outcome and findings;
+ * Incidents outside the catalog (this package's test resources): two faulty cables, Tree jobs (a slow
+ * cable, a bit flip), a rank that skips a collective of its subgroup. Each file states its expected outcome and findings;
  * the tests add what the findings must say.
  */
 class VariantDiagnosisTest {
@@ -102,6 +102,14 @@ class VariantDiagnosisTest {
             assertThat(d.summary()).contains("bottleneck of the tree", "tree edge(s) rank ").doesNotContain("ring");
             assertThat(d.ranks()).isNotEmpty();
         });
+    }
+
+    @Test
+    void aTreeJobsCorruptionIsLocatedApproximatelyAndSaysSo() {
+        ScenarioResult r = run("tree-nvlink-bit-flip");
+        assertThat(r.diagnosis(Category.DATA_CORRUPTION)).as(r.toText()).singleElement().satisfies(d -> assertThat(d.summary())
+                .contains("checksums of a Tree plan are modelled along communicator order", "only approximately")
+                .doesNotContain("ring"));
     }
 
     @Test
