@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * of a group is reported; later sequence numbers follow from it.
  *
  * <p>Findings are ordered by causality. A rank that lacks a collective while it is blocked in an
- * earlier one (one that the ranks that did enter this one finished before it) is waiting, not
+ * earlier one (a collective that the ranks which did enter this one called before it) is waiting, not
  * missing: it is not named as a culprit, and what it waits for is told in the finding of the
  * collective it is blocked in (the root cause), which comes first. Roots are ordered by when their
  * collective was first entered.
@@ -28,7 +28,7 @@ final class CollectiveMatchCheck extends Check {
 
     /**
      * Ranks that lack collective {@code entered} (#seq of {@code group}) because they are blocked in
-     * {@code blockedIn}, which the ranks {@code have} had finished before entering it.
+     * {@code blockedIn}, which the ranks {@code have} called before it.
      */
     private record Waiting(String group, long seq, List<Integer> ranks, FrEntry blockedIn, FrEntry entered, List<Integer> have) {}
 
@@ -186,7 +186,7 @@ final class CollectiveMatchCheck extends Check {
             FrEntry b = blockedIn(r);
             if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) {
                 dead.add(r);
-            } else if (b != null && !b.group().equals(group) && finishedBefore(b, group, seq, have)) {
+            } else if (b != null && !b.group().equals(group) && enteredBefore(b, group, seq, have)) {
                 String k = b.group() + "#" + b.collectiveSeq();
                 blocked.computeIfAbsent(k, x -> new ArrayList<>()).add(r);
                 blockedEntry.putIfAbsent(k, b);
@@ -227,7 +227,7 @@ final class CollectiveMatchCheck extends Check {
     }
 
     /** Whether some rank of {@code have} recorded collective {@code b} before its #seq of {@code group}. */
-    private boolean finishedBefore(FrEntry b, String group, long seq, List<Integer> have) {
+    private boolean enteredBefore(FrEntry b, String group, long seq, List<Integer> have) {
         for (int x : have) {
             for (FrEntry e : lastAttemptEntries(x, lastAttempt)) {
                 if (e.group().equals(group) && e.collectiveSeq() == seq) break;
