@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * earlier one (a collective that the ranks which did enter this one called before it) is waiting, not
  * missing: it is not named as a culprit, and what it waits for is told in the finding of the
  * collective it is blocked in (the root cause), which comes first. Roots are ordered by when their
- * collective was first entered.
+ * collective was first entered. Ranks blocked in a collective where no member is missing wait for
+ * what another check names (a hung GPU, a crash, a link): this check does not name them.
  */
 final class CollectiveMatchCheck extends Check {
     /** A problem of one collective, before ordering. */
@@ -63,11 +64,14 @@ final class CollectiveMatchCheck extends Check {
         emit();
     }
 
-    /** Roots in order of their collective, each with the ranks waiting on it; waits with no root found here last. */
+    /**
+     * Roots in order of their collective, each with the ranks waiting on it. Ranks waiting on a
+     * collective in which no member is missing or mismatched are left to the check that finds why it
+     * hangs (a hung GPU, a crash, a link): they are blocked, not culprits of this check.
+     */
     private void emit() {
         List<Finding> ordered = new ArrayList<>(roots);
         ordered.sort(Comparator.comparingLong(Finding::atPs));
-        List<Waiting> unexplained = new ArrayList<>(waiting);
         for (Finding f : ordered) {
             for (Waiting w : waiting) {
                 if (w.blockedIn().group().equals(f.group()) && w.blockedIn().collectiveSeq() == f.seq()) {
@@ -76,17 +80,9 @@ final class CollectiveMatchCheck extends Check {
                             .append(w.seq()).append(" (").append(sig(w.entered())).append(") on group ").append(w.group())
                             .append(", which ranks ").append(ranges(w.have())).append(" entered at ").append(s(w.entered().createdPs()))
                             .append(w.ranks().size() == 1 ? ": it is blocked, not missing" : ": they are blocked, not missing");
-                    unexplained.remove(w);
                 }
             }
             add(f.category(), f.ranks(), List.of(), f.text().toString());
-        }
-        for (Waiting w : unexplained) {
-            add(Category.MISSING_RANK, w.ranks(), List.of(), "rank " + ranges(w.ranks()) + " never reached collective #" + w.seq()
-                    + " (" + sig(w.entered()) + ") on group " + w.group() + ", which ranks " + ranges(w.have()) + " entered at "
-                    + s(w.entered().createdPs()) + ": they are blocked, not missing, in collective #" + w.blockedIn().collectiveSeq()
-                    + " (" + sig(w.blockedIn()) + ") on group " + w.blockedIn().group() + " since " + s(w.blockedIn().createdPs())
-                    + ", which they entered before it, as the others did");
         }
     }
 

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Incidents outside the catalog (this package's test resources): two faulty cables, Tree jobs (a slow
- * cable, a bit flip), a rank that skips a collective of its subgroup. Each file states its expected outcome and findings;
+ * cable, a bit flip), a rank that skips a collective of its subgroup, a GPU that hangs in one. Each file states its expected outcome and findings;
  * the tests add what the findings must say.
  */
 class VariantDiagnosisTest {
@@ -138,5 +138,14 @@ class VariantDiagnosisTest {
                 "Ranks " + RankRanges.format(waiting) + " wait in it", "blocked, not missing");
         // the others of its part wait for it: no finding calls them missing
         for (Diagnosis d : r.diagnosis(Category.MISSING_RANK)) assertThat(d.ranks()).as(r.toText()).doesNotContainAnyElementsOf(waiting);
+    }
+
+    @Test
+    void ranksWaitingOnAHungGpuAreNotMissing() {
+        ScenarioResult r = run("subgroup-gpu-hang");
+        // the hung GPU is the root cause and comes first; ranks 4, 5, 7 wait in dp#1 behind it, 0-3 in world#1
+        assertThat(r.diagnosis().get(0).category()).as(r.toText()).isEqualTo(Category.GPU_HANG);
+        assertThat(r.diagnosis(Category.MISSING_RANK)).as(r.toText()).isEmpty();
+        assertThat(r.diagnosis(Category.TIMEOUT)).singleElement().satisfies(d -> assertThat(d.ranks()).contains(0, 4, 5, 7));
     }
 }
