@@ -128,7 +128,7 @@ public final class ScenarioResult {
             RankSummary r = sample.get(e.getKey());
             sb.append(String.format(Locale.ROOT, "  %-14s %-19s since %10.3f s  iter %3d  %4d collectives  compute %.3f s  in collectives %.3f s  %s%n",
                     RankRanges.format(e.getValue()), r.state(), r.sinceS(), r.iteration(), r.collectives(), r.computeS(),
-                    r.collectiveS(), norm(r.detail())));
+                    r.collectiveS(), forRanks(norm(r.detail()), e.getValue())));
         }
         sb.append("diagnosis:\n");
         if (diagnosis.isEmpty()) sb.append("  (nothing abnormal)\n");
@@ -144,6 +144,12 @@ public final class ScenarioResult {
     /** Rank-specific prefixes replaced so that ranks in the same state merge in the text report. */
     private static String norm(String detail) {
         return detail.replaceAll("\\[Rank \\d+\\]", "[Rank *]").replaceAll("\\[rank \\d+\\]", "[rank *]");
+    }
+
+    /** A merged detail with its rank prefix naming the ranks of the line ({@code [Rank 0-2, 4-7]}). */
+    private static String forRanks(String merged, List<Integer> ranks) {
+        String rs = RankRanges.format(ranks);
+        return merged.replace("[Rank *]", "[Rank " + rs + "]").replace("[rank *]", "[rank " + rs + "]");
     }
 
     /**

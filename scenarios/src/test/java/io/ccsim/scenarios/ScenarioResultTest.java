@@ -28,4 +28,11 @@ class ScenarioResultTest {
         assertThat(d.get("category").getAsString()).isEqualTo("MISSING_RANK");
         assertThat(o.getAsJsonArray("ranks")).hasSize(8);
     }
+
+    @Test
+    void rankTableNamesTheRanksOfEachMergedLine() {
+        String text = ScenarioRunner.runCatalog("05-skipped-collective", 1).toText();
+        // ranks 0-2 and 4-7 time out in the same collective and merge into one line; rank 3 in another
+        assertThat(text).doesNotContain("[Rank *]").contains("  0-2, 4-7 ", "[Rank 0-2, 4-7] Watchdog caught", "[Rank 3] Watchdog caught");
+    }
 }

@@ -5,15 +5,19 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.sim.SimExecutor;
 import io.ccsim.sim.Simulator;
+import io.ccsim.topology.LinkHealth;
 import io.ccsim.topology.Topology;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The time a plan takes alone on the nominal topology: a separate simulation (a fresh simulator and
- * algorithms fabric, every rank launched at 0), cached per plan and GPUs. The analyzer compares a
- * collective's actual time with it.
+ * algorithms fabric, every rank launched at 0), cached per plan, GPUs and link rates. The analyzer
+ * compares a collective's actual time with it; with some links degraded ({@link #durationWith}) it
+ * answers "what would healing this link alone gain" when several links bound a collective.
  */
 final class HealthyReference {
     private final Topology topo;
@@ -41,8 +45,18 @@ final class HealthyReference {
      *
      * @throws IllegalStateException if the reference run does not complete
      */
-    long duration(Plan plan, int[] gpuNodes) {
-        String key = plan + "|" + Arrays.toString(gpuNodes);
+    long duration(Plan plan, int[] gpuNodes) { return durationWith(plan, gpuNodes, Map.of()); }
+
+    /**
+     * The duration of {@code plan} on GPU nodes {@code gpuNodes} of the topology with the links of
+     * {@code factors} (link id to degrade factor in (0, 1]) at that fraction of their rate and every other
+     * link nominal, ps.
+     *
+     * @throws IllegalStateException if the run does not complete
+     */
+    long durationWith(Plan plan, int[] gpuNodes, Map<String, Double> factors) {
+        Map<String, Double> sorted = new TreeMap<>(factors);
+        String key = plan + "|" + Arrays.toString(gpuNodes) + "|" + sorted;
         Long cached = cache.get(key);
         if (cached != null) return cached;
         Simulator sim = new Simulator(seed);
@@ -50,6 +64,9 @@ final class HealthyReference {
         io.ccsim.algorithms.sim.Fabric f = new io.ccsim.algorithms.sim.Fabric(sim, topo, profile);
         f.setP2pDisabled(env.p2pDisable());
         f.setNetPolicy(env.net());
+        for (Map.Entry<String, Double> e : sorted.entrySet()) {
+            f.setLinkHealth(e.getKey(), new LinkHealth(e.getValue(), false, List.of(), 0.0));
+        }
         SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { });
         x.launchAll();
         sim.run();

@@ -5,8 +5,11 @@ import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.scenarios.format.Units;
 import java.util.ArrayList;
+import io.ccsim.topology.Link;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One collective call on the SimExecutor: tuned and planned when created ({@link SimCollectiveEngine#plan}),
@@ -175,33 +178,15 @@ final class SimCollective implements CollectiveEngine.Execution, SimExecution.Li
     }
 
     private CollectiveStats stats(long now) {
-        String bottleneck = null;
-        double health = 1.0;
-        List<Integer> senders = new ArrayList<>();
-        List<Integer> receivers = new ArrayList<>();
         List<List<String>> hopLinks = new ArrayList<>();
+        List<CollectiveStats.SlowLink> slow = List.of();
         long[] in = null, out = null;
         int[] order = global.clone();
         long healthy = 0;
         if (n > 1) {
             boolean healthyRun = !unhealthySeen && engine.healthChanges() == healthChangesAtStart;
             healthy = healthyRun ? now - startPs : engine.healthy.duration(plan, nodes);
-            int worst = -1;
-            double worstH = 2;
-            BitSet crossed = routes.crossed();
-            for (int g = crossed.nextSetBit(0); g >= 0; g = crossed.nextSetBit(g + 1)) {
-                double nom = engine.cluster.groupNominal(g);
-                double h = nom == 0 ? 0 : engine.cluster.groupCapacity(g) / nom;
-                if (h < worstH) {
-                    worstH = h;
-                    worst = g;
-                }
-            }
-            if (worst >= 0) {
-                bottleneck = engine.cluster.worstMember(worst);
-                health = worstH;
-                routes.hopsCrossing(worst, global, senders, receivers);
-            }
+            slow = slowLinks(now - startPs > healthy);
             int chan = flips.isEmpty() ? 0 : (int) flips.get(0)[2];
             int[] ring = routes.ring(chan);
             for (int p = 0; p < n; p++) order[p] = global[ring[p]];
@@ -215,7 +200,55 @@ final class SimCollective implements CollectiveEngine.Execution, SimExecution.Li
                 out = data[1];
             }
         }
+        CollectiveStats.SlowLink worst = slow.isEmpty() ? null : slow.get(0);
+        String algorithm = plan == null ? null : plan.options().algorithm().ncclName();
         return new CollectiveStats(spec.seqLabel(), spec.op().cliName(), spec.bytes(), order, startPs, now,
-                healthy, bottleneck, health, senders, receivers, in, out, hopLinks);
+                healthy, worst == null ? null : worst.link(), worst == null ? 1.0 : worst.health(),
+                worst == null ? List.of() : worst.senders(), worst == null ? List.of() : worst.receivers(), in, out, hopLinks,
+                algorithm, slow);
+    }
+
+    /**
+     * Every crossed link group below its nominal rate, worst first (ties in group order), with the hops
+     * crossing it. When there are several and the collective was slowed ({@code slowed}), each one's
+     * duration healed alone is re-simulated with the others at their rates now; not when one of the
+     * others is down (the re-run would stall).
+     */
+    private List<CollectiveStats.SlowLink> slowLinks(boolean slowed) {
+        Cluster cl = engine.cluster;
+        List<Integer> groups = new ArrayList<>();
+        BitSet crossed = routes.crossed();
+        for (int g = crossed.nextSetBit(0); g >= 0; g = crossed.nextSetBit(g + 1)) {
+            if (health(g) < 1.0) groups.add(g);
+        }
+        groups.sort((a, b) -> Double.compare(health(a), health(b)));
+        boolean anyDown = false;
+        for (int g : groups) anyDown |= health(g) == 0.0;
+        boolean whatIf = slowed && groups.size() > 1 && !anyDown;
+        List<CollectiveStats.SlowLink> out = new ArrayList<>();
+        for (int g : groups) {
+            List<Integer> senders = new ArrayList<>(), receivers = new ArrayList<>();
+            routes.hopsCrossing(g, global, senders, receivers);
+            long healedAlone = -1;
+            if (whatIf) {
+                Map<String, Double> others = new HashMap<>();
+                for (int o : groups) {
+                    if (o == g) continue;
+                    for (Link l : cl.topology().fabric().get(o).members()) {
+                        double f = cl.healthOf(l.id());
+                        if (f < 1.0) others.put(l.id(), f);
+                    }
+                }
+                healedAlone = engine.healthy.durationWith(plan, nodes, others);
+            }
+            out.add(new CollectiveStats.SlowLink(cl.worstMember(g), health(g), senders, receivers, healedAlone));
+        }
+        return out;
+    }
+
+    /** A group's capacity now over its nominal capacity (0 if down or of no capacity). */
+    private double health(int g) {
+        double nom = engine.cluster.groupNominal(g);
+        return nom == 0 ? 0 : engine.cluster.groupCapacity(g) / nom;
     }
 }

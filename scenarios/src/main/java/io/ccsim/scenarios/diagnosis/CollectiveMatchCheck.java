@@ -2,6 +2,7 @@ package io.ccsim.scenarios.diagnosis;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,13 +16,33 @@ import java.util.TreeMap;
  * rank whose #N is the others' #N+1, or whose calls from #N on are the others' from #N+1 on (it skipped #N:
  * {@link Category#MISSING_RANK}). The first problem
  * of a group is reported; later sequence numbers follow from it.
+ *
+ * <p>Findings are ordered by causality. A rank that lacks a collective while it is blocked in an
+ * earlier one (a collective that the ranks which did enter this one called before it) is waiting, not
+ * missing: it is not named as a culprit, and what it waits for is told in the finding of the
+ * collective it is blocked in (the root cause), which comes first. Roots are ordered by when their
+ * collective was first entered. Ranks blocked in a collective where no member is missing wait for
+ * what another check names (a hung GPU, a crash, a link): this check does not name them.
  */
 final class CollectiveMatchCheck extends Check {
+    /** A problem of one collective, before ordering. */
+    private record Finding(long atPs, String group, long seq, Category category, List<Integer> ranks, StringBuilder text) {}
+
+    /**
+     * Ranks that lack collective {@code entered} (#seq of {@code group}) because they are blocked in
+     * {@code blockedIn}, which the ranks {@code have} called before it.
+     */
+    private record Waiting(String group, long seq, List<Integer> ranks, FrEntry blockedIn, FrEntry entered, List<Integer> have) {}
+
+    private final List<Finding> roots = new ArrayList<>();
+    private final List<Waiting> waiting = new ArrayList<>();
+    private int lastAttempt;
+
     CollectiveMatchCheck(Trace t) { super(t); }
 
     @Override
     void run() {
-        int lastAttempt = t.restarts().size();
+        lastAttempt = t.restarts().size();
         for (Map.Entry<String, List<Integer>> g : t.groupMembers().entrySet()) {
             String name = g.getKey().contains("/") ? g.getKey().substring(0, g.getKey().indexOf('/')) : g.getKey();
             List<Integer> members = g.getValue();
@@ -40,6 +61,29 @@ final class CollectiveMatchCheck extends Check {
             for (long seq = 1; seq <= maxSeq; seq++) {
                 if (checkSeq(name, members, byRank, seq)) break;
             }
+        }
+        emit();
+    }
+
+    /**
+     * Roots in order of their collective, each with the ranks waiting on it. Ranks waiting on a
+     * collective in which no member is missing or mismatched are left to the check that finds why it
+     * hangs (a hung GPU, a crash, a link): they are blocked, not culprits of this check.
+     */
+    private void emit() {
+        List<Finding> ordered = new ArrayList<>(roots);
+        ordered.sort(Comparator.comparingLong(Finding::atPs));
+        for (Finding f : ordered) {
+            for (Waiting w : waiting) {
+                if (w.blockedIn().group().equals(f.group()) && w.blockedIn().collectiveSeq() == f.seq()) {
+                    f.text().append(w.ranks().size() == 1 ? ". Rank " : ". Ranks ").append(ranges(w.ranks()))
+                            .append(w.ranks().size() == 1 ? " waits" : " wait").append(" in it and so never reached collective #")
+                            .append(w.seq()).append(" (").append(sig(w.entered())).append(") on group ").append(w.group())
+                            .append(", which ranks ").append(ranges(w.have())).append(" entered at ").append(s(w.entered().createdPs()))
+                            .append(w.ranks().size() == 1 ? ": it is blocked, not missing" : ": they are blocked, not missing");
+                }
+            }
+            add(f.category(), f.ranks(), List.of(), f.text().toString());
         }
     }
 
@@ -104,13 +148,13 @@ final class CollectiveMatchCheck extends Check {
         for (FrEntry e : byRank.get(c).values()) majorInCulprit |= sig(e).equals(major);
         for (FrEntry e : byRank.get(ref).values()) mineInMajor |= e.collectiveSeq() != seq && sig(e).equals(sig(mine));
         if (!majorInCulprit && mineInMajor || shifted(byRank.get(c), byRank.get(ref), seq)) {
-            add(Category.MISSING_RANK, culprits, List.of(), "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
+            root(byRank, seq, group, Category.MISSING_RANK, culprits, "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
                     + major + ") on group " + group + " that ranks " + ranges(bySig.get(major)) + " entered at "
                     + s(byRank.get(ref).get(seq).createdPs()) + ": its #" + seq + " is " + sig(mine)
                     + ", a call the others make at another position. It skipped a collective (a conditional taken differently on"
                     + " this rank), so its sequence is shifted and NCCL pairs unrelated calls; nothing completes");
         } else {
-            add(Category.COLLECTIVE_MISMATCH, culprits, List.of(), "collective #" + seq + " on group " + group + ": rank "
+            root(byRank, seq, group, Category.COLLECTIVE_MISMATCH, culprits, "collective #" + seq + " on group " + group + ": rank "
                     + ranges(culprits) + " called " + sig(mine) + " while ranks " + ranges(bySig.get(major)) + " called " + major
                     + (completed(byRank, seq) ? "; NCCL does not compare sizes across ranks and here the call completed: the"
                     + " results are silently wrong" : "; NCCL matches calls by order only, so the collective never completes"));
@@ -146,32 +190,79 @@ final class CollectiveMatchCheck extends Check {
         return true;
     }
 
-    /** Members without entry #seq did not join it; the blocked (alive) ones are named first. */
+    private void root(Map<Integer, Map<Long, FrEntry>> byRank, long seq, String group, Category c, List<Integer> ranks, String text) {
+        long at = Long.MAX_VALUE;
+        for (Map<Long, FrEntry> m : byRank.values()) {
+            FrEntry e = m.get(seq);
+            if (e != null) at = Math.min(at, e.createdPs());
+        }
+        roots.add(new Finding(at, group, seq, c, List.copyOf(ranks), new StringBuilder(text)));
+    }
+
+    /**
+     * Members without entry #seq: those blocked in an earlier collective wait (told with the root they
+     * wait on); the others did not join, the alive ones named first since they explain the rest.
+     */
     private void didNotJoin(String group, Map<Integer, Map<Long, FrEntry>> byRank, long seq, List<Integer> have,
                             List<Integer> lack) {
+        FrEntry e = byRank.get(have.get(0)).get(seq);
         List<Integer> dead = new ArrayList<>(), alive = new ArrayList<>();
+        Map<String, List<Integer>> blocked = new LinkedHashMap<>();
+        Map<String, FrEntry> blockedEntry = new LinkedHashMap<>();
         for (int r : lack) {
             Trace.RankState st = t.finalStates().get(r);
             RankPhase ph = st == null ? RankPhase.NOT_STARTED : st.before();
-            if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) dead.add(r);
-            else alive.add(r);
+            FrEntry b = blockedIn(r);
+            if (ph == RankPhase.CRASHED || ph == RankPhase.NOT_STARTED || ph == RankPhase.INIT_ALLOC_STALL) {
+                dead.add(r);
+            } else if (b != null && !b.group().equals(group) && enteredBefore(b, group, seq, have)) {
+                String k = b.group() + "#" + b.collectiveSeq();
+                blocked.computeIfAbsent(k, x -> new ArrayList<>()).add(r);
+                blockedEntry.putIfAbsent(k, b);
+            } else {
+                alive.add(r);
+            }
         }
-        // every rank that lacks the entry did not join; the blocked (alive) ones first, since they explain the rest
+        for (Map.Entry<String, List<Integer>> w : blocked.entrySet()) {
+            waiting.add(new Waiting(group, seq, w.getValue(), blockedEntry.get(w.getKey()), e, have));
+        }
         List<Integer> named = new ArrayList<>(alive);
         named.addAll(dead);
-        FrEntry e = byRank.get(have.get(0)).get(seq);
+        if (named.isEmpty()) return;
         StringBuilder sb = new StringBuilder();
         sb.append("rank ").append(ranges(named)).append(" did not join collective #").append(seq).append(" (").append(sig(e))
                 .append(") on group ").append(group).append(", which ranks ").append(ranges(have)).append(" entered at ")
                 .append(s(e.createdPs()));
-        for (int r : named) {
-            Trace.RankState st = t.finalStates().get(r);
-            if (st != null) {
-                sb.append("; rank ").append(r).append(" was ").append(st.before().name().toLowerCase(Locale.ROOT))
-                        .append(" (").append(st.beforeDetail()).append(')');
-                break;
+        int r = named.get(0);
+        FrEntry next = blockedIn(r);
+        Trace.RankState st = t.finalStates().get(r);
+        if (next != null && !next.group().equals(group) && next.createdPs() >= e.createdPs()) {
+            sb.append("; rank ").append(r).append(" went on without it to collective #").append(next.collectiveSeq()).append(" (")
+                    .append(sig(next)).append(") on group ").append(next.group()).append(" at ").append(s(next.createdPs()))
+                    .append(" (it skipped this one: a conditional taken differently on this rank) and is blocked there");
+        } else if (st != null) {
+            sb.append("; rank ").append(r).append(" was ").append(st.before().name().toLowerCase(Locale.ROOT))
+                    .append(" (").append(st.beforeDetail()).append(')');
+        }
+        root(byRank, seq, group, Category.MISSING_RANK, named, sb.toString());
+    }
+
+    /** The collective rank {@code r} is blocked in: its last entry of the last attempt, if not completed (else null). */
+    private FrEntry blockedIn(int r) {
+        List<FrEntry> es = lastAttemptEntries(r, lastAttempt);
+        if (es.isEmpty()) return null;
+        FrEntry last = es.get(es.size() - 1);
+        return last.state().equals("completed") ? null : last;
+    }
+
+    /** Whether some rank of {@code have} recorded collective {@code b} before its #seq of {@code group}. */
+    private boolean enteredBefore(FrEntry b, String group, long seq, List<Integer> have) {
+        for (int x : have) {
+            for (FrEntry e : lastAttemptEntries(x, lastAttempt)) {
+                if (e.group().equals(group) && e.collectiveSeq() == seq) break;
+                if (e.group().equals(b.group()) && e.collectiveSeq() == b.collectiveSeq()) return true;
             }
         }
-        add(Category.MISSING_RANK, named, List.of(), sb.toString());
+        return false;
     }
 }

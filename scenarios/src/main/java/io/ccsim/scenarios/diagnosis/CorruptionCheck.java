@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * {@link Category#DATA_CORRUPTION}: output checksums that differ from the sum of the input checksums.
  * Ranks that differ form a run in ring order whose first rank names the hop where the corruption
- * entered; right data received and a wrong result held means the rank's own GPU memory.
+ * entered (for a non-ring plan, whose checksums are modelled along communicator order, the finding
+ * says the location is approximate) ({@link HopPortGroups} says which port groups that hop crosses and why its lane cannot be
+ * named); right data received and a wrong result held means the rank's own GPU memory.
  */
 final class CorruptionCheck extends Check {
     CorruptionCheck(Trace t) { super(t); }
@@ -55,12 +57,19 @@ final class CorruptionCheck extends Check {
             }
             int prev = (first - 1 + n) % n;
             List<String> links = c.ringHopLinks().get(first);
-            add(Category.DATA_CORRUPTION, bad, links, head + ". In ring order the wrong results start at rank " + c.ranks()[first]
-                    + ": the corruption entered on the hop rank " + c.ranks()[prev] + " (" + gpu(c.ranks()[prev]) + ") -> rank "
-                    + c.ranks()[first] + " (" + gpu(c.ranks()[first]) + "), over " + String.join(", ", links)
-                    + " (a bit flip the link CRC missed: check nvidia-smi nvlink --errorcounters and Xid 74)");
+            String where = ringPlan(c) ? ". In ring order the wrong results start at rank " + c.ranks()[first] + ": the corruption"
+                    + " entered on the hop rank "
+                    : ". The checksums of a " + c.algorithm() + " plan are modelled along communicator order, not along its own"
+                    + " data path, so this locates the corruption only approximately: in that order the wrong results start at"
+                    + " rank " + c.ranks()[first] + ", after the step rank ";
+            add(Category.DATA_CORRUPTION, bad, links, head + where + c.ranks()[prev] + " (" + gpu(c.ranks()[prev]) + ") -> rank "
+                    + c.ranks()[first] + " (" + gpu(c.ranks()[first]) + "), " + HopPortGroups.describe(links, gpu(c.ranks()[prev]),
+                    gpu(c.ranks()[first])));
         }
     }
+
+    /** Whether the collective ran a ring (or an unknown algorithm, whose data order the stats give as a ring). */
+    private static boolean ringPlan(CollectiveStats c) { return c.algorithm() == null || c.algorithm().equals("Ring"); }
 
     /** The checksum rank {@code r}'s flight recorder holds for collective #seq of a group started at startPs. */
     private Long held(int r, String group, long seq, long startPs) {

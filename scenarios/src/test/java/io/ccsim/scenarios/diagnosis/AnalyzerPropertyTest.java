@@ -61,6 +61,23 @@ class AnalyzerPropertyTest {
     }
 
     @ParameterizedTest
+    @ValueSource(longs = {16, 17, 18})
+    void twoDegradedNicLinksAreBothNamedWithTheirGains(long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        int hostA = rnd.nextInt(4), nicA = rnd.nextInt(8);
+        int hostB = (hostA + 1 + rnd.nextInt(3)) % 4, nicB = rnd.nextInt(8);
+        String a = "n" + hostA + ".nic" + nicA + "~leaf.r" + nicA + ".0", b = "n" + hostB + ".nic" + nicB + "~leaf.r" + nicB + ".0";
+        ScenarioResult r = run(job("hgx-h100", 4, 32, TRAIN, "[{\"type\": \"link_degrade\", \"link\": \"" + a + "\", \"factor\": 0.1},"
+                + " {\"type\": \"link_degrade\", \"link\": \"" + b + "\", \"factor\": 0.1}]"), seed);
+        assertThat(r.outcome()).as(r.toText()).isEqualTo(Outcome.DEGRADED);
+        // every rail carries ring channels, so both cables are on the path: one finding names both, each with its gain
+        assertThat(r.diagnosis(Category.SLOW_LINK)).as(r.toText()).singleElement().satisfies(d -> {
+            assertThat(d.links()).containsExactlyInAnyOrder(a, b);
+            assertThat(d.summary()).contains("fixing " + a + " alone: ", "fixing " + b + " alone: ", "fixing both: ");
+        });
+    }
+
+    @ParameterizedTest
     @ValueSource(longs = {21, 22, 23, 24})
     void sizeMismatchCulpritIsNamed(long seed) {
         int culprit = new SplittableRandom(seed).nextInt(8);
