@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device, a run that
  * cannot fit in the heap); 2 bad command-line usage; 7 an nccl-tests command's mean bus bandwidth below 0.9 ×
  * {@code NCCL_TESTS_MIN_BW} (nccl-tests' own exit code then); 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
- * what it had ({@link StopSignals}). A user mistake is one clear line on stderr, never a stack trace
+ * what it had ({@link StopSignals}). Output escapes control characters ({@link EscapingWriter}). A user mistake is one
+ * clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -47,7 +48,10 @@ public final class Main implements Runnable {
      * Runs the command line with the given streams, environment and session (the control that stops a long command,
      * and whether its stderr is a terminal); returns the exit code.
      */
-    public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env, Session session) {
+    public static int execute(String[] args, PrintWriter rawOut, PrintWriter rawErr, java.util.Map<String, String> env,
+                              Session session) {
+        PrintWriter out = new PrintWriter(new EscapingWriter(rawOut), true);
+        PrintWriter err = new PrintWriter(new EscapingWriter(rawErr), true);
         CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
         NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
         cl.setOut(out);
@@ -77,7 +81,10 @@ public final class Main implements Runnable {
             else err.println("(set CCSIM_DEBUG=1 for a stack trace)");
             return 70;
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
     }
 
     /**

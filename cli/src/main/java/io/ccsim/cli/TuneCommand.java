@@ -59,7 +59,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
-    @Option(names = "--profile", paramLabel = "FILE") Path profile;
+    @Option(names = "--profile", paramLabel = "FILE|NAME") Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP") String op;
     @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
     @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE") String maxBytes;
@@ -113,6 +113,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
+        if (sizes.length > 0) SimSetup.checkBuffers(topo, topo.gpus().size(), sizes[sizes.length - 1]);
         java.util.function.Supplier<PerfRunner> runners = () -> {
             PerfRunner r = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
             r.setRunControl(session.control());
@@ -120,6 +121,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         };
         PerfRunner runner = runners.get();
         List<Sized> todo = sized(runner, cop, dt, sizes);
+        if (todo.isEmpty()) throw SimSetup.nothingToRun(minBytes, maxBytes, cop, dt, topo.gpus().size());
         List<Plan> all = new ArrayList<>();
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {

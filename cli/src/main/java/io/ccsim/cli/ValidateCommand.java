@@ -210,10 +210,6 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     }
 
     private CalibrationProfile profile(Topology topo) {
-        if (profile != null && CalibrationProfile.BUILTIN_NAMES.contains(profile.toLowerCase(Locale.ROOT))
-                && !java.nio.file.Files.exists(Path.of(profile))) {
-            return CalibrationProfile.builtin(profile.toLowerCase(Locale.ROOT));
-        }
         return SimSetup.profile(profile == null ? null : Path.of(profile), topo);
     }
 

@@ -13,7 +13,6 @@ import io.ccsim.scenarios.format.SymmBackend;
 import io.ccsim.scenarios.format.Units;
 import io.ccsim.scenarios.job.ScenarioSimulation;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ public final class ScenarioRunner {
 
     /** Parses and runs a scenario file. @throws ScenarioFormatException for a malformed file */
     public static ScenarioResult run(Path file, long seed) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text = io.ccsim.topology.input.TextFile.read(file, "scenario");
         return run(ScenarioParser.parse(text, file.toString(), file.toAbsolutePath().getParent()), seed);
     }
 
@@ -48,7 +47,7 @@ public final class ScenarioRunner {
     public static ScenarioResult runNamed(String nameOrPath, long seed, io.ccsim.sim.RunControl control) throws IOException {
         Path p = Path.of(nameOrPath);
         if (Files.isRegularFile(p)) {
-            String text = Files.readString(p, StandardCharsets.UTF_8);
+            String text = io.ccsim.topology.input.TextFile.read(p, "scenario");
             return run(ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent()), seed, control);
         }
         if (ScenarioCatalog.names().contains(nameOrPath)) return run(ScenarioCatalog.load(nameOrPath), seed, control);

@@ -2,8 +2,6 @@ package io.ccsim.scenarios.format;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.scenarios.ScenarioFormatException;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,12 +34,8 @@ public final class ScenarioParser {
      * @throws ScenarioFormatException for a malformed scenario
      */
     public static Scenario parse(String json, String source, Path baseDir) {
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(json);
-        } catch (JsonParseException e) {
-            throw new ScenarioFormatException(source, "$", "not valid JSON: " + e.getMessage());
-        }
+        JsonElement root = io.ccsim.topology.input.JsonTree.parse(json, "a scenario object with fields " + TOP,
+                (path, problem) -> new ScenarioFormatException(source, path, problem));
         JsonReader r = new JsonReader(source);
         JsonObject o = r.obj(root, "$", TOP);
         String name = r.str(r.req(o, "name", "$"), "$.name", "a short name");

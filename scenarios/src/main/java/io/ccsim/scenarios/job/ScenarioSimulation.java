@@ -47,12 +47,8 @@ public final class ScenarioSimulation {
         this.seed = seed;
         Topology topo;
         if (scenario.topologyFile() != null) {
-            try {
-                topo = io.ccsim.topology.json.TopologyJson.read(
-                        java.nio.file.Files.readString(scenario.topologyFile()), scenario.topologyFile().toString());
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot read topology file " + scenario.topologyFile(), e);
-            }
+            topo = io.ccsim.topology.json.TopologyJson.read(io.ccsim.topology.input.TextFile.read(scenario.topologyFile(),
+                    "topology file"), scenario.topologyFile().toString());
         } else {
             topo = TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
         }
