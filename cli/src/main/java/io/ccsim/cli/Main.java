@@ -36,6 +36,8 @@ public final class Main implements Runnable {
         Session session = new Session(new RunControl(), Progress.stderrIsTerminal(), System::nanoTime,
                 Runtime.getRuntime().maxMemory());
         StopSignals.install(session, System.err);
+        // the GPU bundle's trimmed runtime has no java.management: no heap watch there (its runs are GPU measurements)
+        if (ModuleLayer.boot().findModule("java.management").isPresent()) HeapWatch.install(session.control());
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(), session));
     }
 
@@ -65,7 +67,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             if (ex instanceof RunStoppedException) {
                 String reason = ((RunStoppedException) ex).reason();
-                err.println("ccsim: stopped by " + reason + " before any result");
+                err.println("ccsim: stopped " + StopSignals.byWhat(reason) + " before any result");
                 return StopSignals.exitCode(reason);
             }
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {

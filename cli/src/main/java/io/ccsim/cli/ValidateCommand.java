@@ -104,9 +104,22 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         double busbw(double us) { return m.bytes() / (us * 1e3) * m.op().busBwFactor(n); }
     }
 
+    /** Refuses, before anything is simulated, a chart path whose folder does not exist (it is never created). */
+    private void checkChartPath() {
+        Path dir = chart.toAbsolutePath().getParent();
+        if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+            throw new UserException("--chart " + chart + ": folder " + dir + " does not exist; valid: a PNG path in an existing"
+                    + " folder (ccsim creates no folders)");
+        }
+        if (java.nio.file.Files.isDirectory(chart)) {
+            throw new UserException("--chart " + chart + ": it is a folder; valid: the path of a PNG file");
+        }
+    }
+
     @Override
     public Integer call() {
         if (gpus != null && gpus < 1) throw new UserException("--gpus: must be >= 1, got " + gpus);
+        if (chart != null) checkChartPath();
         PrintWriter out = spec.commandLine().getOut();
         List<MeasuredRow> rows = new ArrayList<>();
         CollectiveOp named = null;

@@ -9,7 +9,6 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
@@ -94,8 +93,6 @@ final class ValidationChart {
         } finally {
             g.dispose();
         }
-        Path parent = png.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
         if (!ImageIO.write(img, "png", png.toFile())) throw new IOException("no PNG writer in this Java runtime");
         return new Summary(w, h, charts.size(), leftOut);
     }

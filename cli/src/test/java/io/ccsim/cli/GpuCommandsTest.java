@@ -84,7 +84,7 @@ class GpuCommandsTest {
         int rows = JsonParser.parseString(perf.out()).getAsJsonArray().size();   // 64K, 256K, 1M, 4M, 16M
         assertThat(rows).isEqualTo(5);
 
-        Path png = dir.resolve("out/chart.png");
+        Path png = dir.resolve("chart.png");
         CliTest.Result v = run("validate", "--measured", json.toString(), "--gpus", "4", "--chart", png.toString(), "--detail");
         assertThat(v.code()).as(v.err()).isZero();
         assertThat(v.out()).contains(json + ": " + rows + " rows");

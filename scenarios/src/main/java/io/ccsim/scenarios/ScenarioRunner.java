@@ -45,12 +45,22 @@ public final class ScenarioRunner {
      * requested there ends the run with {@link io.ccsim.sim.RunStoppedException}.
      */
     public static ScenarioResult runNamed(String nameOrPath, long seed, io.ccsim.sim.RunControl control) throws IOException {
+        return run(load(nameOrPath), seed, control);
+    }
+
+    /**
+     * The scenario {@code nameOrPath} names: an existing file, else a catalog scenario of that name.
+     *
+     * @throws ScenarioFormatException for a malformed file
+     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither, or why the file cannot be read
+     */
+    public static Scenario load(String nameOrPath) {
         Path p = Path.of(nameOrPath);
         if (Files.isRegularFile(p)) {
             String text = io.ccsim.topology.input.TextFile.read(p, "scenario");
-            return run(ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent()), seed, control);
+            return ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent());
         }
-        if (ScenarioCatalog.names().contains(nameOrPath)) return run(ScenarioCatalog.load(nameOrPath), seed, control);
+        if (ScenarioCatalog.names().contains(nameOrPath)) return ScenarioCatalog.load(nameOrPath);
         throw new IllegalArgumentException("'" + nameOrPath + "' is neither a scenario file nor a catalog scenario; catalog: "
                 + ScenarioCatalog.names());
     }

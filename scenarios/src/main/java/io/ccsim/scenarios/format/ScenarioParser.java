@@ -43,7 +43,7 @@ public final class ScenarioParser {
         TopologyReader.Section topo = new TopologyReader(r, baseDir).read(r.req(o, "topology", "$"));
         Settings settings = new SettingsReader(r).read(o.get("settings"));
         JobSpec job = new JobReader(r).read(r.req(o, "job", "$"));
-        List<Fault> faults = o.has("faults") ? new FaultReader(r, job.worldSize()).read(o.get("faults")) : List.of();
+        List<Fault> faults = o.has("faults") ? new FaultReader(r, job.worldSize(), ProgramSize.iterations(job.program())).read(o.get("faults")) : List.of();
         Scenario.Expectation expect = o.has("expect") ? new ExpectReader(r, job.worldSize()).read(o.get("expect")) : null;
         return new Scenario(name, description, topo.name(), topo.file(), topo.nodes(), topo.gpusPerNode(), job, faults, settings,
                 expect);

@@ -57,6 +57,7 @@ public final class ScenarioSimulation {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
                     + " exceeds the " + cluster.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + cluster.gpuCount());
         }
+        MemoryChecks.check(scenario, cluster);
         this.sim = new Simulator(seed);
         sim.setRunControl(control);
         this.host = new SimHost(sim);

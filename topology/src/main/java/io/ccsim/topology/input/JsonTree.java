@@ -82,7 +82,7 @@ public final class JsonTree {
                     String name = reader.nextName();
                     String p = path + "." + name;
                     if (o.has(name)) {
-                        throw errors.at(p, "key '" + name + "' appears twice in one object, " + position()
+                        throw errors.at(p, "key '" + name + "' appears twice in one object, " + position(name.length() + 2)
                                 + "; valid: each key once");
                     }
                     o.add(name, value(p, depth + 1));
@@ -128,8 +128,14 @@ public final class JsonTree {
 
     /** "at line L column C", as far as the reader got. */
     private String position() {
+        return position(0);
+    }
+
+    /** "at line L column C" of the token of {@code length} characters the reader has just read. */
+    private String position(int length) {
         Matcher m = POSITION.matcher(reader.toString());
-        return m.find() ? "at line " + m.group(2) + " column " + m.group(3) : "at the end";
+        if (!m.find()) return "at the end";
+        return "at line " + m.group(2) + " column " + Math.max(1, Integer.parseInt(m.group(3)) - length);
     }
 
     /** Gson's message in ccsim's words: what is wrong, and where. */
