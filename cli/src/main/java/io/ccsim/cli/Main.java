@@ -59,7 +59,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("ccsim: " + ex.getMessage());
+            err.println("ccsim: " + io.ccsim.topology.input.InputException.oneLine(ex.getMessage()));
             CommandLine c = ex.getCommandLine();
             err.println("usage: " + c.getCommandSpec().qualifiedName() + " --help");
             return 2;
@@ -71,7 +71,7 @@ public final class Main implements Runnable {
                 return StopSignals.exitCode(reason);
             }
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
-                err.println("ccsim: error: " + ex.getMessage());
+                err.println("ccsim: error: " + io.ccsim.topology.input.InputException.oneLine(ex.getMessage()));
                 return 1;
             }
             if (ex instanceof io.ccsim.gpu.cuda.CudaUnavailableException || ex instanceof io.ccsim.gpu.cuda.GpuException) {
