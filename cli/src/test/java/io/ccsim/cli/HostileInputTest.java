@@ -102,6 +102,9 @@ class HostileInputTest {
         c.add(refused("a link of 1e-300 GB/s", "ccsim: error: @/tiny.json: $.links[0].bandwidth_gbps: bandwidth 1E-300 GB/s per"
                 + " direction is out of range; valid: 0.000001 (1 kB/s) to 1000000 GB/s", "perf", "--topology", "@/tiny.json",
                 "--op", "all_reduce"));
+        c.add(refused("a what-if of 1e-300 of a link's rate", "ccsim: error: --degrade n1.nic3~leaf.r3.0=1e-300: invalid factor"
+                + " 1.0E-300; valid: [1e-6, 1], the fraction of the link's rate left (0.1 = one tenth)", "perf", "--topology",
+                "hgx-h100", "--nodes", "2", "--op", "all_reduce", "--degrade", "n1.nic3~leaf.r3.0=1e-300"));
         c.add(refused("no GPU", "ccsim: error: @/nogpu.json: $.nodes: no node of kind gpu among 2 nodes; valid: a topology with"
                 + " at least one GPU", "topology", "@/nogpu.json"));
         c.add(refused("no node at all", "ccsim: error: @/empty-topo.json: $.nodes: no node of kind gpu among 0 nodes; valid: a"
