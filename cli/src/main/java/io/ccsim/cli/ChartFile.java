@@ -53,8 +53,9 @@ final class ChartFile {
         else throw new UserException(option + " " + file + ": unknown image type; valid: a file name ending in .png or .svg");
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
-            throw new UserException(option + " " + file + ": folder " + parent + " does not exist; create it first");
+            throw new UserException(option + " " + file + ": folder " + parent + " does not exist; create it first (ccsim creates no folders)");
         }
+        if (Files.isDirectory(file)) throw new UserException(option + " " + file + ": it is a folder; valid: the path of a ." + f.name().toLowerCase(Locale.ROOT) + " file");
         return f;
     }
 

@@ -75,7 +75,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
     @Mixin WhatIfOptions whatIf = new WhatIfOptions();
-    @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
+    @Option(names = "--profile", paramLabel = "FILE|NAME", description = "calibration profile JSON, or a built-in name (h100, h200, l40s, b200); default: built-in for the GPU model")
     Path profile;
     @Option(names = "--mode", defaultValue = "ddp", paramLabel = "ddp|fsdp",
             description = "ddp: DDP's bucketed all-reduces; fsdp: FSDP full sharding (default: ${DEFAULT-VALUE})")

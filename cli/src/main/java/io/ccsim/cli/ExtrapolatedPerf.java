@@ -60,6 +60,7 @@ final class ExtrapolatedPerf {
         String targetName = catalogName(target);
         Topology two = build(2, nccl, threads);
         CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
+        if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
         Extrapolator ex;
         try {
             ex = new Extrapolator(k -> built.get(k), cmd.nodes, targetName, TopologyCatalog.hostsPerLeaf(target), prof, nccl,

@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ccsim} command. The only place that parses command lines and prints for humans.
  *
- * <p>Exit codes: {@link ExitCode}, printed in {@code ccsim --help}'s footer and tabulated in docs/cli.md. A user
- * mistake is one clear line on stderr, never a stack trace
+ * <p>Exit codes: {@link ExitCode}, printed in {@code ccsim --help}'s footer and tabulated in docs/cli.md. Output escapes control
+ * characters ({@link EscapingWriter}). A user mistake is one clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -33,6 +33,8 @@ public final class Main implements Runnable {
         Session session = new Session(new RunControl(), Progress.stderrIsTerminal(), System::nanoTime,
                 Runtime.getRuntime().maxMemory());
         StopSignals.install(session, System.err);
+        // the GPU bundle's trimmed runtime has no java.management: no heap watch there (its runs are GPU measurements)
+        if (ModuleLayer.boot().findModule("java.management").isPresent()) HeapWatch.install(session.control());
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(), session));
     }
 
@@ -45,14 +47,17 @@ public final class Main implements Runnable {
      * Runs the command line with the given streams, environment and session (the control that stops a long command,
      * and whether its stderr is a terminal); returns the exit code.
      */
-    public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env, Session session) {
+    public static int execute(String[] args, PrintWriter rawOut, PrintWriter rawErr, java.util.Map<String, String> env,
+                              Session session) {
+        PrintWriter out = new PrintWriter(new EscapingWriter(rawOut), true);
+        PrintWriter err = new PrintWriter(new EscapingWriter(rawErr), true);
         CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
         NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
         cl.setOut(out);
         cl.setErr(err);
         cl.getCommandSpec().usageMessage().footer(ExitCode.footer().toArray(new String[0]));
         cl.setParameterExceptionHandler((ex, a) -> {
-            err.println("ccsim: " + ex.getMessage());
+            err.println("ccsim: " + io.ccsim.topology.input.InputException.oneLine(ex.getMessage()));
             CommandLine c = ex.getCommandLine();
             err.println("usage: " + c.getCommandSpec().qualifiedName() + " --help");
             return ExitCode.USAGE.code;
@@ -60,11 +65,11 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             if (ex instanceof RunStoppedException) {
                 String reason = ((RunStoppedException) ex).reason();
-                err.println("ccsim: stopped by " + reason + " before any result");
+                err.println("ccsim: stopped " + StopSignals.byWhat(reason) + " before any result");
                 return StopSignals.exitCode(reason);
             }
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
-                err.println("ccsim: error: " + ex.getMessage());
+                err.println("ccsim: error: " + io.ccsim.topology.input.InputException.oneLine(ex.getMessage()));
                 return ExitCode.FAILED.code;
             }
             if (ex instanceof io.ccsim.gpu.cuda.CudaUnavailableException || ex instanceof io.ccsim.gpu.cuda.GpuException) {
@@ -76,7 +81,10 @@ public final class Main implements Runnable {
             else err.println("(set CCSIM_DEBUG=1 for a stack trace)");
             return ExitCode.INTERNAL.code;
         });
-        return cl.execute(args);
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
     }
 
     /**

@@ -81,7 +81,7 @@ final class NcclTestsCommand implements Callable<Integer> {
     Integer np;
     @Option(names = "--nodes", paramLabel = "M", description = "ccsim: boards the processes spread over evenly (default: the fewest that hold them)")
     Integer nodes;
-    @Option(names = "--profile", paramLabel = "FILE", description = "ccsim: calibration profile JSON (default: built-in for the GPU model)")
+    @Option(names = "--profile", paramLabel = "FILE|NAME", description = "ccsim: calibration profile JSON, or a built-in name (h100, h200, l40s, b200); default: built-in for the GPU model")
     Path profile;
     @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "ccsim: simulation seed (default: ${DEFAULT-VALUE})")
     long seed;

@@ -97,9 +97,16 @@ record NcclTestsRanks(Topology topology, RankPlacement placement, List<NcclTests
             if (m != null) least = Math.min(least, Long.parseLong(m));
         }
         if (least == Long.MAX_VALUE) return c.maxBytes();
+        return Math.min(c.maxBytes(), bufferLimit(least, c.check() != 0));
+    }
+
+    /**
+     * nccl-tests' largest size on a GPU of {@code memoryBytes}: 1 GiB per 16 GiB (at most 4 GiB) and 1 GiB more kept,
+     * the rest shared by the send and receive buffers (and the expected one if {@code check}); 0 if nothing is left.
+     */
+    static long bufferLimit(long memoryBytes, boolean check) {
         long gib = 1L << 30;
-        long reserve = Math.min((least + 16 * gib - 1) / (16 * gib) * gib, 4 * gib);
-        long limit = (least - reserve - gib) / (c.check() != 0 ? 3 : 2);
-        return Math.min(c.maxBytes(), limit);
+        long reserve = Math.min((memoryBytes + 16 * gib - 1) / (16 * gib) * gib, 4 * gib);
+        return Math.max(0, (memoryBytes - reserve - gib) / (check ? 3 : 2));
     }
 }

@@ -72,7 +72,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
-    @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
+    @Option(names = "--profile", paramLabel = "FILE|NAME", description = "calibration profile JSON, or a built-in name (h100, h200, l40s, b200); default: built-in for the GPU model")
     Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP",
             description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
@@ -177,6 +177,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                         TopologyArgs.isCatalog(topology) && nodes > 1 ? "--sim-mode extrapolated, " : ""));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
+        if (sizes.length > 0) SimSetup.checkBuffers(topo, n, sizes[sizes.length - 1]);
         if (register < 0 || register > 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
                     + "; valid: 0 (none), 1 (local registration), 2 (symmetric windows)");
@@ -198,6 +199,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             todo.add(s);
         }
+        if (todo.isEmpty()) throw SimSetup.nothingToRun(sizeOptions.minBytes, sizeOptions.maxBytes, cop, dt, n);
         PerfSizes.Outcome outcome;
         try {
             outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo, threads, session,

@@ -11,7 +11,6 @@ import io.ccsim.scenarios.ScenarioRunner;
 import io.ccsim.scenarios.cluster.SimCollectiveEngine;
 import io.ccsim.scenarios.format.Scenario;
 import io.ccsim.topology.Topology;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -37,7 +36,8 @@ final class ScenarioCommand implements Runnable {
 
     @Command(name = "run", mixinStandardHelpOptions = true,
             description = {"Run a scenario file (or a catalog name, see 'scenario list'): per-rank timeline summary and diagnosis.",
-                    "Exit code 0 whatever the simulated outcome; 1 for an invalid scenario file."})
+                    "Exit code 0 whatever the simulated outcome; 1 for an invalid scenario file or one over its limits;"
+                            + " 3 when a limit stopped the run."})
     static final class Run implements Callable<Integer>, Main.NeedsSession {
         enum Format { text, json }
 
@@ -61,11 +61,42 @@ final class ScenarioCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
         long seed;
 
+        @Option(names = "--max-calls", paramLabel = "N", defaultValue = "1000000",
+                description = "refuse, before it starts, a job making more collective calls than N over all its ranks (every"
+                        + " repeat unrolled; each call is simulated and recorded) (default: ${DEFAULT-VALUE})")
+        long maxCalls;
+
+        @Option(names = "--max-events", paramLabel = "N", defaultValue = "2000000000",
+                description = "stop the run after N simulated events, 0 for no limit (default: ${DEFAULT-VALUE})")
+        long maxEvents;
+
+        @Option(names = "--max-wall", paramLabel = "DURATION", defaultValue = "0",
+                description = "stop the run after this much wall-clock time, e.g. 10min; 0 for no limit (default: ${DEFAULT-VALUE})")
+        String maxWall;
+
         @Override
         public Integer call() {
             if (chart != null) ChartFile.check("--chart", chart);
             ScenarioResult r;
             long t0 = System.nanoTime();
+            if (maxCalls < 1 || maxEvents < 0) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), (maxCalls < 1 ? "--max-calls " + maxCalls
+                        : "--max-events " + maxEvents) + ": invalid; valid: a count >= 1" + (maxCalls < 1 ? "" : ", or 0 for no limit"));
+            }
+            long wallPs;
+            try {
+                wallPs = maxWall.equals("0") ? 0 : io.ccsim.scenarios.format.Units.parseDuration(maxWall);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-wall " + maxWall + ": " + e.getMessage());
+            }
+            io.ccsim.scenarios.format.Scenario sc;
+            try {
+                sc = ScenarioRunner.load(scenario);
+            } catch (ScenarioFormatException e) {
+                throw new UserException(e.getMessage(), e);
+            }
+            checkCalls(sc);
+            session.control().setBudget(maxEvents, "--max-events N", wallPs / 1000, "--max-wall DURATION");
             session.stoppable();
             Progress progress = progressOption.open(spec.commandLine().getErr(), session);
             long[] jobTimePs = {0};
@@ -78,18 +109,17 @@ final class ScenarioCommand implements Runnable {
             });
             Provenance provenance;
             try {
-                Scenario parsed = ScenarioRunner.load(scenario);
-                provenance = provenance(parsed, seed);
-                r = ScenarioRunner.run(parsed, seed, session.control());
+                provenance = provenance(sc, seed);
+                r = ScenarioRunner.run(sc, seed, session.control());
             } catch (ScenarioFormatException e) {
-                throw new UserException(e.getMessage(), e);
-            } catch (IOException e) {
-                throw new UserException("cannot read scenario " + scenario + ": " + e.getMessage(), e);
+                // what only the topology can tell is reported under the scenario's name: name the file given instead
+                String m = e.getMessage();
+                throw new UserException(m.startsWith(sc.name() + ": ") ? scenario + m.substring(sc.name().length()) : m, e);
             } catch (RunStoppedException e) {
                 progress.clear();
                 PrintWriter err = spec.commandLine().getErr();
-                err.printf(Locale.ROOT, "ccsim: scenario %s stopped by %s after %.3f s of simulated job time; no diagnosis, the run did"
-                        + " not finish%n", scenario, e.reason(), jobTimePs[0] / 1e12);
+                err.printf(Locale.ROOT, "ccsim: scenario %s stopped %s after %.3f s of simulated job time; no diagnosis, the run did"
+                        + " not finish%n", scenario, StopSignals.byWhat(e.reason()), jobTimePs[0] / 1e12);
                 err.flush();
                 return StopSignals.exitCode(e.reason());
             } finally {
@@ -131,6 +161,23 @@ final class ScenarioCommand implements Runnable {
             o.add("provenance", provenance.toJson());
             JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
             return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+        }
+
+        /**
+         * Refuses, before anything runs, a job whose collective calls over all ranks exceed {@code --max-calls}: every
+         * call is simulated and kept in the flight recorder and the trace, so the calls bound the run's events, time
+         * and memory.
+         */
+        private void checkCalls(io.ccsim.scenarios.format.Scenario sc) {
+            long perRank = io.ccsim.scenarios.format.ProgramSize.calls(sc.job().program());
+            int ranks = sc.job().worldSize();
+            long total = perRank > Long.MAX_VALUE / ranks ? Long.MAX_VALUE : perRank * ranks;
+            if (total <= maxCalls) return;
+            throw new UserException(String.format(Locale.ROOT, "%s: $.job.program: the job makes %s collective calls (%s per rank x %d"
+                    + " ranks, every repeat unrolled), more than the limit of %,d; valid: fewer repeat times (a few iterations"
+                    + " show a pattern), or raise the limit with --max-calls %d", scenario, total == Long.MAX_VALUE ? "more than 2^63"
+                    : String.format(Locale.ROOT, "%,d", total), String.format(Locale.ROOT, "%,d", perRank), ranks, maxCalls,
+                    total == Long.MAX_VALUE ? Long.MAX_VALUE : total));
         }
     }
 

@@ -15,13 +15,23 @@ import java.io.PrintStream;
  */
 final class StopSignals {
     /** How long a stop request may take before the process is ended without output, ms. */
-    static final long GRACE_MS = 3000;
+    static final long GRACE_MS = 500;
 
     private StopSignals() {}
 
-    /** The exit code for a run stopped by {@code reason}: 143 for SIGTERM, 130 for SIGINT and anything else. */
+    /**
+     * The exit code for a run stopped by {@code reason}: 143 for SIGTERM, {@link ExitCode#BUDGET} for a budget
+     * ({@link RunControl#BUDGET}), 130 for SIGINT and anything else.
+     */
     static int exitCode(String reason) {
+        if (reason.startsWith(RunControl.BUDGET)) return ExitCode.BUDGET.code;
         return "SIGTERM".equals(reason) ? ExitCode.SIGTERM.code : ExitCode.SIGINT.code;
+    }
+
+    /** "by SIGINT", or, for a budget, what ran out and how to raise it: the words after "stopped". */
+    static String byWhat(String reason) {
+        if (reason.startsWith(RunControl.BUDGET + ": ")) return "at " + reason.substring(RunControl.BUDGET.length() + 2);
+        return "by " + reason;
     }
 
     /** Handles SIGINT and SIGTERM from now on (where the JVM lets it: not under {@code -Xrs}). */
@@ -53,7 +63,7 @@ final class StopSignals {
             } catch (InterruptedException e) {
                 return;
             }
-            err.println("\nccsim: did not stop within " + GRACE_MS / 1000 + " s of " + reason + "; stopping now, without output");
+            err.println("\nccsim: did not stop within " + GRACE_MS + " ms of " + reason + "; stopping now, without output");
             Runtime.getRuntime().halt(code);
         }, "ccsim-stop-grace");
         grace.setDaemon(true);

@@ -7,8 +7,7 @@ import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
 import io.ccsim.topology.json.TopologyFormatException;
 import io.ccsim.topology.json.TopologyJson;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.ccsim.topology.input.TextFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -115,19 +114,13 @@ final class TopologyArgs {
 
     static Topology readFile(Path p) {
         try {
-            return TopologyJson.read(Files.readString(p, StandardCharsets.UTF_8), p.toString());
-        } catch (IOException e) {
-            throw new UserException("cannot read topology file " + p + ": " + e.getMessage(), e);
+            return TopologyJson.read(TextFile.read(p, "topology file"), p.toString());
         } catch (TopologyFormatException e) {
             throw new UserException(e.getMessage(), e);
         }
     }
 
     static String readText(Path p, String what) {
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UserException("cannot read " + what + " " + p + ": " + e.getMessage(), e);
-        }
+        return TextFile.read(p, what);
     }
 }

@@ -4,7 +4,6 @@ import io.ccsim.topology.LinkKind;
 import io.ccsim.topology.LinkListing;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologySummary;
-import io.ccsim.topology.json.TopologyFormatException;
 import io.ccsim.topology.json.TopologyJson;
 import io.ccsim.topology.smi.NvidiaSmiTopo;
 import java.nio.file.Path;
@@ -63,6 +62,10 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     @Option(names = "--from-nvidia-smi", paramLabel = "FILE", description = "import the matrix printed by 'nvidia-smi topo -m'")
     Path fromSmi;
 
+    @Option(names = "--gpu-model", paramLabel = "MODEL", description = "with --from-nvidia-smi: the GPUs' model, H100|H200|B200|L40S"
+            + " (the matrix does not name it), so that the topology simulates with its built-in profile")
+    String gpuModel;
+
     @Option(names = "--links", description = "list the links (id, kind, endpoints, rate, lanes, group, health): the ids"
             + " that --degrade and --down take")
     boolean links;
@@ -104,13 +107,21 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
                 throw new ParameterException(spec.commandLine(), "the what-if flags apply to NAME|FILE, not to --from-nvidia-smi:"
                         + " write the imported topology with --format json, then give that file");
             }
+            if (gpuModel != null && !io.ccsim.topology.Hardware.GPU_MODELS.contains(gpuModel.toUpperCase(java.util.Locale.ROOT))) {
+                throw new ParameterException(spec.commandLine(), "--gpu-model " + gpuModel + ": unknown; valid: "
+                        + String.join(", ", io.ccsim.topology.Hardware.GPU_MODELS));
+            }
             try {
-                t = NvidiaSmiTopo.parse(TopologyArgs.readText(fromSmi, "nvidia-smi matrix"), fromSmi.toString());
-            } catch (TopologyFormatException e) {
+                t = NvidiaSmiTopo.parse(TopologyArgs.readText(fromSmi, "nvidia-smi matrix"), fromSmi.toString(), gpuModel);
+            } catch (IllegalArgumentException e) {
                 throw new UserException(e.getMessage(), e);
             }
         } else {
             if (topology == null) throw new ParameterException(spec.commandLine(), "missing topology: give NAME|FILE or --from-nvidia-smi FILE");
+            if (gpuModel != null) {
+                throw new ParameterException(spec.commandLine(), "--gpu-model applies to --from-nvidia-smi (a catalog board or a"
+                        + " topology file names its GPUs' model)");
+            }
             t = build();
         }
         var out = spec.commandLine().getOut();

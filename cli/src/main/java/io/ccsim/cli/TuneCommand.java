@@ -62,7 +62,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
-    @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
+    @Option(names = "--profile", paramLabel = "FILE|NAME",
+            description = "calibration profile JSON, or a built-in name (h100, h200, l40s, b200); default: built-in for the GPU model")
     Path profile;
     @Option(names = "--op", required = true, paramLabel = "OP",
             description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
@@ -123,6 +124,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
+        if (sizes.length > 0) SimSetup.checkBuffers(topo, topo.gpus().size(), sizes[sizes.length - 1]);
         java.util.function.Supplier<PerfRunner> runners = () -> {
             PerfRunner r = new PerfRunner(topo, topo.gpus().size(), prof, nccl, seed);
             r.setRunControl(session.control());
@@ -130,6 +132,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         };
         PerfRunner runner = runners.get();
         List<Sized> todo = sized(runner, cop, dt, sizes);
+        if (todo.isEmpty()) throw SimSetup.nothingToRun(sizeOptions.minBytes, sizeOptions.maxBytes, cop, dt, topo.gpus().size());
         List<Plan> all = new ArrayList<>();
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {

@@ -33,7 +33,7 @@ final class WhatIfOptions {
                     + " own per-architecture figure")
     Double nvlinkGbps;
     @Option(names = "--degrade", paramLabel = "LINK=FACTOR",
-            description = "run LINK at FACTOR in (0, 1] of its rate (0.1 = a tenth); LINK is an id from 'ccsim topology T"
+            description = "run LINK at FACTOR in [1e-6, 1] of its rate (0.1 = a tenth); LINK is an id from 'ccsim topology T"
                     + " --links' or a glob (n5.nic3~*); repeatable")
     List<String> degrade = new ArrayList<>();
     @Option(names = "--down", paramLabel = "LINK",
@@ -52,7 +52,7 @@ final class WhatIfOptions {
     /**
      * The flags as a {@link WhatIf}, each edit named by its flag and value.
      *
-     * @throws UserException for a malformed {@code --degrade}, a factor outside (0, 1] or a rate that is not positive
+     * @throws UserException for a malformed {@code --degrade}, a factor outside [1e-6, 1] or a rate out of range
      */
     WhatIf whatIf() {
         try {
@@ -123,6 +123,7 @@ final class WhatIfOptions {
     static String num(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) return Double.toString(v);
         if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+        if (v != 0 && (Math.abs(v) < 1e-9 || Math.abs(v) >= 1e15)) return Double.toString(v);   // 1.0E-300, not 300 zeros
         return String.format(Locale.ROOT, "%s", java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString());
     }
 }

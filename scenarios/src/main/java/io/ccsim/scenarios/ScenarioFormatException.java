@@ -9,7 +9,7 @@ public final class ScenarioFormatException extends IllegalArgumentException {
     private final String path;
 
     public ScenarioFormatException(String source, String path, String message) {
-        super(source + ": " + path + ": " + message);
+        super(io.ccsim.topology.input.InputException.oneLine(source + ": " + path + ": " + message));
         this.path = path;
     }
 

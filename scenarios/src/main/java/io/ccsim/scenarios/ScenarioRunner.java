@@ -13,7 +13,6 @@ import io.ccsim.scenarios.format.SymmBackend;
 import io.ccsim.scenarios.format.Units;
 import io.ccsim.scenarios.job.ScenarioSimulation;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +28,7 @@ public final class ScenarioRunner {
 
     /** Parses and runs a scenario file. @throws ScenarioFormatException for a malformed file */
     public static ScenarioResult run(Path file, long seed) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String text = io.ccsim.topology.input.TextFile.read(file, "scenario");
         return run(ScenarioParser.parse(text, file.toString(), file.toAbsolutePath().getParent()), seed);
     }
 
@@ -50,14 +49,15 @@ public final class ScenarioRunner {
     }
 
     /**
-     * Parses {@code nameOrPath}: an existing file, else a catalog scenario of that name.
-     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither
+     * The scenario {@code nameOrPath} names: an existing file, else a catalog scenario of that name.
+     *
      * @throws ScenarioFormatException for a malformed file
+     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither, or why the file cannot be read
      */
-    public static Scenario load(String nameOrPath) throws IOException {
+    public static Scenario load(String nameOrPath) {
         Path p = Path.of(nameOrPath);
         if (Files.isRegularFile(p)) {
-            String text = Files.readString(p, StandardCharsets.UTF_8);
+            String text = io.ccsim.topology.input.TextFile.read(p, "scenario");
             return ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent());
         }
         if (ScenarioCatalog.names().contains(nameOrPath)) return ScenarioCatalog.load(nameOrPath);

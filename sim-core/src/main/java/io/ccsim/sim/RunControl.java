@@ -18,6 +18,10 @@ import java.util.function.Consumer;
  *   <li>The watcher, if set, runs on the polling thread after every poll or checkpoint that does not throw, with the
  *       simulator that polled (null from a checkpoint); it must be quick (a progress display reads a few counters
  *       and redraws at most a few times a second).</li>
+ *   <li>A budget ({@link #setBudget}) stops the run like a request, with a reason that starts with {@link #BUDGET}
+ *       and names the limit and how to raise it: when the simulators polling this control have dispatched more
+ *       than its events together (counted {@link #POLL_EVENTS} at a time), or its wall-clock deadline has passed
+ *       (read at polls and checkpoints).</li>
  * </ul>
  */
 public final class RunControl {
@@ -29,8 +33,34 @@ public final class RunControl {
      */
     public static final int POLL_EVENTS = 256;
 
+    /** The first word of the reason of a stop by a budget ({@link #setBudget}). */
+    public static final String BUDGET = "budget";
+
     private volatile String stopReason;
     private Consumer<Simulator> watcher;
+    private final java.util.concurrent.atomic.AtomicLong events = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long maxEvents = Long.MAX_VALUE;
+    private volatile long deadlineNanos = Long.MAX_VALUE;
+    private volatile String eventsHint = "";
+    private volatile String wallHint = "";
+
+    /**
+     * Limits the run from now on to {@code maxEvents} dispatched events (0: no limit) and {@code maxWallNanos} of
+     * wall-clock time (0: no limit); {@code eventsHint} and {@code wallHint} say how the user raises each (e.g.
+     * {@code --max-events N}), for the stop reason.
+     */
+    public void setBudget(long maxEvents, String eventsHint, long maxWallNanos, String wallHint) {
+        this.events.set(0);
+        this.maxEvents = maxEvents <= 0 ? Long.MAX_VALUE : maxEvents;
+        this.deadlineNanos = maxWallNanos <= 0 ? Long.MAX_VALUE : System.nanoTime() + maxWallNanos;
+        this.eventsHint = eventsHint;
+        this.wallHint = wallHint;
+    }
+
+    /** @return the events counted against the budget so far (a multiple of {@link #POLL_EVENTS}) */
+    public long eventsCounted() {
+        return events.get();
+    }
 
     /** Asks the run to stop at its next poll or checkpoint; {@code reason} (e.g. {@code SIGINT}) is kept. */
     public void requestStop(String reason) {
@@ -61,11 +91,27 @@ public final class RunControl {
      * @throws RunStoppedException if a stop was requested
      */
     public void checkpoint() {
-        poll(null);
+        checkWall();
+        runWatcher(null);
     }
 
-    /** The simulator's periodic call: throws if a stop was requested, else runs the watcher. */
+    /** The simulator's periodic call: throws if a stop was requested or a budget is spent, else runs the watcher. */
     void poll(Simulator sim) {
+        if (events.addAndGet(POLL_EVENTS) > maxEvents) {
+            requestStop(String.format(java.util.Locale.ROOT, "%s: the limit of %,d simulated events (raise it with %s)", BUDGET,
+                    maxEvents, eventsHint));
+        }
+        checkWall();
+        runWatcher(sim);
+    }
+
+    private void checkWall() {
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            requestStop(BUDGET + ": the wall-clock limit (raise it with " + wallHint + ")");
+        }
+    }
+
+    private void runWatcher(Simulator sim) {
         String r = stopReason;
         if (r != null) throw new RunStoppedException(r);
         Consumer<Simulator> w = watcher;

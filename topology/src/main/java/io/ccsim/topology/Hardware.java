@@ -110,4 +110,22 @@ public final class Hardware {
     static final long B200_MEMORY_BYTES = 180_000_000_000L;
     /** L40S (PCIe Gen4 x16) 48GB: 46068 MiB. */
     static final long L40S_MEMORY_BYTES = 46068L << 20;
+
+    /** The GPU models ccsim has a board and a built-in profile for, by the name a topology's GPUs carry. */
+    public static final java.util.List<String> GPU_MODELS = java.util.List.of("H100", "H200", "B200", "L40S");
+
+    /**
+     * The memory of a GPU of {@code model} (one of {@link #GPU_MODELS}, any case), bytes.
+     *
+     * @throws IllegalArgumentException naming the valid models
+     */
+    public static long gpuMemoryBytes(String model) {
+        return switch (model.toUpperCase(java.util.Locale.ROOT)) {
+            case "H100" -> H100_MEMORY_BYTES;
+            case "H200" -> H200_MEMORY_BYTES;
+            case "B200" -> B200_MEMORY_BYTES;
+            case "L40S" -> L40S_MEMORY_BYTES;
+            default -> throw new IllegalArgumentException("unknown GPU model '" + model + "'; valid: " + String.join(", ", GPU_MODELS));
+        };
+    }
 }

@@ -40,11 +40,20 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
     /** No change. */
     public static final WhatIf NONE = new WhatIf(null, null, List.of(), List.of());
 
-    /** Network cables at {@code gbps} Gb/s per direction, > 0 and finite. */
+    /*
+     * The bounds of rates and factors are those of the topology file (1 kB/s to 10^6 GB/s per link, a factor of at
+     * least 1e-6): a slower link never finishes a transfer on the picosecond clock, and the run would only report
+     * a stall.
+     */
+    /** The least degrade factor. */
+    public static final double MIN_FACTOR = 1e-6;
+
+    /** Network cables at {@code gbps} Gb/s per direction, 8e-6 (1 kB/s) to 8e6. */
     public record NicRate(double gbps, String origin) {
         public NicRate {
-            if (!(gbps > 0) || Double.isInfinite(gbps)) {
-                throw new IllegalArgumentException(origin + ": invalid rate " + num(gbps) + "; valid: Gb/s > 0, e.g. 200, 400, 800");
+            if (!(gbps >= 8e-6 && gbps <= 8e6)) {
+                throw new IllegalArgumentException(origin + ": invalid rate " + num(gbps) + "; valid: Gb/s from 0.000008 (1 kB/s)"
+                        + " to 8000000, e.g. 200, 400, 800");
             }
         }
     }
@@ -52,19 +61,20 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
     /** NVLinks at {@code gbytesPerSec} GB/s per link and direction, > 0 and finite. */
     public record NvlinkRate(double gbytesPerSec, String origin) {
         public NvlinkRate {
-            if (!(gbytesPerSec > 0) || Double.isInfinite(gbytesPerSec)) {
+            if (!(gbytesPerSec >= 1e-6 && gbytesPerSec <= 1e6)) {
                 throw new IllegalArgumentException(origin + ": invalid rate " + num(gbytesPerSec)
-                        + "; valid: GB/s per NVLink and direction > 0, e.g. 26.562 (NVLink4), 50 (NVLink5)");
+                        + "; valid: GB/s per NVLink and direction from 0.000001 (1 kB/s) to 1000000, e.g. 26.562 (NVLink4), 50"
+                        + " (NVLink5)");
             }
         }
     }
 
-    /** The links {@code links} at {@code factor} of their nominal rate, factor in (0, 1]. */
+    /** The links {@code links} at {@code factor} of their nominal rate, factor in [{@link #MIN_FACTOR}, 1]. */
     public record Degrade(LinkPattern links, double factor, String origin) {
         public Degrade {
-            if (!(factor > 0 && factor <= 1)) {
+            if (!(factor >= MIN_FACTOR && factor <= 1)) {
                 throw new IllegalArgumentException(origin + ": invalid factor " + num(factor)
-                        + "; valid: (0, 1], the fraction of the link's rate left (0.1 = one tenth)");
+                        + "; valid: [1e-6, 1], the fraction of the link's rate left (0.1 = one tenth)");
             }
         }
     }
@@ -80,7 +90,7 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
     /**
      * A degrade written {@code LINK=FACTOR} ({@code n30.nic7~leaf.r7.0=0.1}), named {@code origin} in errors.
      *
-     * @throws IllegalArgumentException naming {@code origin} for a missing link or factor, or a factor outside (0, 1]
+     * @throws IllegalArgumentException naming {@code origin} for a missing link or factor, or a factor outside [1e-6, 1]
      */
     public static Degrade parseDegrade(String text, String origin) {
         int eq = text.lastIndexOf('=');
@@ -94,7 +104,7 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
         try {
             f = Double.parseDouble(factor);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(origin + ": factor '" + factor + "' is not a number; valid: (0, 1], e.g. 0.1", e);
+            throw new IllegalArgumentException(origin + ": factor '" + factor + "' is not a number; valid: [1e-6, 1], e.g. 0.1", e);
         }
         return new Degrade(new LinkPattern(link), f, origin);
     }
@@ -257,6 +267,7 @@ public record WhatIf(NicRate nicRate, NvlinkRate nvlinkRate, List<Degrade> degra
     static String num(double v) {
         if (Double.isNaN(v) || Double.isInfinite(v)) return Double.toString(v);
         if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
+        if (v != 0 && (Math.abs(v) < 1e-9 || Math.abs(v) >= 1e15)) return Double.toString(v);   // 1.0E-300, not 300 zeros
         return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 

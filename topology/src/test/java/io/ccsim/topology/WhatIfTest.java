@@ -60,10 +60,16 @@ class WhatIfTest {
                 .hasMessageStartingWith("--degrade x: expected LINK=FACTOR");
         assertThatThrownBy(() -> WhatIf.parseDegrade("n1.nic3~leaf.r3.0=fast", "--degrade x"))
                 .hasMessageStartingWith("--degrade x: factor 'fast' is not a number");
-        for (String bad : new String[] {"0", "1.5", "-0.1", "NaN"}) {
+        // 1e-300 of a link's rate never finishes a transfer on the picosecond clock: refused like 0
+        for (String bad : new String[] {"0", "1.5", "-0.1", "NaN", "1e-300", "9e-7"}) {
             assertThatThrownBy(() -> WhatIf.parseDegrade("a~b=" + bad, "--degrade x")).as(bad)
-                    .hasMessageContaining("valid: (0, 1]");
+                    .hasMessageContaining("valid: [1e-6, 1]");
         }
+        assertThat(WhatIf.parseDegrade("a~b=1e-6", "--degrade x").factor()).isEqualTo(1e-6);
+        assertThatThrownBy(() -> new WhatIf.NicRate(1e-300, "--nic-gbps 1e-300")).hasMessageStartingWith(
+                "--nic-gbps 1e-300: invalid rate");
+        assertThatThrownBy(() -> new WhatIf.NvlinkRate(1e-300, "--nvlink-gbps 1e-300")).hasMessageContaining(
+                "valid: GB/s per NVLink and direction from 0.000001 (1 kB/s) to 1000000");
     }
 
     @Test

@@ -1,11 +1,8 @@
 package io.ccsim.algorithms.measurements;
 
 import com.google.gson.JsonElement;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.algorithms.CollectiveOp;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,12 +49,8 @@ public final class Measurements {
         if (t.startsWith("\ufeff")) t = t.substring(1).strip();
         CollectiveOp defaultOp = collective != null ? collective : NcclTestsLog.opOfFileName(source).orElse(null);
         if (t.startsWith("{") || t.startsWith("[") && t.substring(1).strip().matches("(?s)[{\\]].*")) {   // not mpirun's [1,0] tags
-            JsonElement root;
-            try {
-                root = JsonParser.parseString(t);
-            } catch (JsonParseException e) {
-                throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage(), e);
-            }
+            JsonElement root = io.ccsim.topology.input.JsonTree.parse(t, "a JSON array of perf rows or nccl-tests -J output",
+                    (path, problem) -> new IllegalArgumentException(source + ": " + path + ": " + problem));
             if (NcclTestsJsonRows.is(root)) return NcclTestsJsonRows.read(source, root.getAsJsonObject(), defaultOp);
             return JsonRows.read(source, root, keepEager);
         }
@@ -79,7 +72,7 @@ public final class Measurements {
      * @throws IllegalArgumentException naming the file, the row and the field, for malformed content
      */
     public static List<MeasuredRow> calibrationFixture(Path file) throws IOException {
-        return calibrationFixture(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return calibrationFixture(io.ccsim.topology.input.TextFile.read(file, "measurements file"), file.toString());
     }
 
     /** As {@link #calibrationFixture(Path)} for several files, in order. */
@@ -102,7 +95,7 @@ public final class Measurements {
      *                                  another dtype, reduction or root than a float32 sum with root 0
      */
     public static List<MeasuredRow> kernelTimings(Path file) throws IOException {
-        return kernelTimings(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return kernelTimings(io.ccsim.topology.input.TextFile.read(file, "kernel timings file"), file.toString());
     }
 
     /** As {@link #kernelTimings(Path)} for timing JSON text; {@code sourceName} appears in error messages. */

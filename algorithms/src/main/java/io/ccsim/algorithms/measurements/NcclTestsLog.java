@@ -94,6 +94,8 @@ record NcclTestsLog(String source, List<Section> sections) {
     private static final Pattern OOB = Pattern.compile("#\\s*Out of bounds values\\s*:\\s*(\\d+)");
     private static final Pattern RANK = Pattern.compile(
             "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
+    /** The most ranks a log may name (NCCL's rank is an int; 2^24 is 100 times the largest jobs run). */
+    private static final long MAX_RANKS = 1L << 24;
     private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\](?:<std(?:out|err)>:)?");
 
     /** All rows of all sections, in order. */
@@ -140,15 +142,20 @@ record NcclTestsLog(String source, List<Section> sections) {
                 continue;
             }
             if ((m = AVG.matcher(line)).find()) {
-                cur.avg = OptionalDouble.of(Double.parseDouble(m.group(1)));
+                cur.avg = OptionalDouble.of(parseDouble(m.group(1), "Avg bus bandwidth", src, lineNo));
                 continue;
             }
             if ((m = OOB.matcher(line)).find()) {
-                cur.oob = Long.parseLong(m.group(1));
+                cur.oob = parseLong(m.group(1), "Out of bounds values", src, lineNo);
                 continue;
             }
             if ((m = RANK.matcher(line)).find()) {
-                cur.rank(Integer.parseInt(m.group(1)), m.group(2), m.group(3).trim());
+                long rank = parseLong(m.group(1), "Rank", src, lineNo);
+                if (rank >= MAX_RANKS) {
+                    throw new FormatException(src + ":" + lineNo + ": rank " + m.group(1) + " is not a rank of a job; valid: 0.."
+                            + (MAX_RANKS - 1));
+                }
+                cur.rank((int) rank, m.group(2), m.group(3).trim());
                 continue;
             }
             java.util.Optional<NcclTestsColumns> header = NcclTestsColumns.ofHeader(line);
@@ -307,7 +314,7 @@ record NcclTestsLog(String source, List<Section> sections) {
     private static boolean isLong(String s) {
         if (s.isEmpty()) return false;
         int start = s.charAt(0) == '-' ? 1 : 0;
-        if (start == s.length()) return false;
+        if (start == s.length() || s.length() - start > 18) return false;   // 18 digits always fit a long
         for (int i = start; i < s.length(); i++) if (!Character.isDigit(s.charAt(i))) return false;
         return true;
     }

@@ -160,7 +160,7 @@ public record CalibrationProfile(String gpu, int computeCapability, double kerne
      * @throws IOException      if the file cannot be read
      */
     public static CalibrationProfile load(Path file) throws IOException {
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return parse(io.ccsim.topology.input.TextFile.read(file, "profile"), file.toString());
     }
 
     /**

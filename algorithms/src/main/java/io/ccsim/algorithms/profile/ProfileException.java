@@ -11,7 +11,7 @@ public final class ProfileException extends IllegalArgumentException {
     private final String jsonPath;
 
     ProfileException(String source, String jsonPath, String problem) {
-        super(source + ": " + jsonPath + ": " + problem);
+        super(io.ccsim.topology.input.InputException.oneLine(source + ": " + jsonPath + ": " + problem));
         this.source = source;
         this.jsonPath = jsonPath;
     }

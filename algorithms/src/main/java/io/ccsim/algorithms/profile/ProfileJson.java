@@ -3,8 +3,6 @@ package io.ccsim.algorithms.profile;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import com.google.gson.stream.JsonWriter;
 import io.ccsim.algorithms.Protocol;
@@ -145,12 +143,7 @@ final class ProfileJson {
 
     static CalibrationProfile read(String json, String source) {
         Ctx c = new Ctx(source);
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(json);
-        } catch (JsonParseException e) {
-            throw c.error("$", "not valid JSON: " + e.getMessage());
-        }
+        JsonElement root = io.ccsim.topology.input.JsonTree.parse(json, "a calibration profile object", c::error);
         List<String> required = TOP_KEYS.subList(0, TOP_KEYS.size() - 1);
         JsonObject o = c.object(root, "$", TOP_KEYS, required);
         String gpu = c.string(o, "gpu", "$");

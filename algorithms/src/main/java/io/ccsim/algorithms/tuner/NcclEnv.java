@@ -69,6 +69,8 @@ public final class NcclEnv {
     public static final String NCCL_ALGO = "NCCL_ALGO";
     public static final String NCCL_PROTO = "NCCL_PROTO";
     public static final String NCCL_BUFFSIZE = "NCCL_BUFFSIZE";
+    /** The largest NCCL_BUFFSIZE ccsim takes, bytes: 8 slots of at most 256 MiB. */
+    static final long MAX_BUFFSIZE = 1L << 31;
     public static final String NCCL_MIN_NCHANNELS = "NCCL_MIN_NCHANNELS";
     public static final String NCCL_MAX_NCHANNELS = "NCCL_MAX_NCHANNELS";
     public static final String NCCL_MIN_NRINGS = "NCCL_MIN_NRINGS";
@@ -178,10 +180,12 @@ public final class NcclEnv {
         long buff = -1;
         if (isSet(env, NCCL_BUFFSIZE)) {
             buff = parseNumber(NCCL_BUFFSIZE, env.get(NCCL_BUFFSIZE));
-            if (buff <= 0) {
+            long align = io.ccsim.algorithms.plan.PlanOptions.alignmentOf(Protocol.SIMPLE);
+            if (buff <= 0 || buff % align != 0 || buff > MAX_BUFFSIZE) {
                 throw new NcclEnvException(NCCL_BUFFSIZE, env.get(NCCL_BUFFSIZE), env.get(NCCL_BUFFSIZE),
-                        List.of("a positive number of bytes, e.g. 4194304 (the default, 4 MiB)"),
-                        "buffer size must be positive");
+                        List.of("a multiple of " + align + " bytes from " + align + " to " + MAX_BUFFSIZE + " (2 GiB), e.g."
+                                + " 4194304 (the default, 4 MiB)"),
+                        "the Simple protocol's buffer is split into NCCL_STEPS=8 slots of 16-byte aligned size");
             }
         }
         int min = channelBound(env, NCCL_MIN_NCHANNELS, NCCL_MIN_NRINGS);
@@ -284,8 +288,9 @@ public final class NcclEnv {
             i += 1;
         }
         String digits = s.substring(i);
-        List<String> valid = List.of("a decimal integer (4194304)", "0x hexadecimal (0x400000)",
-                "0-prefixed octal (020000000)");
+        long ex = example(variable);
+        List<String> valid = List.of("a decimal integer (" + ex + ")", "0x hexadecimal (0x" + Long.toHexString(ex) + ")",
+                "0-prefixed octal (0" + Long.toOctalString(ex) + ")");
         if (digits.isEmpty()) {
             throw new NcclEnvException(variable, value, value, valid, "not an integer");
         }
@@ -303,6 +308,16 @@ public final class NcclEnv {
         return b.longValue();
     }
 
+    /** A typical value of {@code variable} for the examples of an integer error: its default where it has one. */
+    private static long example(String variable) {
+        return switch (variable) {
+            case NCCL_BUFFSIZE -> 4194304;
+            case NCCL_NTHREADS -> 512;
+            case NCCL_MIN_NCHANNELS, NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS -> 16;
+            default -> 1;
+        };
+    }
+
     /** NCCL's parseList: fills {@code enable[func * names.length + elem]}. */
     private static void parseList(String variable, String str, String[] names, boolean[] enable,
                                   boolean[] touched) {
@@ -317,6 +332,11 @@ public final class NcclEnv {
             String prefix;
             String elems;
             if (parts.size() < 2) {
+                if (section.endsWith(":") && !parts.isEmpty() && indexOfIgnoreCase(funcNames.toArray(new String[0]), parts.get(0)) >= 0) {
+                    throw new NcclEnvException(variable, str, section, List.of(parts.get(0) + ":<list>, e.g. " + parts.get(0)
+                            + ":" + names[0].toLowerCase(java.util.Locale.ROOT)), "function prefix \"" + parts.get(0)
+                            + "\" has no list after ':'");
+                }
                 if (!first) {
                     throw new NcclEnvException(variable, str, section, prefixedForms(funcNames),
                             "all sections except the first must have a function prefix");

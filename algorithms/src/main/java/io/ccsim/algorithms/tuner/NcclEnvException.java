@@ -16,8 +16,8 @@ public final class NcclEnvException extends IllegalArgumentException {
     private final List<String> validValues;
 
     NcclEnvException(String variable, String value, String token, List<String> validValues, String problem) {
-        super(variable + "=\"" + value + "\": " + problem
-                + (validValues.isEmpty() ? "" : "; valid: " + String.join(", ", validValues)));
+        super(io.ccsim.topology.input.InputException.oneLine(variable + "=\"" + value + "\": " + problem
+                + (validValues.isEmpty() ? "" : "; valid: " + String.join(", ", validValues))));
         this.variable = variable;
         this.value = value;
         this.token = token;

@@ -96,7 +96,7 @@ class CalibrationProfileTest {
         ProfileException e = parseError("{ \"gpu\": ");
         assertThat(e.source()).isEqualTo("test.json");
         assertThat(e.jsonPath()).isEqualTo("$");
-        assertThat(e).hasMessageStartingWith("test.json: $: not valid JSON");
+        assertThat(e).hasMessage("test.json: $: malformed JSON at line 1 column 10: the document ends early");
     }
 
     @Test

@@ -163,6 +163,8 @@ class NcclEnvTest {
     @Test
     void twoColonsInASectionIsAnError() {
         assertThat(error("NCCL_ALGO", "allreduce:ring:tree")).hasMessageContaining("at most one ':'");
+        assertThat(error("NCCL_ALGO", "allreduce:")).hasMessage("NCCL_ALGO=\"allreduce:\": function prefix \"allreduce\" has no"
+                + " list after ':'; valid: allreduce:<list>, e.g. allreduce:tree");
     }
 
     @Test
@@ -175,8 +177,8 @@ class NcclEnvTest {
     void numbersAcceptDecimalHexAndOctalLikeStrtoll() {
         assertThat(env("NCCL_BUFFSIZE", "4194304").buffSizeBytes()).hasValue(4194304L);
         assertThat(env("NCCL_BUFFSIZE", "0x400000").buffSizeBytes()).hasValue(0x400000L);
-        assertThat(env("NCCL_BUFFSIZE", "0X10").buffSizeBytes()).hasValue(16L);
-        assertThat(env("NCCL_BUFFSIZE", "010").buffSizeBytes()).hasValue(8L);
+        assertThat(env("NCCL_BUFFSIZE", "0X100").buffSizeBytes()).hasValue(256L);
+        assertThat(env("NCCL_BUFFSIZE", "0200").buffSizeBytes()).hasValue(128L);
         assertThat(env("NCCL_BUFFSIZE", "+4096").buffSizeBytes()).hasValue(4096L);
         assertThat(env("NCCL_BUFFSIZE", "  4096").buffSizeBytes()).hasValue(4096L);
         assertThat(env("NCCL_MAX_NCHANNELS", "0x20").maxChannels()).hasValue(32);
@@ -188,9 +190,18 @@ class NcclEnvTest {
         assertThat(error("NCCL_BUFFSIZE", "0x").variable()).isEqualTo("NCCL_BUFFSIZE");
         assertThat(error("NCCL_BUFFSIZE", "09")).hasMessageContaining("base 8");
         assertThat(error("NCCL_BUFFSIZE", "99999999999999999999")).hasMessageContaining("64 bits");
-        assertThat(error("NCCL_BUFFSIZE", "0")).hasMessageContaining("positive");
-        assertThat(error("NCCL_BUFFSIZE", "-4096")).hasMessageContaining("positive");
+        // the Simple buffer is NCCL_STEPS = 8 slots of 16-byte aligned size: a multiple of 128 B
+        for (String v : new String[] {"0", "-4096", "100", "4194300", "4294967296"}) {
+            assertThat(error("NCCL_BUFFSIZE", v)).hasMessage("NCCL_BUFFSIZE=\"" + v + "\": the Simple protocol's buffer is split"
+                    + " into NCCL_STEPS=8 slots of 16-byte aligned size; valid: a multiple of 128 bytes from 128 to 2147483648"
+                    + " (2 GiB), e.g. 4194304 (the default, 4 MiB)");
+        }
         assertThat(error("NCCL_NTHREADS", "abc").variable()).isEqualTo("NCCL_NTHREADS");
+        // each variable's integer error gives an example of its own kind, not NCCL_BUFFSIZE's default
+        assertThat(error("NCCL_MAX_NCHANNELS", "abc")).hasMessageEndingWith(
+                "valid: a decimal integer (16), 0x hexadecimal (0x10), 0-prefixed octal (020)");
+        assertThat(error("NCCL_NTHREADS", "abc")).hasMessageEndingWith(
+                "valid: a decimal integer (512), 0x hexadecimal (0x200), 0-prefixed octal (01000)");
     }
 
     @Test

@@ -38,6 +38,9 @@ public final class Cluster {
 
     public int localOf(int g) { return gpus.get(g).localIndex(); }
 
+    /** The topology's {@code memory_bytes} attribute of GPU {@code g}, or null where it gives none. */
+    public String gpuMemoryAttribute(int g) { return gpus.get(g).attr("memory_bytes"); }
+
     /** GPU memory in bytes, from the topology's {@code memory_bytes} attribute. */
     public long gpuMemoryBytes(int g) {
         String m = gpus.get(g).attr("memory_bytes");

@@ -29,7 +29,7 @@ public final class GpuMemory {
     public long nccl() { return nccl; }
 
     /** Bytes a raw cudaMalloc can get now. */
-    public long freeForCudaMalloc() { return capacity - used - cached - nccl - symmetric - other; }
+    public long freeForCudaMalloc() { return Math.max(0, capacity - used - cached - nccl - symmetric - other); }
 
     /** Total held by anyone, bytes. */
     public long held() { return used + cached + nccl + symmetric + other; }

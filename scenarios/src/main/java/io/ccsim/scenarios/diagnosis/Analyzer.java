@@ -30,6 +30,7 @@ public final class Analyzer {
                 new RestartCheck(t));         // consequences: elastic restarts
         List<Diagnosis> out = new ArrayList<>();
         for (Check c : checks) out.addAll(c.findings());
+        out.addAll(new ProgramErrorCheck(t, out).findings());   // errors of the job's own code no check explained
         return List.copyOf(out);
     }
 }

@@ -39,6 +39,8 @@ public enum Category {
     UNRESOLVED_PROCESS_GROUP,
     /** A backend option the job's code did not recognize fell back silently to another path. */
     BACKEND_FALLBACK,
+    /** The job's own code raised an error (a process group used before it was created or after it was destroyed). */
+    PROGRAM_ERROR,
     /** A symmetric-memory call failed (backend changed after use, sizes differ, no rendezvous, no P2P). */
     SYMM_MEM_ERROR
 }

@@ -16,9 +16,16 @@ final class FaultReader {
 
     private final JsonReader json;
     private final int worldSize;
+    private final int iterations;
 
     /** @param worldSize the job's ranks (faults name ranks in [0, worldSize)) */
     FaultReader(JsonReader json, int worldSize) {
+        this(json, worldSize, Integer.MAX_VALUE);
+    }
+
+    /** @param iterations the most training iterations of the job ({@link ProgramSize#iterations}): a fault's at_iteration is below it */
+    FaultReader(JsonReader json, int worldSize, int iterations) {
+        this.iterations = iterations;
         this.json = json;
         this.worldSize = worldSize;
     }
@@ -44,7 +51,15 @@ final class FaultReader {
     private Fault onIteration(JsonObject raw, String type, String p) {
         if (type.equals("never_starts")) throw json.err(p + ".at_iteration", "never_starts has no time; remove at_iteration");
         if (raw.has("at")) throw json.err(p, "give at most one of \"at\" (a time) or \"at_iteration\" (an event)");
+        if (iterations == 0) {
+            throw json.err(p + ".at_iteration", "the program has no repeat, so no training iteration ever starts; valid: a time"
+                    + " \"at\" instead, or a program whose training loop is a repeat");
+        }
         int iteration = (int) json.integer(raw.get("at_iteration"), p + ".at_iteration", 0, Integer.MAX_VALUE);
+        if (iteration >= iterations) {
+            throw json.err(p + ".at_iteration", "iteration " + iteration + " never starts: the job runs at most " + iterations
+                    + " training iterations (its repeat's times); valid: 0.." + (iterations - 1));
+        }
         JsonObject copy = raw.deepCopy();
         copy.remove("at_iteration");
         Fault inner = fault(copy, p);

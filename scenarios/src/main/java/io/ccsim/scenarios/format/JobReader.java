@@ -25,6 +25,10 @@ final class JobReader {
         int worldSize = (int) json.integer(json.req(o, "world_size", "$.job"), "$.job.world_size", 1, 1 << 20);
         boolean eager = o.has("eager_init") && json.bool(o.get("eager_init"), "$.job.eager_init");
         long mem = o.has("gpu_memory") ? json.bytes(o.get("gpu_memory"), "$.job.gpu_memory") : 0;
+        if (o.has("gpu_memory") && mem < 1) {
+            throw json.err("$.job.gpu_memory", "a GPU of 0 bytes holds nothing; valid: a size >= 1 B such as \"80GiB\", or omit it"
+                    + " for the memory of the topology's GPU");
+        }
         Map<String, double[]> values = o.has("values") ? values(o.get("values"), worldSize) : new HashMap<>();
         List<Step> program = new StepReader(json, worldSize, values.keySet()).steps(json.req(o, "program", "$.job"), "$.job.program");
         JobEnv env = o.has("env") ? env(o.get("env")) : JobEnv.defaults();

@@ -2,8 +2,6 @@ package io.ccsim.scenarios.format;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.scenarios.ScenarioFormatException;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,12 +34,8 @@ public final class ScenarioParser {
      * @throws ScenarioFormatException for a malformed scenario
      */
     public static Scenario parse(String json, String source, Path baseDir) {
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(json);
-        } catch (JsonParseException e) {
-            throw new ScenarioFormatException(source, "$", "not valid JSON: " + e.getMessage());
-        }
+        JsonElement root = io.ccsim.topology.input.JsonTree.parse(json, "a scenario object with fields " + TOP,
+                (path, problem) -> new ScenarioFormatException(source, path, problem));
         JsonReader r = new JsonReader(source);
         JsonObject o = r.obj(root, "$", TOP);
         String name = r.str(r.req(o, "name", "$"), "$.name", "a short name");
@@ -49,7 +43,7 @@ public final class ScenarioParser {
         TopologyReader.Section topo = new TopologyReader(r, baseDir).read(r.req(o, "topology", "$"));
         Settings settings = new SettingsReader(r).read(o.get("settings"));
         JobSpec job = new JobReader(r).read(r.req(o, "job", "$"));
-        List<Fault> faults = o.has("faults") ? new FaultReader(r, job.worldSize()).read(o.get("faults")) : List.of();
+        List<Fault> faults = o.has("faults") ? new FaultReader(r, job.worldSize(), ProgramSize.iterations(job.program())).read(o.get("faults")) : List.of();
         Scenario.Expectation expect = o.has("expect") ? new ExpectReader(r, job.worldSize()).read(o.get("expect")) : null;
         return new Scenario(name, description, topo.name(), topo.file(), topo.nodes(), topo.gpusPerNode(), job, faults, settings,
                 expect);

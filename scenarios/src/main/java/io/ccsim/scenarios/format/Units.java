@@ -87,6 +87,7 @@ public final class Units {
 
     /** Formats bytes for humans: {@code 1.00 GiB}, {@code 300.0 MiB}. */
     public static String formatBytes(long b) {
+        if (b >= 1024 * GIB) return String.format(Locale.ROOT, "%.2f TiB", b / (double) (1024 * GIB));
         if (b >= GIB) return String.format(Locale.ROOT, "%.2f GiB", b / (double) GIB);
         if (b >= MIB) return String.format(Locale.ROOT, "%.1f MiB", b / (double) MIB);
         if (b >= KIB) return String.format(Locale.ROOT, "%.1f KiB", b / (double) KIB);

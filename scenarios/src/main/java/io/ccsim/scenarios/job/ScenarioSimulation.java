@@ -45,12 +45,8 @@ public final class ScenarioSimulation {
     /** The topology {@code scenario} runs on: its topology file, or its catalog board with its nodes and GPUs per node. */
     public static Topology topology(Scenario scenario, long seed) {
         if (scenario.topologyFile() != null) {
-            try {
-                return io.ccsim.topology.json.TopologyJson.read(
-                        java.nio.file.Files.readString(scenario.topologyFile()), scenario.topologyFile().toString());
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot read topology file " + scenario.topologyFile(), e);
-            }
+            return io.ccsim.topology.json.TopologyJson.read(io.ccsim.topology.input.TextFile.read(scenario.topologyFile(),
+                    "topology file"), scenario.topologyFile().toString());
         }
         return TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
     }
@@ -64,6 +60,7 @@ public final class ScenarioSimulation {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
                     + " exceeds the " + cluster.gpuCount() + " GPUs of topology " + topo.name() + "; valid: 1.." + cluster.gpuCount());
         }
+        MemoryChecks.check(scenario, cluster);
         this.sim = new Simulator(seed);
         sim.setRunControl(control);
         this.host = new SimHost(sim);

@@ -64,7 +64,11 @@ class ScenarioParserTest {
 
     @Test
     void errorsNameThePathAndTheValidValues() {
-        fails("{", "$", "not valid JSON");
+        fails("{", "$", "malformed JSON at line 1 column 2: the document ends early");
+        fails("", "$", "the document is empty; valid: a scenario object with fields [name, description");
+        fails("// note\n" + OK, "$", "malformed JSON at line 1 column 2", "comments");
+        fails(OK.replaceFirst("\"name\": ", "\"name\": \"a\", \"name\": "), "$.name", "key 'name' appears twice");
+        fails("{\"name\":" + "[".repeat(255) + "]".repeat(255) + "}", "$", "nested deeper than 64 levels");
         fails(OK.replace("\"name\": \"x\",", "\"name\": \"x\", \"colour\": 1,"), "$.colour", "unknown field 'colour'", "valid fields");
         fails(OK.replace("hgx-h100", "dgx-9000"), "$.topology.name", "unknown topology 'dgx-9000'", "hgx-h200");
         fails(OK.replace("\"compute\": \"10ms\"", "\"compute\": \"10 fortnights\""), "$.job.program[1].repeat.steps[0].compute",

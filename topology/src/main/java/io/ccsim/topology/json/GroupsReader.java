@@ -34,7 +34,7 @@ final class GroupsReader {
         Set<String> groupIds = new HashSet<>();
         for (int i = 0; i < groups.size(); i++) {
             String p = "$.groups[" + i + "]";
-            JsonObject o = f.object(groups.get(i), p);
+            JsonObject o = f.only(f.object(groups.get(i), p), p, List.of("id", "members", "striped"));
             String id = f.nonBlank(o, "id", p);
             if (!groupIds.add(id) || linkA.containsKey(id)) {
                 throw f.error(p + ".id", "duplicate group id '" + id + "'; a group id must differ from other"

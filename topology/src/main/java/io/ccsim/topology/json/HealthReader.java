@@ -24,10 +24,10 @@ final class HealthReader {
      * @throws TopologyFormatException at the offending path, including what {@link Flap} rejects
      */
     static LinkHealth read(JsonElement el, JsonFields f, String path) {
-        JsonObject o = f.object(el, path);
+        JsonObject o = f.only(f.object(el, path), path, List.of("degrade", "down", "bit_error_rate", "flaps"));
         double degrade = o.has("degrade") ? f.number(o.get("degrade"), path + ".degrade") : 1.0;
-        if (!(degrade > 0 && degrade <= 1)) {
-            throw f.error(path + ".degrade", "degrade must be in (0, 1] (1 = healthy, 0.1 = one tenth of the rate),"
+        if (!(degrade >= 1e-6 && degrade <= 1)) {
+            throw f.error(path + ".degrade", "degrade must be in [1e-6, 1] (1 = healthy, 0.1 = one tenth of the rate),"
                     + " got " + degrade);
         }
         boolean down = o.has("down") && f.bool(o.get("down"), path + ".down");
@@ -46,7 +46,7 @@ final class HealthReader {
     }
 
     private static Flap flap(JsonElement el, JsonFields f, String fp) {
-        JsonObject fo = f.object(el, fp);
+        JsonObject fo = f.only(f.object(el, fp), fp, List.of("start_ps", "duration_ps", "period_ps", "count"));
         try {
             return new Flap(f.wholeLong(f.required(fo, "start_ps", fp), fp + ".start_ps"),
                     f.wholeLong(f.required(fo, "duration_ps", fp), fp + ".duration_ps"),

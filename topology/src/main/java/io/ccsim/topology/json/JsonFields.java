@@ -27,6 +27,19 @@ final class JsonFields {
         return new TopologyFormatException(source, path, problem);
     }
 
+    /**
+     * {@code o} at {@code path}, checked to hold no field but those {@code allowed}: an unknown field is most often a
+     * typo, which would otherwise leave a default in force without a word.
+     */
+    JsonObject only(JsonObject o, String path, java.util.List<String> allowed) {
+        for (String k : o.keySet()) {
+            if (!allowed.contains(k)) {
+                throw error(path + "." + k, "unknown field '" + k + "'; valid fields: " + allowed);
+            }
+        }
+        return o;
+    }
+
     /** Field {@code field} of {@code o} at {@code path}; present and not null. */
     JsonElement required(JsonObject o, String field, String path) {
         JsonElement e = o.get(field);

@@ -9,6 +9,7 @@ import io.ccsim.topology.LinkKind;
 import io.ccsim.topology.Topology;
 import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,6 +20,16 @@ import java.util.Set;
  * {@code sharing} (full_duplex), {@code lanes} (1), {@code pcie_gen} (0) and {@code health} (healthy).
  */
 final class LinksReader {
+
+    /*
+     * The rate bounds keep transfer times on the picosecond clock: at 1 kB/s a 1 GiB transfer takes 1.1e18 ps, within
+     * 2^63 ps (106 days), while a rate such as 1e-300 GB/s stalls even one NCCL chunk for ever. 10^6 GB/s is 1,000
+     * times the NVLink rate of a GB200 GPU.
+     */
+    /** The least link rate, GB/s per direction (1 kB/s). */
+    static final BigDecimal MIN_GBPS = new BigDecimal("0.000001");
+    /** The greatest link rate, GB/s per direction. */
+    static final BigDecimal MAX_GBPS = new BigDecimal("1000000");
 
     private LinksReader() {
     }
@@ -36,7 +47,8 @@ final class LinksReader {
         Map<String, String> linkA = new HashMap<>();
         for (int i = 0; i < links.size(); i++) {
             String p = "$.links[" + i + "]";
-            JsonObject o = f.object(links.get(i), p);
+            JsonObject o = f.only(f.object(links.get(i), p), p, List.of("id", "a", "b", "kind", "bandwidth_gbps", "latency_ns",
+                    "sharing", "lanes", "pcie_gen", "health"));
             String id = f.nonBlank(o, "id", p);
             String prev = linkPaths.putIfAbsent(id, p);
             if (prev != null) {
@@ -72,8 +84,9 @@ final class LinksReader {
 
     private static BigDecimal bandwidthGbps(JsonObject o, JsonFields f, String p) {
         BigDecimal gbps = f.decimal(f.required(o, "bandwidth_gbps", p), p + ".bandwidth_gbps");
-        if (gbps.signum() <= 0) {
-            throw f.error(p + ".bandwidth_gbps", "bandwidth must be > 0 GB/s per direction, got " + gbps);
+        if (gbps.compareTo(MIN_GBPS) < 0 || gbps.compareTo(MAX_GBPS) > 0) {
+            throw f.error(p + ".bandwidth_gbps", "bandwidth " + gbps.toString() + " GB/s per direction is out of range; valid: "
+                    + MIN_GBPS.toPlainString() + " (1 kB/s) to " + MAX_GBPS.toPlainString() + " GB/s");
         }
         return gbps;
     }

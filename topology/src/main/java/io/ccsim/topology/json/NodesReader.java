@@ -8,6 +8,7 @@ import io.ccsim.topology.NodeKind;
 import io.ccsim.topology.Topology;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +18,26 @@ import java.util.Set;
  */
 final class NodesReader {
 
+    /** The attribute of a GPU's memory, bytes as a decimal string. */
+    static final String MEMORY = "memory_bytes";
+
+    /** The largest GPU memory accepted, bytes (1 PiB: 3,500 times a B200's). */
+    static final long MAX_MEMORY_BYTES = 1L << 50;
+
     private NodesReader() {
+    }
+
+    private static void memoryBytes(String value, JsonFields f, String path) {
+        long v;
+        try {
+            v = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            v = -1;
+        }
+        if (v < 1 || v > MAX_MEMORY_BYTES) {
+            throw f.error(path, "'" + value + "' is not a memory size; valid: a whole number of bytes as a string, 1 to "
+                    + MAX_MEMORY_BYTES + " (1 PiB), e.g. \"85520809984\" for 79.65 GiB");
+        }
     }
 
     /**
@@ -31,7 +51,7 @@ final class NodesReader {
         Map<String, String> nodePaths = new HashMap<>();
         for (int i = 0; i < nodes.size(); i++) {
             String p = "$.nodes[" + i + "]";
-            JsonObject o = f.object(nodes.get(i), p);
+            JsonObject o = f.only(f.object(nodes.get(i), p), p, List.of("id", "kind", "host", "local", "attrs"));
             String id = f.nonBlank(o, "id", p);
             String prev = nodePaths.putIfAbsent(id, p);
             if (prev != null) {
@@ -46,6 +66,7 @@ final class NodesReader {
                 for (Map.Entry<String, JsonElement> e : ao.entrySet()) {
                     attrs.put(e.getKey(), f.string(e.getValue(), p + ".attrs." + e.getKey()));
                 }
+                if (attrs.containsKey(MEMORY)) memoryBytes(attrs.get(MEMORY), f, p + ".attrs." + MEMORY);
             }
             try {
                 b.node(new Node(id, kind, host, local, attrs));

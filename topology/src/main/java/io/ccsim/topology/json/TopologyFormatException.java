@@ -12,7 +12,7 @@ public final class TopologyFormatException extends IllegalArgumentException {
     private final String jsonPath;
 
     TopologyFormatException(String source, String jsonPath, String problem) {
-        super(source + ": " + jsonPath + ": " + problem);
+        super(io.ccsim.topology.input.InputException.oneLine(source + ": " + jsonPath + ": " + problem));
         this.source = source;
         this.jsonPath = jsonPath;
     }

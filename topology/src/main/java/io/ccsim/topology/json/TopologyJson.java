@@ -2,6 +2,7 @@ package io.ccsim.topology.json;
 
 import com.google.gson.JsonObject;
 import io.ccsim.topology.Topology;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -54,17 +55,55 @@ public final class TopologyJson {
      */
     public static Topology read(String json, String sourceName) {
         JsonFields f = new JsonFields(sourceName);
-        JsonObject root = f.object(StrictJson.parse(json, f), "$");
+        JsonObject root = f.only(f.object(StrictJson.parse(json, f), "$"), "$",
+                List.of("name", "seed", "nodes", "links", "groups"));
         String name = f.nonBlank(root, "name", "$");
         long seed = root.has("seed") ? f.wholeLong(root.get("seed"), "$.seed") : 0L;
         Topology.Builder b = Topology.builder(name, seed);
         Set<String> nodeIds = NodesReader.read(root, f, b);
         Map<String, String> linkA = LinksReader.read(root, f, b, nodeIds);
         GroupsReader.read(root, f, b, linkA);
+        Topology t;
         try {
-            return b.build();
+            t = b.build();
         } catch (IllegalArgumentException e) {
             throw f.error("$", e.getMessage());
         }
+        checkGpusConnected(t, f);
+        return t;
+    }
+
+    /**
+     * A topology simulates collectives among its GPUs: it needs at least one, and every GPU must reach the first one
+     * over links (whatever their health: a link down is a what-if, not a missing cable).
+     */
+    private static void checkGpusConnected(Topology t, JsonFields f) {
+        if (t.gpus().isEmpty()) {
+            throw f.error("$.nodes", "no node of kind gpu among " + t.nodes().size() + " nodes; valid: a topology with at least"
+                    + " one GPU");
+        }
+        int n = t.nodes().size();
+        int[] parent = new int[n];
+        for (int i = 0; i < n; i++) parent[i] = i;
+        for (io.ccsim.topology.Link l : t.links()) {
+            parent[root(parent, t.nodeIndex(l.a()))] = root(parent, t.nodeIndex(l.b()));
+        }
+        String first = t.gpus().get(0).id();
+        int firstRoot = root(parent, t.nodeIndex(first));
+        for (io.ccsim.topology.Node g : t.gpus()) {
+            int i = t.nodeIndex(g.id());
+            if (root(parent, i) != firstRoot) {
+                throw f.error("$.nodes[" + i + "]", "GPU '" + g.id() + "' is not connected to GPU '" + first + "' by any path"
+                        + " of links; valid: every GPU reachable from every other");
+            }
+        }
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
     }
 }

@@ -35,20 +35,24 @@ record Connection(Level level, int nvlinks) {
 
     private static final Pattern NV = Pattern.compile("NV(\\d+)");
 
+    /** The most NVLinks a GPU has (NVLink4 and NVLink5: H100, H200, B200 have 18), so the most one cell can bond. */
+    static final int MAX_NVLINKS = 18;
+
     /**
      * Reads a cell.
      *
      * @param cell    the cell's text
      * @param invalid makes the exception thrown for {@code NV0} or an unknown value from a message that
      *                lists what is valid (the caller adds the position)
-     * @throws NumberFormatException for an {@code NV#} whose count does not fit an int
      */
     static Connection parse(String cell, Function<String, ? extends RuntimeException> invalid) {
         Matcher nv = NV.matcher(cell);
         if (nv.matches()) {
-            int n = Integer.parseInt(nv.group(1));
-            if (n < 1) {
-                throw invalid.apply("NV# needs at least one link, got '" + cell + "'");
+            String digits = nv.group(1);
+            int n = digits.length() > 3 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+            if (n < 1 || n > MAX_NVLINKS) {
+                throw invalid.apply("'" + cell + "': " + (n < 1 ? "a bonded set has at least one NVLink" : "a GPU has at most "
+                        + MAX_NVLINKS + " NVLinks") + "; valid: NV1 to NV" + MAX_NVLINKS);
             }
             return new Connection(Level.NV, n);
         }

@@ -48,6 +48,18 @@ public final class NvidiaSmiTopo {
      * @throws IllegalArgumentException {@code source:line:column: problem} with what is valid
      */
     public static Topology parse(String text, String sourceName) {
-        return SmiTopologyBuilder.build(SmiMatrixParser.parse(new SmiText(text, sourceName)));
+        return parse(text, sourceName, null);
+    }
+
+    /**
+     * As {@link #parse(String, String)}, the GPUs given {@code gpuModel} (one of {@link io.ccsim.topology.Hardware#GPU_MODELS},
+     * any case; null: none, as the matrix names none) and its memory, so that the topology simulates with that model's
+     * built-in profile.
+     *
+     * @throws IllegalArgumentException also for an unknown model, naming the valid ones
+     */
+    public static Topology parse(String text, String sourceName, String gpuModel) {
+        if (gpuModel != null) io.ccsim.topology.Hardware.gpuMemoryBytes(gpuModel);
+        return SmiTopologyBuilder.build(SmiMatrixParser.parse(new SmiText(text, sourceName)), gpuModel);
     }
 }

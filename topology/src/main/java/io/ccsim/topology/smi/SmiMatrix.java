@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  */
 final class SmiMatrix {
 
-    private static final Pattern GPU = Pattern.compile("GPU(\\d+)");
+    private static final Pattern GPU = Pattern.compile("GPU(\\d{1,4})");
 
     private final SmiText text;
     private final List<String> devices;

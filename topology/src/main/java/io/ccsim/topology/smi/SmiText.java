@@ -25,7 +25,8 @@ final class SmiText {
     /** Splits {@code text} into lines, dropping carriage returns and ANSI SGR escapes. */
     SmiText(String text, String source) {
         this.source = source;
-        this.lines = ANSI_SGR.matcher(text.replace("\r", "")).replaceAll("").split("\n", -1);
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;   // a byte order mark carries no data
+        this.lines = ANSI_SGR.matcher(body.replace("\r", "")).replaceAll("").split("\n", -1);
     }
 
     /** The name used in errors and as the topology name. */

@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  */
 final class SmiTopologyBuilder {
 
-    private static final Pattern NIC = Pattern.compile("NIC(\\d+)");
+    private static final Pattern NIC = Pattern.compile("NIC(\\d{1,4})");
     private static final int PCIE_WIDTH = 16;
 
     private final SmiMatrix m;
@@ -56,10 +56,10 @@ final class SmiTopologyBuilder {
      * @throws IllegalArgumentException for a NUMA Affinity that is not a node number (with its line and
      *                                  column), or a topology the builder rejects
      */
-    static Topology build(SmiMatrix m) {
+    static Topology build(SmiMatrix m, String gpuModel) {
         SmiTopologyBuilder s = new SmiTopologyBuilder(m);
         s.addCpus();
-        s.addGpus();
+        s.addGpus(gpuModel);
         s.addNics();
         s.addPcie();
         s.addNvlink();
@@ -87,13 +87,17 @@ final class SmiTopologyBuilder {
         }
     }
 
-    /** {@code GPUn} becomes {@code n0.gpun} with its NUMA node and CPU affinity. */
-    private void addGpus() {
+    /** {@code GPUn} becomes {@code n0.gpun} with its NUMA node, CPU affinity and, given one, model and memory. */
+    private void addGpus(String gpuModel) {
         for (int g : gpus) {
             int idx = Integer.parseInt(m.device(g).substring(3));
             ids[g] = "n0.gpu" + idx;
             Map<String, String> attrs = new TreeMap<>();
             attrs.put("numa", Integer.toString(numa[g]));
+            if (gpuModel != null) {
+                attrs.put("model", gpuModel.toUpperCase(java.util.Locale.ROOT));
+                attrs.put("memory_bytes", Long.toString(io.ccsim.topology.Hardware.gpuMemoryBytes(gpuModel)));
+            }
             if (m.cpuAffinity(g) != null) {
                 attrs.put("cpu_affinity", m.cpuAffinity(g));
             }

@@ -40,7 +40,9 @@ class ConnectionTest {
 
     @Test
     void invalidCellsListWhatIsValid() {
-        assertThatThrownBy(() -> parse("NV0")).hasMessage("NV# needs at least one link, got 'NV0'");
+        assertThatThrownBy(() -> parse("NV0")).hasMessage("'NV0': a bonded set has at least one NVLink; valid: NV1 to NV18");
+        assertThatThrownBy(() -> parse("NV19")).hasMessage("'NV19': a GPU has at most 18 NVLinks; valid: NV1 to NV18");
+        assertThat(parse("NV18").nvlinks()).isEqualTo(18);
         assertThatThrownBy(() -> parse("NVX")).hasMessage("unknown connection 'NVX'; valid: " + Connection.VALID);
     }
 }

@@ -34,6 +34,19 @@ class NvidiaSmiTopoTest {
     }
 
     @Test
+    void aGivenGpuModelCarriesItsNameAndMemory() throws IOException {
+        Topology t = NvidiaSmiTopo.parse(fixture("h200-4gpu-nv18.txt"), "h200", "h200");
+        // the model a built-in profile is named by, and Hardware's H200 141GB memory: 143771 MiB
+        assertThat(t.gpus()).allSatisfy(g -> {
+            assertThat(g.attr("model")).isEqualTo("H200");
+            assertThat(g.attr("memory_bytes")).isEqualTo(Long.toString(143771L << 20));
+        });
+        assertThat(NvidiaSmiTopo.parse(fixture("h200-4gpu-nv18.txt"), "h200").gpus().get(0).attr("model")).isNull();
+        assertThatThrownBy(() -> NvidiaSmiTopo.parse(fixture("h200-4gpu-nv18.txt"), "h200", "A100"))
+                .hasMessage("unknown GPU model 'A100'; valid: H100, H200, B200, L40S");
+    }
+
+    @Test
     void dgxH100Nv18WithNineNics() throws IOException {
         Topology t = NvidiaSmiTopo.parse(fixture("dgx-h100-nv18-9nic.txt"), "dgx-h100");
         assertThat(t.gpus()).hasSize(8);

@@ -74,6 +74,16 @@ class SmiMatrixParserTest {
         assertThatThrownBy(() -> parse(TWO_GPUS_ONE_NIC.replace("NIC0\tPIX", "NIC0\tPXB")))
                 .hasMessage("f.txt:5:6: matrix is not symmetric: NIC0/GPU0 is PXB but GPU0/NIC0 is PIX");
         assertThatThrownBy(() -> parse(TWO_GPUS_ONE_NIC.replace("NIC0\tPIX", "NIC0\tNV0")))
-                .hasMessage("f.txt:5:6: NV# needs at least one link, got 'NV0'");
+                .hasMessage("f.txt:5:6: 'NV0': a bonded set has at least one NVLink; valid: NV1 to NV18");
+        // 1,000 links would be 25 TB/s per GPU; a count past an int is no number error either
+        for (String nv : new String[] {"NV19", "NV1000", "NV99999999999"}) {
+            assertThatThrownBy(() -> parse(TWO_GPUS_ONE_NIC.replace("NV4", nv)))
+                    .hasMessage("f.txt:3:10: '" + nv + "': a GPU has at most 18 NVLinks; valid: NV1 to NV18");
+        }
+    }
+
+    @Test
+    void aByteOrderMarkIsNoToken() {
+        assertThat(parse("\uFEFF" + TWO_GPUS_ONE_NIC).size()).isEqualTo(parse(TWO_GPUS_ONE_NIC).size());
     }
 }

@@ -1,0 +1,50 @@
+package io.ccsim.cli;
+
+import io.ccsim.sim.RunControl;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryNotificationInfo;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Locale;
+import javax.management.NotificationEmitter;
+
+/**
+ * The memory budget of a running command: when a heap pool that garbage collection empties into (ParallelGC's old
+ * generation) is still {@link #FULL} of its maximum right after a collection, the run is stopped through its
+ * {@link RunControl} with a reason that names the heap and the option that raises it, instead of collecting for
+ * minutes before an {@link OutOfMemoryError}. {@link RunBudget} refuses, before they start, the runs it can size; this
+ * catches what grows while running (a scenario's records).
+ */
+final class HeapWatch {
+    /** The fraction of a pool's maximum in use after a collection at which the run is stopped. */
+    static final double FULL = 0.95;
+
+    private HeapWatch() {}
+
+    /** Watches the heap from now on for {@code control} (where the JVM reports collection usage). */
+    static void install(RunControl control) {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            // the old generation: eden and survivor spaces (full after every young collection by design) support no
+            // usage threshold
+            if (pool.getType() != MemoryType.HEAP || !pool.isCollectionUsageThresholdSupported()
+                    || !pool.isUsageThresholdSupported()) {
+                continue;
+            }
+            long max = pool.getUsage().getMax();
+            if (max <= 0) continue;
+            pool.setCollectionUsageThreshold((long) (max * FULL));
+        }
+        NotificationEmitter emitter = (NotificationEmitter) ManagementFactory.getMemoryMXBean();
+        emitter.addNotificationListener((n, handback) -> {
+            if (!MemoryNotificationInfo.MEMORY_COLLECTION_THRESHOLD_EXCEEDED.equals(n.getType())) return;
+            control.requestStop(reason(Runtime.getRuntime().maxMemory()));
+        }, null, null);
+    }
+
+    /** The stop reason for a heap of {@code maxBytes} that stayed full. */
+    static String reason(long maxBytes) {
+        long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
+        return String.format(Locale.ROOT, "%s: a full heap (%.0f %% of its %s in use after a garbage collection; raise it with"
+                + " CCSIM_JAVA_OPTS='-Xss8m -XX:+UseParallelGC -Xmx%dg')", RunControl.BUDGET, FULL * 100, RunBudget.gb(maxBytes), g);
+    }
+}
