@@ -101,7 +101,7 @@ public final class FlightRecorderPickle {
 
     private static final long[] LEAF = {1, 0};
 
-    /** The unpickler, refusing a declared length longer than the bytes left. */
+    /** The unpickler, refusing a declared length longer than the bytes left, as a truncated pickle. */
     private static final class Bounded extends Unpickler {
         @Override
         protected Object dispatch(short key) throws PickleException, IOException {
@@ -121,7 +121,7 @@ public final class FlightRecorderPickle {
                 input.reset();
                 int left = input.available() - width;
                 if (n < 0 || n > left) {
-                    throw new PickleException("opcode 0x" + Integer.toHexString(key) + " declares " + Long.toUnsignedString(n)
+                    throw new java.io.EOFException("opcode 0x" + Integer.toHexString(key) + " declares " + Long.toUnsignedString(n)
                             + " bytes where " + Math.max(0, left) + " are left");
                 }
             }
