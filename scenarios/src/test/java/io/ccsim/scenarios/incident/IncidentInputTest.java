@@ -60,6 +60,14 @@ class IncidentInputTest {
     }
 
     @Test
+    void aDeviceIsRefusedWithoutReadingIt() {
+        Path dev = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(dev));
+        assertTimeoutPreemptively(EACH, () -> assertThatThrownBy(() -> IncidentReader.read(List.of(dev)))
+                .isInstanceOf(IncidentFormatException.class).hasMessageStartingWith(dev + ": not a regular file or directory"));
+    }
+
+    @Test
     void aHugeSingleLineIsReadInTime() throws Exception {
         String line = "a1".repeat(1 << 20);
         for (String head : new String[] {"", "# nccl-tests version 2.17.6\n", "[rank0]:[E] ", "h:1:2 [0] NCCL INFO "}) {
