@@ -43,14 +43,24 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
             + " on a ccsim topology ('ccsim scenario run FILE')")
     Path toScenario;
 
+    @Option(names = "--max-file-mib", paramLabel = "MIB", description = "largest file read, MiB (default: ${DEFAULT-VALUE});"
+            + " a file named above it is an error, one in a directory is listed as ignored")
+    long maxFileMib = IncidentReader.Limits.DEFAULT.maxFileBytes() >> 20;
+
+    @Option(names = "--max-files", paramLabel = "N", description = "most files read from one directory"
+            + " (default: ${DEFAULT-VALUE}); a directory with more is an error")
+    int maxFiles = IncidentReader.Limits.DEFAULT.maxFiles();
+
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
     @Override
     public Integer call() {
+        if (maxFileMib < 1 || maxFileMib > (1L << 20)) throw new UserException("--max-file-mib " + maxFileMib + ": expected 1 to 1048576 (MiB)");
+        if (maxFiles < 1) throw new UserException("--max-files " + maxFiles + ": expected an integer >= 1");
         Incident incident;
         try {
-            incident = IncidentReader.read(paths);
+            incident = IncidentReader.read(paths, new IncidentReader.Limits(maxFileMib << 20, maxFiles));
         } catch (IOException e) {
             throw new UserException("cannot read " + (e.getMessage() == null ? paths : e.getMessage()) + ": " + reason(e), e);
         }

@@ -54,6 +54,17 @@ class DiagnoseCommandTest {
     }
 
     @Test
+    void theInputLimitsAreFlagsNamedInTheirErrors() {
+        CliTest.Result many = CliTest.run("diagnose", "--max-files", "3", REAL + "sleep");
+        assertThat(many.code()).isEqualTo(1);
+        assertThat(many.err().strip()).isEqualTo("ccsim: error: " + REAL + "sleep: more than 3 files, the limit (raise it with --max-files)");
+        CliTest.Result zero = CliTest.run("diagnose", "--max-file-mib", "0", REAL + "sleep");
+        assertThat(zero.code()).isEqualTo(1);
+        assertThat(zero.err().strip()).isEqualTo("ccsim: error: --max-file-mib 0: expected 1 to 1048576 (MiB)");
+        assertThat(CliTest.run("diagnose", "--max-files", "15", "--max-file-mib", "1", REAL + "sleep").code()).isZero();
+    }
+
+    @Test
     void noPathIsAUsageError() {
         CliTest.Result r = CliTest.run("diagnose");
         assertThat(r.code()).isEqualTo(2);

@@ -33,9 +33,27 @@ import java.util.stream.Stream;
  * files none of the readers recognise are listed as ignored, but one that starts as a dump and is broken is an error.
  */
 public final class IncidentReader {
-    /** Files above this size are not incident files (a flight-recorder dump of 20,000 entries is ~10 MB). */
-    static final long MAX_FILE_BYTES = 512L << 20;
-    private static final Pattern NCCL_LINE = Pattern.compile("[A-Za-z][\\w.-]*:\\d+:\\d+ \\[\\d+\\] NCCL (?:INFO|WARN|TRACE) ");
+    /**
+     * Limits on what is read, checked before reading: a file's size ({@link Files#size}) and a directory's count of
+     * files (walked up to {@code maxFiles + 1}).
+     *
+     * @param maxFileBytes largest file read, bytes (a file is held in memory about four times over while read)
+     * @param maxFiles     most files read from one directory
+     */
+    public record Limits(long maxFileBytes, int maxFiles) {
+        /** 256 MiB per file (a flight-recorder dump of 20,000 entries is ~10 MB), 10,000 files per directory. */
+        public static final Limits DEFAULT = new Limits(256L << 20, 10_000);
+
+        public Limits {
+            if (maxFileBytes <= 0 || maxFiles <= 0) throw new IllegalArgumentException("limits must be > 0");
+        }
+
+        String fileSize() {
+            return maxFileBytes % (1 << 20) == 0 ? (maxFileBytes >> 20) + " MiB" : maxFileBytes + " bytes";
+        }
+    }
+
+    private static final Pattern NCCL_TAIL = Pattern.compile(":\\d+:\\d+ \\[\\d+\\] NCCL (?:INFO|WARN|TRACE) ");
     private static final Pattern FILE_RANK = Pattern.compile("rank[_-]?(\\d{1,7})", Pattern.CASE_INSENSITIVE);
     private static final String KNOWN = "PyTorch flight-recorder dumps (pickle or JSON), NCCL_DEBUG=INFO logs, PyTorch rank"
             + " output, ncclras reports (text or JSON) or nccl-tests output (text or -J JSON)";
@@ -47,25 +65,36 @@ public final class IncidentReader {
     private final List<Incident.TestRun> tests = new ArrayList<>();
     private final List<Incident.FileRead> files = new ArrayList<>();
     private final List<String> ignored = new ArrayList<>();
+    private final Limits limits;
 
-    private IncidentReader() {}
+    private IncidentReader(Limits limits) { this.limits = limits; }
+
+    /** Reads files and directories within {@link Limits#DEFAULT}; see {@link #read(List, Limits)}. */
+    public static Incident read(List<Path> paths) throws IOException {
+        return read(paths, Limits.DEFAULT);
+    }
 
     /**
      * Reads files and directories.
      *
      * @throws IncidentFormatException for a path that does not exist, a file that is not an incident file (named on the
-     *                                 command line) or is a broken one, or when nothing was recognised at all
+     *                                 command line), is a broken one or is above the size limit, a directory above the
+     *                                 file-count limit, or when nothing was recognised at all
      * @throws IOException             if a file cannot be read
      */
-    public static Incident read(List<Path> paths) throws IOException {
-        IncidentReader r = new IncidentReader();
+    public static Incident read(List<Path> paths, Limits limits) throws IOException {
+        IncidentReader r = new IncidentReader(limits);
         if (paths.isEmpty()) throw new IncidentFormatException("no PATH given: name the files or the directory of the incident");
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
                 List<Path> inside;
                 try (Stream<Path> s = Files.walk(p, 3)) {
-                    inside = s.filter(Files::isRegularFile).sorted().toList();
+                    inside = s.filter(Files::isRegularFile).limit(limits.maxFiles() + 1L).toList();
                 }
+                if (inside.size() > limits.maxFiles()) {
+                    throw new IncidentFormatException(p + ": more than " + limits.maxFiles() + " files, the limit (raise it with --max-files)");
+                }
+                inside = inside.stream().sorted().toList();
                 int before = r.files.size();
                 for (Path f : inside) r.readFile(f, false);
                 if (r.files.size() == before) {
@@ -74,6 +103,8 @@ public final class IncidentReader {
                 }
             } else if (Files.isRegularFile(p)) {
                 r.readFile(p, true);
+            } else if (Files.exists(p)) {
+                throw new IncidentFormatException(p + ": not a regular file or directory (a device, pipe or socket); expected " + KNOWN);
             } else {
                 throw new IncidentFormatException(p + ": no such file or directory");
             }
@@ -92,10 +123,10 @@ public final class IncidentReader {
     private void readFile(Path f, boolean named) throws IOException {
         String file = f.toString();
         long size = Files.size(f);
-        if (size > MAX_FILE_BYTES) {
-            if (named) throw new IncidentFormatException(file + ": " + size + " bytes, more than an incident file holds (at most "
-                    + (MAX_FILE_BYTES >> 20) + " MiB); expected " + KNOWN);
-            ignored.add(file + " (" + size + " bytes, too large)");
+        if (size > limits.maxFileBytes()) {
+            String limit = "above the limit of " + limits.fileSize() + " per file (raise it with --max-file-mib)";
+            if (named) throw new IncidentFormatException(file + ": " + size + " bytes, " + limit);
+            ignored.add(file + " (" + size + " bytes, " + limit + ")");
             return;
         }
         byte[] data = Files.readAllBytes(f);
@@ -168,7 +199,12 @@ public final class IncidentReader {
     private void readTests(String file, String text) {
         // NCCL_DEBUG=INFO lines of the run: its transports
         java.util.Set<String> via = NcclLog.is(text) ? NcclLog.read(file, -1, text).transports() : java.util.Set.of();
-        MeasuredFile mf = Measurements.read(file, withoutNcclLines(text), false);
+        MeasuredFile mf;
+        try {
+            mf = Measurements.read(file, withoutNcclLines(text), false);
+        } catch (IllegalArgumentException e) {   // the measurement readers' one-line message, naming the file
+            throw new IncidentFormatException(String.valueOf(e.getMessage()), e);
+        }
         if (mf.rows().isEmpty()) throw new IncidentFormatException(file + ": nccl-tests output without a single result row");
         tests.add(new Incident.TestRun(file, mf.rows(), via));
         files.add(new Incident.FileRead(file, "nccl-tests", -1, mf.rows().size() + " rows, " + mf.rows().get(0).op().cliName()));
@@ -184,8 +220,8 @@ public final class IncidentReader {
         StringBuilder out = new StringBuilder();
         boolean cut = false;
         for (String line : text.split("\r?\n", -1)) {
-            Matcher m = NCCL_LINE.matcher(line);
-            String kept = m.find() ? line.substring(0, m.start()) : line;
+            int at = ncclPrefix(line);
+            String kept = at >= 0 ? line.substring(0, at) : line;
             boolean wasCut = kept.length() < line.length();
             if (wasCut && kept.isBlank()) continue;
             if (cut) out.append(' ').append(kept.strip());
@@ -196,6 +232,24 @@ public final class IncidentReader {
             cut = wasCut;
         }
         return out.toString();
+    }
+
+    /**
+     * Where NCCL's prefix {@code host:pid:tid [dev] NCCL INFO} starts in a line, or -1: the first match of the part
+     * from the colon on, then back over the host's characters to the first letter of the run (time linear in the line).
+     */
+    private static int ncclPrefix(String line) {
+        Matcher m = NCCL_TAIL.matcher(line);
+        while (m.find()) {
+            int from = m.start();
+            while (from > 0 && hostChar(line.charAt(from - 1))) from--;
+            for (int i = from; i < m.start(); i++) if (Character.isLetter(line.charAt(i)) && line.charAt(i) < 128) return i;
+        }
+        return -1;
+    }
+
+    private static boolean hostChar(char c) {
+        return c < 128 && (Character.isLetterOrDigit(c) || c == '_' || c == '.' || c == '-');
     }
 
     private void addDump(FrDump d, String kind) {

@@ -51,8 +51,8 @@ public record NcclLog(String file, int rank, int nranks, String version, String 
      */
 
     private static final Pattern LINE = Pattern.compile("(?m)^(?:\\[[^\\]]*\\]\\s+)?[^\\s:]+:\\d+:\\d+ \\[\\d+\\] (?:\\S+ )?NCCL (?:INFO|WARN) ");
-    private static final Pattern PREFIX = Pattern.compile("^(?:\\[[^\\]]*\\]\\s+)?([^\\s:]+):(\\d+):(\\d+) \\[(\\d+)\\]");
-    private static final Pattern INIT = Pattern.compile("rank (\\d+) nranks (\\d+) cudaDev (\\d+).*?busId (\\S+).*- Init (START|COMPLETE)");
+    private static final Pattern PREFIX = Pattern.compile("^(?:\\[[^\\]]*\\]\\s+)?([^\\s:]+):(\\d+):(\\d+) \\[(\\d{1,9})\\]");
+    private static final Pattern INIT = Pattern.compile("rank (\\d{1,9}) nranks (\\d{1,9}) cudaDev (\\d{1,9}).*?busId (\\S+).*- Init (START|COMPLETE)");
     private static final Pattern VERSION = Pattern.compile("NCCL INFO NCCL version (\\S+)");
     private static final Pattern ENV = Pattern.compile("NCCL INFO (NCCL_[A-Z0-9_]+) set by environment to (\\S*)");
     private static final Pattern GRAPH = Pattern.compile("NCCL INFO (?:Channel \\d+/\\d+ :|Ring \\d+ :|Trees \\[)");

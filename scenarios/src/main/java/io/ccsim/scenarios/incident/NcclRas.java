@@ -31,7 +31,7 @@ public record NcclRas(String file, String version, Map<Integer, Map<String, Long
      */
 
     private static final Pattern DIFF = Pattern.compile("Communicator ranks have different (\\w+) operation counts");
-    private static final Pattern RANK = Pattern.compile("Rank (\\d+) has launched up to operation (\\d+)");
+    private static final Pattern RANK = Pattern.compile("Rank (\\d{1,9}) has launched up to operation (\\d{1,18})\\b");
 
     public NcclRas {
         counts = java.util.Collections.unmodifiableMap(new TreeMap<>(counts));
@@ -103,7 +103,7 @@ public record NcclRas(String file, String version, Map<Integer, Map<String, Long
             for (int i = 0; i < ranks.size(); i++) {
                 String rp = p + ".ranks[" + i + "]";
                 JsonObject r = object(ranks.get(i), file, rp);
-                int rank = (int) number(r.get("rank"), file, rp + ".rank");
+                int rank = rank(r.get("rank"), file, rp + ".rank");
                 Map<String, Long> m = counts.computeIfAbsent(rank, k -> new LinkedHashMap<>());
                 if (r.has("collective_counts")) {
                     for (Map.Entry<String, JsonElement> e : object(r.get("collective_counts"), file, rp + ".collective_counts").entrySet()) {
@@ -116,7 +116,7 @@ public record NcclRas(String file, String version, Map<Integer, Map<String, Long
                 JsonArray mr = array(comm.get("missing_ranks"), file, p + ".missing_ranks");
                 for (int i = 0; i < mr.size(); i++) {
                     JsonElement e = mr.get(i);
-                    missing.add((int) number(e.isJsonObject() ? e.getAsJsonObject().get("rank") : e, file, p + ".missing_ranks[" + i + "]"));
+                    missing.add(rank(e.isJsonObject() ? e.getAsJsonObject().get("rank") : e, file, p + ".missing_ranks[" + i + "]"));
                 }
             }
         }
@@ -132,6 +132,12 @@ public record NcclRas(String file, String version, Map<Integer, Map<String, Long
     private static JsonObject object(JsonElement e, String file, String p) {
         if (e != null && e.isJsonObject()) return e.getAsJsonObject();
         throw new IncidentFormatException(file + ": " + p + ": expected an object");
+    }
+
+    private static int rank(JsonElement e, String file, String p) {
+        long r = number(e, file, p);
+        if (r <= Integer.MAX_VALUE) return (int) r;
+        throw new IncidentFormatException(file + ": " + p + ": expected a rank (an integer from 0 to " + Integer.MAX_VALUE + "), got " + e);
     }
 
     private static long number(JsonElement e, String file, String p) {

@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
 public record TorchLog(String file, int rank, List<LogLine> timeouts, List<Long> seqNums, List<LogLine> errors,
                        List<LogLine> dumpFrom) {
 
-    private static final Pattern PREFIX = Pattern.compile("^\\[rank(\\d+)\\]:");
+    private static final Pattern PREFIX = Pattern.compile("^\\[rank(\\d{1,9})\\]:");
     private static final Pattern ANY_PREFIX = Pattern.compile("(?m)^\\[rank\\d+\\]:\\[[EWI]");
-    private static final Pattern TIMEOUT = Pattern.compile("Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=(\\d+)");
+    private static final Pattern TIMEOUT = Pattern.compile("Watchdog caught collective operation timeout: WorkNCCL\\(SeqNum=(\\d{1,18})\\b");
     private static final Pattern ERROR = Pattern.compile("DistBackendError: NCCL error");
     private static final Pattern CODE = Pattern.compile("^(nccl[A-Z][A-Za-z]+):");
 
