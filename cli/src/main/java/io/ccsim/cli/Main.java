@@ -11,14 +11,16 @@ import picocli.CommandLine.Command;
  * The {@code ccsim} command. The only place that parses command lines and prints for humans.
  *
  * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device, a run that
- * cannot fit in the heap); 2 bad command-line usage; 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
+ * cannot fit in the heap); 2 bad command-line usage; 7 an nccl-tests command's mean bus bandwidth below 0.9 ×
+ * {@code NCCL_TESTS_MIN_BW} (nccl-tests' own exit code then); 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
  * what it had ({@link StopSignals}). A user mistake is one clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
         subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CalibrateCommand.class,
-                DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, CommandLine.HelpCommand.class})
+                DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, DdpCommand.class, SweepCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -47,6 +49,7 @@ public final class Main implements Runnable {
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env, Session session) {
         CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
+        NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -129,11 +132,11 @@ public final class Main implements Runnable {
         void setSession(Session session);
     }
 
+    /** {@code ccsim 0.1.0-SNAPSHOT (git 00f1ed4)}: the version and commit this ccsim was built from ({@link BuildInfo}). */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"ccsim " + (v == null ? "dev" : v)};
+            return new String[] {"ccsim " + BuildInfo.current().label()};
         }
     }
 }

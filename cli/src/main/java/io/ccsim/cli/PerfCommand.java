@@ -10,7 +10,6 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
-import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -69,11 +68,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     String gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
-    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0", description = "fat-tree oversubscription (default: ${DEFAULT-VALUE})")
-    double oversubscription;
-    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
-            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
-    int nicsPerNode;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
@@ -113,22 +108,33 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
                     + " (all_reduce, sum of float or bfloat16, one node; simulated backend only; uncalibrated)")
     String symmMem;
-    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full",
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|full|extrapolated|auto",
             description = "folded: simulate one worker per class of provably equivalent workers (exact, the same"
-                    + " times); full: every worker of every channel, the reference (default: ${DEFAULT-VALUE})")
+                    + " times); full: every worker of every channel, the reference; extrapolated: simulate NCCL's choice"
+                    + " at --nodes exactly on fewer of the same nodes and read its scaling law at --nodes (catalog"
+                    + " clusters; the output states the law and its measured error); auto: folded up to "
+                    + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 
     /** How much of each collective is simulated. */
-    enum SimMode { folded, full }
+    enum SimMode { folded, full, extrapolated, auto }
+
+    /**
+     * The most GPUs {@code --sim-mode auto} simulates (folded); beyond, it extrapolates. 1,024 GPUs is where the folded
+     * simulation of NCCL's default all-reduce (a tree, which does not fold) takes minutes (docs/performance.md).
+     */
+    static final int AUTO_FOLDED_MAX_GPUS = 1024;
+
+    @Option(names = "--extrapolate-from", paramLabel = "N", split = ",",
+            description = "--sim-mode extrapolated: the node counts to simulate, comma-separated (default: per scaling"
+                    + " law, two counts below --nodes that simulate quickly)")
+    int[] extrapolateFrom;
 
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
                     + " the machine's processors)")
     int jobs;
     @Mixin ProgressOption progressOption = new ProgressOption();
-
-    /** One size's row and what simulating it took. */
-    private record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -153,14 +159,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (topology == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--topology=NAME|FILE'");
         }
-        int nGpus = 0;
-        if (gpus != null) {
-            if (!gpus.trim().matches("\\d{1,6}")) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--gpus: invalid '" + gpus
-                        + "' for the simulator; valid: a GPU count N (device lists are for --backend cuda)");
-            }
-            nGpus = Integer.parseInt(gpus.trim());
-        }
+        int nGpus = gpuCount();
         if (jobs < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
@@ -168,8 +167,18 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        Topology topo = TopologyArgs.resolve(topology, nGpus, nodes, oversubscription, seed, nicsPerNode, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
+        SimMode mode = simMode == SimMode.auto ? autoMode(nccl, Math.min(threads, sizes.length)) : simMode;
+        if (extrapolateFrom != null && mode != SimMode.extrapolated) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
+                    + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
+        }
+        if (mode == SimMode.extrapolated) {
+            return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
+                    simMode == SimMode.auto);
+        }
+        Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
+                        TopologyArgs.isCatalog(topology) && nodes > 1 ? "--sim-mode extrapolated, " : ""));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (register < 0 || register > 2) {
@@ -185,44 +194,24 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
         }
-        final io.ccsim.algorithms.tuner.SymkModel symModel = symk;
-        java.util.function.Supplier<PerfRunner> runners = () -> {
-            PerfRunner r = new PerfRunner(topo, n, prof, nccl, seed, symModel);
-            r.setFolding(simMode == SimMode.full ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE
-                    : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS);
-            r.setRunControl(session.control());
-            return r;
-        };
-        PerfRunner runner = runners.get();
+        PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
+                ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes);
+        PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
             if (runner.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
             todo.add(s);
         }
-        Plan[] plans = plan(runner, todo, cop, dt, ro, torch, topo, threads);
-        long t0 = System.nanoTime();
-        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
-        Sweep<Long, SizeRun> sweep = new Sweep<>(todo, work(plans, progress.enabled()), i -> String.format(Locale.ROOT,
-                "perf %s %s (%d/%d)%s", cop.cliName(), Sizes.human(todo.get(i)), i + 1, todo.size(),
-                plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
-        List<SizeRun> runs;
+        PerfSizes.Outcome outcome;
         try {
-            runs = sweep.run(runners, threads, (r, s, part) -> {
-                PerfRow row = torch != null ? r.runTorchSymmMem(torch, s, dt, ro, iters) : r.run(cop, s, dt, ro, root, iters);
-                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
-            });
-        } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
-            throw new UserException(e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UserException("perf: interrupted", e);
+            outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo, threads, session,
+                    progressOption.open(spec.commandLine().getErr(), session));
+        } catch (io.ccsim.algorithms.perf.StalledRunException e) {
+            throw whatIf.stalled(e);
         }
-        double wall = (System.nanoTime() - t0) / 1e9;
-        RunStoppedException stopped = sweep.stopped();
-        List<Long> missing = new ArrayList<>();
-        for (int i = 0; i < todo.size(); i++) if (runs.get(i) == null) missing.add(todo.get(i));
-        String note = stopped == null ? null : "by " + stopped.reason() + ": " + notDone("rows", todo.size(), missing);
-        print(runs, topo, runner, prof, cop, sizes, wall, note);
+        RunStoppedException stopped = outcome.stopped();
+        String note = outcome.note();
+        print(outcome.runs(), topo, runner, prof, cop, sizes, outcome.wallS(), note);
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();
         err.println("ccsim: perf stopped " + note);
@@ -230,47 +219,32 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return StopSignals.exitCode(stopped.reason());
     }
 
+    /** {@code --gpus} for the simulator: a GPU count, 0 for the board's. */
+    int gpuCount() {
+        if (gpus == null) return 0;
+        if (!gpus.trim().matches("\\d{1,6}")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--gpus: invalid '" + gpus
+                    + "' for the simulator; valid: a GPU count N (device lists are for --backend cuda)");
+        }
+        return Integer.parseInt(gpus.trim());
+    }
+
     /**
-     * The plan of every size NCCL's choice runs (PyTorch's kernels: none, one node is small), refusing, before any is
-     * simulated, a run whose largest plans, {@code threads} at once, do not fit the budget. A size that cannot be
-     * planned is left to the simulation, which reports why.
+     * What {@code --sim-mode auto} runs: extrapolated for a catalog cluster of more than {@link #AUTO_FOLDED_MAX_GPUS}
+     * GPUs or one whose folded run would not fit the heap, folded otherwise.
      */
-    private Plan[] plan(PerfRunner runner, List<Long> todo, CollectiveOp cop, DataType dt, ReduceOp ro,
-                        io.ccsim.algorithms.Algorithm torch, Topology topo, int threads) {
-        Plan[] plans = new Plan[todo.size()];
-        List<Plan> planned = new ArrayList<>();
-        int largest = -1;
-        for (int i = 0; i < todo.size() && torch == null; i++) {
-            try {
-                plans[i] = runner.plan(cop, todo.get(i), dt, ro, root);
-            } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
-                continue;
-            }
-            planned.add(plans[i]);
-            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1).heapBytes()
-                    > RunBudget.plans(topo, List.of(plans[largest]), 1).heapBytes()) {
-                largest = i;
-            }
+    private SimMode autoMode(NcclEnv nccl, int concurrent) {
+        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return SimMode.folded;
+        io.ccsim.topology.BuildOptions o = new io.ccsim.topology.BuildOptions(gpuCount(), nodes, whatIf.oversubscription, seed,
+                whatIf.nicsPerNode, sharp);
+        long gpusTotal;
+        try {
+            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, o).gpus();
+        } catch (IllegalArgumentException e) {
+            return SimMode.folded;   // the build reports it
         }
-        if (largest >= 0) {
-            session.budget().check("perf " + cop.cliName() + " at " + todo.get(largest) + " B (" + label(plans[largest]) + ")",
-                    k -> RunBudget.plans(topo, planned, k), Math.min(threads, planned.size()), nodes);
-        }
-        return plans;
-    }
-
-    /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
-    private long[] work(Plan[] plans, boolean needed) {
-        long[] w = new long[plans.length];
-        for (int i = 0; i < plans.length; i++) {
-            w[i] = !needed || plans[i] == null ? 1 : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
-        }
-        return w;
-    }
-
-    /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
-    private static String label(Plan p) {
-        return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
+        boolean fits = session.budget().fitsCatalog(topology, o, nccl.net(), concurrent);
+        return gpusTotal > AUTO_FOLDED_MAX_GPUS || !fits ? SimMode.extrapolated : SimMode.folded;
     }
 
     /**
@@ -289,14 +263,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * The rows of the sizes simulated (null: stopped before it), in the chosen format; for a run stopped early the text
      * ends with {@code # interrupted <note>}.
      */
-    private void print(List<SizeRun> runs, Topology topo, PerfRunner runner, CalibrationProfile prof, CollectiveOp cop,
+    private void print(List<PerfSizes.SizeRun> runs, Topology topo, PerfRunner runner, CalibrationProfile prof, CollectiveOp cop,
                        long[] sizes, double wall, String note) {
         List<PerfRow> rows = new ArrayList<>();
         long events = 0;
         long flows = 0;
         long simulatedWorkers = 0;
         long workers = 0;
-        for (SizeRun sr : runs) {
+        for (PerfSizes.SizeRun sr : runs) {
             if (sr == null) continue;
             rows.add(sr.row());
             events += sr.events();
@@ -306,18 +280,20 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows); break;
-            case csv: printCsv(out, rows); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "simulated, NCCL "
-                        + CalibrationProfile.NCCL_VERSION + " model", "profile " + SimSetup.profileLabel(profile, prof));
+                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                        "simulated, NCCL " + CalibrationProfile.NCCL_VERSION + " model", "profile "
+                        + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
+                String auto = simMode == SimMode.auto ? ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs" : "";
                 out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
-                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact): no two of the %d"
-                        + " workers (rank, channel) are equivalent, all simulated", workers)
-                        : String.format(Locale.ROOT, "# mode: folded (exact): %d of %d workers (rank, channel) simulated,"
-                        + " the others by symmetry; --sim-mode full for all", simulatedWorkers, workers));
+                        : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact%s): no two of the %d"
+                        + " workers (rank, channel) are equivalent, all simulated", auto, workers)
+                        : String.format(Locale.ROOT, "# mode: folded (exact%s): %d of %d workers (rank, channel) simulated,"
+                        + " the others by symmetry; --sim-mode full for all", auto, simulatedWorkers, workers));
                 if (note != null) out.println("# interrupted " + note);
                 out.println("#");
         }
@@ -337,6 +313,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (iters != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "-n/--iters is for the simulated backend; --backend cuda times its own iteration counts (50/20/10 per size)");
+        }
+        if (whatIf.any()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--degrade, --down, --nic-gbps, --nvlink-gbps,"
+                    + " --nics-per-node and --oversubscription are for the simulated backend: --backend cuda measures this"
+                    + " host's GPUs as they are");
         }
     }
 
@@ -374,7 +355,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int[] devices = GpuArgs.devices(gpus);
         int n = devices.length;
         Topology topo = TopologyArgs.resolve(topology == null ? "hgx-h200" : topology, topology == null || TopologyArgs.isCatalog(topology) ? n : 0,
-                1, oversubscription, seed);
+                1, 1.0, seed);
         if (topo.gpus().size() != n) {
             throw new UserException("topology " + topo.name() + " has " + topo.gpus().size() + " GPUs but --gpus selects " + n
                     + " devices; give a topology of " + n + " GPUs");
@@ -408,10 +389,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows); break;
-            case csv: printCsv(out, rows); break;
+            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo, runner.graph(), prof, cop, sizes, "measured", "GPUs " + java.util.Arrays.toString(devices)
+                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                        "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
                 out.println("#");
         }
@@ -434,14 +416,20 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return String.format(Locale.ROOT, "%7.2f", us);
     }
 
-    private void printText(PrintWriter out, List<PerfRow> rows, Topology topo, CommGraph g, CalibrationProfile prof,
-                           CollectiveOp cop, long[] sizes, String kind, String source) {
-        out.printf(Locale.ROOT, "# ccsim perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", kind, cop.cliName(), topo.name(),
-                g.nRanks(), g.nNodes(), source);
+    /**
+     * The text table: the header (the topology {@code topoName} of {@code nRanks} ranks on {@code nNodes} nodes, the
+     * channels and bandwidths of graph {@code g}), the NCCL variables and what-ifs applied, the rows and their mean
+     * busbw.
+     */
+    void printText(PrintWriter out, List<PerfRow> rows, String topoName, int nRanks, int nNodes, CommGraph g,
+                   CollectiveOp cop, long[] sizes, String kind, String source) {
+        out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", BuildInfo.current().label(), kind,
+                cop.cliName(), topoName, nRanks, nNodes, source);
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        for (String line : whatIf.header()) out.println(line);
         if (symmMem != null) {
             io.ccsim.algorithms.Algorithm a = io.ccsim.algorithms.plan.TorchSymmMem.parse(symmMem);
             out.printf(Locale.ROOT, "# --symm-mem %s: PyTorch's torch.ops.symm_mem.%s, not NCCL (uncalibrated: Simple step costs,"
@@ -492,17 +480,51 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return Math.round(v * f) / f;
     }
 
-    private static void printJson(PrintWriter out, List<PerfRow> rows) {
+    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+        printJson(out, rows, provenance, List.of(), i -> List.of());
+    }
+
+    /** As {@link #printJson(PrintWriter, List, Provenance)}, row i with {@code extra.apply(i)} under {@code keys}. */
+    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
+                          java.util.function.IntFunction<List<String>> extra) {
         JsonArray a = new JsonArray();
-        for (PerfRow r : rows) a.add(rowJson(r));
+        for (int i = 0; i < rows.size(); i++) {
+            JsonObject o = rowJson(rows.get(i));
+            provenance.addTo(o);
+            List<String> v = extra.apply(i);
+            for (int k = 0; k < keys.size(); k++) o.addProperty(keys.get(k), v.get(k));
+            a.add(o);
+        }
         out.println(new GsonBuilder().setPrettyPrinting().create().toJson(a));
     }
 
-    private static void printCsv(PrintWriter out, List<PerfRow> rows) {
-        out.println("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps");
-        for (PerfRow r : rows) {
-            JsonObject o = rowJson(r);
-            out.println(String.join(",", o.keySet().stream().map(k -> o.get(k).getAsString()).toArray(String[]::new)));
+    /** The rows as CSV (RFC 4180: a value with a comma or quote is quoted), with the provenance columns. */
+    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
+        printCsv(out, rows, provenance, List.of(), i -> List.of());
+    }
+
+    /** As {@link #printCsv(PrintWriter, List, Provenance)}, with the columns {@code keys}, row i's {@code extra.apply(i)}. */
+    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
+                         java.util.function.IntFunction<List<String>> extra) {
+        List<String> header = new ArrayList<>(List.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels",
+                "time_us", "algbw_gbps", "busbw_gbps"));
+        header.addAll(Provenance.COLUMNS);
+        header.addAll(keys);
+        try {
+            org.apache.commons.csv.CSVPrinter csv = org.apache.commons.csv.CSVFormat.DEFAULT.builder()
+                    .setRecordSeparator(System.lineSeparator()).get().print(out);
+            csv.printRecord(header);
+            for (int i = 0; i < rows.size(); i++) {
+                JsonObject o = rowJson(rows.get(i));
+                List<String> values = new ArrayList<>();
+                for (String k : o.keySet()) values.add(o.get(k).getAsString());
+                values.addAll(provenance.csvValues());
+                values.addAll(extra.apply(i));
+                csv.printRecord(values);
+            }
+            csv.flush();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

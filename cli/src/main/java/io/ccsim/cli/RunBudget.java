@@ -117,9 +117,36 @@ final class RunBudget {
         return String.format(Locale.ROOT, "%,d nodes and %,d links", nodes, links);
     }
 
+    /**
+     * The need of an extrapolation's samples: every sample topology (all are kept), and the {@code concurrent} largest
+     * sample simulations at once.
+     */
+    static Need samples(List<Topology> topologies, List<Plan> plans, int concurrent) {
+        Need sims = plans(topologies.get(0), plans, concurrent);
+        long topo = 0;
+        long nodes = 0;
+        long links = 0;
+        for (Topology t : topologies) {
+            topo += topologyBytes(t.nodes().size(), t.links().size());
+            nodes += t.nodes().size();
+            links += t.links().size();
+        }
+        return new Need(topo, elements(nodes, links) + " in " + topologies.size() + " sample clusters",
+                sims.simulationBytes(), sims.simulationWhat());
+    }
+
     /** Whether a run of this need fits. */
     boolean fits(Need need) {
         return need.heapBytes() <= maxHeapBytes;
+    }
+
+    /**
+     * Whether a catalog build of {@code options} and {@code concurrent} simulations of all its GPUs under
+     * {@code policy} fit ({@link #checkCatalog} refuses exactly what this says does not).
+     */
+    boolean fitsCatalog(String name, BuildOptions options, NetPolicy policy, int concurrent) {
+        if (fits(catalog(name, options, PlanOptions.MAX_CHANNELS, concurrent))) return true;
+        return fits(catalog(name, options, channels(name, options, policy), concurrent));
     }
 
     /**
@@ -130,6 +157,14 @@ final class RunBudget {
      * @throws UserException if it does not fit
      */
     void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent) {
+        checkCatalog(name, options, simulation, concurrent, "");
+    }
+
+    /**
+     * As {@link #checkCatalog(String, BuildOptions, NetPolicy, int)}, the refusal offering {@code alternative} (e.g.
+     * {@code --sim-mode extrapolated, }; "" for none) among what is valid.
+     */
+    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent, String alternative) {
         // with the most channels a plan may have, a build that fits needs no closer look (no sample build)
         if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent))) return;
         int channels = simulation == null ? 0 : channels(name, options, simulation);
@@ -147,7 +182,7 @@ final class RunBudget {
         }
         String nodes = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d, ", lo) : "";
         throw new UserException("--nodes " + options.nodes() + ": " + describe(channels > 0 ? "the run" : "the topology", need)
-                + "; valid here: " + jobs + nodes + "or more heap: " + heapOption(need));
+                + "; valid here: " + jobs + nodes + alternative + "or more heap: " + heapOption(need));
     }
 
     /**

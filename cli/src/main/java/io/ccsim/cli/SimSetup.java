@@ -58,6 +58,11 @@ final class SimSetup {
         java.util.List<String> out = new java.util.ArrayList<>();
         if (applied.length() > 0) out.add("# NCCL environment:" + applied);
         if (ignored.length() > 0) out.add("# NCCL variables not modelled (no effect on these numbers):" + ignored);
+        if (env.containsKey(NcclEnv.NCCL_TUNER_CONFIG_FILE) && !env.get(NcclEnv.NCCL_TUNER_CONFIG_FILE).isEmpty()) {
+            out.add("# tuner plugin: NCCL's example plugin (ext-tuner/example, " + CalibrationProfile.NCCL_VERSION
+                    + ") applies " + env.get(NcclEnv.NCCL_TUNER_CONFIG_FILE) + ": first matching row wins; a row's"
+                    + " channels -1, or no row, means 1 channel");
+        }
         return out;
     }
 
@@ -65,7 +70,7 @@ final class SimSetup {
     static NcclEnv ncclEnv(Map<String, String> env) {
         try {
             return NcclEnv.parse(env);
-        } catch (NcclEnvException e) {
+        } catch (NcclEnvException | io.ccsim.algorithms.tuner.TunerConfigException e) {
             throw new UserException(e.getMessage(), e);
         }
     }

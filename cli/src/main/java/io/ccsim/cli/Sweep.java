@@ -31,6 +31,9 @@ final class Sweep<I, R> {
     interface Part {
         /** The simulation starting now covers [{@code base}, {@code base + share}) of the item's work. */
         void set(double base, double share);
+
+        /** The runner that simulates the item from now on, when the task picks its own (a study's point). */
+        default void runner(PerfRunner runner) { }
     }
 
     private final List<I> inputs;
@@ -47,7 +50,7 @@ final class Sweep<I, R> {
     /** The item a worker thread simulates, and the part of it now running. */
     private static final class Slot implements Part {
         final int item;
-        final PerfRunner runner;
+        PerfRunner runner;
         double base;
         double share = 1;
 
@@ -60,6 +63,11 @@ final class Sweep<I, R> {
         public void set(double base, double share) {
             this.base = base;
             this.share = share;
+        }
+
+        @Override
+        public void runner(PerfRunner runner) {
+            this.runner = runner;
         }
     }
 
@@ -81,8 +89,8 @@ final class Sweep<I, R> {
     }
 
     /**
-     * Runs {@code task} on every item with runners from {@code runners} (each polling this sweep's control), on up to
-     * {@code threads} threads.
+     * Runs {@code task} on every item with runners from {@code runners} (each polling this sweep's control; null where
+     * the task picks its runner per item and names it with {@link Part#runner}), on up to {@code threads} threads.
      *
      * @throws InterruptedException if the calling thread is interrupted (as {@link ParallelRuns#map})
      */
@@ -134,7 +142,7 @@ final class Sweep<I, R> {
     private void watch() {
         Slot s = current.get();
         if (s == null) return;
-        double f = s.base + s.share * s.runner.runningFraction();
+        double f = s.base + (s.runner == null ? 0 : s.share * s.runner.runningFraction());
         synchronized (this) {
             fraction[s.item] = Math.min(1, f);
         }

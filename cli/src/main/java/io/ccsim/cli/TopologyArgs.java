@@ -40,10 +40,15 @@ final class TopologyArgs {
 
     /**
      * What a long command guards a catalog build with: the control that stops it, the budget it must fit and, for a
-     * command that simulates on it, the run's network policy (null: the build only) and how many simulations it runs
-     * at once.
+     * command that simulates on it, the run's network policy (null: the build only), how many simulations it runs
+     * at once and what else its refusal offers (e.g. {@code "--sim-mode extrapolated, "}).
      */
-    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) { }
+    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative) {
+        /** A guard whose refusal offers no other mode. */
+        Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) {
+            this(control, budget, simulation, concurrent, "");
+        }
+    }
 
     /**
      * As {@link #resolve(String, int, int, double, long, int, boolean)}, a catalog build guarded by {@code guard} (null:
@@ -53,26 +58,54 @@ final class TopologyArgs {
     static Topology resolve(String nameOrFile, int gpus, int nodes, double oversubscription, long seed, int nics,
                             boolean sharp, Guard guard) {
         if (TopologyCatalog.contains(nameOrFile)) {
-            if (nics < 0) throw new UserException("--nics-per-node must be >= 0 (0 = the board's default), got " + nics);
+            checkNics(nameOrFile, gpus, nics);
+            if (!(oversubscription >= 1) || Double.isInfinite(oversubscription)) {
+                throw new UserException("--oversubscription " + WhatIfOptions.num(oversubscription)
+                        + ": invalid; valid: a leaf's down:up port ratio >= 1 (1 = non-blocking, 2 = half the uplinks)");
+            }
+            if (oversubscription != 1.0 && nodes < 2) {
+                throw new UserException("--oversubscription " + WhatIfOptions.num(oversubscription) + ": one node has no"
+                        + " fat-tree to oversubscribe; valid: --nodes >= 2, or 1 (the default) on one node");
+            }
             if (sharp && nodes < 2) {
                 throw new UserException("--sharp makes the fat-tree's switches SHARP-capable, so it needs --nodes >= 2, got "
                         + nodes);
             }
             BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
             if (guard == null) return TopologyCatalog.build(nameOrFile, options);
-            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent());
+            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent(), guard.alternative());
             return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);
         if (Files.isRegularFile(p)) {
-            if (gpus != 0 || nodes != 1 || nics != 0 || sharp) {
-                throw new UserException("--gpus/--nodes/--nics-per-node/--sharp apply to catalog topologies, not to the file "
-                        + nameOrFile + " (give its network switches the attribute \"sharp\": \"true\" there)");
+            java.util.List<String> given = new java.util.ArrayList<>();
+            if (gpus != 0) given.add("--gpus");
+            if (nodes != 1) given.add("--nodes");
+            if (nics != 0) given.add("--nics-per-node");
+            if (oversubscription != 1.0) given.add("--oversubscription");
+            if (sharp) given.add("--sharp");
+            if (!given.isEmpty()) {
+                throw new UserException(String.join(", ", given) + (given.size() == 1 ? " applies" : " apply")
+                        + " to catalog topologies, not to the file " + nameOrFile + (sharp
+                        ? " (give its network switches the attribute \"sharp\": \"true\" there)"
+                        : "; valid on a file: the what-if flags --degrade, --down, --nic-gbps, --nvlink-gbps"));
             }
             return readFile(p);
         }
         throw new UserException("unknown topology '" + nameOrFile + "': neither a file nor a catalog name; valid names: "
                 + String.join(", ", TopologyCatalog.names()));
+    }
+
+    /** Refuses a NIC count per board that catalog board {@code name} of {@code gpus} GPUs cannot have. */
+    private static void checkNics(String name, int gpus, int nics) {
+        if (nics == 0) return;
+        java.util.List<Integer> valid = TopologyCatalog.validNicsPerNode(name, gpus);
+        if (nics < 0 || !valid.contains(nics)) {
+            throw new UserException("--nics-per-node " + nics + ": invalid for " + name + (valid.equals(java.util.List.of(0))
+                    ? ", which has no NICs; valid: 0" : valid.size() == 1
+                    ? ", whose NIC count is fixed; valid: " + valid.get(0) + " or 0 (the board's)"
+                    : "; valid: a divisor of its GPUs per board, " + valid + ", or 0 (the board's: one NIC per GPU)"));
+        }
     }
 
     /** Whether {@code nameOrFile} names a catalog topology (not a file). */

@@ -1,11 +1,17 @@
 package io.ccsim.cli;
 
+import io.ccsim.topology.LinkKind;
+import io.ccsim.topology.LinkListing;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologySummary;
 import io.ccsim.topology.json.TopologyFormatException;
 import io.ccsim.topology.json.TopologyJson;
 import io.ccsim.topology.smi.NvidiaSmiTopo;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,10 +21,14 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** {@code ccsim topology NAME|FILE [--gpus N] [--nodes M] [--format text|json]} and the nvidia-smi importer. */
+/**
+ * {@code ccsim topology NAME|FILE [--gpus N] [--nodes M] [what-ifs] [--links [--kind K] [--node N]] [--format text|json]}
+ * and the nvidia-smi importer. With {@code --links}, the links a what-if can name ({@link LinkListing}).
+ */
 @Command(name = "topology", description = {
         "Print a summary (or the JSON) of a topology: a catalog name or a JSON file.",
-        "Catalog: hgx-h100, hgx-h200, hgx-b200, pcie-8gpu, gb200-nvl72; --nodes M builds a rail-optimized fat-tree cluster."},
+        "Catalog: hgx-h100, hgx-h200, hgx-b200, pcie-8gpu, gb200-nvl72; --nodes M builds a rail-optimized fat-tree cluster.",
+        "--links lists link ids (for --degrade and --down) with kind, endpoints and rate."},
         mixinStandardHelpOptions = true)
 final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     enum Format { text, json }
@@ -39,12 +49,7 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "number of nodes (boards) in a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0",
-            description = "fat-tree leaf oversubscription, down:up (default: ${DEFAULT-VALUE})")
-    double oversubscription;
-    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
-            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
-    int nicsPerNode;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
@@ -58,6 +63,20 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     @Option(names = "--from-nvidia-smi", paramLabel = "FILE", description = "import the matrix printed by 'nvidia-smi topo -m'")
     Path fromSmi;
 
+    @Option(names = "--links", description = "list the links (id, kind, endpoints, rate, lanes, group, health): the ids"
+            + " that --degrade and --down take")
+    boolean links;
+
+    @Option(names = "--kind", paramLabel = "KIND", split = ",",
+            description = "with --links: only links of these kinds, ib|infiniband|roce|nvlink|pcie|smp|c2c (repeatable or"
+                    + " comma-separated)")
+    List<String> kinds = new ArrayList<>();
+
+    @Option(names = "--node", paramLabel = "NODE",
+            description = "with --links: only links with an endpoint that is NODE or lies under it (n5: host 5; n5.nic3;"
+                    + " leaf.r3)")
+    String node;
+
     /** The catalog build or file, refused if it cannot fit the heap, with progress while it is built. */
     private Topology build() {
         session.stoppable();
@@ -65,7 +84,7 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
         String what = "topology " + topology + (nodes > 1 ? " x " + nodes + " nodes" : "") + ": building";
         session.control().setWatcher(sim -> progress.show(what, Double.NaN));
         try {
-            return TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+            return whatIf.resolve(topology, gpus, nodes, seed, sharp,
                     new TopologyArgs.Guard(session.control(), session.budget(), null, 0));
         } finally {
             session.control().setWatcher(null);
@@ -76,8 +95,15 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
     @Override
     public Integer call() {
         Topology t;
+        if (!links && (!kinds.isEmpty() || node != null)) {
+            throw new ParameterException(spec.commandLine(), (node != null ? "--node" : "--kind") + " selects links to list: add --links");
+        }
         if (fromSmi != null) {
             if (topology != null) throw new ParameterException(spec.commandLine(), "give either NAME|FILE or --from-nvidia-smi, not both");
+            if (whatIf.any()) {
+                throw new ParameterException(spec.commandLine(), "the what-if flags apply to NAME|FILE, not to --from-nvidia-smi:"
+                        + " write the imported topology with --format json, then give that file");
+            }
             try {
                 t = NvidiaSmiTopo.parse(TopologyArgs.readText(fromSmi, "nvidia-smi matrix"), fromSmi.toString());
             } catch (TopologyFormatException e) {
@@ -88,9 +114,38 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
             t = build();
         }
         var out = spec.commandLine().getOut();
-        if (format == Format.json) out.println(TopologyJson.write(t));
-        else out.print(TopologySummary.of(t).toText());
+        if (links) {
+            LinkListing listing = listing(t);
+            if (format == Format.json) {
+                out.println(TopologyJson.writeLinks(listing));
+            } else {
+                out.print(listing.toText());
+                for (String line : whatIf.header()) out.println(line);
+            }
+        } else if (format == Format.json) {
+            out.println(TopologyJson.write(t));
+        } else {
+            out.print(TopologySummary.of(t).toText());
+            for (String line : whatIf.header()) out.println(line);
+        }
         out.flush();
         return 0;
+    }
+
+    /** The links {@code --kind} and {@code --node} select. */
+    private LinkListing listing(Topology t) {
+        Set<LinkKind> ks = EnumSet.noneOf(LinkKind.class);
+        for (String k : kinds) {
+            try {
+                ks.add(LinkListing.kind(k));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--kind: " + e.getMessage());
+            }
+        }
+        try {
+            return LinkListing.select(t, ks, node);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--node " + node + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -3,8 +3,10 @@ package io.ccsim.cli;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
@@ -14,6 +16,7 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TuneResult;
+import io.ccsim.algorithms.tuner.TunerConfigWriter;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.algorithms.tuner.Unavailable;
 import io.ccsim.sim.RunStoppedException;
@@ -43,7 +46,7 @@ import picocli.CommandLine.Spec;
         description = {"Crossover tuning: simulated time of every allowed algorithm/protocol per size, the winner,",
                 "NCCL's default pick, and the sizes where the winner changes. NCCL_* variables restrict the candidates."})
 final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
-    enum Format { text, json }
+    enum Format { text, json, csv }
 
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
@@ -52,10 +55,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
     @Option(names = "--gpus", paramLabel = "N") int gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
-    @Option(names = "--oversubscription", paramLabel = "X", defaultValue = "1.0") double oversubscription;
-    @Option(names = "--nics-per-node", paramLabel = "K", defaultValue = "0",
-            description = "network NICs per board, e.g. 4 for 8 GPUs (default: the board's, one per GPU on HGX)")
-    int nicsPerNode;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
@@ -65,7 +65,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE") String maxBytes;
     @Option(names = {"-f", "--stepfactor"}, paramLabel = "F") Long factor;
     @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
-    @Option(names = "--format", defaultValue = "text") Format format;
+    @Option(names = "--format", defaultValue = "text", description = "text, json or csv (default: text)") Format format;
+    @Option(names = "--tuner-config", paramLabel = "FILE",
+            description = "also write the fastest choice per size as the CSV of NCCL's example tuner plugin"
+                    + " (deploy with NCCL_TUNER_PLUGIN and NCCL_TUNER_CONFIG_FILE=FILE; ccsim reads it back the same way)")
+    Path tunerConfig;
     @Option(names = "--seed", defaultValue = "0") long seed;
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
@@ -79,9 +83,14 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Override
     public void setSession(Main.Session session) { this.session = session; }
 
-    record Cell(String label, int channels, double timeUs) { }
+    record Cell(String label, Algorithm algorithm, Protocol protocol, int channels, double timeUs) { }
 
-    record Line(long bytes, List<Cell> cells, String best, String nccl) { }
+    record Line(long bytes, long ncclBytes, List<Cell> cells, String best, String nccl) {
+        Cell bestCell() {
+            for (Cell c : cells) if (c.label().equals(best)) return c;
+            throw new IllegalStateException("no cell " + best);
+        }
+    }
 
     @Override
     public Integer call() {
@@ -101,7 +110,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, oversubscription, seed, nicsPerNode, sharp,
+        Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         java.util.function.Supplier<PerfRunner> runners = () -> {
@@ -126,6 +135,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         List<Line> tuned;
         try {
             tuned = sweep.run(runners, threads, (r, z, part) -> tuneSize(r, z, fop, fdt, part));
+        } catch (io.ccsim.algorithms.perf.StalledRunException e) {
+            throw whatIf.stalled(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserException("tune: interrupted", e);
@@ -153,9 +164,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         RunStoppedException stopped = sweep.stopped();
         String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("sizes", todo.size(), missing);
         PrintWriter out = spec.commandLine().getOut();
-        if (format == Format.json) printJson(out, cop, topo, lines, crossovers);
+        if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, topo, runner, lines);
+        if (format == Format.csv) printCsv(out, lines, new ArrayList<>(labels));
+        else if (format == Format.json) printJson(out, cop, topo, whatIf.lines(), lines, crossovers);
         else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
-        if (note != null && format != Format.json) out.println("# interrupted " + note);
+        if (note != null && format == Format.text) out.println("# interrupted " + note);
         out.flush();
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();
@@ -207,11 +220,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             part.set((double) before / Math.max(1, z.steps()), (double) steps / Math.max(1, z.steps()));
             before += steps;
             PerfRow r = runner.simulate(cop, z.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-            Cell cell = new Cell(c.label(), c.channels(), r.timeUs());
+            Cell cell = new Cell(c.label(), c.algorithm(), c.protocol(), c.channels(), r.timeUs());
             cells.add(cell);
             if (best == null || cell.timeUs() < best.timeUs()) best = cell;
         }
-        return new Line(z.size(), cells, best.label(), z.result().winner().label());
+        return new Line(z.size(), z.result().input().bytes(), cells, best.label(), z.result().winner().label());
     }
 
     private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
@@ -221,6 +234,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", SimSetup.profileLabel(profile, runner.tuner().profile()),
                 CalibrationProfile.NCCL_VERSION);
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
+        for (String line : whatIf.header()) out.println(line);
         out.println("# '*' marks the fastest; 'nccl' is what NCCL's cost model (the tuner) picks by default");
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "#%11s", "size"));
         for (String l : labels) h.append(String.format(Locale.ROOT, "  %14s", l));
@@ -251,10 +265,63 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
     }
 
-    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<Line> lines, List<String[]> crossovers) {
+    /** The fastest choice of every size, as NCCL's example tuner plugin reads it ({@link TunerConfigWriter}). */
+    private void writeTunerConfig(CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines) {
+        List<TunerConfigWriter.Choice> choices = new ArrayList<>();
+        for (Line l : lines) {
+            Cell b = l.bestCell();
+            choices.add(new TunerConfigWriter.Choice(l.ncclBytes(), b.algorithm(), b.protocol(), b.channels()));
+        }
+        String text;
+        try {
+            List<String> comments = new ArrayList<>(List.of(
+                    "ccsim tune --op " + cop.cliName() + " on " + topo.name() + " ("
+                            + runner.graph().nRanks() + " ranks, " + runner.graph().nNodes() + " node(s)), profile "
+                            + SimSetup.profileLabel(profile, runner.tuner().profile()) + ", NCCL "
+                            + CalibrationProfile.NCCL_VERSION + " model",
+                    "the fastest simulated algorithm/protocol/channels per size; sizes are NCCL's nBytes (all-gather,"
+                            + " reduce-scatter: the whole buffer)",
+                    "NCCL's example tuner plugin (ext-tuner/example): NCCL_TUNER_PLUGIN=<its .so>"
+                            + " NCCL_TUNER_CONFIG_FILE=<this file>"));
+            for (String w : whatIf.lines()) comments.add("what-if: " + w);
+            text = TunerConfigWriter.write(cop, runner.graph().nNodes(), runner.graph().nRanks(), choices, comments);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("--tuner-config: " + e.getMessage(), e);
+        }
+        try {
+            java.nio.file.Files.writeString(tunerConfig, text);
+        } catch (java.io.IOException e) {
+            throw new UserException("--tuner-config " + tunerConfig + ": cannot write it ("
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")", e);
+        }
+    }
+
+    /** One CSV row per size: its time and channel count per candidate (empty where not a candidate), then the picks. */
+    private static void printCsv(PrintWriter out, List<Line> lines, List<String> labels) {
+        StringBuilder h = new StringBuilder("size");
+        for (String l : labels) h.append(',').append(l).append("_time_us,").append(l).append("_channels");
+        out.println(h.append(",fastest,nccl"));
+        for (Line line : lines) {
+            StringBuilder sb = new StringBuilder(Long.toString(line.bytes()));
+            for (String l : labels) {
+                Cell c = line.cells().stream().filter(x -> x.label().equals(l)).findFirst().orElse(null);
+                if (c == null) sb.append(",,");
+                else sb.append(String.format(Locale.ROOT, ",%.3f,%d", c.timeUs(), c.channels()));
+            }
+            out.println(sb.append(',').append(line.best()).append(',').append(line.nccl()));
+        }
+    }
+
+    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<String> whatIf, List<Line> lines,
+                                  List<String[]> crossovers) {
         JsonObject root = new JsonObject();
         root.addProperty("op", cop.cliName());
         root.addProperty("topology", topo.name());
+        if (!whatIf.isEmpty()) {
+            JsonArray w = new JsonArray();
+            whatIf.forEach(w::add);
+            root.add("what_if", w);
+        }
         JsonArray rows = new JsonArray();
         for (Line l : lines) {
             JsonObject o = new JsonObject();

@@ -2,6 +2,7 @@ package io.ccsim.cli;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.fit.ErrorTable;
@@ -25,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import io.ccsim.sim.RunStoppedException;
 import picocli.CommandLine.Command;
@@ -35,24 +35,30 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ccsim validate}: simulated against measured times. Each measured row ({@link Measurements#read}) is simulated with
- * the same op, size, dtype, rank count, algorithm, protocol and channels by a {@link PerfRunner} on the topology
- * (default {@code hgx-h200} with the row's n GPUs) and the profile; rows whose algorithm/protocol are unknown
- * (nccl-tests logs) are simulated with NCCL's default choice (the tuner). The table gives, per (op, algorithm,
- * protocol, n), the median and maximum of |t_sim − t_meas| / t_meas below 1 MiB and from 1 MiB, and whether the
- * fidelity bounds hold (median ≤ 15 % below 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
+ * {@code ccsim validate}: simulated against measured times. Each measured row ({@link Measurements#read}: perf's JSON,
+ * CSV and text, gpu-backend timings, NCCL fixtures, nccl-tests logs of every version and their {@code -J} JSON) is
+ * simulated with the same op, size, dtype, rank count, algorithm, protocol and channels by a {@link PerfRunner} on the
+ * row's topology ({@link MeasuredTarget}: {@code --topology}, else the board of the GPU model the file names with the
+ * row's ranks on its hosts, else {@code hgx-h200}) and the profile ({@code --profile}, else the built-in one of the
+ * board's GPU); rows whose algorithm/protocol are unknown (nccl-tests logs) are simulated with NCCL's default choice
+ * (the tuner). The table gives, per (op, algorithm, protocol, ranks), the median and maximum of
+ * |t_sim − t_meas| / t_meas below 1 MiB and from 1 MiB, and whether the fidelity bounds hold (median ≤ 15 % below
+ * 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG).",
-                "Measured files: 'ccsim perf [--backend cuda] --format json|csv' output, gpu-backend timing.json rows,",
-                "or NVIDIA nccl-tests text logs (algorithm/protocol unknown: NCCL's default choice is simulated)."})
+                "Measured files: 'ccsim perf [--backend cuda]' output (text, json, csv), gpu-backend timing.json rows, or NVIDIA",
+                "nccl-tests output, any version, text or -J JSON (algorithm/protocol unknown: NCCL's default choice is simulated).",
+                "Rows are simulated on the board of the GPU the file names, on as many nodes as its hosts."})
 final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     @Spec CommandSpec spec;
     private Map<String, String> env = Map.of();
     private Main.Session session;
     @Mixin ProgressOption progressOption = new ProgressOption();
-    /** The profile of the first topology built (all rows are simulated with it). */
-    private CalibrationProfile prof;
+    /** The topologies simulated on and their profiles' labels, in the order first used. */
+    private final Map<String, String> simulatedOn = new LinkedHashMap<>();
+    /** Files measured on another GPU than the topology's, with the note printed for them. */
+    private final java.util.Set<String> otherGpuNotes = new java.util.LinkedHashSet<>();
 
     @Option(names = "--profile", paramLabel = "FILE|NAME",
             description = "calibration profile JSON, or a built-in name (h100, h200); default: built-in for the topology's GPU")
@@ -61,8 +67,13 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     List<Path> measured;
     @Option(names = "--chart", paramLabel = "PNG", description = "write a busbw-vs-size chart here")
     Path chart;
-    @Option(names = "--topology", defaultValue = "hgx-h200", paramLabel = "NAME|FILE", description = "topology to simulate on (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topology", paramLabel = "NAME|FILE", description = "topology to simulate on (default: the board of the GPU"
+            + " model the file names, on as many nodes as its hosts; else hgx-h200)")
     String topology;
+    @Option(names = "--collective", paramLabel = "OP", description = "the collective of nccl-tests output that names no binary"
+            + " (logs before nccl-tests 2.16.7 without their command line): all_reduce, all_gather, ... (default: the one the"
+            + " file's name names, as all_gather_perf.log)")
+    String collective;
     @Option(names = "--gpus", paramLabel = "N", description = "ranks for rows that do not say (nccl-tests logs without rank lines, perf output)")
     Integer gpus;
     @Option(names = "--include-eager", description = "keep timing rows with \"graph\": false (host launch cost included)")
@@ -79,7 +90,10 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     public void setSession(Main.Session session) { this.session = session; }
 
     /** One compared row. {@code simAlgo}/{@code simProto}/{@code simChannels} are what was simulated. */
-    record Compared(MeasuredRow m, int n, Algorithm simAlgo, Protocol simProto, int simChannels, double simUs) {
+    record Compared(MeasuredRow m, int n, int nodes, Algorithm simAlgo, Protocol simProto, int simChannels, double simUs) {
+        /** The ranks as the table shows them: {@code 8}, or {@code 2x8} on several nodes. */
+        String ranksLabel() { return nodes > 1 ? nodes + "x" + n / nodes : Integer.toString(n); }
+
         double relErr() { return (simUs - m.timeUs()) / m.timeUs(); }
 
         /** Group label: the measured algorithm/protocol, or "auto" where the file did not say. */
@@ -95,8 +109,16 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         if (gpus != null && gpus < 1) throw new UserException("--gpus: must be >= 1, got " + gpus);
         PrintWriter out = spec.commandLine().getOut();
         List<MeasuredRow> rows = new ArrayList<>();
+        CollectiveOp named = null;
+        if (collective != null) {
+            try {
+                named = CollectiveOp.parse(collective.replaceFirst("_perf$", "").replace("alltoall", "all_to_all"));
+            } catch (IllegalArgumentException e) {
+                throw new UserException("--collective: " + e.getMessage(), e);
+            }
+        }
         for (Path f : measured) {
-            MeasuredFile fr = Measurements.read(f.toString(), TopologyArgs.readText(f, "measured file"), includeEager);
+            MeasuredFile fr = Measurements.read(f.toString(), TopologyArgs.readText(f, "measured file"), includeEager, named);
             if (fr.rows().isEmpty()) throw new UserException(f + ": no measured rows");
             rows.addAll(fr.rows());
             out.printf(Locale.ROOT, "# %s: %d rows%s%n", f, fr.rows().size(), fr.skipped().isEmpty() ? "" : "; left out " + fr.skipped());
@@ -104,9 +126,10 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         List<Compared> cmp = new ArrayList<>();
         RunStoppedException stopped = compareAll(rows, SimSetup.ncclEnv(env), cmp);
         if (stopped != null && cmp.isEmpty()) throw stopped;
-        out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(), topology,
-                profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile) ? SimSetup.profileLabel(null, prof)
-                        : prof.gpu() + " (" + profile + ")", CalibrationProfile.NCCL_VERSION);
+        out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(),
+                String.join(", ", simulatedOn.keySet()), String.join(", ", new java.util.LinkedHashSet<>(simulatedOn.values())),
+                CalibrationProfile.NCCL_VERSION);
+        for (String note : otherGpuNotes) out.println(note);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
         if (chart != null) {
@@ -135,7 +158,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
      * {@link #prof}); returns the stop request that ended it early (the rows done so far are in {@code cmp}), or null.
      */
     private RunStoppedException compareAll(List<MeasuredRow> rows, NcclEnv nccl, List<Compared> cmp) {
-        Map<Integer, PerfRunner> runners = new TreeMap<>();
+        Map<MeasuredTarget, PerfRunner> runners = new java.util.HashMap<>();
         session.stoppable();
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         long[] work = new long[rows.size()];
@@ -152,15 +175,15 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                     throw new UserException(m.where() + ": the file does not say how many ranks ran (no 'n' field or '# Rank' lines);"
                             + " pass --gpus N");
                 }
-                PerfRunner runner = runners.get(n);
-                if (runner == null) {
-                    runner = runner(m, n, nccl);
-                    runners.put(n, runner);
+                MeasuredTarget target = MeasuredTarget.of(m, n, topology);
+                PerfRunner runner = runners.computeIfAbsent(target, t -> runner(m, t, nccl));
+                if (target.differsFrom(m.gpu())) {
+                    otherGpuNotes.add("# note: " + m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "") + " was measured on " + m.gpu()
+                            + "; simulated on " + runner.graph().nRanks() + " ranks of " + target.topology() + " as --topology asks");
                 }
-                PerfRunner r = runner;
-                session.control().setWatcher(sim -> progress.show(what + String.format(Locale.ROOT, ": %.0f %%", 100 * r.runningFraction()),
-                        items.fraction(i, r.runningFraction())));
-                cmp.add(simulate(runner, m, n));
+                session.control().setWatcher(sim -> progress.show(what + String.format(Locale.ROOT, ": %.0f %%", 100 * runner.runningFraction()),
+                        items.fraction(i, runner.runningFraction())));
+                cmp.add(simulate(runner, m, n, runner.graph().nNodes()));
             }
             return null;
         } catch (RunStoppedException e) {
@@ -171,14 +194,17 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         }
     }
 
-    /** The runner of {@code n} ranks on the topology (the first one also fixes the profile). */
-    private PerfRunner runner(MeasuredRow m, int n, NcclEnv nccl) {
-        Topology topo = TopologyArgs.resolve(topology, TopologyArgs.isCatalog(topology) ? n : 0, 1, 1.0, seed);
-        if (topo.gpus().size() < n) {
-            throw new UserException(m.where() + ": " + n + " ranks, but topology " + topo.name() + " has " + topo.gpus().size() + " GPUs");
+    /** The runner of {@code t}'s ranks on its topology, with the profile given or the built-in one of its GPU model. */
+    private PerfRunner runner(MeasuredRow m, MeasuredTarget t, NcclEnv nccl) {
+        Topology topo = TopologyArgs.resolve(t.topology(), t.gpusPerNode(), t.nodes(), 1.0, seed);
+        if (topo.gpus().size() < t.ranks()) {
+            throw new UserException(m.where() + ": " + t.ranks() + " ranks, but topology " + topo.name() + " has " + topo.gpus().size()
+                    + " GPUs");
         }
-        if (prof == null) prof = profile(topo);
-        PerfRunner runner = new PerfRunner(topo, n, prof, nccl, seed);
+        CalibrationProfile prof = profile(topo);
+        simulatedOn.putIfAbsent(topo.name(), profile == null || CalibrationProfile.BUILTIN_NAMES.contains(profile)
+                ? SimSetup.profileLabel(null, prof) : prof.gpu() + " (" + profile + ")");
+        PerfRunner runner = new PerfRunner(topo, t.ranks(), prof, nccl, seed);
         runner.setRunControl(session.control());
         return runner;
     }
@@ -191,8 +217,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         return SimSetup.profile(profile == null ? null : Path.of(profile), topo);
     }
 
-    private static Compared simulate(PerfRunner runner, MeasuredRow m, int n) {
-        long count = runner.countFor(m.op(), m.bytes(), m.dtype());
+    private static Compared simulate(PerfRunner runner, MeasuredRow m, int n, int nodes) {
+        long count = runner.countOf(m.op(), m.bytes(), m.dtype());
         if (count == 0) throw new UserException(m.where() + ": " + m.bytes() + " B is less than one " + m.dtype() + " per rank of " + n);
         ReduceOp redop = m.redop().orElse(ReduceOp.SUM);
         int root = m.root() < n ? m.root() : 0;
@@ -212,9 +238,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                     r = runner.simulate(m.op(), count, m.dtype(), redop, root, algo, proto, c.channels(), 1);
                 }
             } else {
-                r = runner.run(m.op(), m.bytes(), m.dtype(), redop, root);
+                r = runner.runCount(m.op(), count, m.dtype(), redop, root, 1);
             }
-            return new Compared(m, n, r.algo(), r.proto(), r.channels(), r.timeUs());
+            return new Compared(m, n, nodes, r.algo(), r.proto(), r.channels(), r.timeUs());
         } catch (IllegalArgumentException e) {   // TunerException included
             throw new UserException(m.where() + ": cannot simulate " + m.op() + " " + m.bytes() + " B: " + e.getMessage(), e);
         }
@@ -224,7 +250,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         out.println("#");
         out.println("# op              n        bytes   algo/proto/ch (simulated)   measured_us  simulated_us   error");
         for (Compared c : cmp) {
-            out.printf(Locale.ROOT, "  %-14s %2d %12d   %-27s %11.2f  %12.2f  %+6.1f%%%n", c.m().op().cliName(), c.n(), c.m().bytes(),
+            out.printf(Locale.ROOT, "  %-14s %2s %12d   %-27s %11.2f  %12.2f  %+6.1f%%%n", c.m().op().cliName(), c.ranksLabel(), c.m().bytes(),
                     c.simAlgo().ncclName() + "/" + c.simProto().ncclName() + "/" + c.simChannels(), c.m().timeUs(), c.simUs(), 100 * c.relErr());
         }
     }
@@ -233,8 +259,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     static void printTable(PrintWriter out, List<Compared> cmp) {
         Map<String, List<Compared>> groups = new LinkedHashMap<>();
         cmp.stream().sorted(Comparator.comparing((Compared c) -> c.m().op()).thenComparing(Compared::algoLabel)
-                        .thenComparing(Compared::protoLabel).thenComparingInt(Compared::n))
-                .forEach(c -> groups.computeIfAbsent(c.m().op().cliName() + "|" + c.algoLabel() + "|" + c.protoLabel() + "|" + c.n(),
+                        .thenComparing(Compared::protoLabel).thenComparingInt(Compared::n).thenComparingInt(Compared::nodes))
+                .forEach(c -> groups.computeIfAbsent(c.m().op().cliName() + "|" + c.algoLabel() + "|" + c.protoLabel() + "|" + c.ranksLabel(),
                         k -> new ArrayList<>()).add(c));
         out.println("#");
         out.println("# relative error |t_sim - t_meas| / t_meas; fidelity bounds (docs/calibration.md): median <= 15 % below 1 MiB, <= 5 % from 1 MiB");
@@ -251,8 +277,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             boolean ok = (small.length == 0 || median(small) <= ErrorTable.KERNEL_BOUND_SMALL)
                     && (large.length == 0 || median(large) <= ErrorTable.KERNEL_BOUND_LARGE);
             if (ok) groupsOk++;
-            out.printf(Locale.ROOT, "  %-14s  %-6s  %-6s %2d  %-8s %4s %6s %6s    %4s %6s %6s %+6.1f%%  %s%n", f.m().op().cliName(), f.algoLabel(),
-                    f.protoLabel(), f.n(), Sizes.human(lo) + ".." + Sizes.human(hi), small.length, pct(median(small)), pct(max(small)),
+            out.printf(Locale.ROOT, "  %-14s  %-6s  %-6s %2s  %-8s %4s %6s %6s    %4s %6s %6s %+6.1f%%  %s%n", f.m().op().cliName(), f.algoLabel(),
+                    f.protoLabel(), f.ranksLabel(), Sizes.human(lo) + ".." + Sizes.human(hi), small.length, pct(median(small)), pct(max(small)),
                     large.length, pct(median(large)), pct(max(large)), 100 * bias, ok ? "yes" : "NO");
         }
         double[] allSmall = absErrors(cmp, false);

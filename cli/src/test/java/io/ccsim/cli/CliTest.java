@@ -81,7 +81,7 @@ class CliTest {
         JsonArray a = JsonParser.parseString(r.out()).getAsJsonArray();
         assertThat(a).hasSize(8); // 2^(3+3k) <= 2^26 (64M) for k = 0..7
         Set<String> keys = Set.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels", "time_us",
-                "algbw_gbps", "busbw_gbps");
+                "algbw_gbps", "busbw_gbps", "ccsim_version", "nccl_model", "profile", "calibrated", "topology", "gpu", "ranks", "nodes", "seed");
         double prev = 0;
         for (var e : a) {
             JsonObject o = e.getAsJsonObject();
@@ -94,6 +94,31 @@ class CliTest {
             assertThat(o.get("count").getAsLong()).isEqualTo(bytes / 4);
             assertThat(t).isGreaterThanOrEqualTo(prev);
             prev = t;
+            // provenance: this build, NCCL's modelled release, the calibrated built-in profile, the communicator
+            assertThat(o.get("ccsim_version").getAsString()).isEqualTo(BuildInfo.current().label());
+            assertThat(o.get("nccl_model").getAsString()).isEqualTo("2.28.9");
+            assertThat(o.get("profile").getAsString()).isEqualTo("h200");
+            assertThat(o.get("calibrated").getAsBoolean()).isTrue();
+            assertThat(o.get("topology").getAsString()).isEqualTo("hgx-h200");
+            assertThat(o.get("gpu").getAsString()).isEqualTo("H200");
+            assertThat(o.get("ranks").getAsInt()).isEqualTo(8);
+            assertThat(o.get("nodes").getAsInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void perfRowsReadBackIntoValidateWithTheirRankCount(@TempDir Path dir) throws Exception {
+        for (String format : List.of("json", "csv")) {
+            Result r = run("perf", "--topology", "hgx-h100", "--gpus", "4", "--op", "reduce_scatter", "-b", "64K", "-e", "4M", "-f", "8",
+                    "--format", format);
+            assertThat(r.code()).as(r.err()).isZero();
+            Path f = dir.resolve("perf." + format);
+            Files.writeString(f, r.out());
+            // no --gpus: the rows say 4 ranks; simulated again with the plan they name, they match themselves
+            Result v = run("validate", "--topology", "hgx-h100", "--measured", f.toString());
+            assertThat(v.code()).as(v.err()).isZero();
+            assertThat(v.out()).contains("# ccsim validate: 3 rows").contains("reduce_scatter  Ring    LL      4  64K..512K")
+                    .contains("# all rows: < 1 MiB median 0.0% max 0.0% (2 rows); >= 1 MiB median 0.0% max 0.0% (1 rows)");
         }
     }
 
@@ -136,7 +161,8 @@ class CliTest {
                 "--op", "all_reduce", "-b", "1M", "-e", "4M", "--format", "csv");
         assertThat(r.code()).as(r.err()).isZero();
         List<String> lines = r.out().lines().collect(Collectors.toList());
-        assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps");
+        assertThat(lines.get(0)).isEqualTo("op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps,"
+                + "ccsim_version,nccl_model,profile,calibrated,topology,gpu,ranks,nodes,seed");
         assertThat(lines).hasSize(4);
         for (String l : lines.subList(1, 4)) assertThat(l).contains(",Tree,Simple,");
     }
@@ -178,6 +204,39 @@ class CliTest {
         assertThat(o.getAsJsonArray("crossovers")).isNotEmpty();
         assertThat(sizes.get(0).getAsJsonObject().get("fastest").getAsString()).endsWith("/LL");
         assertThat(sizes.get(5).getAsJsonObject().get("fastest").getAsString()).endsWith("/Simple");
+    }
+
+    @Test
+    void tuneExportsNcclTunerPluginRowsThatPerfFollowsBack(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("nccl_tuner.conf");
+        Map<String, String> noNvls = Map.of("NCCL_NVLS_ENABLE", "0");
+        Result t = run(noNvls, "tune", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1K", "-e", "64M",
+                "-f", "8", "--format", "csv", "--tuner-config", conf.toString());
+        assertThat(t.code()).as(t.err()).isZero();
+        List<String> rows = t.out().lines().skip(1).collect(Collectors.toList());
+        List<String> header = List.of(t.out().lines().findFirst().orElseThrow().split(","));
+        assertThat(header.get(0)).isEqualTo("size");
+        int fastest = header.indexOf("fastest");
+        String text = Files.readString(conf);
+        assertThat(text).contains("collective_type,min_bytes,max_bytes").contains(",2,16,-1,-1");
+        Result p = run(Map.of("NCCL_NVLS_ENABLE", "0", "NCCL_TUNER_CONFIG_FILE", conf.toString()), "perf", "--topology",
+                "hgx-h100", "--nodes", "2", "--op", "all_reduce", "-b", "1K", "-e", "64M", "-f", "8", "--format", "csv");
+        assertThat(p.code()).as(p.err()).isZero();
+        List<String> perf = p.out().lines().skip(1).collect(Collectors.toList());
+        assertThat(perf).hasSameSizeAs(rows);
+        String perfHeader = p.out().lines().findFirst().orElseThrow();
+        List<String> ph = List.of(perfHeader.split(","));
+        for (int i = 0; i < rows.size(); i++) {
+            String[] tr = rows.get(i).split(",");
+            String[] pr = perf.get(i).split(",");
+            assertThat(pr[ph.indexOf("algo")] + "/" + pr[ph.indexOf("proto")]).as(rows.get(i)).isEqualTo(tr[fastest]);
+            assertThat(pr[ph.indexOf("channels")]).isEqualTo(tr[header.indexOf(tr[fastest] + "_channels")]);
+        }
+        Result bad = run(Map.of("NCCL_TUNER_CONFIG_FILE", dir.resolve("missing.conf").toString()), "perf", "--topology",
+                "hgx-h100", "--op", "all_reduce", "-b", "1K", "-e", "1K");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err().strip().lines().count()).isEqualTo(1);
+        assertThat(bad.err()).contains("NCCL_TUNER_CONFIG_FILE=").contains("no such file").doesNotContain("Exception");
     }
 
     @Test

@@ -73,6 +73,7 @@ class GoldenOutputTest {
         assertThat(GoldenCase.mask(scenario)).isEqualTo("(simulated 0.172 s of job time in <wall> s wall)\n");
         String row = "    1048576        262144     float     sum      -1    29.11   36.02   63.03    Ring      LL   24\n";
         assertThat(GoldenCase.mask(row)).isEqualTo(row);
+        assertThat(GoldenCase.mask("ccsim " + BuildInfo.current().label() + "\n")).isEqualTo("ccsim <version>\n");
     }
 
     /**
@@ -119,9 +120,11 @@ class GoldenOutputTest {
         /** Runs the command and returns the golden text: the command line, the exit code, stdout and stderr, masked. */
         String run() {
             String[] resolved = args.stream().map(GoldenCase::resolve).toArray(String[]::new);
+            Map<String, String> resolvedEnv = new LinkedHashMap<>();
+            env.forEach((k, v) -> resolvedEnv.put(k, resolve(v)));
             StringWriter o = new StringWriter();
             StringWriter e = new StringWriter();
-            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), env,
+            int code = Main.execute(resolved, new PrintWriter(o, true), new PrintWriter(e, true), resolvedEnv,
                     new Main.Session(new io.ccsim.sim.RunControl(), false, System::nanoTime, HEAP_BYTES));
             StringBuilder sb = new StringBuilder();
             sb.append("$ ");
@@ -146,9 +149,13 @@ class GoldenOutputTest {
             return t;
         }
 
-        /** Masks what depends on the wall clock: "in X s wall" and "(X M/s)" rates. */
+        /**
+         * Masks what depends on the wall clock, "in X s wall" and "(X M/s)" rates, and on the build: its version and
+         * git description ({@link BuildInfo#label()}) read {@code <version>}.
+         */
         static String mask(String text) {
-            return RATE.matcher(WALL.matcher(text).replaceAll("in <wall> s wall")).replaceAll("(<rate> M/s)");
+            String t = RATE.matcher(WALL.matcher(text).replaceAll("in <wall> s wall")).replaceAll("(<rate> M/s)");
+            return t.replace(BuildInfo.current().label(), "<version>");
         }
 
         static String firstDifference(String name, String expected, String actual) {

@@ -192,7 +192,8 @@ class GpuCommandsTest {
 
     @Test
     void validateAnNcclTestsLogSimulatesNcclsDefaultChoice() {
-        CliTest.Result v = run("validate", "--measured", A100_LOG.toString(), "--profile", "h200", "--detail");
+        // the log names its A100s, for which ccsim has no board: simulated on the H200 board as asked
+        CliTest.Result v = run("validate", "--measured", A100_LOG.toString(), "--topology", "hgx-h200", "--profile", "h200", "--detail");
         assertThat(v.code()).as(v.err()).isZero();
         assertThat(v.out()).containsPattern("all_reduce\\s+auto\\s+auto\\s+8\\s+8\\.\\.4G");
         // the 1 MiB row: measured 52.61 us out-of-place (the log); simulated = perf's NCCL-default time on 8 GPUs

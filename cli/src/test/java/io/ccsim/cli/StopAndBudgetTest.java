@@ -65,7 +65,7 @@ class StopAndBudgetTest {
     void perfStoppedInTheSecondSizePrintsTheFirstRowAndExits130() throws Exception {
         // 1 MiB, 2 MiB, ... 16 GiB on 4 x 8 GPUs, one size at a time: minutes in all; stopped once the second size runs
         Stopped s = stopWhenShown("perf all_reduce 2M (2/15)", "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",
-                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "1", "--progress");
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "1", "--sim-mode", "full", "--progress");
         assertThat(s.stopNanos()).as("stopped within a second").isLessThan(1_000_000_000L);
         assertThat(s.code()).isEqualTo(130);
         assertThat(s.out()).containsPattern("(?m)^ +1048576 +262144 +float +sum")
@@ -78,8 +78,10 @@ class StopAndBudgetTest {
     @Test
     void perfOnTwoThreadsPrintsEveryRowDoneAndNamesTheOthers() throws Exception {
         // two sizes at once: whichever finished before the stop are printed, the others named, none twice or lost
+        // --sim-mode full: every worker simulated, so the 15 sizes take minutes and the stop lands mid-run (folded,
+        // the whole run is a few seconds and could end before the stop)
         Stopped s = stopWhenShown("perf all_reduce 8M (4/", "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",
-                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "2", "--progress");
+                "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "2", "--sim-mode", "full", "--progress");
         assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
         assertThat(s.code()).isEqualTo(130);
         java.util.List<Long> printed = new java.util.ArrayList<>();

@@ -11,80 +11,126 @@ import java.util.Arrays;
  *       not below the last head's (which the simulator's clock guarantees but for the cases in the block
  *       comment).</li>
  *   <li>{@link #peek} gives the slot of the earliest live event (least time, then least sequence), or -1;
- *       {@link #take} removes that head and returns its action.</li>
+ *       {@link #headTime} and {@link #headSeq} are that event's time and insertion sequence, and {@link #take}
+ *       removes it and returns its action.</li>
  *   <li>A handle is {@code generation << 28 | slot}: a slot's generation grows at each reuse, so the handle of a
  *       taken or cancelled event never names a later event (a slot whose generation would overflow is retired).
- *       At most 2^28 - 1 events may be pending at once ({@link IllegalStateException} beyond).</li>
- *   <li>Nothing is boxed; inserting allocates nothing (arrays grow by doubling).</li>
+ *       At most 2^28 events may be pending at once ({@link IllegalStateException} beyond).</li>
+ *   <li>Nothing is boxed; inserting allocates nothing in steady state (storage grows by doubling).</li>
  * </ul>
  * Not thread-safe. The {@link Simulator} is its only subclass; tests use it alone.
  */
-class EventQueue {
+class EventQueue extends EntryChunks {
     /*
-     * The queue is a radix heap (Ahuja, Mehlhorn, Orlin, Tarjan, "Faster algorithms for the shortest path problem",
-     * 1990), which fits a discrete-event kernel: times never go below the last minimum. Bucket 0 holds the events at
-     * time rLast; bucket i >= 1 those whose time differs from rLast first in bit i-1. When bucket 0 is empty, the
-     * lowest non-empty bucket is scanned for its minimum, which becomes rLast, and its events move to lower buckets
-     * (each event moves at most 63 times in all). Equal times keep insertion order: the events that land in bucket 0
-     * on a redistribution are sorted by insertion sequence, and later ones at that time have larger sequences and are
-     * appended. Looking at the head may move rLast past the simulator's clock (runUntil(time) stopping before a later
-     * event, or end-of-instant actions running before it); an event then inserted before rLast goes to a small side
-     * heap ordered by (time, sequence), and the head is the earlier of the two. Pushes and pops touch a few array
-     * ends instead of walking a tree.
+     * Levels. A radix heap (Ahuja, Mehlhorn, Orlin, Tarjan, "Faster algorithms for the shortest path problem",
+     * 1990) with 8-bit digits above a 14-bit block, which is also a hierarchical timing wheel (Varghese, Lauck,
+     * "Hashed and hierarchical timing wheels", 1987) whose base is the last minimum, rLast. Let x = t ^ rLast for a
+     * time t >= rLast. If x < 2^14, t is in rLast's block (16,384 ps) and the event is in the run (level 0, below).
+     * Otherwise its level L >= 1 is that of the highest bit of x (level L covers bits 14 + 8(L-1) to 14 + 8L - 1),
+     * and it goes to bucket (L, digit of t in those bits), a chain of chunks (EntryChunks). When the run is empty,
+     * the lowest non-empty bucket of the lowest non-empty level (a scan of an occupancy bitmap) is emptied: its least
+     * time (kept per bucket) becomes rLast, and each of its events moves to the run or to a lower level. The other
+     * buckets keep their place, as rLast kept every bit above those of that bucket's level. An event filed at level L
+     * moves L times at most, the last into the run: once if its time is in rLast's aligned 2^22-ps (4.2 us) region.
      *
-     * A slot indexes the event table: per slot, interleaved for locality (one cache line), the time, the insertion
-     * sequence and the generation, plus the action (null once taken or cancelled). Cancellation is lazy: the action
-     * is dropped at once, and the slot is freed when its queue entry surfaces, or at a compaction, done when
-     * cancelled entries outnumber live ones.
+     * The run holds the events of rLast's block sorted by (time, insertion): an emptied bucket's events that land
+     * there are placed by a stable counting sort on the block's 16,384 times (by insertion if the bucket holds at
+     * most FEW entries: the counting sort's passes over its bitmaps cost more for a handful), so dispatching reads
+     * them in order. An event inserted later in the block is appended if its time is not below the run's last;
+     * otherwise it goes to the side heap (below).
+     *
+     * Equal times keep insertion order: two events of equal time are always in the same bucket (it depends on the
+     * time and rLast only); an insertion appends; emptying a bucket of level L moves its entries, in order, to the
+     * run and to levels below L, all empty then; and the run's sort is stable.
+     *
+     * Entries carry their time, handle and insertion sequence, so moving and sorting events read and write chunks
+     * and the run in order, never the event table; dispatching reads the table for the action, the next TOUCH
+     * entries' actions loaded at once (touchActions). The event table holds, per slot, the generation (written
+     * when an event is created, taken or cancelled) and the action. A slot's generation is odd while its event is
+     * queued and even while the slot is free; taking or cancelling the event makes it even and frees the slot at
+     * once. Cancellation is otherwise lazy: the entry stays and is dropped (its handle's generation no longer
+     * matches the slot's) when it surfaces, when its bucket is emptied, or at a compaction, done when cancelled
+     * entries outnumber live ones. While no cancelled entry is queued (stale == 0), neither the head nor an emptied
+     * bucket's entries need a check.
+     *
+     * The side heap, ordered by (time, sequence), takes what the run cannot append: times below rLast (looking at
+     * the head may move rLast past the simulator's clock, when runUntil(time) stops before a later event or
+     * end-of-instant actions run before it; negative times), and times in the run's block below its last. The head
+     * is the lesser by (time, sequence) of the run's first entry and the side heap's. Every side entry is below
+     * every bucket's times, so the run is refilled only when it and the side heap are empty. An event inserted into
+     * an empty queue starts the run, rLast moving to its time (up or down): a simulation with one event pending at
+     * a time never touches the buckets.
      *
      * Why the simulator's superclass, not a part it holds: every schedule and dispatch then reaches the queue's
      * state without one more dependent load (the same reason FlowCore is Flow's superclass).
      */
     private static final int SLOT_BITS = 28;
     private static final int SLOT_MASK = (1 << SLOT_BITS) - 1;
-    private static final long MAX_GEN = (1L << (63 - SLOT_BITS)) - 1;
+    private static final int MAX_GEN = Integer.MAX_VALUE;
     private static final int MIN_COMPACT = 1024;
+    private static final int TOUCH = 16; // run entries whose actions are loaded together: see touchActions
+    private static final int FEW = 16; // an emptied bucket of at most this many entries is sorted by insertion
+    private static final int RUN_BITS = BlockRun.BITS;
+    private static final int DIGIT_BITS = 8;
+    private static final int LEVELS = 7; // levels 1..7 cover bits 14 to 69
+    private static final int BUCKETS = (LEVELS + 1) << DIGIT_BITS; // bucket = level << 8 | digit, level >= 1
+    // per bucket, 4 longs (one cache line holds two buckets): least time, first chunk, last chunk, entries in it
+    private static final int MIN = 0;
+    private static final int HEAD = 1;
+    private static final int TAIL = 2;
+    private static final int FILL = 3;
 
     private long nextSeq;
 
-    private final int[][] bucket = new int[64][];
-    private final int[] bSize = new int[64];
-    private int b0Head;        // bucket 0 is a FIFO of the events at time rLast: [b0Head, bSize[0])
-    private long rLast;        // the time every bucket is relative to: the last minimum
-    private int hSize;         // queue entries (stale ones included)
-    // per slot: time, insertion sequence, generation
-    private long[] sMeta = new long[3 * 256];
+    private long rLast; // the base every bucket is relative to
+    private final long[] bucket = new long[4 * BUCKETS]; // empty: no chunks, FILL == CHUNK (the next push chains)
+    private final long[] occupied = new long[BUCKETS / 64]; // bit b set iff bucket b holds entries
+    private final BlockRun run = new BlockRun(); // level 0: the events of rLast's block
+    private final SideHeap side = new SideHeap();
+    private boolean headFromSide; // where the head peek found is
+    private long headHandle;      // its handle
+    private int hSize;            // queue entries (cancelled ones included), side heap included
 
-    // slot table
+    // the event table: per slot, the generation and the action
+    private int[] sGen = new int[256];
     private Runnable[] sAction = new Runnable[256];
-    private int[] freeSlots = new int[256];
+    private long[] freeHandles = new long[256]; // the next handle of each free slot, last freed on top
     private int freeTop;
     private int slotHigh; // slots [0, slotHigh) have been used
 
     private long live;  // pending, not cancelled
-    private long stale; // cancelled entries still in the queue
+    private long stale; // cancelled entries still queued
+    private int touched; // what touchActions read, kept so that its loads are not dropped
 
-    // the side heap of events inserted before rLast (a binary heap on (time, sequence))
-    private int[] early = new int[16];
-    private int eSize;
+    EventQueue() {
+        for (int b = 0; b < BUCKETS; b++) {
+            clearBucket(b);
+        }
+    }
 
     /**
      * Queues {@code action} at {@code time} (ps), after every event already queued at that time.
      *
      * @return the event's handle, {@code >= 0}
-     * @throws IllegalStateException if 2^28 - 1 events are pending already
+     * @throws IllegalStateException if 2^28 events are pending already
      */
     final long enqueue(long time, Runnable action) {
-        int slot = allocSlot();
+        long handle = allocHandle();
+        int slot = (int) (handle & SLOT_MASK);
         long seq = nextSeq++;
+        sGen[slot] = (int) (handle >>> SLOT_BITS);
         sAction[slot] = action;
-        sMeta[3 * slot + 1] = seq;
-        long handle = (sMeta[3 * slot + 2] << SLOT_BITS) | slot;
-        sMeta[3 * slot] = time;
-        if (time < rLast) {
-            earlyPush(slot); // before the radix base: see the block comment
+        long r = rLast;
+        long x = time ^ r;
+        if (hSize == 0 && time >= 0) {
+            rLast = time; // nothing is queued: the base moves to this event, which starts the run
+            run.append(time, handle, seq);
+        } else if (time >= r && x >>> RUN_BITS != 0) {
+            push(x, time, handle, seq);
+        } else if (time >= r && (run.isEmpty() || time >= run.lastTime())) {
+            run.append(time, handle, seq);
         } else {
-            push(bucketOf(time), slot);
+            side.push(time, seq, handle); // see the block comment
         }
         hSize++;
         live++;
@@ -102,7 +148,7 @@ class EventQueue {
         if (slot < 0) {
             return false;
         }
-        sAction[slot] = null; // the slot is freed when its queue entry is removed
+        release(slot, handle >>> SLOT_BITS); // the entry stays queued, stale
         live--;
         stale++;
         if (stale > MIN_COMPACT && stale > live) {
@@ -126,253 +172,305 @@ class EventQueue {
      */
     final int peek() {
         while (hSize > 0) {
-            int slot = top();
-            if (sAction[slot] != null) {
-                return slot;
+            long handle;
+            if (side.size() == 0) {
+                if (run.isEmpty()) {
+                    advance();
+                    continue; // it may have dropped every entry it met: cancelled ones
+                }
+                headFromSide = false;
+                handle = run.headHandle();
+            } else if (run.isEmpty() || side.headTime() < run.headTime()
+                    || side.headTime() == run.headTime() && side.headSeq() < run.headSeq()) {
+                headFromSide = true;
+                handle = side.headHandle();
+            } else {
+                headFromSide = false;
+                handle = run.headHandle();
             }
-            removeTop(); // cancelled
-            freeSlot(slot);
+            headHandle = handle;
+            if (stale == 0 || isLive(handle)) {
+                return (int) (handle & SLOT_MASK);
+            }
+            removeHead(); // cancelled: its slot was freed then
             stale--;
         }
         return -1;
     }
 
-    /** @return the time (ps) of the event in {@code slot} (a slot {@link #peek} returned) */
-    final long timeOf(int slot) {
-        return sMeta[3 * slot];
+    /** @return the time (ps) of the event {@link #peek} just returned */
+    final long headTime() {
+        return headFromSide ? side.headTime() : run.headTime();
     }
 
-    /** @return the insertion sequence of the event in {@code slot} (a slot {@link #peek} returned) */
-    final long seqOf(int slot) {
-        return sMeta[3 * slot + 1];
+    /** @return the insertion sequence of the event {@link #peek} just returned */
+    final long headSeq() {
+        return headFromSide ? side.headSeq() : run.headSeq();
     }
 
     /** Removes the head, which must be {@code slot} as {@link #peek} just returned it; returns its action. */
     final Runnable take(int slot) {
         Runnable action = sAction[slot];
-        removeTop();
-        freeSlot(slot);
+        removeHead();
+        release(slot, headHandle >>> SLOT_BITS);
         live--;
         return action;
     }
 
-    private int allocSlot() {
-        int slot;
+    private long allocHandle() {
         if (freeTop > 0) {
-            slot = freeSlots[--freeTop];
-        } else {
-            if (slotHigh == sAction.length) {
-                if (slotHigh > SLOT_MASK) {
-                    throw new IllegalStateException("simulator: more than " + SLOT_MASK
-                            + " pending events at once");
-                }
-                int n = Math.min(slotHigh * 2, SLOT_MASK + 1);
-                sAction = Arrays.copyOf(sAction, n);
-                sMeta = Arrays.copyOf(sMeta, 3 * n);
-                freeSlots = Arrays.copyOf(freeSlots, n);
-            }
-            slot = slotHigh++;
+            return freeHandles[--freeTop];
         }
-        sMeta[3 * slot + 2]++;
-        return slot;
+        if (slotHigh == freeHandles.length) {
+            if (slotHigh > SLOT_MASK) {
+                throw new IllegalStateException("simulator: more than " + (SLOT_MASK + 1L)
+                        + " pending events at once");
+            }
+            int n = Math.min(slotHigh * 2, SLOT_MASK + 1);
+            sGen = Arrays.copyOf(sGen, n);
+            sAction = Arrays.copyOf(sAction, n);
+            freeHandles = Arrays.copyOf(freeHandles, n);
+        }
+        return (1L << SLOT_BITS) | slotHigh++;
     }
 
-    private void freeSlot(int slot) {
+    /** The event of generation {@code gen} in {@code slot} is taken or cancelled: the slot is free. */
+    private void release(int slot, long gen) {
+        sGen[slot] = (int) gen + 1;
         sAction[slot] = null;
-        if (sMeta[3 * slot + 2] < MAX_GEN) { // else retired: never reused, so old handles stay unique
-            freeSlots[freeTop++] = slot;
+        if (gen + 2 <= MAX_GEN) { // else retired: never reused, so old handles stay unique
+            freeHandles[freeTop++] = ((gen + 2) << SLOT_BITS) | slot;
         }
+    }
+
+    private boolean isLive(long handle) {
+        return sGen[(int) (handle & SLOT_MASK)] == handle >>> SLOT_BITS;
     }
 
     private int slotOf(long handle) {
-        if (handle < 0) {
+        if (handle < 0 || (handle & (1L << SLOT_BITS)) == 0) { // queued generations are odd
             return -1;
         }
         int slot = (int) (handle & SLOT_MASK);
-        if (slot >= slotHigh || sMeta[3 * slot + 2] != (handle >>> SLOT_BITS) || sAction[slot] == null) {
+        if (slot >= slotHigh || !isLive(handle)) {
             return -1;
         }
         return slot;
     }
 
-    private int bucketOf(long time) {
-        return time == rLast ? 0 : 64 - Long.numberOfLeadingZeros(time ^ rLast);
+    /** Files an entry under its bucket of level >= 1; {@code x} is {@code time ^ rLast}, at least 2^RUN_BITS. */
+    private void push(long x, long time, long handle, long seq) {
+        int level = (63 - RUN_BITS - Long.numberOfLeadingZeros(x)) / DIGIT_BITS + 1;
+        int b = level << DIGIT_BITS
+                | (int) (time >>> (RUN_BITS + DIGIT_BITS * (level - 1))) & ((1 << DIGIT_BITS) - 1);
+        long[] bm = bucket;
+        int c = (int) bm[4 * b + TAIL];
+        int f = (int) bm[4 * b + FILL];
+        if (f == CHUNK) { // full, or no chunk yet
+            int n = newChunk();
+            if (c < 0) {
+                bm[4 * b + HEAD] = n;
+                occupied[b >>> 6] |= 1L << b;
+            } else {
+                nextChunk[c] = n;
+            }
+            bm[4 * b + TAIL] = n;
+            c = n;
+            f = 0;
+        }
+        setEntry(c << CHUNK_BITS | f, time, handle, seq);
+        bm[4 * b + FILL] = f + 1;
+        if (time < bm[4 * b + MIN]) {
+            bm[4 * b + MIN] = time;
+        }
     }
 
-    private void push(int b, int slot) {
-        int[] a = bucket[b];
-        int n = bSize[b];
-        if (a == null) {
-            a = new int[16];
-            bucket[b] = a;
-        } else if (n == a.length) {
-            if (b == 0 && b0Head > 0) { // reclaim the popped front of the FIFO first
-                System.arraycopy(a, b0Head, a, 0, n - b0Head);
-                n -= b0Head;
-                b0Head = 0;
-            }
-            if (n == a.length) {
-                a = Arrays.copyOf(a, n * 2);
-                bucket[b] = a;
+    private void removeHead() {
+        if (headFromSide) {
+            side.pop();
+        } else {
+            run.removeHead();
+            if ((run.headIndex() & (TOUCH - 1)) == 0) {
+                touchActions();
             }
         }
-        a[n] = slot;
-        bSize[b] = n + 1;
-    }
-
-    /** The slot at the head of the queue (hSize > 0). */
-    private int top() {
-        if (eSize > 0) {
-            if (hSize == eSize) {
-                return early[0];
-            }
-            if (b0Head == bSize[0]) {
-                refill();
-            }
-            int a = early[0];
-            int b = bucket[0][b0Head];
-            // early events are before rLast, except a tie broken by insertion order
-            return earlyBefore(a, b) ? a : b;
-        }
-        if (b0Head == bSize[0]) {
-            refill();
-        }
-        return bucket[0][b0Head];
-    }
-
-    private void removeTop() {
-        if (eSize > 0 && top() == early[0]) {
-            earlyPop();
-            hSize--;
-            return;
-        }
-        b0Head++;
         hSize--;
-        if (b0Head == bSize[0]) {
-            b0Head = 0;
-            bSize[0] = 0;
-        }
     }
 
-    private boolean earlyBefore(int a, int b) {
-        return sMeta[3 * a] < sMeta[3 * b] || (sMeta[3 * a] == sMeta[3 * b] && sMeta[3 * a + 1] < sMeta[3 * b + 1]);
+    /**
+     * Loads the action references of the run's next {@link #TOUCH} entries at once. The event table is indexed by
+     * slot, in no relation to time, so each dispatch would otherwise wait for its own cache miss; loaded together,
+     * the misses overlap.
+     */
+    private void touchActions() {
+        int nulls = 0;
+        for (int i = run.headIndex(), end = Math.min(run.end(), i + TOUCH); i < end; i++) {
+            nulls += sAction[(int) (run.handleAt(i) & SLOT_MASK)] == null ? 1 : 0;
+        }
+        touched += nulls;
     }
 
-    private void earlyPush(int slot) {
-        if (eSize == early.length) {
-            early = Arrays.copyOf(early, eSize * 2);
-        }
-        int pos = eSize++;
-        while (pos > 0) {
-            int parent = (pos - 1) >>> 1;
-            if (!earlyBefore(slot, early[parent])) {
-                break;
-            }
-            early[pos] = early[parent];
-            pos = parent;
-        }
-        early[pos] = slot;
+    private void clearBucket(int b) {
+        bucket[4 * b + MIN] = Long.MAX_VALUE;
+        bucket[4 * b + HEAD] = -1;
+        bucket[4 * b + TAIL] = -1;
+        bucket[4 * b + FILL] = CHUNK;
+        occupied[b >>> 6] &= ~(1L << b);
     }
 
-    private void earlyPop() {
-        int last = early[--eSize];
-        int pos = 0;
-        int n = eSize;
-        while (true) {
-            int c = (pos << 1) + 1;
-            if (c >= n) {
-                break;
-            }
-            if (c + 1 < n && earlyBefore(early[c + 1], early[c])) {
-                c++;
-            }
-            if (!earlyBefore(early[c], last)) {
-                break;
-            }
-            early[pos] = early[c];
-            pos = c;
+    /**
+     * The run and the side heap are empty, with events queued: empties the lowest non-empty bucket, its least time
+     * becoming rLast, into the run (sorted) and lower levels, dropping its cancelled entries (the run may stay
+     * empty).
+     */
+    private void advance() {
+        int w = (1 << DIGIT_BITS) / 64; // level 0 is the run
+        while (occupied[w] == 0) {
+            w++;
         }
-        if (n > 0) {
-            early[pos] = last;
-        }
-    }
-
-    /** Bucket 0 is empty: the lowest non-empty bucket's minimum becomes rLast and its events move down. */
-    private void refill() {
-        b0Head = 0;
-        bSize[0] = 0;
-        int i = 1;
-        while (bSize[i] == 0) {
-            i++;
-        }
-        int[] a = bucket[i];
-        int n = bSize[i];
-        long min = Long.MAX_VALUE;
-        for (int k = 0; k < n; k++) {
-            long t = sMeta[3 * a[k]];
-            if (t < min) {
-                min = t;
-            }
-        }
+        int b = w << 6 | Long.numberOfTrailingZeros(occupied[w]);
+        int head = (int) bucket[4 * b + HEAD];
+        int tail = (int) bucket[4 * b + TAIL];
+        int fill = (int) bucket[4 * b + FILL];
+        long min = bucket[4 * b + MIN];
+        clearBucket(b);
         rLast = min;
-        bSize[i] = 0;
-        for (int k = 0; k < n; k++) {
-            int slot = a[k];
-            push(bucketOf(sMeta[3 * slot]), slot);
+        if (head == tail && fill <= FEW) {
+            moveFew(head, fill, min);
+        } else {
+            moveMany(head, tail, fill, min);
         }
-        sortBucket0BySeq();
+        freeChain(head, tail);
+        touchActions();
     }
 
-    /** Insertion order among the events at time rLast (a redistribution brings them in any order). */
-    private void sortBucket0BySeq() {
-        int[] a = bucket[0];
-        int n = bSize[0];
-        for (int k = b0Head + 1; k < n; k++) {
-            int slot = a[k];
-            long q = sMeta[3 * slot + 1];
-            int j = k - 1;
-            while (j >= b0Head && sMeta[3 * a[j] + 1] > q) {
-                a[j + 1] = a[j];
-                j--;
+    /** Moves the entries of one chunk out of an emptied bucket: those of rLast's block by insertion into the run. */
+    private void moveFew(int chunk, int fill, long min) {
+        boolean drop = stale != 0; // cancelled entries are dropped here rather than moved
+        for (int e = chunk << CHUNK_BITS, end = e + fill; e < end; e++) {
+            long h = key[3 * e + 1];
+            if (drop && !isLive(h)) {
+                stale--;
+                hSize--;
+                continue;
             }
-            a[j + 1] = slot;
+            long t = key[3 * e];
+            long x = t ^ min;
+            if (x >>> RUN_BITS == 0) {
+                run.insert(t, h, key[3 * e + 2]);
+            } else {
+                push(x, t, h, key[3 * e + 2]); // the arrays may grow: no local copies
+            }
         }
     }
 
-    /** Drops cancelled entries (freeing their slots), O(queue size). */
-    private void compact() {
-        int total = 0;
-        for (int b = 0; b < 64; b++) {
-            int[] a = bucket[b];
-            int from = b == 0 ? b0Head : 0;
-            int n = 0;
-            for (int k = from; k < bSize[b]; k++) {
-                int slot = a[k];
-                if (sAction[slot] != null) {
-                    a[n++] = slot;
+    /** Moves the entries of an emptied bucket's chain: those of rLast's block by a counting sort into the run. */
+    private void moveMany(int head, int tail, int fill, long min) {
+        boolean drop = stale != 0; // cancelled entries are dropped here rather than moved
+        for (int k = head; ; k = nextChunk[k]) { // the arrays may grow meanwhile: no local copies
+            int n = k == tail ? fill : CHUNK;
+            for (int e = k << CHUNK_BITS, end = e + n; e < end; e++) {
+                long h = key[3 * e + 1];
+                if (drop && !isLive(h)) {
+                    key[3 * e + 1] = -1; // for the second pass
+                    stale--;
+                    hSize--;
+                    continue;
+                }
+                long t = key[3 * e];
+                long x = t ^ min;
+                if (x >>> RUN_BITS == 0) {
+                    run.count(t);
                 } else {
-                    freeSlot(slot);
+                    push(x, t, h, key[3 * e + 2]);
                 }
             }
-            bSize[b] = n;
-            total += n;
-        }
-        b0Head = 0;
-        int[] keep = new int[eSize];
-        int kept = 0;
-        for (int k = 0; k < eSize; k++) {
-            int slot = early[k];
-            if (sAction[slot] != null) {
-                keep[kept++] = slot;
-            } else {
-                freeSlot(slot);
+            if (k == tail) {
+                break;
             }
         }
-        eSize = 0;
-        for (int k = 0; k < kept; k++) {
-            earlyPush(keep[k]);
+        run.offsets();
+        for (int k = head; ; k = nextChunk[k]) {
+            int n = k == tail ? fill : CHUNK;
+            for (int e = k << CHUNK_BITS, end = e + n; e < end; e++) {
+                long t = key[3 * e];
+                long h = key[3 * e + 1];
+                if (h >= 0 && (t ^ min) >>> RUN_BITS == 0) {
+                    run.place(t, h, key[3 * e + 2]);
+                }
+            }
+            if (k == tail) {
+                break;
+            }
         }
+        run.endFill();
+    }
+
+    /** Drops cancelled entries, O(queue size). */
+    private void compact() {
+        int total = run.retain(this::isLive);
+        for (int w = 0; w < occupied.length; w++) {
+            long bits = occupied[w];
+            while (bits != 0) {
+                int b = w << 6 | Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                total += compactBucket(b);
+            }
+        }
+        int kept = 0;
+        for (int k = 0; k < side.size(); k++) {
+            if (isLive(side.handleAt(k))) {
+                side.moveEntry(k, kept++);
+            }
+        }
+        side.truncate(kept);
         hSize = total + kept;
         stale = 0;
+    }
+
+    /** Keeps the live entries of bucket {@code b} in order at the front of its chain; @return how many. */
+    private int compactBucket(int b) {
+        int head = (int) bucket[4 * b + HEAD];
+        int tail = (int) bucket[4 * b + TAIL];
+        int fill = (int) bucket[4 * b + FILL];
+        int wc = head;
+        int wf = 0;
+        int kept = 0;
+        long min = Long.MAX_VALUE;
+        for (int k = head; ; k = nextChunk[k]) {
+            int n = k == tail ? fill : CHUNK;
+            for (int e = k << CHUNK_BITS, end = e + n; e < end; e++) {
+                long h = key[3 * e + 1];
+                if (isLive(h)) {
+                    if (wf == CHUNK) {
+                        wc = nextChunk[wc];
+                        wf = 0;
+                    }
+                    int to = wc << CHUNK_BITS | wf++;
+                    long t = key[3 * e];
+                    if (to != e) { // entries before the first cancelled one stay where they are
+                        setEntry(to, t, h, key[3 * e + 2]);
+                    }
+                    min = Math.min(min, t);
+                    kept++;
+                }
+            }
+            if (k == tail) {
+                break;
+            }
+        }
+        if (kept == 0) {
+            freeChain(head, tail);
+            clearBucket(b);
+            return 0;
+        }
+        if (wc != tail) {
+            freeChain(nextChunk[wc], tail);
+            nextChunk[wc] = -1;
+        }
+        bucket[4 * b + TAIL] = wc;
+        bucket[4 * b + FILL] = wf;
+        bucket[4 * b + MIN] = min;
+        return kept;
     }
 }

@@ -14,8 +14,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Scheduling allocates nothing beyond the caller's {@link Runnable}; a handle stays unique for
  * the whole run, so cancelling or asking about an event that already ran is harmless. The queue
- * itself is an {@code EventQueue} (a radix heap), the random streams a {@code RandomStreams}
- * registry.
+ * itself is an {@code EventQueue} (the buckets of a radix heap above a sorted run), the random
+ * streams a {@code RandomStreams} registry.
  */
 public final class Simulator extends EventQueue {
     private final long seed;
@@ -269,7 +269,7 @@ public final class Simulator extends EventQueue {
             }
             return false;
         }
-        long time = timeOf(slot);
+        long time = headTime();
         if (eoiSize > 0 && time > now) {
             runEndOfInstant();
             return true;
@@ -277,7 +277,7 @@ public final class Simulator extends EventQueue {
         if (time > limit) {
             return false;
         }
-        long seq = seqOf(slot);
+        long seq = tracer == null ? -1 : headSeq(); // read only for a tracer
         Runnable action = take(slot);
         now = time;
         long n = ++dispatched;

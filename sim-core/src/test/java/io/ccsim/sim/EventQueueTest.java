@@ -41,8 +41,8 @@ class EventQueueTest {
                 } else {
                     int slot = q.peek();
                     long[] expected = ref.firstKey();
-                    assertThat(q.timeOf(slot)).as("seed %d op %d", seed, op).isEqualTo(expected[0]);
-                    assertThat(q.seqOf(slot)).isEqualTo(expected[1]);
+                    assertThat(q.headTime()).as("seed %d op %d", seed, op).isEqualTo(expected[0]);
+                    assertThat(q.headSeq()).isEqualTo(expected[1]);
                     long h = ref.remove(expected);
                     assertThat(q.isQueued(h)).isTrue();
                     assertThat(q.take(slot)).isSameAs(noop);
@@ -54,8 +54,8 @@ class EventQueueTest {
             while (!ref.isEmpty()) {
                 int slot = q.peek();
                 long[] expected = ref.pollFirstEntry().getKey();
-                assertThat(q.timeOf(slot)).isEqualTo(expected[0]);
-                assertThat(q.seqOf(slot)).isEqualTo(expected[1]);
+                assertThat(q.headTime()).isEqualTo(expected[0]);
+                assertThat(q.headSeq()).isEqualTo(expected[1]);
                 q.take(slot);
             }
             assertThat(q.peek()).isEqualTo(-1);
@@ -104,8 +104,8 @@ class EventQueueTest {
         long last = -1;
         int taken = 0;
         for (int slot = q.peek(); slot >= 0; slot = q.peek()) {
-            assertThat(q.timeOf(slot)).isGreaterThanOrEqualTo(last);
-            last = q.timeOf(slot);
+            assertThat(q.headTime()).isGreaterThanOrEqualTo(last);
+            last = q.headTime();
             q.take(slot);
             taken++;
         }

@@ -42,6 +42,11 @@ final class Boards {
             return d;
         }
 
+        /** The NIC counts a board of {@code gpus} GPUs can have, ascending. */
+        default List<Integer> validNics(int gpus) {
+            return List.of(defaultNics(gpus));
+        }
+
         /**
          * Adds host {@code host} with {@code gpus} GPUs and {@code nics} NICs ({@link #nics}); returns the NIC ids
          * indexed by rail (may be empty).
@@ -136,6 +141,11 @@ final class Boards {
             @Override
             public int defaultNics(int gpus) {
                 return gpus;
+            }
+
+            @Override
+            public List<Integer> validNics(int gpus) {
+                return divisors(gpus);
             }
 
             @Override

@@ -54,6 +54,11 @@ public record BuildOptions(int gpus, int nodes, double oversubscription, long se
         return new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
     }
 
+    /** The same options for {@code n} boards. */
+    public BuildOptions withNodes(int n) {
+        return new BuildOptions(gpus, n, oversubscription, seed, nicsPerNode, sharp);
+    }
+
     /** The same options with SHARP-capable network switches ({@code on}) or without. */
     public BuildOptions withSharp(boolean on) {
         return new BuildOptions(gpus, nodes, oversubscription, seed, nicsPerNode, on);

@@ -49,9 +49,7 @@ final class FatTree {
                     boolean sharp) {
         int hosts = nicsByHost.size();
         int rails = nicsByHost.get(0).size();
-        int radix = Hardware.NDR_SWITCH_RADIX;
-        int maxDown = (int) Math.floor(radix * oversubscription / (1 + oversubscription));
-        int down = Math.min(hosts, maxDown);
+        int down = Math.min(hosts, hostsPerLeaf(oversubscription));
         int leavesPerRail = (hosts + down - 1) / down;
         int up = Math.max(1, (int) Math.ceil(down / oversubscription));
         for (int k = 0; k < up; k++) {
@@ -83,13 +81,16 @@ final class FatTree {
      * The switches and cables {@link #add} lays out for {@code hosts} hosts of {@code rails} NICs: {nodes, links}.
      */
     static long[] size(long hosts, int rails, double oversubscription) {
-        int radix = Hardware.NDR_SWITCH_RADIX;
-        int maxDown = (int) Math.floor(radix * oversubscription / (1 + oversubscription));
-        long down = Math.min(hosts, maxDown);
+        long down = Math.min(hosts, hostsPerLeaf(oversubscription));
         long leavesPerRail = (hosts + down - 1) / down;
         long up = Math.max(1, (long) Math.ceil(down / oversubscription));
         long leaves = rails * leavesPerRail;
         return new long[] {up + leaves, leaves * up + hosts * rails};
+    }
+
+    /** Host ports of a leaf, the hosts of a rail one leaf takes: floor(radix × o / (1 + o)), 32 at 1:1. */
+    static int hostsPerLeaf(double oversubscription) {
+        return (int) Math.floor(Hardware.NDR_SWITCH_RADIX * oversubscription / (1 + oversubscription));
     }
 
     /** The switch attributes {@code kv} (key, value, ...), plus SHARP's when {@code sharp}. */

@@ -66,6 +66,11 @@ public record Link(String id, String a, String b, LinkKind kind, double bandwidt
                 newHealth);
     }
 
+    /** This link with another nominal bandwidth per direction (all lanes), bytes/s. */
+    Link withBandwidth(double bytesPerSecPerDirection) {
+        return new Link(id, a, b, kind, bytesPerSecPerDirection, latencyPs, sharing, lanes, pcieGen, health);
+    }
+
     /** The endpoint that is not {@code nodeId}. */
     public String other(String nodeId) {
         if (a.equals(nodeId)) {

@@ -201,6 +201,37 @@ public final class Topology {
     }
 
     /**
+     * A copy with nodes and links replaced one for one (same ids, kinds and endpoints, in the same order), for
+     * changes of attributes, rates or health that leave the graph as it is: indices, groups and routes are shared.
+     *
+     * @throws IllegalArgumentException if a replacement changes an id, a kind or an endpoint, or the counts differ
+     */
+    Topology withReplaced(List<Node> newNodes, List<Link> newLinks) {
+        if (newNodes.size() != nodes.size() || newLinks.size() != links.size()) {
+            throw new IllegalArgumentException("topology '" + name + "': a replacement keeps the " + nodes.size()
+                    + " nodes and " + links.size() + " links, got " + newNodes.size() + " and " + newLinks.size());
+        }
+        for (int i = 0; i < nodes.size(); i++) {
+            Node o = nodes.get(i);
+            Node n = newNodes.get(i);
+            if (!o.id().equals(n.id()) || o.kind() != n.kind() || o.host() != n.host()) {
+                throw new IllegalArgumentException("topology '" + name + "': node " + i + " replaced by another node ("
+                        + o.id() + " -> " + n.id() + ")");
+            }
+        }
+        for (int i = 0; i < links.size(); i++) {
+            Link o = links.get(i);
+            Link n = newLinks.get(i);
+            if (!o.id().equals(n.id()) || !o.a().equals(n.a()) || !o.b().equals(n.b()) || o.kind() != n.kind()
+                    || o.sharing() != n.sharing()) {
+                throw new IllegalArgumentException("topology '" + name + "': link " + o.id() + " replaced by another link ("
+                        + n.id() + ")");
+            }
+        }
+        return new Topology(name, seed, List.copyOf(newNodes), List.copyOf(newLinks), s, null);
+    }
+
+    /**
      * The shortest route from {@code srcNodeId} to {@code dstNodeId}: fewest hops, then least latency; among
      * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey), the same on every call. Routes
      * are cached: use a few flow keys per connection, not one per message.

@@ -57,11 +57,7 @@ public final class TopologyCatalog {
         Boards.Board board = board(name);
         int gpus = gpusPerBoard(name, board, options);
         int nics = board.nics(gpus, options.nicsPerNode());
-        String full = name + (gpus != board.maxGpus() ? "-" + gpus + "g" : "")
-                + (options.nicsPerNode() != 0 && nics != gpus ? "-" + nics + "nic" : "")
-                + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "")
-                + (options.nodes() > 1 && options.sharp() ? "-sharp" : "");
-        Topology.Builder b = Topology.builder(full, options.seed()).stopWith(control);
+        Topology.Builder b = Topology.builder(fullName(name, options), options.seed()).stopWith(control);
         List<List<String>> nicsByHost = new ArrayList<>(options.nodes());
         for (int h = 0; h < options.nodes(); h++) {
             if (control != null && (h & 255) == 0) control.checkpoint();
@@ -72,6 +68,31 @@ public final class TopologyCatalog {
             FatTree.add(b, nicsByHost, board.nicBandwidth(), options.oversubscription(), options.sharp());
         }
         return b.build();
+    }
+
+    /**
+     * The name {@link #build(String, BuildOptions)} gives the topology of {@code name} built with {@code options}, e.g.
+     * {@code hgx-h100-12500n}, without building it.
+     *
+     * @throws IllegalArgumentException as {@link #build(String, BuildOptions)} for an unknown name or a GPU or NIC
+     *                                  count the board cannot have
+     */
+    public static String fullName(String name, BuildOptions options) {
+        Boards.Board board = board(name);
+        int gpus = gpusPerBoard(name, board, options);
+        int nics = board.nics(gpus, options.nicsPerNode());
+        return name + (gpus != board.maxGpus() ? "-" + gpus + "g" : "")
+                + (options.nicsPerNode() != 0 && nics != gpus ? "-" + nics + "nic" : "")
+                + (options.nodes() > 1 ? "-" + options.nodes() + "n" : "")
+                + (options.nodes() > 1 && options.sharp() ? "-sharp" : "");
+    }
+
+    /**
+     * The hosts of a rail under one leaf switch in a cluster of {@code options} (the fat-tree's leaf host ports, see
+     * {@link FatTree}): up to that many boards, no transfer between hosts crosses a spine.
+     */
+    public static int hostsPerLeaf(BuildOptions options) {
+        return FatTree.hostsPerLeaf(options.oversubscription());
     }
 
     /**
@@ -98,6 +119,17 @@ public final class TopologyCatalog {
             links += tree[1];
         }
         return new BuildSize(nodes, links, hosts * gpus);
+    }
+
+    /**
+     * The NIC counts per board that {@code name} with {@code gpus} GPUs per board (0 = all) can be built with,
+     * ascending; a board without NICs gives [0].
+     *
+     * @throws IllegalArgumentException for an unknown name or a GPU count the board cannot have
+     */
+    public static List<Integer> validNicsPerNode(String name, int gpus) {
+        Boards.Board board = board(name);
+        return board.validNics(gpusPerBoard(name, board, BuildOptions.of(gpus, 1)));
     }
 
     private static IllegalArgumentException noNics(String name) {

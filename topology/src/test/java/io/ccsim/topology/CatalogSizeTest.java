@@ -26,11 +26,28 @@ class CatalogSizeTest {
                             .isInstanceOf(IllegalArgumentException.class);
                     continue;
                 }
+                assertThat(TopologyCatalog.fullName(name, o)).as(name + " " + o).isEqualTo(t.name());
                 TopologyCatalog.BuildSize s = TopologyCatalog.size(name, o);
                 assertThat(s).as(name + " " + o).isEqualTo(new TopologyCatalog.BuildSize(t.nodes().size(), t.links().size(),
                         t.gpus().size()));
             }
         }
+    }
+
+    /** hostsPerLeaf() is the host count from which a rail's hosts spread over a second leaf. */
+    @Test
+    void hostsPerLeafIsWhereASecondLeafBegins() {
+        for (double o : new double[] {1.0, 2.0, 3.0}) {
+            BuildOptions opts = new BuildOptions(1, 2, o, 0L);
+            int g = TopologyCatalog.hostsPerLeaf(opts);
+            assertThat(leavesOfRail0(TopologyCatalog.build("hgx-h100", opts.withNodes(g)))).as("o=" + o).isEqualTo(1);
+            assertThat(leavesOfRail0(TopologyCatalog.build("hgx-h100", opts.withNodes(g + 1)))).as("o=" + o).isEqualTo(2);
+        }
+        assertThat(TopologyCatalog.hostsPerLeaf(BuildOptions.of(0, 2))).isEqualTo(32); // radix 64 at 1:1: 32 down, 32 up
+    }
+
+    private static long leavesOfRail0(Topology t) {
+        return t.nodes().stream().filter(n -> n.id().startsWith("leaf.r0.")).count();
     }
 
     @Test

@@ -1,34 +1,52 @@
 package io.ccsim.algorithms.measurements;
 
-import java.util.Arrays;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
 
-/** Measured rows from CSV with {@code ccsim perf --format csv}'s header (an {@code n} column is optional), each row read by {@link NamedFields}. */
+/**
+ * Measured rows from CSV with {@code ccsim perf --format csv}'s columns, RFC 4180 (values may be quoted, and a quoted
+ * value may hold commas and quotes; read with Apache Commons CSV), each row read by {@link NamedFields}: the header
+ * names the columns, in any order; {@code op}, {@code bytes}, {@code dtype} and {@code time_us} are required, the
+ * others optional (perf's provenance columns {@code ranks}, {@code nodes}, {@code gpu} among them).
+ */
 final class CsvRows {
     private CsvRows() {}
 
+    private static final List<String> REQUIRED = List.of("op", "bytes", "dtype", "time_us");
+
     /** @throws IllegalArgumentException naming {@code src} and the line, and what is valid */
     static MeasuredFile read(String src, String text) {
-        List<String> lines = text.lines().toList();
-        List<String> header = Arrays.asList(lines.get(0).split(",", -1));
-        for (String need : List.of("op", "bytes", "dtype", "time_us")) {
-            if (!header.contains(need)) {
-                throw new IllegalArgumentException(src + ":1: the CSV header has no '" + need + "' column; expected perf --format csv's header "
-                        + "op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps (n optional)");
-            }
-        }
+        CSVFormat format = CSVFormat.RFC4180.builder().setHeader().setSkipHeaderRecord(true).setIgnoreEmptyLines(true)
+                .setTrim(true).get();
         Trials rows = new Trials();
-        for (int i = 1; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) continue;
-            String[] f = lines.get(i).split(",", -1);
-            String where = src + ":" + (i + 1);
-            if (f.length != header.size()) {
-                throw new IllegalArgumentException(where + ": " + f.length + " fields, the header has " + header.size());
+        try (CSVParser p = CSVParser.builder().setReader(new StringReader(text)).setFormat(format).get()) {
+            Map<String, Integer> header = p.getHeaderMap();
+            for (String need : REQUIRED) {
+                if (!header.containsKey(need)) {
+                    throw new IllegalArgumentException(src + ":1: the CSV header has no '" + need + "' column; expected perf --format csv's"
+                            + " header op,bytes,count,dtype,redop,root,algo,proto,channels,time_us,algbw_gbps,busbw_gbps (the others optional)");
+                }
             }
-            rows.add(NamedFields.row(where, k -> {
-                int j = header.indexOf(k);
-                return j < 0 || f[j].isBlank() ? null : f[j].trim();
-            }));
+            for (CSVRecord r : p) {
+                String where = src + ":" + p.getCurrentLineNumber();   // the record's last line (1-based: its terminator is read)
+                if (r.size() != header.size()) {
+                    throw new IllegalArgumentException(where + ": " + r.size() + " fields, the header has " + header.size());
+                }
+                rows.add(NamedFields.row(where, k -> {
+                    Integer j = header.get(k);
+                    return j == null || r.get(j).isBlank() ? null : r.get(j);
+                }));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (java.io.UncheckedIOException e) {
+            throw new IllegalArgumentException(src + ": not valid CSV: " + e.getCause().getMessage(), e);
         }
         return new MeasuredFile(rows.rows(), "");
     }

@@ -3,8 +3,6 @@ package io.ccsim.algorithms.measurements;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 
 /**
  * Measured rows from JSON: an array of rows as {@code ccsim perf --format json} writes them (either backend), the
@@ -17,13 +15,7 @@ final class JsonRows {
     private JsonRows() {}
 
     /** @throws IllegalArgumentException naming {@code src} and the JSON path, and what is valid */
-    static MeasuredFile read(String src, String text, boolean keepEager) {
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(text);
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException(src + ": not valid JSON: " + e.getMessage(), e);
-        }
+    static MeasuredFile read(String src, JsonElement root, boolean keepEager) {
         String prefix = "$";
         if (root.isJsonObject() && root.getAsJsonObject().has("rows") && root.getAsJsonObject().get("rows").isJsonArray()) {
             root = root.getAsJsonObject().get("rows");
@@ -31,7 +23,8 @@ final class JsonRows {
         }
         if (!root.isJsonArray()) {
             throw new IllegalArgumentException(src + ": expected a JSON array of rows ($[0] = {\"op\": ..., \"bytes\": ..., \"time_us\": ...})"
-                    + " as 'ccsim perf --format json' writes, or an object with such a \"rows\" array; got a "
+                    + " as 'ccsim perf --format json' writes, an object with such a \"rows\" array, or nccl-tests' -J file"
+                    + " (an object with \"results\" and \"config\"); got a "
                     + (root.isJsonObject() ? "object" : "scalar"));
         }
         JsonArray a = root.getAsJsonArray();

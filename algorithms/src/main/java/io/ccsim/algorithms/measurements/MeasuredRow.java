@@ -29,13 +29,24 @@ import java.util.OptionalInt;
  * @param ncclProto    the protocol NCCL logged for the call; empty where none was logged
  * @param ncclChannels the channel count NCCL logged for the call; empty where none was logged
  * @param timeUs       measured time of one call, µs
+ * @param nodes        hosts the ranks ran on; 0 where the file does not say
+ * @param gpu          the GPU model the file names ({@code NVIDIA H100 80GB HBM3}, {@code H200}); several joined by
+ *                     {@code " + "}; empty where the file does not say
  */
 public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
                           Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
-                          Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs) {
+                          Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu) {
+
+    /** A row whose file names neither its hosts nor its GPU model. */
+    public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
+                       Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
+                       Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs) {
+        this(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels, timeUs, 0, "");
+    }
 
     /** @throws NullPointerException if a reference component is null */
     public MeasuredRow {
+        Objects.requireNonNull(gpu, "gpu");
         Objects.requireNonNull(where, "where");
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(dtype, "dtype");
@@ -60,7 +71,7 @@ public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, Data
     /** This row with another place and time (a merged or synthetic measurement). */
     public MeasuredRow withTime(String where, double timeUs) {
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
-                timeUs);
+                timeUs, nodes, gpu);
     }
 
     /** Whether the row names both its algorithm and its protocol (NCCL_ALGO/NCCL_PROTO forced, or a fixed plan). */

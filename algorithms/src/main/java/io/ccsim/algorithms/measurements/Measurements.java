@@ -1,5 +1,9 @@
 package io.ccsim.algorithms.measurements;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import io.ccsim.algorithms.CollectiveOp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,23 +31,45 @@ public final class Measurements {
     private Measurements() {}
 
     /**
-     * The rows of a measured file's {@code text}, its format detected: JSON if it starts with {@code [} or
-     * {@code {}, CSV if its first line starts with {@code op,}, else an nccl-tests log (see the class comment). Rows of
-     * timing files with {@code "graph": false} (eager launches, host launch cost included) are left out unless
-     * {@code keepEager}; the trials of one measurement (rows with a {@code trial} field) become one row with their
-     * median time.
+     * The rows of a measured file's {@code text}, its format detected: JSON if it starts with {@code {} or with
+     * {@code [} and an object: nccl-tests' {@code -J} file (an object with {@code results} and {@code config}), else rows as
+     * {@code ccsim perf --format json} writes them (either backend), the CudaExecutor's timing.json or a calibration
+     * fixture's {@code {"rows": [...]}}; CSV if its first line starts with {@code op,} (quoted or not); the text of
+     * {@code ccsim perf}; else an nccl-tests text log of any version. Rows of timing files with {@code "graph": false}
+     * (eager launches, host launch cost included) are left out unless {@code keepEager}; the trials of one measurement
+     * (rows with a {@code trial} field) become one row with their median time.
      *
      * @param source    the file's name, for messages
      * @param text      the file's content
      * @param keepEager whether to keep eager-launch rows
+     * @param collective the collective of nccl-tests output that does not name its binary (logs before nccl-tests
+     *                  2.16.7 pasted without their command line); null: the one the file's name names
+     *                  ({@code all_gather_perf.log}), else such rows are an error
      * @throws IllegalArgumentException naming {@code source} and the line or JSON path, and what is valid
      */
-    public static MeasuredFile read(String source, String text, boolean keepEager) {
+    public static MeasuredFile read(String source, String text, boolean keepEager, CollectiveOp collective) {
         String t = text.strip();
-        if (t.startsWith("[") || t.startsWith("{")) return JsonRows.read(source, t, keepEager);
+        if (t.startsWith("\ufeff")) t = t.substring(1).strip();
+        CollectiveOp defaultOp = collective != null ? collective : NcclTestsLog.opOfFileName(source).orElse(null);
+        if (t.startsWith("{") || t.startsWith("[") && t.substring(1).strip().matches("(?s)[{\\]].*")) {   // not mpirun's [1,0] tags
+            JsonElement root;
+            try {
+                root = JsonParser.parseString(t);
+            } catch (JsonParseException e) {
+                throw new IllegalArgumentException(source + ": not valid JSON: " + e.getMessage(), e);
+            }
+            if (NcclTestsJsonRows.is(root)) return NcclTestsJsonRows.read(source, root.getAsJsonObject(), defaultOp);
+            return JsonRows.read(source, root, keepEager);
+        }
         String first = t.lines().findFirst().orElse("");
-        if (first.startsWith("op,")) return CsvRows.read(source, t);
-        return NcclTestsRows.read(source, text);
+        if (first.startsWith("op,") || first.startsWith("\"op\",")) return CsvRows.read(source, t);
+        if (CcsimPerfText.is(t)) return CcsimPerfText.read(source, t);
+        return NcclTestsRows.read(source, text, defaultOp);
+    }
+
+    /** As {@link #read(String, String, boolean, CollectiveOp)}, the collective of unnamed nccl-tests rows from the file's name. */
+    public static MeasuredFile read(String source, String text, boolean keepEager) {
+        return read(source, text, keepEager, null);
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 /**
  * A row from named fields, JSON keys or CSV columns alike: {@code op}, {@code bytes} and {@code time_us} required;
  * {@code dtype} (default float32), {@code redop}, {@code root}, {@code algo}, {@code proto}, {@code channels} and
- * {@code n} optional. Errors name the place and the field ({@code file: $[3].time_us: ...}) and what is valid.
+ * {@code n} (or {@code ranks}, as {@code ccsim perf}'s provenance names it), {@code nodes} and {@code gpu} (the GPU model)
+ * optional. Errors name the place and the field ({@code file: $[3].time_us: ...}) and what is valid.
  */
 final class NamedFields {
     private NamedFields() {}
@@ -39,15 +40,20 @@ final class NamedFields {
         Optional<Protocol> proto = pr == null ? Optional.empty() : Optional.of(parse(where, "proto", pr, NamedFields::protocol));
         String ch = get.apply("channels");
         int channels = ch == null ? 0 : parse(where, "channels", ch, Integer::parseInt);
-        String ns = get.apply("n");
-        int n = ns == null ? 0 : parse(where, "n", ns, Integer::parseInt);
+        String nKey = get.apply("n") != null ? "n" : "ranks";   // ccsim perf's provenance names the rank count "ranks"
+        String ns = get.apply(nKey);
+        int n = ns == null ? 0 : parse(where, nKey, ns, Integer::parseInt);
         if (channels < 0 || n < 0) throw new IllegalArgumentException(where + ": channels and n must be >= 0");
         double us = parse(where, "time_us", get.apply("time_us"), Double::parseDouble);
         if (!(us > 0) || Double.isInfinite(us)) {
             throw new IllegalArgumentException(where + ".time_us: must be a time > 0 in us, got " + us);
         }
+        String nodesText = get.apply("nodes");
+        int nodes = nodesText == null ? 0 : parse(where, "nodes", nodesText, Integer::parseInt);
+        if (nodes < 0) throw new IllegalArgumentException(where + ": nodes must be >= 0");
+        String gpu = get.apply("gpu");
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, Optional.empty(), Optional.empty(),
-                OptionalInt.empty(), us);
+                OptionalInt.empty(), us, nodes, gpu == null ? "" : gpu.trim());
     }
 
     /** The reduction named {@code s}; empty for null or {@code none}. */

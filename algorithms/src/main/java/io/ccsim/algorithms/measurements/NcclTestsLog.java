@@ -6,33 +6,32 @@ import io.ccsim.algorithms.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The text that NVIDIA's nccl-tests print ({@code all_reduce_perf} and friends, src/common.cu in
+ * The text that NVIDIA's nccl-tests print ({@code all_reduce_perf} and friends, src/common.cu and src/util.cu in
  * NVIDIA/nccl-tests), read back into rows so that measured clusters can be compared with the simulator.
  *
- * <p>Accepted format versions (all seen in real logs, see the test fixtures' SOURCES.md):
- * <ul>
- *   <li>2.x (2021+): {@code size count type redop root} then out-of-place {@code time algbw busbw #wrong}
- *       and in-place the same: 13 columns; rank lines {@code #  Rank  0 Group  0 Pid ...};</li>
- *   <li>older (NCCL 2.4–2.8 era) with {@code redop} but no {@code root}: 12 columns;</li>
- *   <li>older still, for collectives without a reduction: {@code size count type} then the 8 timing columns:
- *       11 columns; the last of each group is {@code error} (max. abs. error, e.g. {@code 0e+00}) instead
- *       of {@code #wrong}.</li>
- * </ul>
- * Rows from {@code mpirun --tag-output} ({@code [0]} prefixes) are accepted; lines that are not rows
- * (NCCL INFO lines, MPI help messages, {@code ...}) are skipped. A row-looking line with the wrong
- * number of columns is an error naming the line.
+ * <p>Every format version is read (the test fixtures' SOURCES.md lists real logs of each): the table's columns come
+ * from its column header where the log has one ({@link NcclTestsColumns}: {@code redop} and {@code root} present or
+ * not, {@code #wrong}, {@code N/A} or the old {@code error}, {@code cputime}, the per-iteration columns of
+ * {@code -I 1}, the timestamp of {@code -S 1}), else from the row's width (11, 12 or 13 fields). Rows from
+ * {@code mpirun --tag-output} ({@code [1,0]<stdout>:} prefixes) are accepted; lines that are not rows (NCCL INFO lines,
+ * MPI help messages, {@code ...}) are skipped. A row-looking line of another width is an error naming the line.
+ *
+ * <p>The device lines ({@code #  Rank  3 Group  0 Pid 1234 on host17 device  3 [0000:1b:00] NVIDIA H100 80GB HBM3};
+ * without {@code Group} and with {@code [0x1b]} in older versions) give the ranks (the highest rank + 1, so that a
+ * pasted excerpt still counts them), the hosts (distinct names) and the GPU models.
  *
  * <p>The collective comes from the log: a command line naming a {@code *_perf} binary, or
- * {@code # Collective test starting|concluded: NAME}. A log may hold several tests one after another:
- * each such line starts a new section. Rows before any such line take the {@code defaultOp} given to
- * {@link #parse(String, String, CollectiveOp)}; without one they are an error. {@link NcclTestsRows} turns the
- * out-of-place times into {@link MeasuredRow}s.
+ * {@code # Collective test starting|concluded: NAME} (nccl-tests 2.16.7 on). A log may hold several tests one after
+ * another: each such line starts a new section. Rows before any such line take the {@code defaultOp} given to
+ * {@link #parse(String, String, CollectiveOp)} (from the file's name or the user); without one they are an error.
+ * {@link NcclTestsRows} turns the out-of-place times into {@link MeasuredRow}s.
  *
  * @param source   where the text came from (file name), for messages
  * @param sections the tests in the log, in order
@@ -72,12 +71,15 @@ record NcclTestsLog(String source, List<Section> sections) {
      * One test run in the log.
      *
      * @param op               the collective, from the binary's name or the default
-     * @param ranks            number of {@code # Rank} lines (0 if the log has none)
+     * @param ranks            the highest rank of the {@code # Rank} lines + 1 (0 if the log has none)
+     * @param hosts            distinct host names of the rank lines (0 if none)
+     * @param gpus             distinct device names of the rank lines, in order of appearance
      * @param rows             table rows
      * @param avgBusBandwidth  the {@code # Avg bus bandwidth} line, GB/s, if printed
      * @param outOfBounds      the {@code # Out of bounds values} count, -1 if not printed
      */
-    record Section(CollectiveOp op, int ranks, List<Row> rows, OptionalDouble avgBusBandwidth, long outOfBounds) { }
+    record Section(CollectiveOp op, int ranks, int hosts, List<String> gpus, List<Row> rows, OptionalDouble avgBusBandwidth,
+                   long outOfBounds) { }
 
     /** Malformed nccl-tests text; the message names the source and line. */
     static final class FormatException extends IllegalArgumentException {
@@ -90,8 +92,9 @@ record NcclTestsLog(String source, List<Section> sections) {
     private static final Pattern COLLECTIVE_LINE = Pattern.compile("#\\s*Collective test (?:starting|concluded):\\s*([a-z_]+?)_perf");
     private static final Pattern AVG = Pattern.compile("#\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern OOB = Pattern.compile("#\\s*Out of bounds values\\s*:\\s*(\\d+)");
-    private static final Pattern RANK = Pattern.compile("#?\\s*Rank\\s+\\d+\\s+(?:Group\\s+\\d+\\s+)?Pid\\b");
-    private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\]");
+    private static final Pattern RANK = Pattern.compile(
+            "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
+    private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\](?:<std(?:out|err)>:)?");
 
     /** All rows of all sections, in order. */
     List<Row> rows() {
@@ -144,23 +147,31 @@ record NcclTestsLog(String source, List<Section> sections) {
                 cur.oob = Long.parseLong(m.group(1));
                 continue;
             }
-            if (RANK.matcher(line).find()) {
-                cur.ranks++;
+            if ((m = RANK.matcher(line)).find()) {
+                cur.rank(Integer.parseInt(m.group(1)), m.group(2), m.group(3).trim());
+                continue;
+            }
+            java.util.Optional<NcclTestsColumns> header = NcclTestsColumns.ofHeader(line);
+            if (header.isPresent()) {
+                cur.columns = header.get();
                 continue;
             }
             if (line.startsWith("#") || !looksLikeRow(line)) continue;
             String[] t = line.split("\\s+");
-            if (t.length != 11 && t.length != 12 && t.length != 13) {
-                throw new FormatException(src + ":" + lineNo + ": a table row has " + t.length
-                        + " columns; nccl-tests rows have 11 (size count type + 2 × time algbw busbw error), 12 (with redop)"
-                        + " or 13 (with redop and root): '" + raw.trim() + "'");
+            NcclTestsColumns cols = cur.columns != null ? cur.columns : NcclTestsColumns.ofWidth(t.length).orElse(null);
+            if (cols == null || t.length != cols.width()) {
+                throw new FormatException(src + ":" + lineNo + ": a table row has " + t.length + " columns; "
+                        + (cur.columns != null ? "the log's column header above names " + cur.columns.width()
+                        : "nccl-tests rows have 11 (size count type + 2 × time algbw busbw error), 12 (with redop)"
+                        + " or 13 (with redop and root)") + ": '" + raw.trim() + "'");
             }
             if (cur.op == null) {
                 throw new FormatException(src + ":" + lineNo + ": table rows but the log names no test binary"
                         + " (e.g. './build/all_reduce_perf ...' or '# Collective test starting: all_reduce_perf');"
-                        + " give the collective explicitly; valid: " + validBinaries());
+                        + " give the collective (validate --collective NAME) or name the file after it"
+                        + " (all_gather_perf.log); valid: " + validBinaries());
             }
-            cur.rows.add(row(t, cur.op, src, lineNo));
+            cur.rows.add(row(t, cols, cur.op, src, lineNo));
         }
         if (!cur.rows.isEmpty() || cur.avg.isPresent() || cur.ranks > 0 || cur.named) sections.add(cur.build());
         if (sections.stream().allMatch(s -> s.rows().isEmpty())) {
@@ -197,18 +208,15 @@ record NcclTestsLog(String source, List<Section> sections) {
         }
     }
 
-    private static Row row(String[] t, CollectiveOp op, String src, int lineNo) {
+    private static Row row(String[] t, NcclTestsColumns c, CollectiveOp op, String src, int lineNo) {
         long size = parseLong(t[0], "size", src, lineNo);
         long count = parseLong(t[1], "count", src, lineNo);
         String type = t[2];
         Optional<DataType> dtype = Optional.ofNullable(dtypeOf(type));
-        int i = 3;
-        String redop = "";
-        int root = -1;
-        if (t.length >= 12) redop = t[i++];
-        if (t.length == 13) root = (int) parseLong(t[i++], "root", src, lineNo);
-        Measurement oop = measurement(t, i, src, lineNo);
-        Measurement ip = measurement(t, i + 4, src, lineNo);
+        String redop = c.redop() < 0 ? "" : t[c.redop()];
+        int root = c.root() < 0 ? -1 : (int) parseLong(t[c.root()], "root", src, lineNo);
+        Measurement oop = measurement(t, c.oop(), src, lineNo);
+        Measurement ip = measurement(t, c.inPlace(), src, lineNo);
         return new Row(op, size, count, type, dtype, redop, root, oop, ip, lineNo);
     }
 
@@ -244,6 +252,11 @@ record NcclTestsLog(String source, List<Section> sections) {
 
     /** Maps a binary's stem ({@code all_reduce}, {@code alltoall}...) to the collective. */
     static CollectiveOp opOf(String stem, String src, int lineNo) {
+        return opOf(stem, src + ":" + lineNo);
+    }
+
+    /** As {@link #opOf(String, String, int)}, {@code where} naming the place in messages. */
+    static CollectiveOp opOf(String stem, String where) {
         switch (stem.toLowerCase(Locale.ROOT)) {
             case "all_reduce": return CollectiveOp.ALL_REDUCE;
             case "all_gather": return CollectiveOp.ALL_GATHER;
@@ -253,9 +266,38 @@ record NcclTestsLog(String source, List<Section> sections) {
             case "alltoall": return CollectiveOp.ALL_TO_ALL;
             case "sendrecv": return CollectiveOp.SEND_RECV;
             default:
-                throw new FormatException(src + ":" + lineNo + ": nccl-tests binary '" + stem
+                throw new FormatException(where + ": nccl-tests binary '" + stem
                         + "_perf' is not a collective ccsim models; valid: " + validBinaries());
         }
+    }
+
+    /** Words of file names and their collectives, the longer first: {@code reduce} alone is matched last. */
+    private static final List<Map.Entry<Pattern, CollectiveOp>> FILE_NAMES = List.of(
+            Map.entry(word("reduce[_-]?scatter"), CollectiveOp.REDUCE_SCATTER), Map.entry(word("all[_-]?reduce"), CollectiveOp.ALL_REDUCE),
+            Map.entry(word("all[_-]?gather"), CollectiveOp.ALL_GATHER), Map.entry(word("all[_-]?to[_-]?all"), CollectiveOp.ALL_TO_ALL),
+            Map.entry(word("send[_-]?recv"), CollectiveOp.SEND_RECV), Map.entry(word("broadcast|bcast"), CollectiveOp.BROADCAST),
+            Map.entry(word("reduce"), CollectiveOp.REDUCE));
+
+    private static Pattern word(String regex) {
+        return Pattern.compile("(?<![a-z])(?:" + regex + ")(?![a-z])");
+    }
+
+    /**
+     * The collective a file's name names ({@code all_gather_perf.log}, {@code allreduce-8gpu.txt},
+     * {@code run3_reduce_scatter.out}), or empty where it names none or several. Words are matched between non-letters;
+     * {@code reduce} counts only outside {@code all_reduce} and {@code reduce_scatter}.
+     */
+    static Optional<CollectiveOp> opOfFileName(String path) {
+        String name = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase(Locale.ROOT);
+        java.util.Set<CollectiveOp> found = java.util.EnumSet.noneOf(CollectiveOp.class);
+        for (Map.Entry<Pattern, CollectiveOp> e : FILE_NAMES) {
+            Matcher m = e.getKey().matcher(name);
+            if (m.find()) {
+                found.add(e.getValue());
+                name = m.replaceAll("#");
+            }
+        }
+        return found.size() == 1 ? Optional.of(found.iterator().next()) : Optional.empty();
     }
 
     private static String validBinaries() {
@@ -290,12 +332,21 @@ record NcclTestsLog(String source, List<Section> sections) {
         CollectiveOp op;
         boolean named;
         int ranks;
+        final java.util.Set<String> hosts = new java.util.HashSet<>();
+        final java.util.Set<String> gpus = new java.util.LinkedHashSet<>();
+        NcclTestsColumns columns;
         final List<Row> rows = new ArrayList<>();
         OptionalDouble avg = OptionalDouble.empty();
         long oob = -1;
 
         Builder(CollectiveOp op) { this.op = op; }
 
-        Section build() { return new Section(op, ranks, List.copyOf(rows), avg, oob); }
+        void rank(int rank, String host, String gpu) {
+            ranks = Math.max(ranks, rank + 1);
+            hosts.add(host);
+            if (!gpu.isEmpty()) gpus.add(gpu);
+        }
+
+        Section build() { return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob); }
     }
 }

@@ -1,5 +1,6 @@
 package io.ccsim.algorithms.measurements;
 
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import java.util.ArrayList;
@@ -11,21 +12,22 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
- * Measured rows from an nccl-tests text log ({@link NcclTestsLog}): the out-of-place times; algorithm, protocol and
- * channels unknown (NCCL chose); {@code n} from the log's rank lines (0 without them). Rows of size 0 or time 0 are
- * left out.
+ * Measured rows from an nccl-tests text log ({@link NcclTestsLog}): the out-of-place times (the in-place ones where
+ * a row has no out-of-place half); algorithm, protocol and channels unknown (NCCL chose); {@code n}, the hosts and the
+ * GPU model from the log's rank lines (0 and empty without them). Rows of size 0 or time 0 are left out.
  */
 final class NcclTestsRows {
     private NcclTestsRows() {}
 
     /** @throws IllegalArgumentException naming {@code src} and the line, and what is valid */
-    static MeasuredFile read(String src, String text) {
+    static MeasuredFile read(String src, String text, CollectiveOp defaultOp) {
         NcclTestsLog log;
         try {
-            log = NcclTestsLog.parse(text, src);
+            log = NcclTestsLog.parse(text, src, defaultOp);
         } catch (IllegalArgumentException e) {
+            if (!e.getMessage().contains("no nccl-tests table rows")) throw e;
             throw new IllegalArgumentException(e.getMessage() + " (not JSON or CSV either: expected a JSON array of perf rows, a CSV with"
-                    + " header 'op,bytes,...', or nccl-tests output)", e);
+                    + " header 'op,bytes,...', ccsim perf's text, or nccl-tests output)", e);
         }
         List<MeasuredRow> rows = new ArrayList<>();
         int zero = 0;
@@ -35,19 +37,20 @@ final class NcclTestsRows {
                     zero++;
                     continue;
                 }
-                rows.add(row(src + ":" + r.line(), r, s.ranks()));
+                rows.add(row(src + ":" + r.line(), r, s.ranks(), s.hosts(), String.join(" + ", s.gpus())));
             }
         }
         return new MeasuredFile(rows, zero > 0 ? zero + " rows of size 0 or time 0" : "");
     }
 
-    private static MeasuredRow row(String where, NcclTestsLog.Row r, int ranks) {
+    /** The measured row of {@code r}, {@code ranks} on {@code hosts} hosts of {@code gpu}s (0, 0, "": unknown). */
+    static MeasuredRow row(String where, NcclTestsLog.Row r, int ranks, int hosts, String gpu) {
         DataType dt = r.dtype().orElseThrow(() -> new IllegalArgumentException(where + ": nccl-tests type '" + r.type()
                 + "' is not one ccsim models; valid: " + Arrays.stream(DataType.values()).map(DataType::ncclTestsName)
                 .collect(Collectors.joining(", "))));
         String ro = r.redop().toLowerCase(Locale.ROOT);
         Optional<ReduceOp> redop = ro.isEmpty() ? Optional.empty() : NamedFields.redop(where, ro);
         return new MeasuredRow(where, r.op(), ranks, r.sizeBytes(), dt, redop, Math.max(0, r.root()), Optional.empty(), Optional.empty(),
-                0, Optional.empty(), Optional.empty(), OptionalInt.empty(), r.oop().timeUs());
+                0, Optional.empty(), Optional.empty(), OptionalInt.empty(), r.oop().timeUs(), hosts, gpu);
     }
 }

@@ -106,8 +106,34 @@ public final class PerfRunner {
 
     public Tuner tuner() { return tuner; }
 
-    /** nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}). */
+    /**
+     * nccl-tests' per-rank element count for a {@code size} of {@code bytes} (see {@link PerfRow#count()}): the whole
+     * elements, and for all-gather, reduce-scatter and all-to-all each rank's share rounded down to whole 16-byte
+     * blocks, as nccl-tests' {@code getCollByteCount} does ({@code (count / nranks) & ~(16 / eltSize - 1)}), so that a
+     * size below 16 bytes a rank has count 0.
+     */
     public long countFor(CollectiveOp op, long bytes, DataType dtype) {
+        return countFor(op, bytes, dtype, graph.nRanks());
+    }
+
+    /** nccl-tests' per-rank element count for a {@code size} of {@code bytes} on {@code nRanks} ranks. */
+    public static long countFor(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
+        long elems = bytes / dtype.bytes();
+        switch (op) {
+            case ALL_GATHER:
+            case REDUCE_SCATTER:
+            case ALL_TO_ALL: return (elems / nRanks) & ~(16L / dtype.bytes() - 1);
+            default: return elems;
+        }
+    }
+
+    /**
+     * The per-rank element count of a measured call whose size column reads {@code bytes}: the size in whole
+     * elements, divided by the ranks for all-gather, reduce-scatter and all-to-all, without {@link #countFor}'s
+     * rounding to 16-byte blocks (a harness other than nccl-tests may run any count; a size nccl-tests printed
+     * divides exactly either way).
+     */
+    public long countOf(CollectiveOp op, long bytes, DataType dtype) {
         long elems = bytes / dtype.bytes();
         switch (op) {
             case ALL_GATHER:
@@ -119,11 +145,16 @@ public final class PerfRunner {
 
     /** nccl-tests' {@code size} column for a per-rank count (the size rounded down to whole elements). */
     public long sizeFor(CollectiveOp op, long count, DataType dtype) {
+        return sizeFor(op, count, dtype, graph.nRanks());
+    }
+
+    /** nccl-tests' {@code size} column for a per-rank count on {@code nRanks} ranks. */
+    public static long sizeFor(CollectiveOp op, long count, DataType dtype, int nRanks) {
         long b = count * dtype.bytes();
         switch (op) {
             case ALL_GATHER:
             case REDUCE_SCATTER:
-            case ALL_TO_ALL: return b * graph.nRanks();
+            case ALL_TO_ALL: return b * nRanks;
             default: return b;
         }
     }
@@ -145,7 +176,14 @@ public final class PerfRunner {
 
     /** As {@link #run(CollectiveOp, long, DataType, ReduceOp, int)}, timed as {@code iterations} back-to-back calls. */
     public PerfRow run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, int iterations) {
-        long count = countFor(op, bytes, dtype);
+        return runCount(op, countFor(op, bytes, dtype), dtype, redop, root, iterations);
+    }
+
+    /**
+     * Simulates {@code op} of {@code count} elements per rank with NCCL's choice of algorithm, protocol and channels,
+     * timed as {@code iterations} back-to-back calls.
+     */
+    public PerfRow runCount(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, int iterations) {
         Choice c = choose(op, sizeFor(op, count, dtype), dtype, redop);
         return simulate(op, count, dtype, redop, root, c.algo(), c.proto(), c.channels(), iterations);
     }
@@ -221,13 +259,28 @@ public final class PerfRunner {
         return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, false);
     }
 
+    /**
+     * As {@link #simulate(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, this communicator
+     * standing for a larger one of {@code targetNodes} of the same nodes: the trees' chunks are those NCCL gives the
+     * larger one ({@link PlanOptions#chunkingNodes}); everything else is this communicator's.
+     */
+    public PerfRow simulateAsPartOf(int targetNodes, CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                                    Algorithm algo, Protocol proto, int channels) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes);
+    }
+
     /** The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call. */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                              Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0);
+    }
+
+    private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
-        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels);
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
@@ -244,6 +297,16 @@ public final class PerfRunner {
      */
     public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                      Algorithm algo, Protocol proto, int channels) {
+        return plan(op, count, dtype, redop, root, algo, proto, channels, 0);
+    }
+
+    /**
+     * As {@link #plan(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, the trees' chunks being
+     * those of a communicator of {@code chunkingNodes} of these nodes (0: this one's; see
+     * {@link PlanOptions#chunkingNodes}).
+     */
+    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                     Algorithm algo, Protocol proto, int channels, int chunkingNodes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -251,7 +314,7 @@ public final class PerfRunner {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank communicator; valid: 0.." + (n - 1));
         }
         CollectiveCall call = new CollectiveCall(op, count, dtype, hasRedop ? redop : ReduceOp.SUM, hasRoot ? root : 0, graph.layout());
-        PlanOptions opts = PlanOptions.of(algo, proto, channels);
+        PlanOptions opts = PlanOptions.of(algo, proto, channels).withChunkingNodes(chunkingNodes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
@@ -347,7 +410,7 @@ public final class PerfRunner {
         }
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
-                throw new IllegalStateException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
+                throw new StalledRunException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
                         + " stopped before completion (a link is down?): "
                         + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((x, y) -> x + "; " + y).orElse(""));
             }

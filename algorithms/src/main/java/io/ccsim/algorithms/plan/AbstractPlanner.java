@@ -35,7 +35,8 @@ abstract class AbstractPlanner implements AlgorithmPlanner {
         ProtocolGeometry g = Chunking.geometry(algorithm, op, options);
         int ppn = Math.max(1, call.nRanks() / call.layout().nHosts());
         int heads = options.collNetHeads() == null ? ppn : options.collNetHeads().length;
-        ChannelParts parts = new ChannelParts(call, g, algorithm, options.nChannels(), call.dtype().bytes(), heads);
+        ChannelParts parts = new ChannelParts(call, g, algorithm, options.nChannels(), call.dtype().bytes(), heads,
+                options.chunkingNodes());
         Schedule s = call.nRanks() == 1 ? new LocalSchedule(call, parts) : build(call, options, g, parts);
         return new Plan(name, call, options, g, s);
     }

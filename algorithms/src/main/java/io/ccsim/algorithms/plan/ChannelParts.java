@@ -12,21 +12,30 @@ final class ChannelParts {
     final long[] chunkElems;
 
     ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart) {
-        this(call, g, a, nChannels, bytesPerElementOfPart, Math.max(1, call.nRanks() / call.layout().nHosts()));
+        this(call, g, a, nChannels, bytesPerElementOfPart, Math.max(1, call.nRanks() / call.layout().nHosts()), 0);
     }
 
-    /** As the other constructor, with CollNet Direct's heads per host ({@link PlanOptions#collNetHeads}). */
+    /**
+     * As the other constructor, with CollNet Direct's heads per host ({@link PlanOptions#collNetHeads}) and the node
+     * count the tree chunk rules read ({@link PlanOptions#chunkingNodes}, 0: the call's own).
+     */
     ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart,
-                 int collNetHeads) {
+                 int collNetHeads, int chunkingNodes) {
         int elt = call.dtype().bytes();
         long[][] p = Chunking.partition(call.count(), elt, nChannels);
         offset = p[0];
         count = p[1];
         chunkElems = new long[nChannels];
         int nNodes = call.layout().nHosts();
+        int nRanks = call.nRanks();
+        boolean tree = a == Algorithm.TREE || a == Algorithm.NVLS_TREE;
+        if (tree && chunkingNodes > 0) { // the same nodes, more of them: their ranks per node stay
+            nRanks = nRanks / nNodes * chunkingNodes;
+            nNodes = chunkingNodes;
+        }
         for (int c = 0; c < nChannels; c++) {
             long bytes = count[c] * bytesPerElementOfPart;
-            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, call.nRanks(), nNodes, collNetHeads) / elt);
+            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, nRanks, nNodes, collNetHeads) / elt);
         }
     }
 

@@ -22,9 +22,13 @@ import java.util.Arrays;
  * @param collNetHeads CollNet Direct's heads: the local indices (ascending, distinct, ≥ 0) of the GPUs of a host that
  *                    have a NIC of their own, the same on every host; null for every GPU of a host (one NIC per GPU).
  *                    Other algorithms ignore it
+ * @param chunkingNodes the node count NCCL's chunk rules for trees read (calcCollChunking's nNodes: Tree LL128's
+ *                    shrink by depth, NVLSTree's cap from 4 nodes), ≥ 1; 0 for the communicator's own. A smaller
+ *                    communicator that stands for a larger one of the same nodes (an extrapolation's sample) sets
+ *                    the larger one's count, so that its chunks are those of the larger one
  */
 public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
-                          int[] collNetHeads) {
+                          int[] collNetHeads, int chunkingNodes) {
 
     /** NCCL's MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -65,6 +69,16 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
             }
             collNetHeads = collNetHeads.clone();
         }
+        if (chunkingNodes < 0) {
+            throw new IllegalArgumentException("PlanOptions.chunkingNodes must be >= 1, or 0 for the communicator's own,"
+                    + " got " + chunkingNodes);
+        }
+    }
+
+    /** The options as given, with the communicator's own node count for the chunk rules. */
+    public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
+                       int[] collNetHeads) {
+        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, collNetHeads, 0);
     }
 
     /** The options as given, every GPU a CollNet head. */
@@ -79,17 +93,22 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** A copy with another buffer size (bytes per connection). */
     public PlanOptions withBufferBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, collNetHeads);
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, collNetHeads, chunkingNodes);
     }
 
     /** A copy with explicit ring orders, one permutation of the ranks per channel. */
     public PlanOptions withRingOrders(int[][] orders) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, collNetHeads);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, collNetHeads, chunkingNodes);
     }
 
     /** A copy with CollNet Direct's heads, the local indices of the GPUs with a NIC of their own (see the record). */
     public PlanOptions withCollNetHeads(int[] localIndices) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices, chunkingNodes);
+    }
+
+    /** A copy whose tree chunk rules read {@code nodes} nodes (see the record; 0: the communicator's own). */
+    public PlanOptions withChunkingNodes(int nodes) {
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, collNetHeads, nodes);
     }
 
     /** CollNet Direct's head local indices on hosts of {@code ppn} GPUs: {@link #collNetHeads} or 0..ppn−1. */
@@ -125,19 +144,20 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
     public boolean equals(Object o) {
         return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
                 && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders)
-                && Arrays.equals(p.collNetHeads, collNetHeads);
+                && Arrays.equals(p.collNetHeads, collNetHeads) && p.chunkingNodes == chunkingNodes;
     }
 
     @Override
     public int hashCode() {
         return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
-                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(collNetHeads);
+                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(collNetHeads) + 31 * chunkingNodes;
     }
 
     @Override
     public String toString() {
         return "PlanOptions[" + algorithm + "/" + protocol + ", " + nChannels + " ch, buffer " + bufferBytes + " B"
                 + (ringOrders == null ? "" : ", custom rings")
-                + (collNetHeads == null ? "" : ", CollNet heads " + Arrays.toString(collNetHeads)) + "]";
+                + (collNetHeads == null ? "" : ", CollNet heads " + Arrays.toString(collNetHeads))
+                + (chunkingNodes == 0 ? "" : ", chunks as on " + chunkingNodes + " nodes") + "]";
     }
 }

@@ -100,6 +100,65 @@ final class ChannelFolding {
         return true;
     }
 
+    /*
+     * Routes. A replica's connections take their own routes (the ECMP key is the channel), so beyond one leaf a replica
+     * may cross other spine links than its representative, which the folded run charges to the representative's. Where
+     * both cross links at their nominal health this is the symmetry above: equal links, and the leaf uplinks of a
+     * rail-optimized fat-tree never bind a ring (they carry a few of its hops per leaf). A link that is degraded, down or
+     * flapping breaks it: the replica would run at the pace of links it does not cross, or escape the slow link it does.
+     * So a replica one of whose routes differs from its representative's over such a link is simulated on its own.
+     */
+
+    /**
+     * This folding, less the replicas that the fabric's health sets apart: a replica channel is simulated on its own
+     * if, for some connection of the plan, its route and its representative's differ in a link group that has a member
+     * not at nominal health ({@link io.ccsim.topology.LinkHealth#isHealthy}). Connections between ranks only (a switch
+     * actor's route does not depend on the channel). {@code actorNodes}: the topology node of each actor.
+     */
+    ChannelFolding separatedByHealth(Plan plan, Fabric fabric, int[] actorNodes) {
+        java.util.List<io.ccsim.topology.LinkGroup> groups = fabric.topology().fabric();
+        boolean[] unhealthy = new boolean[groups.size()];
+        boolean any = false;
+        for (io.ccsim.topology.LinkGroup g : groups) {
+            for (io.ccsim.topology.Link l : g.members()) {
+                if (!l.health().isHealthy()) {
+                    unhealthy[g.index()] = true;
+                    any = true;
+                }
+            }
+        }
+        if (!any) return this;
+        int nCh = rep.length;
+        int nRanks = plan.nRanks();
+        int[] out = rep.clone();
+        RouteCache routes = new RouteCache(fabric, plan.options().algorithm() == Algorithm.RING);
+        plan.forEachConnection((cch, from, to) -> {
+            int c = cch % nCh;
+            int r = rep[c];
+            if (r == c || out[c] == c || from >= nRanks || to >= nRanks) return;
+            int[] mine = routes.route(actorNodes[from], actorNodes[to], c).hops();
+            int[] theirs = routes.route(actorNodes[from], actorNodes[to], r).hops();
+            if (differsOverUnhealthy(mine, theirs, unhealthy)) out[c] = c;
+        });
+        return Arrays.equals(out, rep) ? this : new ChannelFolding(out);
+    }
+
+    /** Whether a hop of one route that is not on the other crosses a group marked in {@code unhealthy}. */
+    private static boolean differsOverUnhealthy(int[] a, int[] b, boolean[] unhealthy) {
+        if (Arrays.equals(a, b)) return false;
+        return missingUnhealthy(a, b, unhealthy) || missingUnhealthy(b, a, unhealthy);
+    }
+
+    private static boolean missingUnhealthy(int[] a, int[] b, boolean[] unhealthy) {
+        for (int h : a) {
+            if (!unhealthy[h >>> 1]) continue;
+            boolean found = false;
+            for (int k : b) found |= k == h;
+            if (!found) return true;
+        }
+        return false;
+    }
+
     /** The channel that simulates channel {@code c} (c itself if simulated). */
     int representative(int c) { return rep[c]; }
 

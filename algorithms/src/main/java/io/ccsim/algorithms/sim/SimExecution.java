@@ -122,8 +122,10 @@ public final class SimExecution {
             throw new IllegalArgumentException("gpuOfRank has " + gpuOfRank.length + " entries for " + nRanks + " ranks");
         }
         this.costs = StepCosts.of(fabric.profile(), plan);
-        this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()) : ChannelFolding.none(nCh);
-        ConnectionPaths paths = new ConnectionPaths(fabric, plan, actorNodes(fabric, plan, gpuOfRank), costs, folding);
+        int[] nodes = actorNodes(fabric, plan, gpuOfRank);
+        this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()).separatedByHealth(plan, fabric, nodes)
+                : ChannelFolding.none(nCh);
+        ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network())
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {

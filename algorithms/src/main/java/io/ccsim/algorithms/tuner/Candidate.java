@@ -80,6 +80,15 @@ public final class Candidate {
      */
     public double bandwidthGBs() { return bandwidthGBs; }
 
+    /**
+     * This candidate launched with {@code nChannels} channels instead of NCCL's choice (as a tuner plugin sets
+     * them), kept within [{@link #minChannels()}, {@link #maxChannels()}].
+     */
+    Candidate withChannels(int nChannels) {
+        int nc = Math.max(minChannels, Math.min(maxChannels(), nChannels));
+        return new Candidate(algorithm, protocol, minChannels, timesUs, nc, costUs, latencyUs, bandwidthGBs);
+    }
+
     /** {@code Ring/Simple}. */
     public String label() { return algorithm.ncclName() + "/" + protocol.ncclName(); }
 

@@ -58,6 +58,9 @@ import java.util.OptionalLong;
  *       rank and the network is a host network; 0 and 1 apply as they are, compute capability ≥ 6.0 always).</li>
  *   <li>{@code NCCL_CROSS_NIC}, {@code NCCL_PXN_DISABLE}, {@code NCCL_IB_HCA}, {@code NCCL_NET_GDR_LEVEL}: the
  *       {@link NetPolicy} of the inter-node graphs and routes ({@code NetEnvParser}).</li>
+ *   <li>{@code NCCL_TUNER_CONFIG_FILE}: the tuning file of NCCL's example tuner plugin, read when the environment
+ *       is parsed ({@link TunerConfig}: its rows override the tuner's choice as the plugin does). NCCL loads the
+ *       plugin only with NCCL_TUNER_PLUGIN naming it; ccsim takes the file as the sign that it is loaded.</li>
  *   <li>{@code NCCL_LL128_ENABLE}: no longer read by NCCL (LL128 is controlled by NCCL_PROTO); setting it is
  *       an error here so that it is never silently ignored.</li>
  * </ul>
@@ -80,12 +83,14 @@ public final class NcclEnv {
     public static final String NCCL_PXN_DISABLE = NetEnvParser.NCCL_PXN_DISABLE;
     public static final String NCCL_IB_HCA = NetEnvParser.NCCL_IB_HCA;
     public static final String NCCL_NET_GDR_LEVEL = NetEnvParser.NCCL_NET_GDR_LEVEL;
+    /** Read by NCCL's example tuner plugin ({@link TunerConfig}). */
+    public static final String NCCL_TUNER_CONFIG_FILE = "NCCL_TUNER_CONFIG_FILE";
 
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
             NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE,
             NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL,
-            SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE);
+            SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE, NCCL_TUNER_CONFIG_FILE);
 
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -118,10 +123,11 @@ public final class NcclEnv {
     private final boolean collNetEnable;
     private final int patEnable;
     private final NetPolicy net;
+    private final TunerConfig tunerConfig;
 
     private NcclEnv(String algoString, String protoString, boolean[] algoEnable, boolean[] protoEnable,
                     boolean[] protoExplicit, long buffSize, int minChannels, int maxChannels, int nThreads, boolean p2pDisable,
-                    int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net) {
+                    int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net, TunerConfig tunerConfig) {
         this.algoString = algoString;
         this.protoString = protoString;
         this.algoEnable = algoEnable;
@@ -136,6 +142,7 @@ public final class NcclEnv {
         this.collNetEnable = collNetEnable;
         this.patEnable = patEnable;
         this.net = net;
+        this.tunerConfig = tunerConfig;
     }
 
     /** No variable set: NCCL's defaults. */
@@ -209,8 +216,10 @@ public final class NcclEnv {
         int nvls = enableLevel(env, NCCL_NVLS_ENABLE);
         int pat = enableLevel(env, NCCL_PAT_ENABLE);
         boolean collNet = isSet(env, NCCL_COLLNET_ENABLE) && parseNumber(NCCL_COLLNET_ENABLE, env.get(NCCL_COLLNET_ENABLE)) == 1;
+        TunerConfig tuning = isSet(env, NCCL_TUNER_CONFIG_FILE)
+                ? TunerConfig.read(java.nio.file.Path.of(env.get(NCCL_TUNER_CONFIG_FILE))) : null;
         return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls, collNet, pat,
-                NetEnvParser.parse(env));
+                NetEnvParser.parse(env), tuning);
     }
 
     /** A 0/1/2 enable variable (2, "where supported", when unset). */
@@ -417,6 +426,12 @@ public final class NcclEnv {
     public NetPolicy net() { return net; }
 
     /** Whether {@code variable} is one ccsim applies ({@link #HONOURED}). */
+    /**
+     * The rows of NCCL_TUNER_CONFIG_FILE, applied as NCCL's example tuner plugin applies them, or empty when the
+     * variable is not set.
+     */
+    public Optional<TunerConfig> tunerConfig() { return Optional.ofNullable(tunerConfig); }
+
     public static boolean honours(String variable) { return HONOURED.contains(variable); }
 
     @Override

@@ -18,14 +18,22 @@ import java.util.Optional;
  *                    order (enqueue.cc topoGetAlgoInfo uses a strict {@code <}); for send/recv and
  *                    all-to-all NCCL's P2P protocol rule (LL up to 16 KiB per channel, else Simple)
  * @param unavailable what NCCL would also consider but is not a candidate, with the reason
+ * @param tunerPlugin what NCCL's example tuner plugin decided (NCCL_TUNER_CONFIG_FILE), which the winner then
+ *                    follows; empty without one
  */
 public record TuneResult(TuneInput input, List<Candidate> candidates, Candidate winner,
-                         List<Unavailable> unavailable) {
+                         List<Unavailable> unavailable, Optional<TunerConfig.Decision> tunerPlugin) {
+    /** A result of NCCL's own tuner, no plugin. */
+    public TuneResult(TuneInput input, List<Candidate> candidates, Candidate winner, List<Unavailable> unavailable) {
+        this(input, candidates, winner, unavailable, Optional.empty());
+    }
+
     public TuneResult {
         Objects.requireNonNull(input);
         candidates = List.copyOf(candidates);
         Objects.requireNonNull(winner);
         unavailable = List.copyOf(unavailable);
+        Objects.requireNonNull(tunerPlugin);
         if (!candidates.contains(winner)) throw new IllegalArgumentException("winner is not a candidate");
     }
 

@@ -209,7 +209,28 @@ public final class Tuner {
 
         Candidate winner = candidates.get(0);
         for (Candidate c : candidates) if (c.costUs() < winner.costUs()) winner = c; // strict <: NCCL order wins ties
-        return new TuneResult(in, candidates, winner, unavailable);
+        if (env.tunerConfig().isEmpty()) return new TuneResult(in, candidates, winner, unavailable);
+        return withTunerPlugin(in, candidates, winner, unavailable, env.tunerConfig().get());
+    }
+
+    /**
+     * NCCL's example tuner plugin on top of the cost model ({@link TunerConfig}): one collective per call
+     * (numPipeOps 1), buffers not registered (regBuff 0). The chosen candidate is replaced by its copy at the
+     * plugin's channel count.
+     */
+    private static TuneResult withTunerPlugin(TuneInput in, List<Candidate> candidates, Candidate ncclWinner,
+                                              List<Unavailable> unavailable, TunerConfig config) {
+        TunerConfig.Decision d = config.decide(in, candidates, 1, 0);
+        Candidate chosen = ncclWinner;
+        if (d.row().isPresent()) {
+            for (Candidate c : candidates) {
+                if (c.algorithm() == d.row().get().algorithm() && c.protocol() == d.row().get().protocol()) chosen = c;
+            }
+        }
+        Candidate launched = chosen.withChannels(d.channels());
+        List<Candidate> all = new ArrayList<>(candidates);
+        all.set(all.indexOf(chosen), launched);
+        return new TuneResult(in, all, launched, unavailable, Optional.of(d));
     }
 
     private TunerException nothingLeft(TuneInput in, NcclFunc f, List<Unavailable> unavailable) {

@@ -28,6 +28,9 @@ class MeasurementsTest {
         assertThat(r.forcedProto()).contains(Protocol.LL128);
         assertThat(r.planChannels().getAsInt()).isEqualTo(16);
         assertThat(r.n()).isEqualTo(2);
+        // perf's provenance columns name the ranks "ranks"
+        String withProvenance = PERF_ROW.replace(",\"n\":2}", ",\"ccsim_version\":\"0.1\",\"ranks\":8,\"nodes\":1}");
+        assertThat(Measurements.read("q.json", "[" + withProvenance + "]", false).rows().get(0).n()).isEqualTo(8);
     }
 
     @Test
@@ -91,6 +94,7 @@ class MeasurementsTest {
         assertThatThrownBy(() -> Measurements.read("b.csv", "op,bytes,time_us\n", false)).hasMessageStartingWith("b.csv:1: the CSV header has no 'dtype' column");
         assertThatThrownBy(() -> Measurements.read("b.txt", "hello\n", false))
                 .hasMessageStartingWith("b.txt: no nccl-tests table rows found")
-                .hasMessageEndingWith("(not JSON or CSV either: expected a JSON array of perf rows, a CSV with header 'op,bytes,...', or nccl-tests output)");
+                .hasMessageEndingWith("(not JSON or CSV either: expected a JSON array of perf rows, a CSV with header 'op,bytes,...', ccsim perf's text,"
+                        + " or nccl-tests output)");
     }
 }

@@ -112,7 +112,10 @@ class NcclTestsLogTest {
         double sum = 0;
         for (NcclTestsLog.Row r : log.rows()) sum += r.oop().busbwGBps() + r.inPlace().busbwGBps();
         assertThat(log.sections().get(0).avgBusBandwidth().getAsDouble()).isCloseTo(sum / 10, within(0.01));
-        assertThat(log.sections().get(0).ranks()).isEqualTo(1);
+        // the excerpt shows the line of rank 71 only: 72 ranks, on one host, of one device name
+        assertThat(log.sections().get(0).ranks()).isEqualTo(72);
+        assertThat(log.sections().get(0).hosts()).isEqualTo(1);
+        assertThat(log.sections().get(0).gpus()).containsExactly("NVIDIA Graphics Device");
     }
 
     @Test

@@ -200,4 +200,34 @@ class RankFoldingTest {
         }
         assertThat(folded).hasSize(6);
     }
+
+    /**
+     * Beyond one leaf a replica channel's hops between leaves take other spines than its representative's (ECMP by
+     * channel): with one of those uplinks at a tenth of its rate, the folded run must still give the unfolded time. The
+     * uplink chosen is one that slows the unfolded run, so the check can fail.
+     */
+    @Test
+    void aSlowSpineLinkThatOnlyAReplicaCrossesGivesTheUnfoldedTime() {
+        Topology healthy = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 40)); // 40 hosts: two leaves on the rail
+        long base = run(healthy, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.NONE).endPs();
+        Topology slow = null;
+        for (Link l : healthy.links()) {
+            if (!l.id().startsWith("leaf.r0.0~spine.")) continue;
+            Topology t = healthy.withLinkHealth(l.id(), LinkHealth.degraded(0.1));
+            if (run(t, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.NONE).endPs() > base) {
+                slow = t;
+                break;
+            }
+        }
+        assertThat(slow).as("an uplink of leaf.r0.0 that the ring crosses").isNotNull();
+        long all = run(slow, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.NONE).endPs();
+        for (SimExecution.Folding f : new SimExecution.Folding[] {SimExecution.Folding.CHANNELS, SimExecution.Folding.RANKS}) {
+            assertThat(run(slow, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.RING, Protocol.SIMPLE, f).endPs()).as("%s", f)
+                    .isEqualTo(all);
+        }
+        // the healthy cluster still folds its replica channels
+        Run folded = run(healthy, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.CHANNELS);
+        assertThat(folded.simulated()).isLessThan(folded.total());
+        assertThat(folded.endPs()).isEqualTo(base);
+    }
 }

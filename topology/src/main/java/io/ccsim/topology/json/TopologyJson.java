@@ -40,6 +40,11 @@ public final class TopologyJson {
         return TopologyJsonWriter.write(t);
     }
 
+    /** The links of {@code listing} as JSON (see {@code TopologyJsonWriter#writeLinks}): the format's link objects. */
+    public static String writeLinks(io.ccsim.topology.LinkListing listing) {
+        return TopologyJsonWriter.writeLinks(listing);
+    }
+
     /**
      * Parses and validates a topology.
      *

@@ -8,6 +8,7 @@ import io.ccsim.topology.Flap;
 import io.ccsim.topology.Link;
 import io.ccsim.topology.LinkGroup;
 import io.ccsim.topology.LinkHealth;
+import io.ccsim.topology.LinkListing;
 import io.ccsim.topology.Node;
 import io.ccsim.topology.Topology;
 import java.math.BigDecimal;
@@ -41,6 +42,25 @@ final class TopologyJsonWriter {
             }
         }
         root.add("groups", groups);
+        return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root);
+    }
+
+    /**
+     * The links of {@code listing}: {@code {"topology": name, "total_links": n, "links": [...]}}, each link as in the
+     * topology format plus {@code group}, its striped group's id where it has one.
+     */
+    static String writeLinks(LinkListing listing) {
+        JsonObject root = new JsonObject();
+        root.addProperty("topology", listing.topology().name());
+        root.addProperty("total_links", listing.topology().links().size());
+        JsonArray links = new JsonArray();
+        for (Link l : listing.links()) {
+            JsonObject o = link(l);
+            LinkGroup g = listing.topology().groupOf(l.id());
+            if (g.striped()) o.addProperty("group", g.id());
+            links.add(o);
+        }
+        root.add("links", links);
         return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root);
     }
 

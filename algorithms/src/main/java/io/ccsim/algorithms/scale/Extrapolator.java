@@ -1,0 +1,199 @@
+package io.ccsim.algorithms.scale;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.graph.CommGraph;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.SimExecution;
+import io.ccsim.algorithms.tuner.Candidate;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.Tuner;
+import io.ccsim.sim.RunControl;
+import io.ccsim.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.IntFunction;
+
+/**
+ * The time of a collective on a cluster too large to simulate, from exact simulations of the same call on fewer of
+ * the same nodes: NCCL's choice at the target ({@link TargetGraph}, without building the target), the same algorithm,
+ * protocol and channels simulated (folded, exact) at the sample node counts ({@link SampleNodes}), and the
+ * algorithm's {@link ScalingLaw} fitted to them ({@link LawFit}) and read at the target.
+ *
+ * <p>Contract: the target is {@code targetNodes} boards of the builder behind {@code topologyAt}, which must build a
+ * healthy cluster of any node count with the same boards, NICs and fabric (a catalog topology). {@link #plan} refuses,
+ * with {@link IllegalArgumentException}, a call whose choice has no law, or a target too small for its samples. Same
+ * inputs and seed give the same result.
+ */
+public final class Extrapolator {
+    private final IntFunction<Topology> topologyAt;
+    private final int targetNodes;
+    private final int hostsPerLeaf;
+    private final CalibrationProfile profile;
+    private final NcclEnv env;
+    private final long seed;
+    private final TargetGraph target;
+    private final Tuner tuner;
+    private int[] sampleOverride;
+    private RunControl control;
+
+    /** One simulation of a size: {@code count} elements per rank on {@code nodes} nodes, rooted at {@code root}. */
+    public record Sample(int nodes, long count, int root) { }
+
+    /**
+     * What a size runs at the target and which samples stand for it.
+     *
+     * @param count    nccl-tests' per-rank count at the target
+     * @param bytes    nccl-tests' size at the target
+     * @param samples  the simulations, by ascending node count
+     */
+    public record SizePlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long bytes,
+                           Algorithm algo, Protocol proto, int channels, ScalingLaw law, List<Sample> samples) {
+        public SizePlan {
+            samples = List.copyOf(samples);
+        }
+
+        /** {@code Tree/Simple x16}. */
+        public String choice() {
+            return algo.ncclName() + "/" + proto.ncclName() + " x" + channels;
+        }
+    }
+
+    /**
+     * @param topologyAt   builds the cluster of a given node count (called for 2 nodes and for each sample count;
+     *                     the caller may cache)
+     * @param targetNodes  the target's nodes, ≥ 2
+     * @param targetName   the name of the target's topology (for the tuner's reasons)
+     * @param hostsPerLeaf the hosts of a rail under one leaf switch of the fabric
+     */
+    public Extrapolator(IntFunction<Topology> topologyAt, int targetNodes, String targetName, int hostsPerLeaf,
+                        CalibrationProfile profile, NcclEnv env, long seed) {
+        this.topologyAt = Objects.requireNonNull(topologyAt, "topologyAt");
+        this.profile = Objects.requireNonNull(profile, "profile");
+        this.env = Objects.requireNonNull(env, "env");
+        if (hostsPerLeaf < 1) throw new IllegalArgumentException("hostsPerLeaf must be >= 1, got " + hostsPerLeaf);
+        this.targetNodes = targetNodes;
+        this.hostsPerLeaf = hostsPerLeaf;
+        this.seed = seed;
+        Topology two = topologyAt.apply(2);
+        this.target = new TargetGraph(CommGraph.of(two, two.gpus().size(), env.net()), two.name(), targetNodes, targetName);
+        this.tuner = new Tuner(profile, env);
+    }
+
+    /** The target's graph as the tuner sees it. */
+    public TargetGraph target() { return target; }
+
+    /** Simulates these node counts instead of the law's defaults (null: the defaults); checked per law in {@link #plan}. */
+    public void setSampleNodes(int[] nodes) { this.sampleOverride = nodes == null ? null : nodes.clone(); }
+
+    /** The control every later sample simulation polls (null: none). */
+    public void setRunControl(RunControl control) { this.control = control; }
+
+    /** nccl-tests' per-rank count at the target for a size of {@code bytes}. */
+    public long countFor(CollectiveOp op, long bytes, DataType dtype) {
+        return PerfRunner.countFor(op, bytes, dtype, target.nRanks());
+    }
+
+    /**
+     * NCCL's choice at the target for nccl-tests size {@code bytes}, its law and its samples.
+     *
+     * @throws NotExtrapolatedException if the choice has no law, or a ring's target spans more than
+     *                                  {@link ScalingLaw#RING_MAX_LEAF_GROUPS} leaf groups
+     * @throws IllegalArgumentException if the target is too small for the law's samples, or the samples given do not
+     *                                  suit it ({@link SampleNodes})
+     * @throws io.ccsim.algorithms.tuner.TunerException if the NCCL environment leaves nothing to choose
+     */
+    public SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        long count = countFor(op, bytes, dtype);
+        int n = target.nRanks();
+        if ((op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE) && (root < 0 || root >= n)) {
+            throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank target; valid: 0.."
+                    + (n - 1));
+        }
+        long size = PerfRunner.sizeFor(op, count, dtype, n);
+        Candidate c = tuner.tune(target.tuneInput(op, size, dtype, redop)).winner();
+        ScalingLaw law = ScalingLaw.of(c.algorithm(), op).orElseThrow(() -> new NotExtrapolatedException(String.format(
+                Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's choice there), which is not extrapolated: %s",
+                op.cliName(), size, targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(),
+                ScalingLaw.refusal(c.algorithm(), op))));
+        if (law == ScalingLaw.RING && targetNodes > ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf) {
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
+                    + " choice there), a ring, which is extrapolated up to %d leaf groups (%d nodes here): on longer rings"
+                    + " each step slows towards the slowest hop's (Ring/LL all-gather at the bytes per step of 12,500"
+                    + " nodes: 11.5 µs per node up to 256 nodes, 15.2 from 384 to 512)", op.cliName(), size, targetNodes,
+                    c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(), ScalingLaw.RING_MAX_LEAF_GROUPS,
+                    ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf));
+        }
+        int ppn = target.sample().gpusPerNode();
+        int[] nodes = sampleOverride == null ? SampleNodes.defaults(law, targetNodes, ppn, hostsPerLeaf)
+                : SampleNodes.given(law, sampleOverride, targetNodes, hostsPerLeaf);
+        List<Sample> samples = new ArrayList<>();
+        for (int s : nodes) {
+            samples.add(new Sample(s, law.sampleCount(op, count, n, s * ppn, c.channels(), dtype.bytes()), root % ppn));
+        }
+        return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), law, samples);
+    }
+
+    /** A runner on the cluster of {@code nodes} nodes, folding ranks (exact), polling this extrapolator's control. */
+    public PerfRunner runnerAt(int nodes) {
+        Topology t = topologyAt.apply(nodes);
+        PerfRunner r = new PerfRunner(t, t.gpus().size(), profile, env, seed);
+        r.setFolding(SimExecution.Folding.RANKS);
+        r.setRunControl(control);
+        return r;
+    }
+
+    /** Simulates {@code s} of {@code p} with {@code runner} (one of {@link #runnerAt} its node count): its time, µs. */
+    public double simulate(SizePlan p, Sample s, PerfRunner runner) {
+        if (runner.graph().nNodes() != s.nodes()) {
+            throw new IllegalArgumentException("the runner spans " + runner.graph().nNodes() + " nodes, the sample "
+                    + s.nodes());
+        }
+        return runner.simulateAsPartOf(targetNodes, p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(), p.proto(),
+                p.channels()).timeUs();
+    }
+
+    /** The target's row from the samples' times ({@code sampleUs[i]} for {@code p.samples().get(i)}), µs. */
+    public Extrapolation fit(SizePlan p, double[] sampleUs) {
+        int k = p.samples().size();
+        if (sampleUs.length != k) throw new IllegalArgumentException(k + " samples, " + sampleUs.length + " times");
+        double[] x = new double[k];
+        int[] nodes = new int[k];
+        long[] bytes = new long[k];
+        for (int i = 0; i < k; i++) {
+            Sample s = p.samples().get(i);
+            nodes[i] = s.nodes();
+            x[i] = p.law().x(s.nodes());
+            bytes[i] = PerfRunner.sizeFor(p.op(), s.count(), p.dtype(), s.nodes() * target.sample().gpusPerNode());
+        }
+        LawFit fit = LawFit.of(x, sampleUs);
+        double us = fit.at(p.law().x(targetNodes));
+        int n = target.nRanks();
+        double algbw = us > 0 ? p.bytes() / (us * 1e3) : 0;
+        boolean hasRedop = p.op() == CollectiveOp.ALL_REDUCE || p.op() == CollectiveOp.REDUCE
+                || p.op() == CollectiveOp.REDUCE_SCATTER;
+        boolean hasRoot = p.op() == CollectiveOp.BROADCAST || p.op() == CollectiveOp.REDUCE;
+        PerfRow row = new PerfRow(p.op(), p.bytes(), p.count(), p.dtype(), hasRedop ? p.redop() : null, hasRoot ? p.root() : -1,
+                p.algo(), p.proto(), p.channels(), us, algbw, algbw * p.op().busBwFactor(n));
+        return new Extrapolation(row, targetNodes, p.law(), nodes, bytes, sampleUs, fit);
+    }
+
+    /** {@link #plan}, every sample simulated in turn on this thread, and {@link #fit}. */
+    public Extrapolation run(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        SizePlan p = plan(op, bytes, dtype, redop, root);
+        double[] us = new double[p.samples().size()];
+        for (int i = 0; i < us.length; i++) {
+            Sample s = p.samples().get(i);
+            us[i] = simulate(p, s, runnerAt(s.nodes()));
+        }
+        return fit(p, us);
+    }
+}

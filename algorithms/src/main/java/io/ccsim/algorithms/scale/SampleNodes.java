@@ -1,0 +1,130 @@
+package io.ccsim.algorithms.scale;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The node counts an extrapolation simulates for a target of more nodes: by default per {@link ScalingLaw}, or as the
+ * user gives them, checked.
+ *
+ * <p>Contract: the counts are ascending, distinct, at least 2 and below the target; a law with a slope gets at least
+ * two counts with distinct regressors, {@link ScalingLaw#SWITCH_LEVELS} one count in the target's regime (within one
+ * leaf, or across leaves); a tree's largest sample lies beyond one leaf.
+ */
+public final class SampleNodes {
+    /*
+     * Rings: the two largest powers of two below the target whose simulation stays cheap. A ring folds by symmetry
+     * (one class per host position in a leaf group), so its samples may have up to 1,024 ranks (128 HGX nodes: 4.2 M
+     * events, about 4 s of CPU); powers of two put them on whole leaf groups (32 hosts per leaf at 1:1).
+     *
+     * Trees: the target's node count shifted right (12,500 -> 48 and 24). A btree over N >> k nodes has the target's
+     * shape k levels shorter, where a power of two of the same depth does not (fewer nodes with one child on the
+     * deepest path). Measured, NVLSTree 1 MiB on 2-GPU nodes: 5.1 % of a level's cost (6.12 of 37.39 µs) separates 12
+     * from 16 nodes, 24 from 32, 48 from 64, while 12, 24, 48 and 96 lie on one line to 0.001 µs; the samples of 40
+     * nodes' shifts (10, 20) predict it exactly, the powers of two (16, 32) 2.6 % high. A level whose tree edges cross
+     * the spines (bit 5 and up of the node index at 32 hosts per leaf) costs more than one inside a leaf where the
+     * chunks are mid-sized: Tree/LL128 64 MiB on HGX nodes, 17.8 µs a level from 16 to 32 nodes, 30.8 and 35.6 for
+     * the next two, so samples inside one leaf predict 128 nodes 4.6 % low. A target across leaves therefore takes
+     * the smallest shift beyond a leaf and the one below it: their difference is a crossing level (32 and 64 nodes
+     * predict 128 nodes to 0.72 %). Trees do not fold, so this costs: 48 HGX nodes are 384 ranks. Targets within one
+     * leaf, or too small for a shift beyond it (fewer than 2 × 32 + 2 nodes), are not extrapolated: samples of a few
+     * nodes miss them by up to 3.2 % (Tree/LL128 64 MiB, 24 nodes from 6 and 12), and the folded simulation of 65 HGX
+     * nodes takes seconds to minutes. Samples have 4 nodes or more (2 nodes are one level whose root has one child, 3
+     * another shape, and NVLSTree chunks differently below 4).
+     *
+     * CollNet's one sample sits in the target's regime: 2 nodes for a target within one leaf, one host past a leaf
+     * otherwise.
+     */
+
+    /** Ranks a ring sample may have. */
+    static final int RING_MAX_RANKS = 1024;
+
+    private SampleNodes() { }
+
+    /**
+     * The default samples of {@code law} for a target of {@code targetNodes} nodes of {@code ranksPerNode} ranks, on a
+     * fabric whose leaves take {@code hostsPerLeaf} hosts of a rail.
+     *
+     * @throws IllegalArgumentException if the target has too few nodes for two samples below it (saying how many it
+     *                                  needs)
+     */
+    public static int[] defaults(ScalingLaw law, int targetNodes, int ranksPerNode, int hostsPerLeaf) {
+        if (law == ScalingLaw.SWITCH_LEVELS) {
+            int s = targetNodes <= hostsPerLeaf ? 2 : hostsPerLeaf + 1;
+            if (s >= targetNodes) throw tooFew(law, targetNodes, s + 1);
+            return new int[] {s};
+        }
+        if (law == ScalingLaw.TREE) return tree(targetNodes, hostsPerLeaf);
+        List<Integer> below = new ArrayList<>();   // powers of two from 2 up to the target
+        for (int s = 2; s < targetNodes; s *= 2) below.add(s);
+        if (below.size() < 2) throw tooFew(law, targetNodes, 5);
+        int hi = 1;   // the largest two within the cost cap, else the two smallest
+        while (hi + 1 < below.size() && (long) below.get(hi + 1) * ranksPerNode <= RING_MAX_RANKS) hi++;
+        return new int[] {below.get(hi - 1), below.get(hi)};
+    }
+
+    /**
+     * A tree's samples: the target's shifts N >> k, 4 nodes or more. A target within one leaf takes the largest two
+     * within the cost cap; a target across leaves the smallest shift beyond a leaf and the one below it, so that the
+     * fit's slope is the cost of a level that crosses the spines.
+     */
+    private static int[] tree(int targetNodes, int hostsPerLeaf) {
+        List<Integer> shifts = new ArrayList<>();   // ascending
+        for (int s = targetNodes >> 1; s >= 4; s >>= 1) shifts.add(0, s);
+        for (int i = 1; i < shifts.size(); i++) {
+            if (shifts.get(i) > hostsPerLeaf) return new int[] {shifts.get(i - 1), shifts.get(i)};
+        }
+        throw treeTooFew(targetNodes, hostsPerLeaf);
+    }
+
+    private static IllegalArgumentException treeTooFew(int targetNodes, int hostsPerLeaf) {
+        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate TREE: it needs"
+                + " a sample beyond one leaf (%d hosts) at half the target or less; valid: %d nodes or more, or --sim-mode"
+                + " folded", targetNodes, hostsPerLeaf, 2 * hostsPerLeaf + 2));
+    }
+
+    /**
+     * The user's samples ({@code --extrapolate-from}), checked against the law and the target.
+     *
+     * @throws IllegalArgumentException naming the count that is wrong and what is valid
+     */
+    public static int[] given(ScalingLaw law, int[] nodes, int targetNodes, int hostsPerLeaf) {
+        if (nodes.length == 0) throw new IllegalArgumentException("no sample node count given");
+        int[] s = nodes.clone();
+        java.util.Arrays.sort(s);
+        for (int i = 0; i < s.length; i++) {
+            if (s[i] < 2 || s[i] >= targetNodes) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "sample of %d nodes: valid are 2 to %d (below"
+                        + " the target's %d nodes)", s[i], targetNodes - 1, targetNodes));
+            }
+            if (i > 0 && s[i] == s[i - 1]) throw new IllegalArgumentException("sample of " + s[i] + " nodes given twice");
+        }
+        if (law == ScalingLaw.SWITCH_LEVELS) {
+            boolean targetAcross = targetNodes > hostsPerLeaf;
+            for (int v : s) {
+                if ((v > hostsPerLeaf) != targetAcross) {
+                    throw new IllegalArgumentException(String.format(Locale.ROOT, "sample of %d nodes: %s needs samples"
+                            + " %s (%d hosts per leaf), as the target", v, law.name(), targetAcross
+                            ? "beyond one leaf, " + (hostsPerLeaf + 1) + " nodes or more" : "within one leaf", hostsPerLeaf));
+                }
+            }
+            return s;
+        }
+        if (law == ScalingLaw.TREE && s[s.length - 1] <= hostsPerLeaf) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "TREE needs its largest sample beyond one leaf"
+                    + " (%d nodes or more), got %s", hostsPerLeaf + 1, java.util.Arrays.toString(s)));
+        }
+        if (s.length < 2 || law.x(s[0]) == law.x(s[s.length - 1])) {
+            throw new IllegalArgumentException(law.name() + " needs two or more sample node counts with different "
+                    + (law == ScalingLaw.TREE ? "tree depths ceil(log2 nodes)" : "values") + ", got "
+                    + java.util.Arrays.toString(s));
+        }
+        return s;
+    }
+
+    private static IllegalArgumentException tooFew(ScalingLaw law, int target, int least) {
+        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate %s; valid: %d"
+                + " nodes or more", target, law.name(), least));
+    }
+}

@@ -1,0 +1,178 @@
+package io.ccsim.algorithms.scale;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+
+import java.util.Optional;
+
+/**
+ * How the time of one collective grows with the node count of a cluster of identical nodes, at a fixed algorithm,
+ * protocol and channel count: the regressor {@link #x} the time is linear in, and the per-rank count that keeps the
+ * per-step work of a smaller sample equal to the target's ({@link #sampleCount}).
+ *
+ * <p>Contract: for a node shape held fixed and nodes {@code N} beyond the samples', {@code T(N) = a + b · x(N)}, with
+ * {@code a} and {@code b} fitted on simulations at fewer nodes ({@link LawFit}); {@link #errorBoundPct} is the largest
+ * error of that prediction against the simulation at the target measured on the validation grid
+ * (docs/performance.md, "Extrapolated mode").
+ */
+public enum ScalingLaw {
+    /**
+     * Ring all-reduce, all-gather, reduce-scatter: linear in nodes, each step carrying the target's bytes; up to
+     * {@link #RING_MAX_LEAF_GROUPS} leaf groups.
+     */
+    RING("time linear in x = nodes (the ring's length) at the target's bytes per step", true, 1.7),
+    /** NCCL's double binary tree (Tree, and NVLSTree across nodes): linear in the trees' depth at the same size. */
+    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 1.5),
+    /** CollNet (SHARP): constant while the reduction crosses the same switch levels. */
+    SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0);
+
+    /** The most leaf groups (hosts per leaf each) a ring target may span: see the block comment. */
+    public static final int RING_MAX_LEAF_GROUPS = 4;
+
+    /*
+     * The laws, for a cluster of N identical nodes of p ranks each (n = pN ranks), c channels, a call of S bytes.
+     *
+     * RING. NCCL's ring all-reduce (src/device/all_reduce.h runRing) runs loops of 2(n−1) steps, each step moving one
+     * chunk of a channel's part to the next rank; all-gather and reduce-scatter run n−1 steps. A step's time h(B) is
+     * the hop's overhead, latency and B bytes at the max-min rate of its link, and a chunk crosses every hop of the
+     * ring once per phase: T = a + (steps) · h(B) + fill. With the per-step bytes B held fixed, every hop does the
+     * same work whatever N, so T is linear in n, hence in N (n − N hops stay on NVLink, N cross the network; both
+     * counts are linear in N). At a fixed size instead, B = S / (n c) shrinks with n, and h(B) is not affine in B:
+     * Simple's slices have a floor (prims_simple.h: stepSize / 32), a step moves as ceil(B / pipeline_bytes)
+     * sub-transfers, and hops that cross a spine change the rate at some B. Measured on 128 × HGX H100, 1 GiB
+     * Ring/LL128: at the same size T(16, 32 nodes) = 7301.9, 7330.4 µs but T(64) = 9371.6 (a line through the first
+     * two is 12 % off); at the target's bytes per step the samples on 4 to 64 nodes lie on one line to 0.001 µs per
+     * node (89.2596 µs per node) and predict T(128) = 11431.44 against 11431.46 simulated. So the samples run the
+     * target's per-rank block: all-reduce's count is the per-step block times n_s · c, all-gather's and
+     * reduce-scatter's per-rank count is the target's. Crossings of a spine grow as N / (hosts per leaf), still
+     * linear in N from two leaves on.
+     *
+     * Where the ring law stops. A ring's critical path is a chain of steps, each waiting for its predecessor's; a
+     * connection has 8 slots, so a hop slower than the others (one that crosses a spine: two switches more) delays
+     * only the steps behind it while the slots absorb it, and paces the whole ring once they fill. Short rings cost
+     * the mean hop per step, long ones tend to the slowest hop. Measured at the bytes per step of 12,500 nodes
+     * (all-gather 1 GiB, Ring/LL x2, 2,684 floats per rank): 11.509 µs per node from 32 to 128 nodes, 11.55 from 128
+     * to 256, 12.65 from 256 to 384, 15.23 from 384 to 512, so samples of 64 and 128 nodes predict 512 nodes 9.6 %
+     * low; all-reduce Ring/LL x4 at 4 KiB per step drifts from 160 nodes on (-2.1 % there, -3.4 % at 256 nodes).
+     * Samples in the long-ring regime cost what the target does, so the law is used up to 4 leaf groups (128 HGX
+     * nodes at 1:1), where the grid holds it to 1.7 %, and refused beyond.
+     *
+     * Broadcast and reduce (a chain: chunks pipelined along n ranks, T = a + (chunks + n − 1) · h in the textbook) are
+     * not extrapolated: their time per node drifts with the chain's length well inside one leaf. Measured, Ring/Simple
+     * 64 MiB: 23.5, 21.7, 21.0, 20.4 µs per node between 8, 16, 32, 64, 128 nodes, 14.9 from 128 to 192 and 18.5 from
+     * 192 to 384 (a line through 16 and 32 nodes is 3.1 % high at 32, 3.6 % at 128, 15.6 % at 384).
+     *
+     * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
+     * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's
+     * trees for every N from 2 to 4,096 and 12,500); inside a node the ranks form a chain of fixed length p. The
+     * chunks are fixed (calcCollChunking; Tree LL128's shrink reads log2 N, which the samples take from the target:
+     * PlanOptions.chunkingNodes), so the pipeline's chunk count is the same and only its depth grows: T = a + b ·
+     * ceil(log2 N). Two nodes (one level, a root with one child) and the NVLSTree chunk rule below 4 nodes are other
+     * shapes: samples start at 4 nodes. A level is not a level, though: one whose edges cross the spines costs more
+     * than one inside a leaf where chunks are mid-sized (Tree/LL128 64 MiB on HGX nodes: 17.8 µs inside, 30.8 and
+     * 35.6 for the first two across), and the tree's shape matters (SampleNodes), so the samples are two of the
+     * target's shifts, the larger beyond one leaf, and the slope is a crossing level's cost. That the levels above it
+     * cost the same is the law's assumption beyond what can be simulated: measured, the first two crossing levels
+     * differ by 2.0 µs at 1 GiB (66.2, 68.2) and by 4.8 µs at 64 MiB.
+     *
+     * SWITCH_LEVELS. CollNet reduces in the switches (SHARP): every node sends its part up once, the switches reduce
+     * and send the result down; nothing grows with N while the traffic crosses the same switch levels. Measured on
+     * 2 to 32 nodes (one leaf) and on 33 to 256 nodes (leaves and spines): one time each, to the picosecond. The
+     * sample runs in the target's regime.
+     *
+     * Not extrapolated either: PAT (its steps cross spines from 33 nodes on and its time per node rose from 0.6 to
+     * 3.0 µs between 32 and 128 nodes), all-to-all and send/recv (all-to-all at the target's bytes per peer grew by
+     * 3,913, 2,574, 2,447 and 3,873 µs per node from 2 to 8 nodes: not linear in its peers), and single-node
+     * algorithms (NVLS, symmetric kernels).
+     */
+
+    private final String description;
+    private final boolean scalesCount;
+    private final double errorBoundPct;
+
+    ScalingLaw(String description, boolean scalesCount, double errorBoundPct) {
+        this.description = description;
+        this.scalesCount = scalesCount;
+        this.errorBoundPct = errorBoundPct;
+    }
+
+    /** What the law says, in words. */
+    public String description() { return description; }
+
+    /**
+     * The largest error, in per cent, of this law's prediction against the simulation at the target, measured on the
+     * validation grid (docs/performance.md).
+     */
+    public double errorBoundPct() { return errorBoundPct; }
+
+    /** Whether the samples run another per-rank count than the target (the target's bytes per step, {@link #RING}). */
+    public boolean scalesCount() { return scalesCount; }
+
+    /** The law of {@code algo} running {@code op}, or empty where none is validated ({@link #refusal}). */
+    public static Optional<ScalingLaw> of(Algorithm algo, CollectiveOp op) {
+        switch (algo) {
+            case RING:
+                return op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE ? Optional.empty() : Optional.of(RING);
+            case TREE:
+            case NVLS_TREE:
+                return Optional.of(TREE);
+            case COLLNET_DIRECT:
+            case COLLNET_CHAIN:
+                return Optional.of(SWITCH_LEVELS);
+            default:
+                return Optional.empty();
+        }
+    }
+
+    /** Why {@code algo} running {@code op} has no law (where {@link #of} has none). */
+    public static String refusal(Algorithm algo, CollectiveOp op) {
+        switch (algo) {
+            case RING:
+                return "a ring " + op.cliName() + " is a pipelined chain whose time per node drifts with its length (Ring/Simple"
+                        + " 64 MiB: 21.7 µs per node from 16 to 32 nodes, 18.5 from 192 to 384)";
+            case PAT:
+                return "PAT's time does not follow a law in the node count on this fabric (its steps cross spines from"
+                        + " one leaf on)";
+            case P2P:
+                return "point-to-point time is not linear in the peers on this fabric (all-to-all at fixed bytes per"
+                        + " peer grows unevenly with the nodes)";
+            default:
+                return algo.ncclName() + " runs inside one node only";
+        }
+    }
+
+    /**
+     * The regressor at {@code nodes} nodes: the node count (ring), the trees' depth ceil(log2 nodes), or 0
+     * (switch levels, constant within a regime).
+     *
+     * @throws IllegalArgumentException if {@code nodes} &lt; 1
+     */
+    public double x(int nodes) {
+        if (nodes < 1) throw new IllegalArgumentException("nodes must be >= 1, got " + nodes);
+        switch (this) {
+            case TREE: return 32 - Integer.numberOfLeadingZeros(nodes - 1); // ceil(log2 nodes), 0 for 1 node
+            case SWITCH_LEVELS: return 0;
+            default: return nodes;
+        }
+    }
+
+    /**
+     * The per-rank element count a sample of {@code sampleRanks} ranks runs for a target call of {@code targetCount}
+     * elements per rank on {@code targetRanks} ranks over {@code channels} channels: the target's count, except for
+     * a ring all-reduce, whose step carries count / (ranks · channels) elements: the sample's count is that block
+     * (rounded up to the 16-byte cells channels are cut into) times its ranks and channels.
+     *
+     * @param elementBytes bytes per element, 1..16
+     */
+    public long sampleCount(CollectiveOp op, long targetCount, int targetRanks, int sampleRanks, int channels,
+                            int elementBytes) {
+        if (!scalesCount || op != CollectiveOp.ALL_REDUCE) return targetCount;
+        long cell = Math.max(1, 16 / elementBytes);
+        long perStep = ceilDiv(ceilDiv(targetCount, (long) targetRanks * channels), cell) * cell;
+        return perStep * sampleRanks * channels;
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

@@ -1,0 +1,89 @@
+package io.ccsim.algorithms.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What an extrapolation plans for a target it never builds, and what it refuses. */
+class ExtrapolatorTest {
+    private static final Map<Integer, Topology> BUILT = new HashMap<>();
+
+    private static Topology hgx(int nodes) {
+        return BUILT.computeIfAbsent(nodes, n -> TopologyCatalog.build("hgx-h100", BuildOptions.of(0, n)));
+    }
+
+    private static Extrapolator to(int nodes, Map<String, String> env) {
+        return new Extrapolator(ExtrapolatorTest::hgx, nodes, "hgx-h100-" + nodes + "n", 32, CalibrationProfile.builtin("h100"),
+                NcclEnv.parse(env), 0);
+    }
+
+    /**
+     * 12,500 HGX nodes, 1 GiB all-reduce: NCCL's choice there is Tree/Simple on 16 channels (as on 128 built nodes);
+     * the tree's samples are 12,500 >> 9 and >> 8 nodes (24 within a leaf, 48 across), at the same count. Forced to Ring on 100 nodes (800 ranks),
+     * the samples are 32 and 64 nodes, each at the target's ceil(268,435,456 / (800 × 16)) = 20,972 floats per step.
+     */
+    @Test
+    void theTargetsChoiceAndItsSamples() {
+        Extrapolator.SizePlan tree = to(12_500, Map.of()).plan(CollectiveOp.ALL_REDUCE, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(tree.choice()).isEqualTo("Tree/Simple x16");
+        assertThat(tree.law()).isEqualTo(ScalingLaw.TREE);
+        assertThat(tree.count()).isEqualTo(1L << 28);
+        assertThat(tree.samples()).containsExactly(new Extrapolator.Sample(24, 1L << 28, 0), new Extrapolator.Sample(48, 1L << 28, 0));
+        Extrapolator.SizePlan ring = to(100, Map.of("NCCL_ALGO", "Ring")).plan(CollectiveOp.ALL_REDUCE, 1L << 30,
+                DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(ring.algo()).isEqualTo(Algorithm.RING);
+        assertThat(ring.samples()).containsExactly(new Extrapolator.Sample(32, 20_972L * 256 * 16, 0),
+                new Extrapolator.Sample(64, 20_972L * 512 * 16, 0));
+    }
+
+    /** A ring is extrapolated up to 4 leaf groups (128 nodes of 32 per leaf), not beyond: long rings slow down. */
+    @Test
+    void aRingBeyondFourLeafGroupsIsRefused() {
+        assertThat(to(128, Map.of("NCCL_ALGO", "Ring")).plan(CollectiveOp.ALL_GATHER, 1L << 30, DataType.FLOAT32,
+                ReduceOp.SUM, 0).law()).isEqualTo(ScalingLaw.RING);
+        assertThatThrownBy(() -> to(129, Map.of("NCCL_ALGO", "Ring")).plan(CollectiveOp.ALL_GATHER, 1L << 30, DataType.FLOAT32,
+                ReduceOp.SUM, 0)).isInstanceOf(NotExtrapolatedException.class)
+                .hasMessageContaining("a ring, which is extrapolated up to 4 leaf groups (128 nodes here)");
+        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
+                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a ring broadcast is a pipelined chain");
+    }
+
+    /** A root outside the target's ranks is refused before anything else. */
+    @Test
+    void aRootOutsideTheTargetIsRefused() {
+        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 800))
+                .hasMessage("root 800 is not a rank of the 800-rank target; valid: 0..799");
+    }
+
+    @Test
+    void choicesWithoutALawAreRefusedNamingThem() {
+        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.ALL_TO_ALL, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
+                .isInstanceOf(NotExtrapolatedException.class)
+                .hasMessageStartingWith("all_to_all of 1073740800 B on 100 nodes runs P2P/Simple x16 (NCCL's choice there),"
+                        + " which is not extrapolated: point-to-point");
+        Extrapolator onePerNode = new Extrapolator(n -> TopologyCatalog.build("hgx-h100", BuildOptions.of(1, n)), 1000, "t", 32,
+                CalibrationProfile.builtin("h100"), NcclEnv.parse(Map.of("NCCL_ALGO", "PAT")), 0);
+        assertThatThrownBy(() -> onePerNode.plan(CollectiveOp.ALL_GATHER, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
+                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("PAT/Simple").hasMessageContaining("PAT's time");
+    }
+
+    @Test
+    void aRunnerOfOtherNodesIsRefused() {
+        Extrapolator x = to(100, Map.of());
+        Extrapolator.SizePlan p = x.plan(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThatThrownBy(() -> x.simulate(p, p.samples().get(0), x.runnerAt(2)))
+                .hasMessage("the runner spans 2 nodes, the sample " + p.samples().get(0).nodes());
+    }
+}

@@ -1,0 +1,69 @@
+package io.ccsim.algorithms.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SampleNodesTest {
+    private static final int HGX = 8;
+    private static final int LEAF = 32;
+
+    /**
+     * 12,500 HGX nodes: a ring samples the largest powers of two up to 1,024 ranks (64 and 128 nodes), a tree the target shifted right up to 256 ranks (12,500 >> 10 and >> 9: 12 and 24),
+     * CollNet one host past a leaf (33).
+     */
+    @Test
+    void defaultsForALargeTarget() {
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 12_500, HGX, LEAF)).containsExactly(64, 128);
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 12_500, HGX, LEAF)).containsExactly(24, 48);
+        assertThat(SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 12_500, HGX, LEAF)).containsExactly(33);
+        // across leaves the samples do not depend on the ranks per node
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 12_500, 1, LEAF)).containsExactly(24, 48);
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 128, HGX, LEAF)).containsExactly(32, 64);
+    }
+
+    /** The samples stay below the target: the two largest powers of two under it (rings). */
+    @Test
+    void defaultsForSmallTargetsStayBelowThem() {
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 16, HGX, LEAF)).containsExactly(4, 8);
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 17, HGX, LEAF)).containsExactly(8, 16);
+        assertThat(SampleNodes.defaults(ScalingLaw.RING, 5, HGX, LEAF)).containsExactly(2, 4);
+        assertThat(SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 20, HGX, LEAF)).containsExactly(2);
+    }
+
+    @Test
+    void targetsTooSmallForTheirSamplesAreRefused() {
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.RING, 4, HGX, LEAF))
+                .hasMessage("4 nodes are too few to extrapolate RING; valid: 5 nodes or more");
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.SWITCH_LEVELS, 2, HGX, LEAF))
+                .hasMessage("2 nodes are too few to extrapolate SWITCH_LEVELS; valid: 3 nodes or more");
+        // a tree needs its sample beyond a leaf at half the target or less: 66 nodes (33 = 66 >> 1)
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.TREE, 65, HGX, LEAF))
+                .hasMessage("65 nodes are too few to extrapolate TREE: it needs a sample beyond one leaf (32 hosts) at half"
+                        + " the target or less; valid: 66 nodes or more, or --sim-mode folded");
+        assertThatThrownBy(() -> SampleNodes.defaults(ScalingLaw.TREE, 24, HGX, LEAF)).hasMessageStartingWith("24 nodes");
+        assertThat(SampleNodes.defaults(ScalingLaw.TREE, 66, HGX, LEAF)).containsExactly(16, 33);
+    }
+
+    @Test
+    void givenSamplesAreCheckedAgainstTheLawAndTheTarget() {
+        assertThat(SampleNodes.given(ScalingLaw.TREE, new int[] {40, 8, 16}, 100, LEAF)).containsExactly(8, 16, 40);
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.TREE, new int[] {8, 16}, 100, LEAF))
+                .hasMessage("TREE needs its largest sample beyond one leaf (33 nodes or more), got [8, 16]");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 100}, 100, LEAF))
+                .hasMessage("sample of 100 nodes: valid are 2 to 99 (below the target's 100 nodes)");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8, 8}, 100, LEAF))
+                .hasMessage("sample of 8 nodes given twice");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.TREE, new int[] {40, 50}, 100, LEAF))
+                .hasMessage("TREE needs two or more sample node counts with different tree depths ceil(log2 nodes), got [40, 50]");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.RING, new int[] {8}, 100, LEAF))
+                .hasMessageContaining("RING needs two or more sample node counts");
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[] {8}, 100, LEAF))
+                .hasMessage("sample of 8 nodes: SWITCH_LEVELS needs samples beyond one leaf, 33 nodes or more (32 hosts per"
+                        + " leaf), as the target");
+        assertThat(SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[] {40}, 100, LEAF)).containsExactly(40);
+        assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[0], 100, LEAF))
+                .hasMessage("no sample node count given");
+    }
+}

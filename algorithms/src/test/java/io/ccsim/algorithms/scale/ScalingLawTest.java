@@ -1,0 +1,59 @@
+package io.ccsim.algorithms.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ScalingLawTest {
+
+    @Test
+    void eachAlgorithmHasItsLawOrAReason() {
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.RING);
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.ALL_GATHER)).contains(ScalingLaw.RING);
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.BROADCAST)).isEmpty();
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.REDUCE)).isEmpty();
+        assertThat(ScalingLaw.refusal(Algorithm.RING, CollectiveOp.BROADCAST)).startsWith("a ring broadcast is a pipelined chain");
+        assertThat(ScalingLaw.of(Algorithm.TREE, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.TREE);
+        assertThat(ScalingLaw.of(Algorithm.NVLS_TREE, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.TREE);
+        assertThat(ScalingLaw.of(Algorithm.COLLNET_CHAIN, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.SWITCH_LEVELS);
+        for (Algorithm a : new Algorithm[] {Algorithm.PAT, Algorithm.P2P, Algorithm.NVLS, Algorithm.SYM_AR_ONE_SHOT}) {
+            assertThat(ScalingLaw.of(a, CollectiveOp.ALL_GATHER)).as(a.name()).isEqualTo(Optional.empty());
+            assertThat(ScalingLaw.refusal(a, CollectiveOp.ALL_GATHER)).as(a.name()).isNotBlank();
+        }
+        assertThat(ScalingLaw.refusal(Algorithm.NVLS, CollectiveOp.ALL_REDUCE)).isEqualTo("NVLS runs inside one node only");
+    }
+
+    /** Rings grow with the nodes, trees with ceil(log2 nodes), CollNet not at all. */
+    @Test
+    void theRegressors() {
+        assertThat(ScalingLaw.RING.x(12_500)).isEqualTo(12_500.0);
+        int[] nodes = {1, 2, 3, 4, 5, 8, 9, 12_500};
+        double[] depth = {0, 1, 2, 2, 3, 3, 4, 14};
+        for (int i = 0; i < nodes.length; i++) assertThat(ScalingLaw.TREE.x(nodes[i])).as("" + nodes[i]).isEqualTo(depth[i]);
+        assertThat(ScalingLaw.SWITCH_LEVELS.x(7)).isEqualTo(0.0);
+    }
+
+    /**
+     * A ring all-reduce sample carries the target's bytes per step: 1 GiB of floats (268,435,456) on 100,000 ranks
+     * and 16 channels is ceil(268,435,456 / 1,600,000) = 168 elements per step, rounded up to 4-float cells (168);
+     * a 512-rank sample runs 168 × 512 × 16 = 1,376,256 elements. Other ops and laws keep the target's count.
+     */
+    @Test
+    void aRingAllReduceSampleKeepsTheBytesPerStep() {
+        assertThat(ScalingLaw.RING.sampleCount(CollectiveOp.ALL_REDUCE, 268_435_456L, 100_000, 512, 16, 4))
+                .isEqualTo(168L * 512 * 16);
+        // 1,000 floats on 64 ranks and 2 channels: 8 elements per step (ceil 7.8), one cell of 4 rounded up to 8
+        assertThat(ScalingLaw.RING.sampleCount(CollectiveOp.ALL_REDUCE, 1_000, 64, 16, 2, 4)).isEqualTo(8L * 16 * 2);
+        assertThat(ScalingLaw.RING.sampleCount(CollectiveOp.ALL_GATHER, 2_684, 100_000, 512, 16, 4)).isEqualTo(2_684L);
+        assertThat(ScalingLaw.TREE.sampleCount(CollectiveOp.ALL_REDUCE, 268_435_456L, 100_000, 256, 16, 4))
+                .isEqualTo(268_435_456L);
+    }
+
+    @Test
+    void boundsAreWithinTwoPerCent() {
+        for (ScalingLaw l : ScalingLaw.values()) assertThat(l.errorBoundPct()).as(l.name()).isBetween(0.0, 2.0);
+    }
+}

@@ -1,0 +1,279 @@
+package io.ccsim.cli;
+
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.scale.Extrapolation;
+import io.ccsim.algorithms.scale.Extrapolator;
+import io.ccsim.algorithms.scale.NotExtrapolatedException;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.TunerException;
+import io.ccsim.sim.RunStoppedException;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code perf --sim-mode extrapolated}: the rows of a cluster too large to simulate, each from exact (folded)
+ * simulations of NCCL's choice at the target on fewer of the same nodes and the choice's scaling law
+ * ({@link Extrapolator}). The target is never built; the budget covers the sample clusters and simulations only.
+ *
+ * <p>Contract: refuses, before simulating, a topology file (it may be faulty or uneven: a degraded link makes the
+ * run asymmetric, which no law of the node count describes), {@code -n} &gt; 1, {@code -R 2}, {@code --symm-mem},
+ * and any size whose choice at the target has no law, each in one line naming what is valid. The text output ends
+ * with {@code # mode: extrapolated ...}: the node counts simulated, each size's law, its fit and the law's measured
+ * error bound.
+ */
+final class ExtrapolatedPerf {
+    private final PerfCommand cmd;
+    private final Main.Session session;
+    private final Map<Integer, Topology> built = new ConcurrentHashMap<>();
+
+    /** One sample simulation of one size: which size, which sample. */
+    private record Item(int size, int sample) { }
+
+    /** A sample's time and what simulating it took. */
+    private record SampleRun(double us, long events, long flows) { }
+
+    ExtrapolatedPerf(PerfCommand cmd, Main.Session session) {
+        this.cmd = cmd;
+        this.session = session;
+    }
+
+    /** Runs the sizes (nccl-tests' sweep) and prints; the exit code. */
+    int call(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads, int[] samples,
+             boolean auto) {
+        refuseWhatDoesNotApply();
+        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
+                cmd.whatIf.nicsPerNode, cmd.sharp);
+        String targetName = catalogName(target);
+        Topology two = build(2, nccl, threads);
+        CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
+        Extrapolator ex;
+        try {
+            ex = new Extrapolator(k -> built.get(k), cmd.nodes, targetName, TopologyCatalog.hostsPerLeaf(target), prof, nccl,
+                    cmd.seed);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
+        }
+        ex.setSampleNodes(samples);
+        ex.setRunControl(session.control());
+        List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes);
+        List<Item> items = new ArrayList<>();
+        List<Plan> samplePlans = new ArrayList<>();
+        for (int i = 0; i < plans.size(); i++) {
+            for (int j = 0; j < plans.get(i).samples().size(); j++) {
+                Extrapolator.Sample s = plans.get(i).samples().get(j);
+                build(s.nodes(), nccl, threads);
+                Extrapolator.SizePlan p = plans.get(i);
+                samplePlans.add(ex.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
+                        p.proto(), p.channels(), cmd.nodes));
+                items.add(new Item(i, j));
+            }
+        }
+        int k = Math.min(threads, items.size());
+        session.budget().check("perf --sim-mode extrapolated", n -> RunBudget.samples(new ArrayList<>(built.values()),
+                samplePlans, n), k, 0);
+        long t0 = System.nanoTime();
+        Progress progress = cmd.progressOption.open(cmd.spec.commandLine().getErr(), session);
+        long[] work = new long[items.size()];
+        for (int i = 0; i < work.length; i++) work[i] = progress.enabled() ? samplePlans.get(i).totalSteps() : 1;
+        Sweep<Item, SampleRun> sweep = new Sweep<>(items, work, i -> label(plans, items.get(i)), progress, session.control());
+        List<SampleRun> runs;
+        try {
+            runs = sweep.run(() -> null, threads, (none, item, part) -> {
+                Extrapolator.SizePlan p = plans.get(item.size());
+                Extrapolator.Sample s = p.samples().get(item.sample());
+                PerfRunner r = ex.runnerAt(s.nodes());
+                part.runner(r);
+                double us = ex.simulate(p, s, r);
+                return new SampleRun(us, r.lastEvents(), r.lastFlows());
+            });
+        } catch (IllegalArgumentException e) {   // the planner refusing the choice on a sample
+            throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException("perf: interrupted", e);
+        }
+        double wall = (System.nanoTime() - t0) / 1e9;
+        return print(ex, plans, items, runs, cop, sizes, prof, targetName, wall, sweep.stopped(), auto);
+    }
+
+    /** The per-size plans at the target, refusing (one line) a size whose choice has no law. */
+    private List<Extrapolator.SizePlan> plan(Extrapolator ex, CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes) {
+        List<Extrapolator.SizePlan> plans = new ArrayList<>();
+        for (long s : sizes) {
+            if (ex.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
+            try {
+                plans.add(ex.plan(cop, s, dt, ro, cmd.root));
+            } catch (TunerException e) {
+                throw new UserException(e.getMessage(), e);
+            } catch (NotExtrapolatedException e) {
+                throw new UserException("perf --sim-mode extrapolated: " + e.getMessage() + "; valid here: --sim-mode"
+                        + " folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law", e);
+            } catch (IllegalArgumentException e) {
+                throw new UserException("perf --sim-mode extrapolated" + (cmd.extrapolateFrom == null ? "" : " --extrapolate-from")
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        return plans;
+    }
+
+    /** The options this mode cannot honour, refused in one line each. */
+    private void refuseWhatDoesNotApply() {
+        if (!TopologyArgs.isCatalog(cmd.topology)) {
+            throw new UserException("--sim-mode extrapolated needs a catalog topology (--topology " + String.join("|",
+                    TopologyCatalog.names()) + " with --nodes): it simulates fewer of the same healthy nodes; a topology"
+                    + " file may be uneven or faulty (a degraded link makes the run asymmetric), so simulate it with"
+                    + " --sim-mode folded or full");
+        }
+        if (!cmd.whatIf.degrade.isEmpty() || !cmd.whatIf.down.isEmpty()) {
+            throw new UserException((cmd.whatIf.degrade.isEmpty() ? "--down" : "--degrade") + ": --sim-mode extrapolated"
+                    + " simulates fewer of the same healthy nodes; a degraded or down link makes the run asymmetric, which no"
+                    + " law of the node count describes: simulate it with --sim-mode folded or full (--nic-gbps and"
+                    + " --nvlink-gbps, which change every link alike, apply)");
+        }
+        if (cmd.iters != 1) {
+            throw new UserException("-n/--iters " + cmd.iters + ": --sim-mode extrapolated times one call; valid: 1");
+        }
+        if (cmd.register == 2 || cmd.symmMem != null) {
+            throw new UserException((cmd.register == 2 ? "-R 2" : "--symm-mem") + " runs inside one node;"
+                    + " --sim-mode extrapolated is for clusters of many nodes");
+        }
+    }
+
+    private String catalogName(BuildOptions target) {
+        try {
+            return TopologyCatalog.fullName(cmd.topology, target);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage(), e);
+        }
+    }
+
+    /** The sample cluster of {@code nodes} nodes, built once (refused before it is built if it does not fit). */
+    private Topology build(int nodes, NcclEnv nccl, int threads) {
+        Topology t = built.get(nodes);
+        if (t != null) return t;
+        t = cmd.whatIf.resolve(cmd.topology, cmd.gpuCount(), nodes, cmd.seed, cmd.sharp,
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
+        built.put(nodes, t);
+        return t;
+    }
+
+    private static String label(List<Extrapolator.SizePlan> plans, Item item) {
+        Extrapolator.SizePlan p = plans.get(item.size());
+        return String.format(Locale.ROOT, "perf %s %s %s on %d nodes", p.op().cliName(), Sizes.human(p.bytes()), p.choice(),
+                p.samples().get(item.sample()).nodes());
+    }
+
+    /** Fits every size whose samples all ran, prints them, and returns the exit code. */
+    private int print(Extrapolator ex, List<Extrapolator.SizePlan> plans, List<Item> items, List<SampleRun> runs,
+                      CollectiveOp cop, long[] sizes, CalibrationProfile prof, String targetName, double wall,
+                      RunStoppedException stopped, boolean auto) {
+        List<Extrapolation> done = new ArrayList<>();
+        List<Long> missing = new ArrayList<>();
+        long events = 0;
+        long flows = 0;
+        int at = 0;
+        for (Extrapolator.SizePlan p : plans) {
+            double[] us = new double[p.samples().size()];
+            boolean complete = true;
+            for (int j = 0; j < us.length; j++, at++) {
+                SampleRun r = runs.get(at);
+                if (r == null) {
+                    complete = false;
+                    continue;
+                }
+                us[j] = r.us();
+                events += r.events();
+                flows += r.flows();
+            }
+            if (complete) done.add(ex.fit(p, us));
+            else missing.add(p.bytes());
+        }
+        List<PerfRow> rows = new ArrayList<>();
+        for (Extrapolation e : done) rows.add(e.row());
+        String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("rows", plans.size(), missing);
+        PrintWriter out = cmd.spec.commandLine().getOut();
+        Provenance p2 = Provenance.of(cmd.profile, prof, built.get(2), ex.target().sample(), cmd.seed);
+        Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(), targetName,
+                p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
+        switch (cmd.format) {
+            case json: PerfCommand.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            case csv: PerfCommand.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            default:
+                cmd.printText(out, rows, targetName, ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
+                        sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
+                        "profile " + SimSetup.profileLabel(cmd.profile, prof));
+                out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d events,"
+                        + " %d flows%n", rows.size(), wall, items.size(), events, flows);
+                for (String line : modeLines(done, ex.target().nodes(), auto)) out.println(line);
+                if (note != null) out.println("# interrupted " + note);
+                out.println("#");
+        }
+        out.flush();
+        if (stopped == null) return 0;
+        PrintWriter err = cmd.spec.commandLine().getErr();
+        err.println("ccsim: perf stopped " + note);
+        err.flush();
+        return StopSignals.exitCode(stopped.reason());
+    }
+
+    /** The extrapolation's own JSON keys and CSV columns, after the provenance's: how the row was found. */
+    static final List<String> COLUMNS = List.of("sim_mode", "law", "samples_nodes", "error_bound_pct");
+
+    private static List<String> values(Extrapolation e) {
+        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "),
+                String.format(Locale.ROOT, "%.2f", e.law().errorBoundPct()));
+    }
+
+    /**
+     * The footer: which mode, then per law and sample set the sizes it served, the node counts simulated, each size's
+     * sample times and the law's measured error bound.
+     */
+    static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "# mode: extrapolated%s: not simulated at %,d nodes; each size's choice there"
+                + " simulated exactly (folded) on fewer nodes and its scaling law read at %,d nodes",
+                auto ? " (--sim-mode auto)" : "", targetNodes, targetNodes));
+        Map<String, List<Extrapolation>> byLaw = new TreeMap<>();
+        for (Extrapolation e : done) {
+            byLaw.computeIfAbsent(e.law().name() + " " + java.util.Arrays.toString(e.sampleNodes()), x -> new ArrayList<>()).add(e);
+        }
+        for (List<Extrapolation> group : byLaw.values()) {
+            Extrapolation first = group.get(0);
+            lines.add(String.format(Locale.ROOT, "#   law %s: %s; simulated on %s nodes; measured error of this law <= %.2f %%"
+                    + " (validation grid, docs/performance.md)", first.law().name(), first.law().description(),
+                    join(first.sampleNodes()), first.law().errorBoundPct()));
+            for (Extrapolation e : group) {
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %d B %s/%s x%d:", e.row().bytes(),
+                        e.row().algo().ncclName(), e.row().proto().ncclName(), e.row().channels()));
+                for (int i = 0; i < e.sampleNodes().length; i++) {
+                    sb.append(String.format(Locale.ROOT, "%s %.3f us (%d nodes%s)", i == 0 ? "" : ",", e.sampleUs()[i],
+                            e.sampleNodes()[i], e.sampleBytes()[i] == e.row().bytes() ? "" : ", " + e.sampleBytes()[i] + " B"));
+                }
+                sb.append(String.format(Locale.ROOT, "; T = %.3f + %.4f x, x = %.0f at %,d nodes", e.fit().intercept(),
+                        e.fit().slope(), e.law().x(targetNodes), targetNodes));
+                lines.add(sb.toString());
+            }
+        }
+        return lines;
+    }
+
+    private static String join(int[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length; i++) sb.append(i == 0 ? "" : ", ").append(v[i]);
+        return sb.toString();
+    }
+}

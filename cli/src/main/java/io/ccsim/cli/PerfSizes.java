@@ -1,0 +1,168 @@
+package io.ccsim.cli;
+
+import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.Plan;
+import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.SimExecution;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.SymkModel;
+import io.ccsim.algorithms.tuner.TunerException;
+import io.ccsim.sim.RunStoppedException;
+import io.ccsim.topology.Topology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The simulation of one collective call over a list of sizes, as {@code perf} and the nccl-tests commands run it: for
+ * every size NCCL's choice, planned first so that a run whose largest plans do not fit the heap is refused before any
+ * is simulated ({@link RunBudget}), then timed by {@link PerfRunner}s on up to {@code threads} threads ({@link Sweep}),
+ * with progress, and stopped when the session's control asks. Results are those of one size at a time.
+ */
+final class PerfSizes {
+    private PerfSizes() {}
+
+    /**
+     * What every size is simulated on.
+     *
+     * @param topo    the topology
+     * @param nRanks  ranks of the communicator (the topology's first GPUs)
+     * @param prof    the calibration profile
+     * @param nccl    the NCCL variables
+     * @param seed    the simulation seed
+     * @param symk    NCCL's symmetric kernels where both buffers are symmetric windows ({@code -R 2}); null: none
+     * @param folding what each simulation simulates
+     * @param nodes   boards of the cluster, for the budget's advice
+     */
+    record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
+                 SimExecution.Folding folding, int nodes) {
+        PerfRunner runner(Main.Session session) {
+            PerfRunner r = new PerfRunner(topo, nRanks, prof, nccl, seed, symk);
+            r.setFolding(folding);
+            r.setRunControl(session.control());
+            return r;
+        }
+    }
+
+    /**
+     * The call simulated at every size.
+     *
+     * @param op    the collective
+     * @param dtype the element type
+     * @param redop the reduction (ignored by ops without one)
+     * @param root  the root rank (ignored by ops without one)
+     * @param iters back-to-back calls timed per size (1: one call, launch to completion)
+     * @param torch PyTorch's symmetric-memory all-reduce run instead of NCCL's choice; null: NCCL's
+     */
+    record Call(CollectiveOp op, DataType dtype, ReduceOp redop, int root, int iters, Algorithm torch) { }
+
+    /** One size's row and what simulating it took. */
+    record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
+
+    /**
+     * What a run gave.
+     *
+     * @param sizes   the sizes asked for
+     * @param runs    one per size in order; null for a size a stop request left undone
+     * @param wallS   wall-clock seconds the simulations took
+     * @param stopped the stop request that ended the run early, or null
+     */
+    record Outcome(List<Long> sizes, List<SizeRun> runs, double wallS, RunStoppedException stopped) {
+        /** The rows of the sizes simulated, in order. */
+        List<PerfRow> rows() {
+            List<PerfRow> out = new ArrayList<>();
+            for (SizeRun r : runs) if (r != null) out.add(r.row());
+            return out;
+        }
+
+        /** {@code by SIGINT: the 5 rows above are complete; not simulated: ...}, or null where nothing was stopped. */
+        String note() {
+            if (stopped == null) return null;
+            List<Long> missing = new ArrayList<>();
+            for (int i = 0; i < sizes.size(); i++) if (runs.get(i) == null) missing.add(sizes.get(i));
+            return "by " + stopped.reason() + ": " + PerfCommand.notDone("rows", sizes.size(), missing);
+        }
+    }
+
+    /**
+     * Simulates {@code call} at every size of {@code sizes} (nccl-tests sizes, each with at least one element a rank).
+     *
+     * @param command the command, for the budget's message and the progress line ({@code perf})
+     * @param planner a runner of {@code setup} that plans the sizes (the threads' runners come from {@code setup})
+     * @throws UserException if the run does not fit the heap, or NCCL's choice cannot run (with the tuner's or the
+     *                       planner's reason)
+     */
+    static Outcome run(String command, Setup setup, PerfRunner planner, Call call, List<Long> sizes, int threads,
+                       Main.Session session, Progress progress) {
+        Plan[] plans = plan(command, setup, planner, call, sizes, threads, session);
+        long t0 = System.nanoTime();
+        Sweep<Long, SizeRun> sweep = new Sweep<>(sizes, work(plans, call.iters(), progress.enabled()),
+                i -> String.format(Locale.ROOT, "%s %s %s (%d/%d)%s", command, call.op().cliName(), Sizes.human(sizes.get(i)),
+                        i + 1, sizes.size(), plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
+        List<SizeRun> runs;
+        try {
+            runs = sweep.run(() -> setup.runner(session), threads, (r, s, part) -> {
+                PerfRow row = call.torch() != null ? r.runTorchSymmMem(call.torch(), s, call.dtype(), call.redop(), call.iters())
+                        : r.run(call.op(), s, call.dtype(), call.redop(), call.root(), call.iters());
+                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
+            });
+        } catch (TunerException | UnsupportedAlgorithmException e) {
+            throw new UserException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserException(command + ": interrupted", e);
+        }
+        return new Outcome(List.copyOf(sizes), runs, (System.nanoTime() - t0) / 1e9, sweep.stopped());
+    }
+
+    /**
+     * The plan of every size NCCL's choice runs (PyTorch's kernels: none, one node is small), refusing, before any is
+     * simulated, a run whose largest plans, {@code threads} at once, do not fit the budget. A size that cannot be
+     * planned is left to the simulation, which reports why.
+     */
+    private static Plan[] plan(String command, Setup setup, PerfRunner runner, Call call, List<Long> sizes, int threads,
+                               Main.Session session) {
+        Topology topo = setup.topo();
+        Plan[] plans = new Plan[sizes.size()];
+        List<Plan> planned = new ArrayList<>();
+        int largest = -1;
+        for (int i = 0; i < sizes.size() && call.torch() == null; i++) {
+            try {
+                plans[i] = runner.plan(call.op(), sizes.get(i), call.dtype(), call.redop(), call.root());
+            } catch (IllegalArgumentException e) {   // TunerException and UnsupportedAlgorithmException included
+                continue;
+            }
+            planned.add(plans[i]);
+            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1).heapBytes()
+                    > RunBudget.plans(topo, List.of(plans[largest]), 1).heapBytes()) {
+                largest = i;
+            }
+        }
+        if (largest >= 0) {
+            session.budget().check(command + " " + call.op().cliName() + " at " + sizes.get(largest) + " B ("
+                            + label(plans[largest]) + ")", k -> RunBudget.plans(topo, planned, k),
+                    Math.min(threads, planned.size()), setup.nodes());
+        }
+        return plans;
+    }
+
+    /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
+    private static long[] work(Plan[] plans, int iters, boolean needed) {
+        long[] w = new long[plans.length];
+        for (int i = 0; i < plans.length; i++) {
+            w[i] = !needed || plans[i] == null ? 1 : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
+        }
+        return w;
+    }
+
+    /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
+    private static String label(Plan p) {
+        return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
+    }
+}

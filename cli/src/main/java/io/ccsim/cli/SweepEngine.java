@@ -1,0 +1,126 @@
+package io.ccsim.cli;
+
+import com.google.gson.JsonObject;
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRow;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.perf.StalledRunException;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.SimExecution;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.sim.RunControl;
+import io.ccsim.topology.Topology;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Simulates the points of a study, one row each: the engine that both the local sweep and the Spark executors run,
+ * so that both give the same rows for the same points.
+ *
+ * <p>Contract: {@link #row} is a function of the point alone (the same JSON text for the same point, on any thread,
+ * in any order, on any machine with the same ccsim build); a point NCCL cannot run (an algorithm refused for the op,
+ * a down link that stalls the collective) gives a row whose {@code error} says why and whose numbers are empty.
+ * One instance per worker thread: it keeps the runner of its last few setups (topology, what-ifs, NCCL variables,
+ * seed, mode) so that the sizes of one setup do not rebuild it. Not thread-safe.
+ */
+public final class SweepEngine {
+    /** Setups whose runner is kept: a few, since the points of one setup are adjacent in a study. */
+    private static final int KEPT = 4;
+
+    private final RunControl control;
+    private final Map<String, Setup> setups = new LinkedHashMap<>(8, 0.75f, true);
+
+    /** The runner of one setup, and its provenance. */
+    private record Setup(PerfRunner runner, Topology topology, CalibrationProfile profile, List<String> whatIf) { }
+
+    /** @param control the control every simulation polls (stop requests), or null for none */
+    public SweepEngine(RunControl control) {
+        this.control = control;
+    }
+
+    /** The row of {@code p} as one line of JSON (keys of {@link SweepRows#COLUMNS}, in that order). */
+    public String row(SweepPoint p) {
+        return SweepRows.json(rowObject(p));
+    }
+
+    /** The row of {@code p} as a JSON object. */
+    public JsonObject rowObject(SweepPoint p) {
+        Setup s = setup(p);
+        JsonObject o = new JsonObject();
+        o.addProperty("point", p.index());
+        o.addProperty("id", p.id());
+        o.addProperty("ccsim_version", new Main.Version().getVersion()[0].substring("ccsim ".length()));
+        o.addProperty("nccl_model", CalibrationProfile.NCCL_VERSION);
+        o.addProperty("profile", s.profile().gpu());
+        o.addProperty("calibrated", CalibrationProfile.builtinCalibration(s.profile().gpu().toLowerCase(Locale.ROOT))
+                .startsWith("calibrated"));
+        o.addProperty("topology", s.topology().name());
+        o.addProperty("ranks", s.topology().gpus().size());
+        o.addProperty("nodes", p.nodes());
+        o.addProperty("nics_per_node", p.nicsPerNode());
+        o.addProperty("oversubscription", p.oversubscription());
+        o.addProperty("sharp", p.sharp());
+        o.addProperty("what_if", p.whatIfText());
+        o.addProperty("env", p.envText());
+        o.addProperty("seed", p.seed());
+        o.addProperty("sim_mode", p.simMode());
+        o.addProperty("op", p.op());
+        o.addProperty("dtype", p.dtype());
+        o.addProperty("bytes", p.bytes());
+        CollectiveOp op = CollectiveOp.parse(p.op());
+        DataType dt = DataType.parse(p.dtype());
+        PerfRunner r = s.runner();
+        long count = r.countFor(op, p.bytes(), dt);
+        o.addProperty("count", count);
+        PerfRow row = null;
+        String error = "";
+        if (count == 0 && p.bytes() != 0) {
+            error = "below one element per rank (nccl-tests skips this size)";
+        } else {
+            try {
+                row = r.run(op, p.bytes(), dt, ReduceOp.SUM, 0, 1);
+            } catch (StalledRunException e) {
+                error = "never completes: " + e.getMessage();
+            } catch (IllegalArgumentException e) {
+                error = e.getMessage();
+            }
+        }
+        SweepRows.perf(o, row, row == null ? 0 : r.lastEvents());
+        o.addProperty("error", error);
+        return o;
+    }
+
+    private Setup setup(SweepPoint p) {
+        String key = p.setupKey();
+        Setup s = setups.get(key);
+        if (s != null) return s;
+        NcclEnv nccl = SimSetup.ncclEnv(p.env());
+        Topology base = TopologyArgs.resolve(p.topology(), p.gpus(), p.nodes(), p.oversubscription(), p.seed(),
+                p.nicsPerNode(), p.sharp());
+        SweepWhatIf w = new SweepWhatIf(p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps());
+        io.ccsim.topology.WhatIf.Result applied;
+        try {
+            applied = w.whatIf().apply(base);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("point " + p.index() + " (" + p.whatIfText() + "): " + e.getMessage(), e);
+        }
+        Topology t = applied.topology();
+        CalibrationProfile prof = SimSetup.profile(null, t);
+        PerfRunner r = new PerfRunner(t, t.gpus().size(), prof, nccl, p.seed());
+        r.setFolding("full".equals(p.simMode()) ? SimExecution.Folding.NONE : SimExecution.Folding.RANKS);
+        r.setRunControl(control);
+        s = new Setup(r, t, prof, applied.changes());
+        setups.put(key, s);
+        if (setups.size() > KEPT) setups.remove(setups.keySet().iterator().next());
+        return s;
+    }
+
+    /** The runner that simulates {@code p} (built for its setup if not kept), e.g. for progress. */
+    PerfRunner runnerFor(SweepPoint p) {
+        return setup(p).runner();
+    }
+}

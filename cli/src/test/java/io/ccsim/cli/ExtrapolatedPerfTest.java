@@ -1,0 +1,158 @@
+package io.ccsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ccsim.sim.RunControl;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code perf --sim-mode extrapolated} and {@code auto}: rows of clusters too large to simulate, and what is refused. */
+class ExtrapolatedPerfTest {
+
+    private static CliTest.Result withHeap(long heapBytes, Map<String, String> env, String... args) {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true), env,
+                new Main.Session(new RunControl(), false, System::nanoTime, heapBytes));
+        return new CliTest.Result(code, o.toString(), e.toString());
+    }
+
+    /** The data rows of a text output. */
+    private static List<String[]> rows(String out) {
+        return out.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.trim().split("\\s+")).toList();
+    }
+
+    /**
+     * 40 nodes of 2 GPUs, Ring all-gather at 64 MiB (209,712 floats a rank: nccl-tests' 16-byte blocks): the extrapolated
+     * row has the folded row's size, count, choice and (within the law's bound) time, and the footer says how it was
+     * found; samples of 16 and 32 nodes run the same count per rank.
+     */
+    @Test
+    void anExtrapolatedRowMatchesTheSimulatedOne() {
+        String[] common = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "40", "--op", "all_gather", "-b", "64M",
+            "-e", "64M"};
+        Map<String, String> ring = Map.of("NCCL_ALGO", "Ring");
+        CliTest.Result folded = CliTest.run(ring, common);
+        String[] extra = java.util.Arrays.copyOf(common, common.length + 2);
+        extra[common.length] = "--sim-mode";
+        extra[common.length + 1] = "extrapolated";
+        CliTest.Result ex = CliTest.run(ring, extra);
+        assertThat(ex.code()).as(ex.err()).isZero();
+        String[] f = rows(folded.out()).get(0);
+        String[] x = rows(ex.out()).get(0);
+        assertThat(List.of(x[0], x[1], x[8], x[9], x[10])).isEqualTo(List.of(f[0], f[1], f[8], f[9], f[10]));
+        double err = Math.abs(Double.parseDouble(x[5]) / Double.parseDouble(f[5]) - 1);
+        assertThat(100 * err).isLessThanOrEqualTo(io.ccsim.algorithms.scale.ScalingLaw.RING.errorBoundPct());
+        assertThat(ex.out()).containsPattern("# ccsim .+ perf \\(extrapolated, NCCL 2.28.9 model\\): all_gather_perf on"
+                        + " hgx-h100-2g-40n, nRanks 80 nNodes 40")
+                .contains("# mode: extrapolated: not simulated at 40 nodes;")
+                .contains("#   law RING: time linear in x = nodes (the ring's length) at the target's bytes per step; simulated"
+                        + " on 16, 32 nodes;")
+                .containsPattern("#     67107840 B Ring/LL128 x\\d+: [0-9.]+ us \\(16 nodes, 26843136 B\\), [0-9.]+ us \\(32 nodes,"
+                        + " 53686272 B\\); T = [0-9.]+ \\+ [0-9.]+ x, x = 40 at 40 nodes");
+    }
+
+    /**
+     * 12,500 HGX nodes do not fit a 1 GiB heap (the topology alone needs about 0.8 GiB live), but their extrapolation
+     * builds only the samples' clusters and runs.
+     */
+    @Test
+    void aTargetTooLargeToBuildIsExtrapolatedWithinTheHeap() {
+        long heap = 1L << 30;
+        String[] folded = {"perf", "--topology", "hgx-h100", "--nodes", "12500", "--op", "all_reduce", "-b", "1M", "-e", "1M"};
+        CliTest.Result refused = withHeap(heap, Map.of(), folded);
+        assertThat(refused.code()).isEqualTo(1);
+        assertThat(refused.err()).startsWith("ccsim: error: --nodes 12500: the run needs about ")
+                .contains("valid here: --nodes <= ").contains(", --sim-mode extrapolated, or more heap: ");
+        String[] extra = java.util.Arrays.copyOf(folded, folded.length + 2);
+        System.arraycopy(new String[] {"--sim-mode", "extrapolated"}, 0, extra, folded.length, 2);
+        CliTest.Result r = withHeap(heap, Map.of(), extra);
+        assertThat(r.code()).as(r.err()).isZero();
+        String[] row = rows(r.out()).get(0);
+        assertThat(row[0]).isEqualTo("1048576");
+        assertThat(row[8]).isEqualTo("Tree");
+        assertThat(r.out()).contains("nRanks 100000 nNodes 12500").contains("law TREE").contains("simulated on 24, 48 nodes");
+    }
+
+    /** auto: folded up to 1,024 GPUs, extrapolated beyond; the footer says which, and that auto chose it. */
+    @Test
+    void autoChoosesByTheGpuCount() {
+        CliTest.Result small = CliTest.run("perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_gather", "-b", "1M",
+                "-e", "1M", "--sim-mode", "auto");
+        assertThat(small.code()).isZero();
+        assertThat(small.out()).contains("# mode: folded (exact, --sim-mode auto up to 1024 GPUs)");
+        CliTest.Result large = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "1", "--nodes", "1100", "--op",
+                "all_reduce", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
+        assertThat(large.code()).as(large.err()).isZero();
+        assertThat(large.out()).contains("# mode: extrapolated (--sim-mode auto): not simulated at 1,100 nodes;");
+    }
+
+    @Test
+    void whatCannotBeExtrapolatedIsRefusedInOneLine() {
+        String[] base = {"perf", "--topology", "hgx-h100", "--nodes", "100", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated"};
+        // nccl-tests' all-to-all size on 800 ranks: floor(1 MiB / 4 B / 800) = 327 floats per peer, in 16-byte blocks 324,
+        // 324 x 4 x 800 B
+        CliTest.Result a2a = CliTest.run(concat(base, "--op", "all_to_all"));
+        assertThat(a2a.code()).isEqualTo(1);
+        assertThat(a2a.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: all_to_all of 1036800 B on 100 nodes runs"
+                + " P2P/Simple x16 (NCCL's choice there), which is not extrapolated: point-to-point time is not linear in the"
+                + " peers on this fabric (all-to-all at fixed bytes per peer grows unevenly with the nodes); valid here:"
+                + " --sim-mode folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law\n");
+        CliTest.Result iters = CliTest.run(concat(base, "--op", "all_reduce", "-n", "5"));
+        assertThat(iters.err()).isEqualTo("ccsim: error: -n/--iters 5: --sim-mode extrapolated times one call; valid: 1\n");
+        CliTest.Result few = CliTest.run(concat(base, "--op", "all_reduce", "--extrapolate-from", "8,200"));
+        assertThat(few.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated --extrapolate-from: sample of 200 nodes:"
+                + " valid are 2 to 99 (below the target's 100 nodes)\n");
+        CliTest.Result folded = CliTest.run("perf", "--topology", "hgx-h100", "--nodes", "4", "--op", "all_reduce",
+                "--extrapolate-from", "2,3");
+        assertThat(folded.code()).isEqualTo(2);
+        assertThat(folded.err()).contains("--extrapolate-from applies to --sim-mode extrapolated (or auto beyond 1024 GPUs),"
+                + " not to folded");
+    }
+
+    /** JSON rows carry the provenance of the target and how the row was found; a what-if fault is refused. */
+    @Test
+    void jsonRowsSayTheyAreExtrapolatedAndFaultsAreRefused() {
+        CliTest.Result r = CliTest.run(Map.of("NCCL_ALGO", "Ring"), "perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes",
+                "40", "--op", "all_gather", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated", "--format", "json");
+        assertThat(r.code()).as(r.err()).isZero();
+        com.google.gson.JsonObject o = com.google.gson.JsonParser.parseString(r.out()).getAsJsonArray().get(0).getAsJsonObject();
+        assertThat(o.get("topology").getAsString()).isEqualTo("hgx-h100-2g-40n");
+        assertThat(o.get("ranks").getAsInt()).isEqualTo(80);
+        assertThat(o.get("sim_mode").getAsString()).isEqualTo("extrapolated");
+        assertThat(o.get("law").getAsString()).isEqualTo("RING");
+        assertThat(o.get("samples_nodes").getAsString()).isEqualTo("16 32");
+        CliTest.Result fault = CliTest.run("perf", "--topology", "hgx-h100", "--nodes", "100", "--op", "all_reduce", "-b", "1M",
+                "-e", "1M", "--sim-mode", "extrapolated", "--degrade", "n5.nic3~*=0.1");
+        assertThat(fault.code()).isEqualTo(1);
+        assertThat(fault.err()).startsWith("ccsim: error: --degrade: --sim-mode extrapolated simulates fewer of the same"
+                + " healthy nodes; a degraded or down link makes the run asymmetric");
+    }
+
+    /** A topology file may be faulty or uneven: no law of the node count describes it, so it is refused. */
+    @Test
+    void aTopologyFileIsRefused() throws Exception {
+        java.nio.file.Path f = java.nio.file.Files.createTempFile("ccsim-topo", ".json");
+        try {
+            CliTest.Result json = CliTest.run("topology", "hgx-h200", "--gpus", "2", "--format", "json");
+            java.nio.file.Files.writeString(f, json.out());
+            CliTest.Result r = CliTest.run("perf", "--topology", f.toString(), "--op", "all_reduce", "-b", "1M", "-e", "1M",
+                    "--sim-mode", "extrapolated");
+            assertThat(r.code()).isEqualTo(1);
+            assertThat(r.err().lines().count()).isEqualTo(1);
+            assertThat(r.err()).startsWith("ccsim: error: --sim-mode extrapolated needs a catalog topology (--topology ")
+                    .contains("a degraded link makes the run asymmetric").contains("--sim-mode folded or full");
+        } finally {
+            java.nio.file.Files.deleteIfExists(f);
+        }
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}

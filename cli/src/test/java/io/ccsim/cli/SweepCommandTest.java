@@ -1,0 +1,158 @@
+package io.ccsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.ccsim.sim.RunControl;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ccsim sweep: rows as perf's, provenance, what-if expansion, sampling, resume after a stop, and refusals. */
+class SweepCommandTest {
+    private static final String GRID = "{\"topology\": \"hgx-h200\", \"gpus\": [2, 4], \"ops\": [\"all_reduce\", \"all_gather\"],"
+            + " \"sizes\": {\"min\": \"1K\", \"max\": \"16M\", \"factor\": 16}, \"env\": {\"NCCL_PROTO\": [\"LL\", \"Simple\"]}}";
+
+    @TempDir Path dir;
+
+    private Path spec(String json) throws IOException {
+        Path p = dir.resolve("study.json");
+        Files.writeString(p, json, StandardCharsets.UTF_8);
+        return p;
+    }
+
+    private static List<JsonObject> rows(String jsonl) {
+        List<JsonObject> out = new ArrayList<>();
+        for (String l : jsonl.split("\n")) if (!l.isBlank()) out.add(JsonParser.parseString(l).getAsJsonObject());
+        return out;
+    }
+
+    @Test
+    void eachRowIsThePerfRowOfItsPoint() throws IOException {
+        CliTest.Result r = CliTest.run("sweep", spec(GRID).toString(), "--format", "jsonl", "--jobs", "2");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonObject> rows = rows(r.out());
+        assertThat(rows).hasSize(2 * 2 * 2 * 4);   // gpus x NCCL_PROTO x ops x sizes (1K to 16M by 16: 1K, 16K, 256K, 4M)
+        JsonObject row = rows.stream().filter(o -> o.get("ranks").getAsInt() == 4 && o.get("op").getAsString().equals("all_gather")
+                && o.get("env").getAsString().equals("NCCL_PROTO=Simple") && o.get("bytes").getAsLong() == 4 << 20).findFirst().orElseThrow();
+        CliTest.Result perf = CliTest.run(Map.of("NCCL_PROTO", "Simple"), "perf", "--topology", "hgx-h200", "--gpus", "4", "--op",
+                "all_gather", "-b", "4M", "-e", "4M", "--format", "json");
+        JsonObject p = JsonParser.parseString(perf.out()).getAsJsonArray().get(0).getAsJsonObject();
+        for (String k : List.of("time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "count")) {
+            assertThat(row.get(k)).as(k).isEqualTo(p.get(k));
+        }
+        assertThat(row.get("topology").getAsString()).isEqualTo("hgx-h200-4g");
+        assertThat(row.get("profile").getAsString()).isEqualTo("H200");
+        assertThat(row.get("calibrated").getAsBoolean()).isTrue();
+        assertThat(row.get("nccl_model").getAsString()).isEqualTo("2.28.9");
+        assertThat(row.get("events").getAsLong()).isPositive();
+        Set<String> ids = new HashSet<>();
+        for (JsonObject o : rows) ids.add(o.get("id").getAsString());
+        assertThat(ids).hasSize(rows.size());
+    }
+
+    @Test
+    void eachCableOfARailDegradedInTurnIsOnePointPerCable() throws IOException {
+        String json = "{\"topology\": \"hgx-h100\", \"nodes\": 2, \"ops\": \"all_reduce\", \"sizes\": \"64M\","
+                + " \"what_if\": [{}, {\"each\": \"n*.nic3~leaf*\", \"factor\": 0.1}]}";
+        CliTest.Result r = CliTest.run("sweep", spec(json).toString(), "--format", "jsonl");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonObject> rows = rows(r.out());
+        // rail 3: the cable of NIC 3 of each of the 2 nodes to its leaf
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0).get("what_if").getAsString()).isEmpty();
+        assertThat(rows.get(1).get("what_if").getAsString()).matches("--degrade n0\\.nic3~leaf\\.r3\\.\\d+=0\\.1");
+        assertThat(rows.get(2).get("what_if").getAsString()).matches("--degrade n1\\.nic3~leaf\\.r3\\.\\d+=0\\.1");
+        double healthy = rows.get(0).get("time_us").getAsDouble();
+        assertThat(rows.get(1).get("time_us").getAsDouble()).isGreaterThan(2 * healthy);
+    }
+
+    @Test
+    void aSampleIsDistinctPointsOfTheGridTheSameEveryRun() throws IOException {
+        String json = GRID.substring(0, GRID.length() - 1) + ", \"sample\": {\"count\": 5, \"seed\": 7}}";
+        Path s = spec(json);
+        CliTest.Result a = CliTest.run("sweep", s.toString(), "--dry-run");
+        assertThat(a.out()).startsWith("5 points; ");
+        CliTest.Result r1 = CliTest.run("sweep", s.toString(), "--format", "jsonl");
+        CliTest.Result r2 = CliTest.run("sweep", s.toString(), "--format", "jsonl", "--jobs", "1");
+        assertThat(r1.out()).isEqualTo(r2.out());
+        Set<String> all = new HashSet<>();
+        for (JsonObject o : rows(CliTest.run("sweep", spec(GRID).toString(), "--format", "jsonl").out())) all.add(o.get("id").getAsString());
+        List<JsonObject> sample = rows(r1.out());
+        assertThat(sample).hasSize(5);
+        for (JsonObject o : sample) assertThat(all).contains(o.get("id").getAsString());
+    }
+
+    @Test
+    void aStoppedSweepKeepsItsRowsAndTheRerunAddsOnlyTheRest() throws Exception {
+        Path s = spec(GRID);
+        Path csv = dir.resolve("rows.csv");
+        Path jsonl = dir.resolve("rows.jsonl");
+        String[] args = {"sweep", s.toString(), "--out", csv.toString(), "--out", jsonl.toString(), "--jobs", "1"};
+        RunControl control = new RunControl();
+        Thread stopper = new Thread(() -> {
+            try {
+                while (!Files.exists(jsonl) || Files.readAllLines(jsonl).size() < 5) Thread.sleep(5);
+            } catch (IOException | InterruptedException e) {
+                return;
+            }
+            control.requestStop("SIGINT");
+        });
+        stopper.start();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(args, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), Map.of(),
+                new Main.Session(control, false, System::nanoTime, Runtime.getRuntime().maxMemory()));
+        stopper.join();
+        assertThat(code).as(err.toString()).isEqualTo(130);
+        int kept = Files.readAllLines(jsonl).size();
+        assertThat(kept).isBetween(5, 31);
+        assertThat(Files.readAllLines(csv)).hasSize(kept + 1);
+        // a kill can cut the last line and leave the files one row apart: the rerun drops both
+        Files.writeString(jsonl, Files.readString(jsonl) + "{\"point\":3,\"id\":\"cut", java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        CliTest.Result rerun = CliTest.run(args);
+        assertThat(rerun.code()).as(rerun.err()).isZero();
+        assertThat(rerun.err()).contains("32 points: " + (32 - kept) + " simulated now, " + kept + " done before");
+        CliTest.Result fresh = CliTest.run("sweep", s.toString(), "--format", "jsonl");
+        assertThat(Files.readString(jsonl)).isEqualTo(fresh.out());
+        CliTest.Result freshCsv = CliTest.run("sweep", s.toString());
+        assertThat(Files.readString(csv)).isEqualTo(freshCsv.out());
+    }
+
+    @Test
+    void aBadSpecIsOneLineWithFilePathAndWhatIsValid() throws IOException {
+        Path s = spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"sizes\": \"1M\", \"what_if\": [{\"each\": \"x*\"}]}");
+        CliTest.Result r = CliTest.run("sweep", s.toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("ccsim: error: " + s + ": $.what_if[0]: \"each\" needs either \"factor\": F in (0, 1]"
+                + " (each link degraded in turn) or \"down\": true (each link down in turn)\n");
+        CliTest.Result bad = CliTest.run("sweep", spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"sizes\": \"1M\","
+                + " \"gpus\": [2, -1]}").toString());
+        assertThat(bad.err()).isEqualTo("ccsim: error: " + s + ": $.gpus[1]: invalid -1; valid: an integer >= 0 (0: the board's)\n");
+        CliTest.Result key = CliTest.run("sweep", spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"size\": 1}").toString());
+        assertThat(key.err()).startsWith("ccsim: error: " + s + ": $.size: unknown key; valid keys: topology, gpus,");
+        assertThat(key.err().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void flagsDescribeASimpleGridAsTheFileWould() throws IOException {
+        CliTest.Result flags = CliTest.run("sweep", "--topology", "hgx-h200", "--gpus", "2,4", "--op", "all_reduce", "-b", "1K",
+                "-e", "1M", "-f", "32", "--format", "jsonl");
+        CliTest.Result file = CliTest.run("sweep", spec("{\"topology\": \"hgx-h200\", \"gpus\": [2, 4], \"ops\": \"all_reduce\","
+                + " \"sizes\": {\"min\": \"1K\", \"max\": \"1M\", \"factor\": 32}}").toString(), "--format", "jsonl");
+        assertThat(flags.code()).as(flags.err()).isZero();
+        assertThat(flags.out()).isEqualTo(file.out());
+        assertThat(rows(flags.out())).hasSize(2 * 3);
+    }
+}
