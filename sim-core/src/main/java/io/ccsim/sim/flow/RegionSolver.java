@@ -44,7 +44,12 @@ final class RegionSolver {
      * filling subtracts each member as it freezes, so a rate may differ in its last bits from what solving the whole
      * component gives, as the whole component's result already depends on the order its search met its flows. A flow
      * on a constraint whose level equals its rate in exact arithmetic may then exceed the level by a rounding error:
-     * the check allows CHECK_TOLERANCE relative.
+     * the check allows CHECK_TOLERANCE relative. Not bit-exact on purpose: matching the whole fill's bits would mean
+     * subtracting every outside member in the whole fill's freeze order (its levels, its heap's ties), that is,
+     * computing the whole fill. What the last bits reach: event-free entry's fit test (weight x rate rounded up to whole
+     * units), so a flow may be timed by the solver in one run and enter without an event in the other (event counts
+     * differ, its rate does not); and a completion's integer picosecond (FlowNetwork.completionDelayPs), only where the
+     * exact delay lies within a few 1e-16 of its size from a rounding edge, by 1 ps.
      *
      * The region may join pieces that share no constraint of R (the changes of one instant touch many); each piece is
      * filled on its own, so that the uniform fast path still sees a ring's channels alone.
