@@ -10,15 +10,15 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ccsim} command. The only place that parses command lines and prints for humans.
  *
- * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, no CUDA device, a run that
- * cannot fit in the heap); 2 bad command-line usage; 7 an nccl-tests command's mean bus bandwidth below 0.9 ×
+ * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, an incident file {@code diagnose}
+ * cannot read or recognise, no CUDA device, a run that cannot fit in the heap); 2 bad command-line usage; 7 an nccl-tests command's mean bus bandwidth below 0.9 ×
  * {@code NCCL_TESTS_MIN_BW} (nccl-tests' own exit code then); 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
  * what it had ({@link StopSignals}). A user mistake is one clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
-        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, CalibrateCommand.class,
+        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, DiagnoseCommand.class, CalibrateCommand.class,
                 DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, DdpCommand.class, SweepCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -135,6 +135,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + " the machine's processors)")
     int jobs;
     @Mixin ProgressOption progressOption = new ProgressOption();
+    @Option(names = "--chart", paramLabel = "FILE",
+            description = "also draw busbw against size (log2 axis) into FILE, .png or .svg (with --backend cuda: measured and simulated)")
+    Path chart;
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -152,6 +155,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (iters < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
         }
+        if (chart != null) ChartFile.check("--chart", chart);
         if (backend == Backend.cuda) {
             checkCudaOptions();
             return callCuda(cop, dt, ro, sizes);
@@ -297,7 +301,16 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 if (note != null) out.println("# interrupted " + note);
                 out.println("#");
         }
+        if (chart != null && !rows.isEmpty()) {
+            chartLine(out, PerfChart.write(chart, PerfChart.title(cop, topo, runner, "profile " + SimSetup.profileLabel(profile, prof)),
+                    List.of(new PerfChart.Source("simulated (NCCL " + CalibrationProfile.NCCL_VERSION + " model)", rows, false))));
+        }
         out.flush();
+    }
+
+    /** The text output's line naming the chart written (none in JSON or CSV, which stay parseable). */
+    private void chartLine(PrintWriter out, ChartFile.Written w) {
+        if (format == Format.text) out.printf(Locale.ROOT, "# chart: %s (%s)%n", chart, w.describe());
     }
 
     /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
@@ -396,6 +409,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                         "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
                 out.println("#");
+        }
+        if (chart != null && !rows.isEmpty()) {
+            chartLine(out, PerfChart.write(chart, PerfChart.title(cop, topo, runner, device + ", profile " + prof.gpu()), List.of(
+                    new PerfChart.Source("measured (ccsim kernels)", rows, true),
+                    new PerfChart.Source("simulated, same choices", PerfChart.simulated(runner, rows), false))));
         }
         out.flush();
         return 0;

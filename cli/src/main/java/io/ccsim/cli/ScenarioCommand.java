@@ -47,11 +47,16 @@ final class ScenarioCommand implements Runnable {
         @Option(names = "--format", defaultValue = "text", description = "text|json (default: ${DEFAULT-VALUE})")
         Format format;
 
+        @Option(names = "--chart", paramLabel = "FILE",
+                description = "also draw the per-rank timeline (init, compute, waits, collectives, stalls, faults) into FILE, .png or .svg")
+        java.nio.file.Path chart;
+
         @Option(names = "--seed", defaultValue = "1", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
         long seed;
 
         @Override
         public Integer call() {
+            if (chart != null) ChartFile.check("--chart", chart);
             ScenarioResult r;
             long t0 = System.nanoTime();
             session.stoppable();
@@ -88,6 +93,10 @@ final class ScenarioCommand implements Runnable {
             } else {
                 out.print(r.toText());
                 out.printf(Locale.ROOT, "(simulated %.3f s of job time in %.2f s wall)%n", r.simTimeSeconds(), wall);
+            }
+            if (chart != null) {
+                ChartFile.Written w = TimelineChart.write(chart, r);
+                if (format == Format.text) out.printf(Locale.ROOT, "chart: %s (%s)%n", chart, w.describe());
             }
             out.flush();
             return 0;

@@ -70,6 +70,9 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "also write the fastest choice per size as the CSV of NCCL's example tuner plugin"
                     + " (deploy with NCCL_TUNER_PLUGIN and NCCL_TUNER_CONFIG_FILE=FILE; ccsim reads it back the same way)")
     Path tunerConfig;
+    @Option(names = "--chart", paramLabel = "FILE",
+            description = "also draw the crossover map (size x candidate, fastest and NCCL's pick marked) into FILE, .png or .svg")
+    Path chart;
     @Option(names = "--seed", defaultValue = "0") long seed;
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
@@ -107,6 +110,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
         }
         long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
+        if (chart != null) ChartFile.check("--chart", chart);
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
@@ -169,6 +173,12 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         else if (format == Format.json) printJson(out, cop, topo, whatIf.lines(), lines, crossovers);
         else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
         if (note != null && format == Format.text) out.println("# interrupted " + note);
+        if (chart != null && !lines.isEmpty()) {
+            ChartFile.Written w = CrossoverChart.write(chart, PerfChart.title(cop, topo, runner, "profile "
+                    + SimSetup.profileLabel(profile, runner.tuner().profile())).replace(" busbw on ", " crossover map on "),
+                    lines, new ArrayList<>(labels));
+            if (format == Format.text) out.printf(Locale.ROOT, "# chart: %s (%s)%n", chart, w.describe());
+        }
         out.flush();
         if (stopped == null) return 0;
         PrintWriter err = spec.commandLine().getErr();

@@ -46,7 +46,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * 1 MiB, ≤ 5 % from 1 MiB). {@code --chart} draws busbw against size.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG).",
+        description = {"Compare simulated with measured collective times: an error table, and a busbw chart (PNG or SVG).",
                 "Measured files: 'ccsim perf [--backend cuda]' output (text, json, csv), gpu-backend timing.json rows, or NVIDIA",
                 "nccl-tests output, any version, text or -J JSON (algorithm/protocol unknown: NCCL's default choice is simulated).",
                 "Rows are simulated on the board of the GPU the file names, on as many nodes as its hosts."})
@@ -65,7 +65,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     String profile;
     @Option(names = "--measured", required = true, arity = "1..*", paramLabel = "FILE", description = "measured rows (JSON, CSV or nccl-tests text)")
     List<Path> measured;
-    @Option(names = "--chart", paramLabel = "PNG", description = "write a busbw-vs-size chart here")
+    @Option(names = "--chart", paramLabel = "FILE", description = "write a busbw-vs-size chart here (.png or .svg)")
     Path chart;
     @Option(names = "--topology", paramLabel = "NAME|FILE", description = "topology to simulate on (default: the board of the GPU"
             + " model the file names, on as many nodes as its hosts; else hgx-h200)")
@@ -107,6 +107,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     @Override
     public Integer call() {
         if (gpus != null && gpus < 1) throw new UserException("--gpus: must be >= 1, got " + gpus);
+        if (chart != null) ChartFile.check("--chart", chart);
         PrintWriter out = spec.commandLine().getOut();
         List<MeasuredRow> rows = new ArrayList<>();
         CollectiveOp named = null;
@@ -133,13 +134,10 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
         if (chart != null) {
-            try {
-                ValidationChart.Summary s = ValidationChart.write(chart, cmp);
-                out.printf(Locale.ROOT, "# chart: %s (%d x %d px, %d panels%s)%n", chart, s.width(), s.height(), s.panels(),
-                        s.leftOut() > 0 ? ", " + s.leftOut() + " single-size panels left out" : "");
-            } catch (IOException e) {
-                throw new UserException("cannot write chart " + chart + ": " + e.getMessage(), e);
-            }
+            ValidationChart.Summary s = ValidationChart.write(chart, cmp, "topology " + String.join(", ", simulatedOn.keySet())
+                    + ", profile " + String.join(", ", new java.util.LinkedHashSet<>(simulatedOn.values())));
+            out.printf(Locale.ROOT, "# chart: %s (%s, %d panel%s%s)%n", chart, s.file().describe(), s.panels(), s.panels() == 1 ? "" : "s",
+                    s.leftOut() > 0 ? ", " + s.leftOut() + " single-size panels left out" : "");
         }
         if (stopped != null) {
             out.printf(Locale.ROOT, "# interrupted by %s at row %d of %d: the table holds the %d rows before it%n", stopped.reason(),

@@ -35,6 +35,7 @@ class GoldenOutputTest {
     @TestFactory
     Stream<DynamicTest> everyCommandPrintsItsGoldenOutput() throws IOException {
         boolean update = "1".equals(System.getenv("CCSIM_GOLDEN_UPDATE"));
+        Files.createDirectories(Path.of(GoldenCase.PLACES.get("@out/")));   // where --chart writes
         return GoldenCase.readManifest(MANIFEST).stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> {
             String actual = c.run();
             Path file = DIR.resolve(c.name() + ".txt");
@@ -85,7 +86,8 @@ class GoldenOutputTest {
         /** Placeholders and the folders they stand for, relative to the module directory (surefire's working directory). */
         static final Map<String, String> PLACES = Map.of(
                 "@fixtures/", "src/test/resources/golden/fixtures/",
-                "@experiments/", "target/test-classes/experiments/");
+                "@experiments/", "target/test-classes/experiments/",
+                "@out/", "target/golden-out/");
 
         /** The heap every golden run sees ({@link RunBudget}), whatever the test JVM has, so that refusals read the same. */
         static final long HEAP_BYTES = 4L << 30;

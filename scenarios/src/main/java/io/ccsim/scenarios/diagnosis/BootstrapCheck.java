@@ -14,7 +14,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The bootstrap of communicator inits: connects that ran out of retries and roots still waiting
+ * The bootstrap of communicator inits: connects that ran out of retries, inits that failed with an NCCL error, roots still waiting
  * ({@link Category#BOOTSTRAP_STALL}), ranks never launched ({@link Category#MISSING_RANK}), store
  * timeouts while exchanging the unique id ({@link Category#TIMEOUT}), and ranks blocked for good in
  * the bootstrap, which has no timeout.
@@ -25,6 +25,7 @@ final class BootstrapCheck extends Check {
     @Override
     void run() {
         refusedConnects();
+        failedInits();
         Map<String, List<Integer>> blocked = blockedInBootstrap();
         Set<Integer> reportedMissing = incompleteRoots();
         neverLaunched(reportedMissing, blocked);
@@ -51,6 +52,21 @@ final class BootstrapCheck extends Check {
             add(Category.BOOTSTRAP_STALL, e.getValue(), List.of(), "rank(s) " + ranges(e.getValue()) + ": " + refusedText.get(e.getKey())
                     + " (NCCL retries a refused connect 34 times with sleeps growing by 100 ms: 59.5 s); nothing listens at that"
                     + " address: the unique id they used is not this round's");
+        }
+    }
+
+    /**
+     * Inits that failed with an NCCL error other than refused connects, store timeouts and splits (which the
+     * simulation reports elsewhere): a rank whose bootstrap could not start, as an NCCL log or PyTorch error shows it.
+     */
+    private void failedInits() {
+        for (InitRecord in : t.inits()) {
+            String r = in.result();
+            if (!r.startsWith("error:") || r.contains("exceeded error retry count") || r.contains("store->get(")
+                    || r.contains("multiGet got error") || r.contains("ncclCommSplit")) continue;
+            add(Category.BOOTSTRAP_STALL, List.of(in.rank()), List.of(), "rank " + in.rank() + " (" + gpu(in.rank()) + "): communicator init"
+                    + " of group " + in.group() + " failed: " + r.substring("error: ".length()) + "; the ranks that got through"
+                    + " wait for it in the bootstrap, which has no timeout");
         }
     }
 

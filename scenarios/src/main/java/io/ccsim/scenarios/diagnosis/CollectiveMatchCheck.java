@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * Collectives matched per group and sequence number over the flight records of the last attempt:
  * members without the entry ({@link Category#MISSING_RANK}: "did not join"), entries that disagree
  * in op, size or dtype ({@link Category#COLLECTIVE_MISMATCH}: the minority is the culprit), and a
- * rank whose #N is the others' #N+1 (it skipped #N: {@link Category#MISSING_RANK}). The first problem
+ * rank whose #N is the others' #N+1, or whose calls from #N on are the others' from #N+1 on (it skipped #N:
+ * {@link Category#MISSING_RANK}). The first problem
  * of a group is reported; later sequence numbers follow from it.
  */
 final class CollectiveMatchCheck extends Check {
@@ -85,9 +86,11 @@ final class CollectiveMatchCheck extends Check {
     /** Ranks called #seq with different signatures: the minority is the culprit; mismatched, or skipped a call. */
     private void mismatch(String group, Map<Integer, Map<Long, FrEntry>> byRank, long seq, Map<String, List<Integer>> bySig) {
         // the majority signature is the intended call; the others are culprits
+        // (a tie, as on two ranks, goes to the signature the ranks' other calls use most: the usual call)
         String major = null;
         for (Map.Entry<String, List<Integer>> e : bySig.entrySet()) {
-            if (major == null || e.getValue().size() > bySig.get(major).size()) major = e.getKey();
+            int n = e.getValue().size(), m = major == null ? -1 : bySig.get(major).size();
+            if (n > m || n == m && uses(byRank, e.getKey()) > uses(byRank, major)) major = e.getKey();
         }
         List<Integer> culprits = new ArrayList<>();
         for (Map.Entry<String, List<Integer>> e : bySig.entrySet()) if (!e.getKey().equals(major)) culprits.addAll(e.getValue());
@@ -100,7 +103,7 @@ final class CollectiveMatchCheck extends Check {
         boolean majorInCulprit = false, mineInMajor = false;
         for (FrEntry e : byRank.get(c).values()) majorInCulprit |= sig(e).equals(major);
         for (FrEntry e : byRank.get(ref).values()) mineInMajor |= e.collectiveSeq() != seq && sig(e).equals(sig(mine));
-        if (!majorInCulprit && mineInMajor) {
+        if (!majorInCulprit && mineInMajor || shifted(byRank.get(c), byRank.get(ref), seq)) {
             add(Category.MISSING_RANK, culprits, List.of(), "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
                     + major + ") on group " + group + " that ranks " + ranges(bySig.get(major)) + " entered at "
                     + s(byRank.get(ref).get(seq).createdPs()) + ": its #" + seq + " is " + sig(mine)
@@ -109,8 +112,38 @@ final class CollectiveMatchCheck extends Check {
         } else {
             add(Category.COLLECTIVE_MISMATCH, culprits, List.of(), "collective #" + seq + " on group " + group + ": rank "
                     + ranges(culprits) + " called " + sig(mine) + " while ranks " + ranges(bySig.get(major)) + " called " + major
-                    + "; NCCL matches calls by order only, so the collective never completes");
+                    + (completed(byRank, seq) ? "; NCCL does not compare sizes across ranks and here the call completed: the"
+                    + " results are silently wrong" : "; NCCL matches calls by order only, so the collective never completes"));
         }
+    }
+
+    /** How many calls of every rank's history have signature {@code sig}. */
+    private static int uses(Map<Integer, Map<Long, FrEntry>> byRank, String sig) {
+        int n = 0;
+        for (Map<Long, FrEntry> m : byRank.values()) for (FrEntry e : m.values()) if (sig(e).equals(sig)) n++;
+        return n;
+    }
+
+    /**
+     * Whether the culprit's calls from #seq on are the reference's from #seq+1 on (at least two compared, all equal):
+     * it skipped the reference's #seq, and everything after pairs with the wrong call.
+     */
+    private static boolean shifted(Map<Long, FrEntry> culprit, Map<Long, FrEntry> ref, long seq) {
+        int compared = 0;
+        for (long k = seq; culprit.containsKey(k) && ref.containsKey(k + 1); k++) {
+            if (!sig(culprit.get(k)).equals(sig(ref.get(k + 1)))) return false;
+            compared++;
+        }
+        return compared >= 2;
+    }
+
+    /** Whether every entry #seq is completed. */
+    private static boolean completed(Map<Integer, Map<Long, FrEntry>> byRank, long seq) {
+        for (Map<Long, FrEntry> m : byRank.values()) {
+            FrEntry e = m.get(seq);
+            if (e != null && !e.state().equals("completed")) return false;
+        }
+        return true;
     }
 
     /** Members without entry #seq did not join it; the blocked (alive) ones are named first. */
