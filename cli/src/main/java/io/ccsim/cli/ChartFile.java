@@ -58,6 +58,21 @@ final class ChartFile {
         return f;
     }
 
+    /** Height of the strip at the bottom of every image that holds the stamp, px. */
+    static final int STAMP_HEIGHT = 12;
+
+    /** The build that drew a chart, in its bottom right corner: the provenance every ccsim output carries. */
+    static String stampText() {
+        return "ccsim " + BuildInfo.current().label();
+    }
+
+    private static void stamp(Graphics2D g, int w, int h) {
+        String text = stampText();
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 9));
+        g.setColor(Color.GRAY);
+        g.drawString(text, w - g.getFontMetrics().stringWidth(text) - 4, h - 3);
+    }
+
     /** Writes one chart filling a {@code width} × {@code height} image. */
     static Written write(String option, Path file, JFreeChart chart, int width, int height) {
         return writeGrid(option, file, null, List.of(chart), 1, width, height);
@@ -96,9 +111,12 @@ final class ChartFile {
             g.setColor(Color.WHITE);
             g.fillRect(0, 0, w, h);
             if (title != null) title.draw(g, new Rectangle2D.Double(0, 0, w, top));
+            // the panels share the height left above the stamp's strip, so the image keeps its announced size
+            double ph = (double) (h - top - STAMP_HEIGHT) / rows;
             for (int i = 0; i < panels.size(); i++) {
-                panels.get(i).draw(g, new Rectangle2D.Double((i % cols) * panelW, top + (i / cols) * panelH, panelW, panelH));
+                panels.get(i).draw(g, new Rectangle2D.Double((i % cols) * panelW, top + (i / cols) * ph, panelW, ph));
             }
+            stamp(g, w, h);
         } finally {
             g.dispose();
         }

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -73,6 +74,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
     int gpus;
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
+    @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
     Path profile;
     @Option(names = "--mode", defaultValue = "ddp", paramLabel = "ddp|fsdp",
@@ -119,7 +121,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         checkCaps();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         session.stoppable();
-        Topology topo = TopologyArgs.resolve(topology, gpus, nodes, 1.0, seed, 0, false,
+        Topology topo = whatIf.resolve(topology, gpus, nodes, seed, false,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), 1));
         CalibrationProfile cal = SimSetup.profile(profile, topo);
         int ranks = topo.gpus().size();
@@ -129,7 +131,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         long t0 = session.clock().getAsLong();
         DdpReport report = new DdpReport(spec.commandLine().getOut(), format == Format.json);
         report.header(mode == Mode.fsdp ? "FSDP (ZeRO-3)" : "DDP", topo, runner.graph(), SimSetup.profileLabel(profile, cal),
-                sourceLabel(), prof, options, SimSetup.ncclEnvLines(env));
+                sourceLabel(), prof, options, headerLines(), Provenance.of(profile, cal, topo, runner.graph(), seed));
         try {
             if (mode == Mode.fsdp) {
                 FsdpResult r = FsdpStep.simulate(prof, ranks, costs, options);
@@ -149,6 +151,8 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
             }
         } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
             throw new UserException(e.getMessage(), e);
+        } catch (io.ccsim.algorithms.perf.StalledRunException e) {
+            throw whatIf.stalled(e);
         }
         report.finish(costs.simulations(), (session.clock().getAsLong() - t0) / 1e9);
         return 0;
@@ -211,6 +215,13 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         } catch (IllegalArgumentException e) {
             throw bad("--dtype " + dtype + ": " + e.getMessage());
         }
+    }
+
+    /** The header's lines for the NCCL variables and the what-ifs applied ({@code # what-if: ...}). */
+    private List<String> headerLines() {
+        List<String> lines = new java.util.ArrayList<>(SimSetup.ncclEnvLines(env));
+        lines.addAll(whatIf.header());
+        return lines;
     }
 
     private String sourceLabel() {

@@ -25,15 +25,22 @@ final class DdpReport {
     private final boolean json;
     private final JsonObject root = new JsonObject();
 
+    /** The prefix of the header lines of what-ifs ({@link WhatIfOptions#header}). */
+    private static final String WHAT_IF = "# what-if: ";
+
     DdpReport(PrintWriter out, boolean json) {
         this.out = out;
         this.json = json;
     }
 
     void header(String what, Topology topo, CommGraph g, String profileLabel, String source, StepProfile p,
-                StepOptions o, List<String> ncclLines) {
+                StepOptions o, List<String> headerLines, Provenance provenance) {
         String measuredAt = p.worldSize().isPresent() ? " (measured at " + p.worldSize().getAsInt() + " ranks)" : "";
         if (json) {
+            root.add("provenance", provenance.toJson());
+            JsonArray whatIf = new JsonArray();
+            for (String l : headerLines) if (l.startsWith(WHAT_IF)) whatIf.add(l.substring(WHAT_IF.length()));
+            if (!whatIf.isEmpty()) root.add("what_if", whatIf);
             root.addProperty("mode", what);
             root.addProperty("topology", topo.name());
             root.addProperty("ranks", g.nRanks());
@@ -51,13 +58,14 @@ final class DdpReport {
         }
         out.printf(Locale.ROOT, "# ccsim ddp: one %s training step on %s, %d ranks; collectives by ccsim's tuner and simulator,"
                 + " profile %s%n", what, topo.name(), g.nRanks(), profileLabel);
+        out.println("# provenance: " + provenance.text());
         out.printf(Locale.ROOT, "# gradients: %s: %d tensors, %.1f MiB %s; forward %.3f ms, backward %.3f ms without"
                 + " communication%s%n", source, p.gradients().size(), p.totalBytes() / MIB, p.dtype().longName(),
                 ms(p.forwardPs()), ms(p.backwardPs()), measuredAt);
         out.printf(Locale.ROOT, "# model: one NCCL stream in launch order; host launch %.1f us per call; device copies at %.2f TB/s;"
                 + " compute at %.2f of its speed while a collective runs (--overlap)%n", o.launchPs() / 1e6,
                 o.copyBytesPerSecond() / 1e12, o.overlap());
-        for (String line : ncclLines) out.println(line);
+        for (String line : headerLines) out.println(line);
     }
 
     void ddp(StepProfile p, double capMb, long firstBytes, DdpResult r, int ranks) {

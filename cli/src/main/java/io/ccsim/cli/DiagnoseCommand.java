@@ -36,7 +36,7 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "files, or directories holding a job's dumps and logs")
     List<Path> paths;
 
-    @Option(names = "--format", defaultValue = "text", description = "text|json (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "text|json (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--to-scenario", paramLabel = "FILE", description = "also write a scenario file that reproduces the incident"

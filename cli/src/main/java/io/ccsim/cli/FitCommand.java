@@ -58,13 +58,19 @@ final class FitCommand implements Runnable {
         }
     }
 
-    /** Writes the fitted profile. */
+    /** Writes the fitted profile, its fit section's source ending with the build that fitted it ({@link #stamped}). */
     static void write(CalibrationProfile p, Path out) {
         try {
-            p.write(out);
+            stamped(p).write(out);
         } catch (IOException e) {
             throw new UserException("cannot write profile " + out + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code p} with " Written by ccsim VERSION (git ...)." at the end of its fit section's source, if it has one. */
+    static CalibrationProfile stamped(CalibrationProfile p) {
+        return p.withFit(p.fit().map(f -> new io.ccsim.algorithms.profile.FitInfo(f.source() + (f.source().endsWith(".") ? "" : ".")
+                + " Written by ccsim " + BuildInfo.current().label() + ".", f.date(), f.residuals())));
     }
 
     /** An input that could not be read, as one line. */

@@ -47,7 +47,7 @@ final class FitNcclCommand implements Callable<Integer> {
     int maxEval;
     @Option(names = "--date", paramLabel = "YYYY-MM-DD", description = "date of the fit section (default: today, UTC)")
     String date;
-    @Option(names = "--note", defaultValue = "", paramLabel = "TEXT", description = "text appended to the fit section's source")
+    @Option(names = "--note", defaultValue = "", paramLabel = "TEXT", description = "text appended to the fit section's source (default: none)")
     String note;
     @Option(names = "--cta", split = ",", paramLabel = "PROTO", description = "give these protocols (LL, LL128, Simple)"
             + " thread-block stream costs (sim.cta) where the base has none, seeded with the kernel fit's values and their"

@@ -10,10 +10,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ccsim} command. The only place that parses command lines and prints for humans.
  *
- * <p>Exit codes: 0 success; 1 the run itself failed (e.g. an invalid topology file, an incident file {@code diagnose}
- * cannot read or recognise, no CUDA device, a run that cannot fit in the heap); 2 bad command-line usage; 7 an nccl-tests command's mean bus bandwidth below 0.9 ×
- * {@code NCCL_TESTS_MIN_BW} (nccl-tests' own exit code then); 130 stopped by Ctrl-C (SIGINT), 143 by SIGTERM, after printing
- * what it had ({@link StopSignals}). A user mistake is one clear line on stderr, never a stack trace
+ * <p>Exit codes: {@link ExitCode}, printed in {@code ccsim --help}'s footer and tabulated in docs/cli.md. A user
+ * mistake is one clear line on stderr, never a stack trace
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -52,11 +50,12 @@ public final class Main implements Runnable {
         NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
         cl.setOut(out);
         cl.setErr(err);
+        cl.getCommandSpec().usageMessage().footer(ExitCode.footer().toArray(new String[0]));
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("ccsim: " + ex.getMessage());
             CommandLine c = ex.getCommandLine();
             err.println("usage: " + c.getCommandSpec().qualifiedName() + " --help");
-            return 2;
+            return ExitCode.USAGE.code;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
             if (ex instanceof RunStoppedException) {
@@ -66,16 +65,16 @@ public final class Main implements Runnable {
             }
             if (ex instanceof UserException || ex instanceof IllegalArgumentException) {
                 err.println("ccsim: error: " + ex.getMessage());
-                return 1;
+                return ExitCode.FAILED.code;
             }
             if (ex instanceof io.ccsim.gpu.cuda.CudaUnavailableException || ex instanceof io.ccsim.gpu.cuda.GpuException) {
                 err.println("ccsim: " + ex.getMessage());   // "no CUDA device found: ..." as the gpu-backend words it
-                return 1;
+                return ExitCode.FAILED.code;
             }
             err.println("ccsim: internal error: " + ex);
             if (env.containsKey("CCSIM_DEBUG")) ex.printStackTrace(err);
             else err.println("(set CCSIM_DEBUG=1 for a stack trace)");
-            return 70;
+            return ExitCode.INTERNAL.code;
         });
         return cl.execute(args);
     }

@@ -269,7 +269,7 @@ final class NcclTestsCommand implements Callable<Integer> {
     static final String MIN_BW = "NCCL_TESTS_MIN_BW";
 
     /** nccl-tests' exit code when the mean bus bandwidth misses {@link #MIN_BW} ({@code testNumResults}). */
-    static final int MIN_BW_FAILED = 7;
+    static final int MIN_BW_FAILED = ExitCode.NCCL_TESTS_MIN_BW.code;
 
     /** {@link #MIN_BW} from the environment, or null where it is not set. */
     private Double minBusBw() {

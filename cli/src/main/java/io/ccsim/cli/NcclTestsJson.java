@@ -1,5 +1,7 @@
 package io.ccsim.cli;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonPrimitive;
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -145,9 +147,13 @@ final class NcclTestsJson {
 
     private static void ccsim(JsonWriter w, Provenance p, List<String> notes) throws IOException {
         w.beginObject();
-        w.name("ccsim_version").value(p.ccsimVersion()).name("nccl_model").value(p.ncclModel()).name("profile").value(p.profile())
-                .name("calibrated").value(p.calibrated()).name("topology").value(p.topology()).name("gpu").value(p.gpu()).name("ranks").value(p.ranks())
-                .name("nodes").value(p.nodes()).name("seed").value(p.seed());
+        for (Map.Entry<String, JsonElement> e : p.toJson().entrySet()) {
+            JsonPrimitive v = e.getValue().getAsJsonPrimitive();
+            w.name(e.getKey());
+            if (v.isBoolean()) w.value(v.getAsBoolean());
+            else if (v.isNumber()) w.value(v.getAsNumber());
+            else w.value(v.getAsString());
+        }
         w.name("notes").beginArray();
         for (String n : notes) w.value(n.startsWith("# ") ? n.substring(2) : n);
         w.endArray();

@@ -77,23 +77,16 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--op", required = true, paramLabel = "OP",
             description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
     String op;
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE", description = "smallest size, K/M/G suffixes (default: ${DEFAULT-VALUE})")
-    String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE", description = "largest size (default: ${DEFAULT-VALUE})")
-    String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F (default: 2)")
-    Long factor;
+    @Mixin SizeOptions sizeOptions = new SizeOptions();
     @Option(names = {"-i", "--stepbytes"}, paramLabel = "STEP", description = "add STEP bytes to the size (instead of -f)")
     String stepBytes;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE", description = "nccl-tests type name (default: ${DEFAULT-VALUE})")
-    String dtype;
     @Option(names = {"-o", "--op-reduce"}, defaultValue = "sum", paramLabel = "REDOP", description = "sum|prod|max|min|avg (default: ${DEFAULT-VALUE})")
     String redop;
     @Option(names = {"-r", "--root"}, defaultValue = "0", paramLabel = "ROOT", description = "root rank for broadcast/reduce (default: ${DEFAULT-VALUE})")
     int root;
-    @Option(names = "--format", defaultValue = "text", description = "text|json|csv (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|csv", description = "text|json|csv (default: ${DEFAULT-VALUE})")
     Format format;
-    @Option(names = "--seed", defaultValue = "0", description = "simulation seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
     @Option(names = {"-n", "--iters"}, defaultValue = "1", paramLabel = "N",
             description = "simulated backend: time = mean of N back-to-back calls, each rank starting its next call when it"
@@ -148,10 +141,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Override
     public Integer call() {
         CollectiveOp cop = parse(() -> CollectiveOp.parse(op));
-        DataType dt = parse(() -> DataType.parse(dtype));
+        DataType dt = parse(sizeOptions::dataType);
         ReduceOp ro = parse(() -> ReduceOp.parse(redop));
-        long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor,
-                stepBytes == null ? null : Sizes.parse("-i", stepBytes));
+        long[] sizes = sizeOptions.sizes(stepBytes == null ? null : Sizes.parse("-i", stepBytes));
         if (iters < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-n/--iters: invalid " + iters + "; valid: a count >= 1");
         }
@@ -444,7 +436,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", BuildInfo.current().label(), kind,
                 cop.cliName(), topoName, nRanks, nNodes, source);
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
-                stepBytes != null ? stepBytes + "(bytes)" : (factor == null ? 2 : factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
+                stepBytes != null ? stepBytes + "(bytes)" : (sizeOptions.factor == null ? 2 : sizeOptions.factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         for (String line : whatIf.header()) out.println(line);

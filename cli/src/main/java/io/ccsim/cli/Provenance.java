@@ -36,11 +36,19 @@ record Provenance(String ccsimVersion, String ncclModel, String profile, boolean
      * {@code file}, or built in).
      */
     static Provenance of(Path file, CalibrationProfile prof, Topology topology, CommGraph graph, long seed) {
+        return of(file, prof, topology, graph.nRanks(), graph.nNodes(), seed);
+    }
+
+    /**
+     * The provenance of a run of {@code ranks} ranks on {@code nodes} hosts of {@code topology} with the profile
+     * {@code prof} (from {@code file}, or built in).
+     */
+    static Provenance of(Path file, CalibrationProfile prof, Topology topology, int ranks, int nodes, long seed) {
         String builtin = prof.gpu().toLowerCase(Locale.ROOT);
         boolean calibrated = file == null ? CalibrationProfile.builtinCalibration(builtin).startsWith("calibrated")
                 : prof.fit().isPresent();
         return new Provenance(BuildInfo.current().label(), CalibrationProfile.NCCL_VERSION, file == null ? builtin : file.toString(),
-                calibrated, topology.name(), gpuModel(topology.gpus().get(0)), graph.nRanks(), graph.nNodes(), seed);
+                calibrated, topology.name(), gpuModel(topology.gpus().get(0)), ranks, nodes, seed);
     }
 
     /**
@@ -51,6 +59,22 @@ record Provenance(String ccsimVersion, String ncclModel, String profile, boolean
         String model = gpu.attrs().get("model");
         if (model == null) return "GPU";
         return gpu.attrs().containsKey("tray") && model.equals("B200") ? "GB200" : model;
+    }
+
+    /** The fields as a JSON object under {@link #COLUMNS}' keys, in that order (the {@code provenance} of a JSON document). */
+    JsonObject toJson() {
+        JsonObject o = new JsonObject();
+        addTo(o);
+        return o;
+    }
+
+    /**
+     * The fields as one line of text for a header, without comment marker: {@code ccsim 0.1.0 (git 00f1ed4), NCCL 2.28.9
+     * model, profile h200 (calibrated), topology hgx-h200-4g (H200), 4 ranks on 1 node(s), seed 0}.
+     */
+    String text() {
+        return String.format(Locale.ROOT, "ccsim %s, NCCL %s model, profile %s (%s), topology %s (%s), %d ranks on %d node(s), seed %d",
+                ccsimVersion, ncclModel, profile, calibrated ? "calibrated" : "uncalibrated", topology, gpu, ranks, nodes, seed);
     }
 
     /** Adds the fields to {@code o} under {@link #COLUMNS}' keys. */

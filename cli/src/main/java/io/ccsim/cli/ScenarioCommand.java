@@ -1,9 +1,16 @@
 package io.ccsim.cli;
 
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.ccsim.scenarios.ScenarioCatalog;
 import io.ccsim.scenarios.ScenarioFormatException;
 import io.ccsim.scenarios.ScenarioResult;
 import io.ccsim.scenarios.ScenarioRunner;
+import io.ccsim.scenarios.cluster.SimCollectiveEngine;
+import io.ccsim.scenarios.format.Scenario;
+import io.ccsim.topology.Topology;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -44,14 +51,14 @@ final class ScenarioCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "FILE|NAME", description = "scenario JSON file or catalog name")
         String scenario;
 
-        @Option(names = "--format", defaultValue = "text", description = "text|json (default: ${DEFAULT-VALUE})")
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "text|json (default: ${DEFAULT-VALUE})")
         Format format;
 
         @Option(names = "--chart", paramLabel = "FILE",
                 description = "also draw the per-rank timeline (init, compute, waits, collectives, stalls, faults) into FILE, .png or .svg")
         java.nio.file.Path chart;
 
-        @Option(names = "--seed", defaultValue = "1", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
+        @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "seed of the run's random streams (default: ${DEFAULT-VALUE})")
         long seed;
 
         @Override
@@ -69,8 +76,11 @@ final class ScenarioCommand implements Runnable {
                 progress.show(String.format(Locale.ROOT, "scenario %s: %.3f s of job time simulated", scenario, jobTimePs[0] / 1e12),
                         Double.NaN);
             });
+            Provenance provenance;
             try {
-                r = ScenarioRunner.runNamed(scenario, seed, session.control());
+                Scenario parsed = ScenarioRunner.load(scenario);
+                provenance = provenance(parsed, seed);
+                r = ScenarioRunner.run(parsed, seed, session.control());
             } catch (ScenarioFormatException e) {
                 throw new UserException(e.getMessage(), e);
             } catch (IOException e) {
@@ -89,9 +99,10 @@ final class ScenarioCommand implements Runnable {
             double wall = (System.nanoTime() - t0) / 1e9;
             PrintWriter out = spec.commandLine().getOut();
             if (format == Format.json) {
-                out.println(r.toJson());
+                out.println(withProvenance(r.toJson(), provenance));
             } else {
                 out.print(r.toText());
+                out.println("provenance: " + provenance.text());
                 out.printf(Locale.ROOT, "(simulated %.3f s of job time in %.2f s wall)%n", r.simTimeSeconds(), wall);
             }
             if (chart != null) {
@@ -101,18 +112,56 @@ final class ScenarioCommand implements Runnable {
             out.flush();
             return 0;
         }
+
+        /**
+         * The provenance of {@code scenario} run with {@code seed}: its topology, the built-in profile of its GPUs (the
+         * one the run uses), its world size and the hosts of those ranks (rank r on GPU r, host-major).
+         */
+        static Provenance provenance(Scenario scenario, long seed) {
+            Topology topo = ScenarioRunner.topology(scenario, seed);
+            int world = Math.min(scenario.job().worldSize(), topo.gpus().size());
+            java.util.Set<Integer> hosts = new java.util.HashSet<>();
+            for (int g = 0; g < world; g++) hosts.add(topo.gpus().get(g).host());
+            return Provenance.of(null, SimCollectiveEngine.profileFor(topo), topo, world, hosts.size(), seed);
+        }
+
+        /** The scenario's JSON document with a {@code provenance} object first, the rest as {@code json} has it. */
+        static String withProvenance(String json, Provenance provenance) {
+            JsonObject o = new JsonObject();
+            o.add("provenance", provenance.toJson());
+            JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
+            return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+        }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The catalog of scenarios (real incidents and their fixed twins).")
     static final class ListCmd implements Callable<Integer> {
+        enum Format { text, json }
+
         @Spec CommandSpec spec;
+
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text|json",
+                description = "text: one line per scenario (name, expected outcome, description); json: an array of objects"
+                        + " with name, expected, description (default: ${DEFAULT-VALUE})")
+        Format format;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            JsonArray a = new JsonArray();
             for (ScenarioCatalog.Entry e : ScenarioCatalog.list()) {
-                out.printf(Locale.ROOT, "%-34s %-10s %s%n", e.name(), e.expected().toString().toLowerCase(Locale.ROOT), e.description());
+                String expected = e.expected().toString().toLowerCase(Locale.ROOT);
+                if (format == Format.text) {
+                    out.printf(Locale.ROOT, "%-34s %-10s %s%n", e.name(), expected, e.description());
+                    continue;
+                }
+                JsonObject o = new JsonObject();
+                o.addProperty("name", e.name());
+                o.addProperty("expected", expected);
+                o.addProperty("description", e.description());
+                a.add(o);
             }
+            if (format == Format.json) out.println(new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(a));
             out.flush();
             return 0;
         }

@@ -21,7 +21,7 @@ final class StopSignals {
 
     /** The exit code for a run stopped by {@code reason}: 143 for SIGTERM, 130 for SIGINT and anything else. */
     static int exitCode(String reason) {
-        return "SIGTERM".equals(reason) ? 143 : 130;
+        return "SIGTERM".equals(reason) ? ExitCode.SIGTERM.code : ExitCode.SIGINT.code;
     }
 
     /** Handles SIGINT and SIGTERM from now on (where the JVM lets it: not under {@code -Xrs}). */

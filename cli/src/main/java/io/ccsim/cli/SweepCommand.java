@@ -42,9 +42,9 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     private Map<String, String> env = Map.of();
     private Main.Session session;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file (JSON)")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "study file: JSON, or YAML where the name ends in .yaml or .yml (docs/studies.md)")
     Path specFile;
-    @Option(names = "--topology", paramLabel = "NAMES", description = "catalog names or topology files, comma-separated")
+    @Option(names = "--topology", paramLabel = "NAMES", description = "catalog names or topology files, comma-separated (required without SPEC)")
     String topology;
     @Option(names = "--gpus", paramLabel = "NS", description = "GPUs per board, e.g. 2,4,8 (default: the board's)")
     String gpus;
@@ -52,17 +52,17 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     String nodes;
     @Option(names = "--nics-per-node", paramLabel = "KS", description = "NICs per board (default: the board's)")
     String nics;
-    @Option(names = "--oversubscription", paramLabel = "XS", description = "fat-tree down:up ratios (default: 1)")
+    @Option(names = "--oversubscription", paramLabel = "XS", description = "fat-tree leaf down:up ratios, each >= 1 (default: 1)")
     String oversubscription;
     @Option(names = "--sharp", description = "SHARP-capable switches (needs nodes >= 2)")
     boolean sharp;
-    @Option(names = "--op", paramLabel = "OPS", description = "collectives, e.g. all_reduce,all_gather")
+    @Option(names = "--op", paramLabel = "OPS", description = "collectives as perf --op names them, comma-separated, e.g. all_reduce,all_gather (required without SPEC)")
     String op;
-    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size (default: 8)")
+    @Option(names = {"-b", "--minbytes"}, paramLabel = "SIZE", description = "smallest size in bytes, K/M/G suffixes (default: 8)")
     String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size (default: 128M)")
+    @Option(names = {"-e", "--maxbytes"}, paramLabel = "SIZE", description = "largest size in bytes, K/M/G suffixes (default: 128M)")
     String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "size factor (default: 2)")
+    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F", description = "multiply the size by F, an integer >= 2 (default: 2)")
     Long factor;
     @Option(names = {"-d", "--datatype"}, paramLabel = "TYPES", description = "nccl-tests type names (default: float)")
     String dtypes;
@@ -92,6 +92,10 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     String master;
     @Option(names = "--dry-run", description = "print the number of points and their first row's setting, run nothing")
     boolean dryRun;
+    @Option(names = "--chart", paramLabel = "FILE", description = "also draw busbw vs size into FILE, .png or .svg: one line"
+            + " per setup (a point's setting but its size), the legend naming what differs; with --out, every row the"
+            + " files hold")
+    Path chart;
     @Mixin ProgressOption progressOption = new ProgressOption();
 
     @Override
@@ -106,6 +110,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--format: invalid '" + format + "'; valid: csv, jsonl");
         }
         if (jobs < 0) throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs + "; valid: >= 1, or 0 for one per processor");
+        if (chart != null) ChartFile.check("--chart", chart);
         SweepSpec study = specFile != null ? fromFile() : SweepSpec.parse(SweepFlags.json(this).toString(), "(flags)");
         List<SweepPoint> points = withProcessEnv(SweepPlanner.points(study));
         PrintWriter err = spec.commandLine().getErr();
@@ -138,6 +143,11 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
         else print(rows);
         err.printf("ccsim: sweep: %d points: %d simulated now, %d done before%s%n", points.size(), finished, before,
                 complete ? "" : ", " + (todo.size() - finished) + " left");
+        if (chart != null) {
+            List<Map<String, String>> drawn = output != null ? SweepRows.valuesOf(files.get(0)) : SweepRows.values(rows);
+            SweepChart.Summary c = SweepChart.write(chart, specFile != null ? specFile.getFileName().toString() : "(flags)", drawn);
+            err.printf("ccsim: sweep: chart %s (%s)%n", chart, c.describe());
+        }
         err.flush();
         if (complete) return 0;
         String reason = lastStop != null ? lastStop.reason() : session.control().stopReason();

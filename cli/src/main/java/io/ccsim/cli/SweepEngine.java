@@ -13,8 +13,6 @@ import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.sim.RunControl;
 import io.ccsim.topology.Topology;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -35,7 +33,7 @@ public final class SweepEngine {
     private final Map<String, Setup> setups = new LinkedHashMap<>(8, 0.75f, true);
 
     /** The runner of one setup, and its provenance. */
-    private record Setup(PerfRunner runner, Topology topology, CalibrationProfile profile, List<String> whatIf) { }
+    private record Setup(PerfRunner runner, Provenance provenance) { }
 
     /** @param control the control every simulation polls (stop requests), or null for none */
     public SweepEngine(RunControl control) {
@@ -53,20 +51,12 @@ public final class SweepEngine {
         JsonObject o = new JsonObject();
         o.addProperty("point", p.index());
         o.addProperty("id", p.id());
-        o.addProperty("ccsim_version", new Main.Version().getVersion()[0].substring("ccsim ".length()));
-        o.addProperty("nccl_model", CalibrationProfile.NCCL_VERSION);
-        o.addProperty("profile", s.profile().gpu());
-        o.addProperty("calibrated", CalibrationProfile.builtinCalibration(s.profile().gpu().toLowerCase(Locale.ROOT))
-                .startsWith("calibrated"));
-        o.addProperty("topology", s.topology().name());
-        o.addProperty("ranks", s.topology().gpus().size());
-        o.addProperty("nodes", p.nodes());
+        s.provenance().addTo(o);
         o.addProperty("nics_per_node", p.nicsPerNode());
         o.addProperty("oversubscription", p.oversubscription());
         o.addProperty("sharp", p.sharp());
         o.addProperty("what_if", p.whatIfText());
         o.addProperty("env", p.envText());
-        o.addProperty("seed", p.seed());
         o.addProperty("sim_mode", p.simMode());
         o.addProperty("op", p.op());
         o.addProperty("dtype", p.dtype());
@@ -113,7 +103,7 @@ public final class SweepEngine {
         PerfRunner r = new PerfRunner(t, t.gpus().size(), prof, nccl, p.seed());
         r.setFolding("full".equals(p.simMode()) ? SimExecution.Folding.NONE : SimExecution.Folding.RANKS);
         r.setRunControl(control);
-        s = new Setup(r, t, prof, applied.changes());
+        s = new Setup(r, Provenance.of(null, prof, t, r.graph(), p.seed()));
         setups.put(key, s);
         if (setups.size() > KEPT) setups.remove(setups.keySet().iterator().next());
         return s;

@@ -5,7 +5,11 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.ccsim.algorithms.perf.PerfRow;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The row of a study point: its columns, and its text as a JSON line and as a CSV line (RFC 4180: a field with a
@@ -15,11 +19,19 @@ import java.util.List;
 public final class SweepRows {
     private SweepRows() {}
 
-    /** The columns, in order: point, provenance, the point's setting, then the numbers and the error. */
-    public static final List<String> COLUMNS = List.of("point", "id", "ccsim_version", "nccl_model", "profile", "calibrated",
-            "topology", "ranks", "nodes", "nics_per_node", "oversubscription", "sharp", "what_if", "env", "seed", "sim_mode",
-            "op", "dtype", "bytes", "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events",
-            "error");
+    /**
+     * The columns, in order: point and id, the {@link Provenance} columns (one source for every output), the point's
+     * setting, then the numbers and the error.
+     */
+    public static final List<String> COLUMNS = columns();
+
+    private static List<String> columns() {
+        List<String> c = new ArrayList<>(List.of("point", "id"));
+        c.addAll(Provenance.COLUMNS);
+        c.addAll(List.of("nics_per_node", "oversubscription", "sharp", "what_if", "env", "sim_mode", "op", "dtype", "bytes",
+                "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events", "error"));
+        return List.copyOf(c);
+    }
 
     /** Adds the numbers of {@code row} (null: not run) to {@code o}: time (us), algbw and busbw (GB/s), choice, events. */
     static void perf(JsonObject o, PerfRow row, long events) {
@@ -60,6 +72,44 @@ public final class SweepRows {
             sb.append(s);
         }
         return sb.toString();
+    }
+
+    /** The rows of JSON lines {@code rows} (nulls skipped), each as its columns' text values (empty where null). */
+    static List<Map<String, String>> values(List<String> rows) {
+        List<Map<String, String>> out = new ArrayList<>();
+        for (String r : rows) {
+            if (r == null) continue;
+            JsonObject o = JsonParser.parseString(r).getAsJsonObject();
+            Map<String, String> m = new LinkedHashMap<>();
+            for (String c : COLUMNS) {
+                JsonElement v = o.get(c);
+                m.put(c, v == null || v.isJsonNull() ? "" : v.getAsString());
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The complete rows of a sweep's output file ({@code .csv} with its header, else JSON lines), as {@link #values}. */
+    static List<Map<String, String>> valuesOf(Path file) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
+            if (!file.toString().endsWith(".csv")) {
+                List<String> json = new ArrayList<>();
+                for (String l : lines) if (idOfJson(l) != null) json.add(l);
+                return values(json);
+            }
+            List<Map<String, String>> out = new ArrayList<>();
+            org.apache.commons.csv.CSVFormat f = org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader(COLUMNS.toArray(new String[0]))
+                    .get();
+            for (String l : lines) {
+                if (idOfCsv(l) == null) continue;
+                for (org.apache.commons.csv.CSVRecord r : f.parse(new java.io.StringReader(l))) out.add(r.toMap());
+            }
+            return out;
+        } catch (java.io.IOException e) {
+            throw new UserException("--chart: cannot read the rows of " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** The point id of a row's JSON line, or null if it is not a complete row. */

@@ -59,18 +59,29 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
     }
 
     /**
-     * Parses a study from {@code text}.
+     * Parses a study from {@code text}: YAML where {@code file} ends in {@code .yaml} or {@code .yml}
+     * ({@link StudyYaml}), else JSON.
      *
      * @throws UserException naming {@code file}, the JSON path and what is valid
      */
     static SweepSpec parse(String text, String file) {
+        if (StudyYaml.isYaml(file)) return StudyYaml.parse(text, file);
         JsonElement root;
         try {
             root = JsonParser.parseString(text);
         } catch (JsonParseException e) {
             throw new UserException(file + ": not JSON: " + e.getMessage());
         }
-        if (!root.isJsonObject()) throw bad(file, "$", "a study is a JSON object with keys " + KEY_ORDER);
+        return of(root, file);
+    }
+
+    /**
+     * The study of the document tree {@code root} (JSON's, or YAML's read into the same tree).
+     *
+     * @throws SpecException naming {@code file}, the path and what is valid
+     */
+    static SweepSpec of(JsonElement root, String file) {
+        if (root == null || !root.isJsonObject()) throw bad(file, "$", "a study is an object (JSON) or a mapping (YAML) with keys " + KEY_ORDER);
         JsonObject o = root.getAsJsonObject();
         for (String k : o.keySet()) {
             if (!KEYS.contains(k)) throw bad(file, "$." + k, "unknown key; valid keys: " + String.join(", ", KEY_ORDER));
@@ -203,7 +214,26 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
     }
 
     /** The one-line error: {@code FILE: PATH: what}. */
-    static UserException bad(String file, String path, String what) {
-        return new UserException(file + ": " + path + ": " + what);
+    static SpecException bad(String file, String path, String what) {
+        return new SpecException(file, path, what);
+    }
+
+    /** A bad value of a study: {@code FILE: PATH: what}, its parts kept for a reader that knows lines ({@link StudyYaml}). */
+    static final class SpecException extends UserException {
+        private static final long serialVersionUID = 1L;
+        private final String path;
+        private final String what;
+
+        SpecException(String file, String path, String what) {
+            super(file + ": " + path + ": " + what);
+            this.path = path;
+            this.what = what;
+        }
+
+        /** The JSON path of the value, {@code $.gpus[1]}. */
+        String path() { return path; }
+
+        /** What is wrong and what is valid. */
+        String what() { return what; }
     }
 }

@@ -54,10 +54,10 @@ final class TopologyCommand implements Callable<Integer>, Main.NeedsSession {
             + " needs --nodes >= 2")
     boolean sharp;
 
-    @Option(names = "--seed", defaultValue = "0", description = "seed of ECMP route choices (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "seed of ECMP route choices (default: ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--format", defaultValue = "text", description = "text or json (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json", description = "text or json (default: ${DEFAULT-VALUE})")
     Format format;
 
     @Option(names = "--from-nvidia-smi", paramLabel = "FILE", description = "import the matrix printed by 'nvidia-smi topo -m'")

@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
  * plugin from.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Crossover tuning: simulated time of every allowed algorithm/protocol per size, the winner,",
-                "NCCL's default pick, and the sizes where the winner changes. NCCL_* variables restrict the candidates."})
+        description = {"Crossover tuning: the simulated time of every allowed algorithm/protocol per size, and the fastest.",
+                "NCCL's default pick beside it, and the sizes where the fastest changes. NCCL_* variables restrict the candidates."})
 final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSession {
     enum Format { text, json, csv }
 
@@ -52,20 +52,26 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     private Map<String, String> env = Map.of();
     private Main.Session session;
 
-    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE") String topology;
-    @Option(names = "--gpus", paramLabel = "N") int gpus;
-    @Option(names = "--nodes", paramLabel = "M", defaultValue = "1") int nodes;
+    @Option(names = "--topology", required = true, paramLabel = "NAME|FILE",
+            description = "catalog name (see 'ccsim topology --help') or topology JSON file")
+    String topology;
+    @Option(names = "--gpus", paramLabel = "N", description = "GPUs of one board (default: all of the board's)") int gpus;
+    @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
+    int nodes;
     @Mixin WhatIfOptions whatIf = new WhatIfOptions();
     @Option(names = "--sharp", description = "SHARP-capable leaf and spine switches (NVIDIA Quantum-2 SHARPv3), for CollNet;"
             + " needs --nodes >= 2")
     boolean sharp;
-    @Option(names = "--profile", paramLabel = "FILE") Path profile;
-    @Option(names = "--op", required = true, paramLabel = "OP") String op;
-    @Option(names = {"-b", "--minbytes"}, defaultValue = "8", paramLabel = "SIZE") String minBytes;
-    @Option(names = {"-e", "--maxbytes"}, defaultValue = "128M", paramLabel = "SIZE") String maxBytes;
-    @Option(names = {"-f", "--stepfactor"}, paramLabel = "F") Long factor;
-    @Option(names = {"-d", "--datatype"}, defaultValue = "float", paramLabel = "TYPE") String dtype;
-    @Option(names = "--format", defaultValue = "text", description = "text, json or csv (default: text)") Format format;
+    @Option(names = "--profile", paramLabel = "FILE", description = "calibration profile JSON (default: built-in for the GPU model)")
+    Path profile;
+    @Option(names = "--op", required = true, paramLabel = "OP",
+            description = "all_reduce|all_gather|reduce_scatter|broadcast|reduce|all_to_all|sendrecv")
+    String op;
+    @Mixin SizeOptions sizeOptions = new SizeOptions();
+    @Option(names = "--format", defaultValue = "text", paramLabel = "text|json|csv",
+            description = "text: the table and crossovers; json: one document; csv: one row per size with the provenance"
+                    + " columns (default: ${DEFAULT-VALUE})")
+    Format format;
     @Option(names = "--tuner-config", paramLabel = "FILE",
             description = "also write the fastest choice per size as the CSV of NCCL's example tuner plugin"
                     + " (deploy with NCCL_TUNER_PLUGIN and NCCL_TUNER_CONFIG_FILE=FILE; ccsim reads it back the same way)")
@@ -73,7 +79,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Option(names = "--chart", paramLabel = "FILE",
             description = "also draw the crossover map (size x candidate, fastest and NCCL's pick marked) into FILE, .png or .svg")
     Path chart;
-    @Option(names = "--seed", defaultValue = "0") long seed;
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})") long seed;
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
             description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
                     + " the machine's processors)")
@@ -101,7 +107,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         DataType dt;
         try {
             cop = CollectiveOp.parse(op);
-            dt = DataType.parse(dtype);
+            dt = sizeOptions.dataType();
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -109,7 +115,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
                     + "; valid: 1 or more sizes at once, or 0 for one per processor");
         }
-        long[] sizes = SimSetup.sizes(Sizes.parse("-b", minBytes), Sizes.parse("-e", maxBytes), factor, null);
+        long[] sizes = sizeOptions.sizes(null);
         if (chart != null) ChartFile.check("--chart", chart);
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
@@ -168,10 +174,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         RunStoppedException stopped = sweep.stopped();
         String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("sizes", todo.size(), missing);
         PrintWriter out = spec.commandLine().getOut();
-        if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, topo, runner, lines);
-        if (format == Format.csv) printCsv(out, lines, new ArrayList<>(labels));
-        else if (format == Format.json) printJson(out, cop, topo, whatIf.lines(), lines, crossovers);
-        else printText(out, cop, topo, runner, lines, new ArrayList<>(labels), crossovers, unavailable);
+        Provenance provenance = Provenance.of(profile, prof, topo, runner.graph(), seed);
+        if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, topo, runner, provenance, lines);
+        if (format == Format.csv) printCsv(out, lines, new ArrayList<>(labels), provenance);
+        else if (format == Format.json) printJson(out, cop, provenance, whatIf.lines(), lines, crossovers);
+        else printText(out, cop, topo, runner, provenance, lines, new ArrayList<>(labels), crossovers, unavailable);
         if (note != null && format == Format.text) out.println("# interrupted " + note);
         if (chart != null && !lines.isEmpty()) {
             ChartFile.Written w = CrossoverChart.write(chart, PerfChart.title(cop, topo, runner, "profile "
@@ -237,10 +244,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return new Line(z.size(), z.result().input().bytes(), cells, best.label(), z.result().winner().label());
     }
 
-    private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines,
-                                  List<String> labels, List<String[]> crossovers, List<Unavailable> unavailable) {
+    private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, Provenance provenance,
+                           List<Line> lines, List<String> labels, List<String[]> crossovers, List<Unavailable> unavailable) {
         out.printf(Locale.ROOT, "# ccsim tune: %s on %s (%d ranks, %d node(s)); simulated time in us at NCCL's channel count per candidate%n",
                 cop.cliName(), topo.name(), runner.graph().nRanks(), runner.graph().nNodes());
+        out.println("# provenance: " + provenance.text());
         out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", SimSetup.profileLabel(profile, runner.tuner().profile()),
                 CalibrationProfile.NCCL_VERSION);
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
@@ -276,7 +284,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** The fastest choice of every size, as NCCL's example tuner plugin reads it ({@link TunerConfigWriter}). */
-    private void writeTunerConfig(CollectiveOp cop, Topology topo, PerfRunner runner, List<Line> lines) {
+    private void writeTunerConfig(CollectiveOp cop, Topology topo, PerfRunner runner, Provenance provenance, List<Line> lines) {
         List<TunerConfigWriter.Choice> choices = new ArrayList<>();
         for (Line l : lines) {
             Cell b = l.bestCell();
@@ -292,7 +300,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     "the fastest simulated algorithm/protocol/channels per size; sizes are NCCL's nBytes (all-gather,"
                             + " reduce-scatter: the whole buffer)",
                     "NCCL's example tuner plugin (ext-tuner/example): NCCL_TUNER_PLUGIN=<its .so>"
-                            + " NCCL_TUNER_CONFIG_FILE=<this file>"));
+                            + " NCCL_TUNER_CONFIG_FILE=<this file>",
+                    "provenance: " + provenance.text()));
             for (String w : whatIf.lines()) comments.add("what-if: " + w);
             text = TunerConfigWriter.write(cop, runner.graph().nNodes(), runner.graph().nRanks(), choices, comments);
         } catch (IllegalArgumentException e) {
@@ -306,11 +315,15 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
     }
 
-    /** One CSV row per size: its time and channel count per candidate (empty where not a candidate), then the picks. */
-    private static void printCsv(PrintWriter out, List<Line> lines, List<String> labels) {
+    /**
+     * One CSV row per size: its time and channel count per candidate (empty where not a candidate), the picks, then
+     * the {@link Provenance} columns.
+     */
+    private static void printCsv(PrintWriter out, List<Line> lines, List<String> labels, Provenance provenance) {
         StringBuilder h = new StringBuilder("size");
         for (String l : labels) h.append(',').append(l).append("_time_us,").append(l).append("_channels");
-        out.println(h.append(",fastest,nccl"));
+        out.println(h.append(",fastest,nccl,").append(String.join(",", Provenance.COLUMNS)));
+        String prov = csvFields(provenance.csvValues());
         for (Line line : lines) {
             StringBuilder sb = new StringBuilder(Long.toString(line.bytes()));
             for (String l : labels) {
@@ -318,15 +331,26 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 if (c == null) sb.append(",,");
                 else sb.append(String.format(Locale.ROOT, ",%.3f,%d", c.timeUs(), c.channels()));
             }
-            out.println(sb.append(',').append(line.best()).append(',').append(line.nccl()));
+            out.println(sb.append(',').append(line.best()).append(',').append(line.nccl()).append(',').append(prov));
         }
     }
 
-    private static void printJson(PrintWriter out, CollectiveOp cop, Topology topo, List<String> whatIf, List<Line> lines,
+    /** RFC 4180 fields: a value with a comma or a quote quoted, its quotes doubled. */
+    private static String csvFields(List<String> values) {
+        StringBuilder sb = new StringBuilder();
+        for (String v : values) {
+            if (sb.length() > 0) sb.append(',');
+            sb.append(v.indexOf(',') >= 0 || v.indexOf('"') >= 0 ? '"' + v.replace("\"", "\"\"") + '"' : v);
+        }
+        return sb.toString();
+    }
+
+    private static void printJson(PrintWriter out, CollectiveOp cop, Provenance provenance, List<String> whatIf, List<Line> lines,
                                   List<String[]> crossovers) {
         JsonObject root = new JsonObject();
+        root.add("provenance", provenance.toJson());
         root.addProperty("op", cop.cliName());
-        root.addProperty("topology", topo.name());
+        root.addProperty("topology", provenance.topology());
         if (!whatIf.isEmpty()) {
             JsonArray w = new JsonArray();
             whatIf.forEach(w::add);

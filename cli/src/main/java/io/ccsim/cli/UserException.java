@@ -1,7 +1,7 @@
 package io.ccsim.cli;
 
 /** A failure caused by the user's input, printed as one line without a stack trace. */
-final class UserException extends RuntimeException {
+class UserException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     UserException(String message) { super(message); }

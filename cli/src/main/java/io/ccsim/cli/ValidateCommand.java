@@ -57,6 +57,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     @Mixin ProgressOption progressOption = new ProgressOption();
     /** The topologies simulated on and their profiles' labels, in the order first used. */
     private final Map<String, String> simulatedOn = new LinkedHashMap<>();
+    /** The provenance of each communicator simulated, by topology and ranks, in the order first simulated. */
+    private final Map<String, Provenance> provenances = new LinkedHashMap<>();
     /** Files measured on another GPU than the topology's, with the note printed for them. */
     private final java.util.Set<String> otherGpuNotes = new java.util.LinkedHashSet<>();
 
@@ -74,13 +76,13 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             + " (logs before nccl-tests 2.16.7 without their command line): all_reduce, all_gather, ... (default: the one the"
             + " file's name names, as all_gather_perf.log)")
     String collective;
-    @Option(names = "--gpus", paramLabel = "N", description = "ranks for rows that do not say (nccl-tests logs without rank lines, perf output)")
+    @Option(names = "--gpus", paramLabel = "N", description = "ranks for rows that do not say (nccl-tests logs without rank lines, perf output; default: the file's count)")
     Integer gpus;
     @Option(names = "--include-eager", description = "keep timing rows with \"graph\": false (host launch cost included)")
     boolean includeEager;
     @Option(names = "--detail", description = "also print every row: measured and simulated time and the error")
     boolean detail;
-    @Option(names = "--seed", defaultValue = "0", description = "simulation seed (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
 
     @Override
@@ -130,6 +132,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         out.printf(Locale.ROOT, "# ccsim validate: %d rows, topology %s, profile %s, NCCL %s model%n", cmp.size(),
                 String.join(", ", simulatedOn.keySet()), String.join(", ", new java.util.LinkedHashSet<>(simulatedOn.values())),
                 CalibrationProfile.NCCL_VERSION);
+        for (Provenance p : provenances.values()) out.println("# provenance: " + p.text());
         for (String note : otherGpuNotes) out.println(note);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
@@ -204,15 +207,23 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 ? SimSetup.profileLabel(null, prof) : prof.gpu() + " (" + profile + ")");
         PerfRunner runner = new PerfRunner(topo, t.ranks(), prof, nccl, seed);
         runner.setRunControl(session.control());
+        Path file = profile == null || builtinNamed() != null ? null : Path.of(profile);
+        provenances.putIfAbsent(topo.name() + " " + t.ranks(), Provenance.of(file, prof, topo, runner.graph(), seed));
         return runner;
     }
 
     private CalibrationProfile profile(Topology topo) {
+        CalibrationProfile named = builtinNamed();
+        return named != null ? named : SimSetup.profile(profile == null ? null : Path.of(profile), topo);
+    }
+
+    /** The built-in profile {@code --profile} names (where no file of that name exists), or null. */
+    private CalibrationProfile builtinNamed() {
         if (profile != null && CalibrationProfile.BUILTIN_NAMES.contains(profile.toLowerCase(Locale.ROOT))
                 && !java.nio.file.Files.exists(Path.of(profile))) {
             return CalibrationProfile.builtin(profile.toLowerCase(Locale.ROOT));
         }
-        return SimSetup.profile(profile == null ? null : Path.of(profile), topo);
+        return null;
     }
 
     private static Compared simulate(PerfRunner runner, MeasuredRow m, int n, int nodes) {

@@ -46,6 +46,8 @@ class ChartsTest {
         String text = svgText(svg);
         assertThat(text).startsWith("<!DOCTYPE svg");
         assertHas(text, "all_gather busbw on hgx-h200", "4 ranks, 1 node, profile H200", "size (bytes, log2 scale)", "simulated (NCCL");
+        // the build that drew it, as every output names it
+        assertHas(text, "ccsim " + BuildInfo.current().label());
     }
 
     @Test

@@ -71,7 +71,7 @@ class FitCommandTest {
         CalibrationProfile p = CalibrationProfile.load(out);
         assertThat(p.fit().orElseThrow().date()).isEqualTo("2026-11-26");
         assertThat(p.fit().orElseThrow().source()).startsWith("Fitted by io.ccsim.algorithms.fit.ProfileFitter").contains("tiny.json")
-                .contains("Fitted: reduce_bw_gbps, copy_bw_gbps").endsWith(". a test");
+                .contains("Fitted: reduce_bw_gbps, copy_bw_gbps").endsWith(". a test. Written by ccsim " + BuildInfo.current().label() + ".");
         assertThat(p.fit().orElseThrow().residuals()).containsKey("median_rel_err all_gather Ring/LL n=2 >=64KiB");
     }
 
@@ -97,7 +97,8 @@ class FitCommandTest {
         assertThat(r.out()).contains("held out (not fitted), n != 2:").contains("loss ").contains("over 4 rows (fitted on 2)")
                 .endsWith("wrote " + out + "\n");
         assertThat(CalibrationProfile.load(out).fit().orElseThrow().source()).startsWith("Fitted by io.ccsim.algorithms.fit.KernelFit")
-                .contains("(rows with n = 2 only)").contains("Start: " + base);
+                .contains("(rows with n = 2 only)").contains("Start: " + base)
+                .endsWith(" Written by ccsim " + BuildInfo.current().label() + ".");
         assertError(run("fit", "kernels", "--base", base.toString(), "--out", out.toString(), "--date", "2026-11-26", "--fit-n", "8",
                 timing.toString()), "no timing rows with n = 8");
     }

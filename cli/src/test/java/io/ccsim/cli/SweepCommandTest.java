@@ -54,7 +54,8 @@ class SweepCommandTest {
             assertThat(row.get(k)).as(k).isEqualTo(p.get(k));
         }
         assertThat(row.get("topology").getAsString()).isEqualTo("hgx-h200-4g");
-        assertThat(row.get("profile").getAsString()).isEqualTo("H200");
+        assertThat(row.get("profile").getAsString()).isEqualTo("h200");
+        assertThat(row.get("gpu").getAsString()).isEqualTo("H200");
         assertThat(row.get("calibrated").getAsBoolean()).isTrue();
         assertThat(row.get("nccl_model").getAsString()).isEqualTo("2.28.9");
         assertThat(row.get("events").getAsLong()).isPositive();

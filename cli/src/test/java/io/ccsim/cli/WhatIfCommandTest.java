@@ -34,6 +34,25 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void ddpTakesTheSameFlagsAndASlowCableLengthensTheStep() {
+        String[] base = {"ddp", "--model", "mlp:L=2,d=2048,tokens=4096", "--tflops", "400", "--topology", "hgx-h100", "--nodes", "2",
+            "--bucket-cap-mb", "25", "--format", "json"};
+        CliTest.Result healthy = run(base);
+        CliTest.Result slow = run(concat(base, "--degrade", "n*.nic*~leaf*=0.1"));
+        assertThat(healthy.code()).as(healthy.err()).isZero();
+        assertThat(slow.code()).as(slow.err()).isZero();
+        JsonObject h = JsonParser.parseString(healthy.out()).getAsJsonObject();
+        JsonObject s = JsonParser.parseString(slow.out()).getAsJsonObject();
+        assertThat(h.has("what_if")).isFalse();
+        assertThat(s.getAsJsonArray("what_if").get(0).getAsString()).startsWith("--degrade n*.nic*~leaf*=0.1: ");
+        // every cable at a tenth: the all-reduces, hence the exposed communication and the step, take longer
+        assertThat(s.getAsJsonObject("step").get("iteration_ms").getAsDouble())
+                .isGreaterThan(h.getAsJsonObject("step").get("iteration_ms").getAsDouble());
+        assertThat(run("ddp", "--model", "mlp:L=2,d=64,tokens=64", "--tflops", "100", "--topology", "hgx-h100",
+                "--nic-gbps", "200").err()).contains("--nic-gbps");
+    }
+
+    @Test
     void foldedAndFullAgreeWithASlowUplinkThatOneReplicaChannelCrosses() {
         String[] base = {"perf", "--topology", "hgx-h100", "--gpus", "1", "--nodes", "40", "--op", "all_reduce", "-b", "64M",
             "-e", "64M", "--format", "json"};

@@ -46,14 +46,31 @@ public final class ScenarioRunner {
      * requested there ends the run with {@link io.ccsim.sim.RunStoppedException}.
      */
     public static ScenarioResult runNamed(String nameOrPath, long seed, io.ccsim.sim.RunControl control) throws IOException {
+        return run(load(nameOrPath), seed, control);
+    }
+
+    /**
+     * Parses {@code nameOrPath}: an existing file, else a catalog scenario of that name.
+     * @throws IllegalArgumentException naming the catalog's scenarios if it is neither
+     * @throws ScenarioFormatException for a malformed file
+     */
+    public static Scenario load(String nameOrPath) throws IOException {
         Path p = Path.of(nameOrPath);
         if (Files.isRegularFile(p)) {
             String text = Files.readString(p, StandardCharsets.UTF_8);
-            return run(ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent()), seed, control);
+            return ScenarioParser.parse(text, p.toString(), p.toAbsolutePath().getParent());
         }
-        if (ScenarioCatalog.names().contains(nameOrPath)) return run(ScenarioCatalog.load(nameOrPath), seed, control);
+        if (ScenarioCatalog.names().contains(nameOrPath)) return ScenarioCatalog.load(nameOrPath);
         throw new IllegalArgumentException("'" + nameOrPath + "' is neither a scenario file nor a catalog scenario; catalog: "
                 + ScenarioCatalog.names());
+    }
+
+    /**
+     * The topology {@code scenario} runs on with {@code seed}: its file, or its catalog board built with its nodes and
+     * GPUs per node; the same topology the run builds.
+     */
+    public static io.ccsim.topology.Topology topology(Scenario scenario, long seed) {
+        return ScenarioSimulation.topology(scenario, seed);
     }
 
     /** Runs a catalog scenario by name ({@link ScenarioCatalog#names()}). */

@@ -17,9 +17,18 @@ import java.util.Objects;
  * sizes between two simulated sizes take the choice of the smaller. Every row names its channel count, because
  * the plugin returns one channel where a row says -1 ({@link TunerConfig}); nNodes and nRanks are the simulated
  * communicator's, numPipeOps and regBuff -1 (any).
+ *
+ * <p>Comments: the plugin reads the file with {@code fgets} into a 256-byte buffer ({@code MAX_LINE_LENGTH},
+ * ext-tuner/example/plugin.c at v2.28.9-1) and skips a line whose first byte is {@code #}. A longer line comes back
+ * in pieces, and a piece that does not start with {@code #} is read as a row. So every comment line starts with
+ * {@code #} in its first column and is at most {@link #MAX_COMMENT_LINE} characters with its newline; a longer
+ * comment is wrapped at spaces onto several such lines (cut where a word alone is longer).
  */
 public final class TunerConfigWriter {
     private TunerConfigWriter() {}
+
+    /** The longest comment line written, in characters without its newline: {@code fgets} into 256 bytes reads 255. */
+    public static final int MAX_COMMENT_LINE = 254;
 
     /**
      * One simulated size and its choice.
@@ -72,9 +81,24 @@ public final class TunerConfigWriter {
             start = i;
         }
         StringBuilder sb = new StringBuilder();
-        for (String c : comments) sb.append("# ").append(c).append('\n');
+        for (String c : comments) for (String l : wrapComment(c)) sb.append(l).append('\n');
         sb.append("# ").append(TunerConfig.HEADER).append('\n');
         for (TunerConfig.Row r : rows) sb.append(r.format()).append('\n');
         return sb.toString();
+    }
+
+    /** {@code comment} as lines {@code # ...} of at most {@link #MAX_COMMENT_LINE} characters, broken at spaces. */
+    static List<String> wrapComment(String comment) {
+        int room = MAX_COMMENT_LINE - 2;
+        List<String> lines = new ArrayList<>();
+        String rest = comment.strip();
+        while (rest.length() > room) {
+            int cut = rest.lastIndexOf(' ', room);
+            if (cut <= 0) cut = room;
+            lines.add("# " + rest.substring(0, cut).stripTrailing());
+            rest = rest.substring(cut).stripLeading();
+        }
+        lines.add("# " + rest);
+        return lines;
     }
 }

@@ -152,4 +152,23 @@ class TunerConfigTest {
         assertThatThrownBy(() -> TunerConfigWriter.write(CollectiveOp.SEND_RECV, 2, 16, choices, List.of()))
                 .hasMessageContaining("not sendrecv");
     }
+
+    @Test
+    void longCommentsAreWrappedSoThatThePluginsLineBufferNeverSplitsALineIntoARow() {
+        // plugin.c reads lines with fgets into char[256]: a line of 255 characters or more comes back in pieces
+        String word = "x".repeat(300);
+        String comment = "provenance " + "abcdefghij ".repeat(40) + word;
+        List<TunerConfigWriter.Choice> one = List.of(new TunerConfigWriter.Choice(1024, Algorithm.RING, Protocol.LL, 4));
+        String text = TunerConfigWriter.write(CollectiveOp.ALL_REDUCE, 2, 16, one, List.of(comment));
+        List<String> commentLines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            assertThat(line.length() + 1).as(line).isLessThanOrEqualTo(255);
+            if (line.startsWith("#")) commentLines.add(line.substring(2));
+        }
+        // the last comment line is the column header; the others hold every character of the comment, in order
+        List<String> wrapped = commentLines.subList(0, commentLines.size() - 1);
+        assertThat(wrapped).hasSizeGreaterThan(2);
+        assertThat(String.join("", wrapped).replace(" ", "")).isEqualTo(comment.replace(" ", ""));
+        assertThat(TunerConfig.parse(text, "w").rows()).hasSize(1);
+    }
 }

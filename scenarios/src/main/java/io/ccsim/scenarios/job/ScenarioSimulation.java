@@ -42,20 +42,23 @@ public final class ScenarioSimulation {
     private int restartsUsed;
     private boolean failureHandled;
 
-    ScenarioSimulation(Scenario scenario, long seed, io.ccsim.sim.RunControl control) {
-        this.scenario = scenario;
-        this.seed = seed;
-        Topology topo;
+    /** The topology {@code scenario} runs on: its topology file, or its catalog board with its nodes and GPUs per node. */
+    public static Topology topology(Scenario scenario, long seed) {
         if (scenario.topologyFile() != null) {
             try {
-                topo = io.ccsim.topology.json.TopologyJson.read(
+                return io.ccsim.topology.json.TopologyJson.read(
                         java.nio.file.Files.readString(scenario.topologyFile()), scenario.topologyFile().toString());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("cannot read topology file " + scenario.topologyFile(), e);
             }
-        } else {
-            topo = TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
         }
+        return TopologyCatalog.build(scenario.topology(), new BuildOptions(scenario.gpusPerNode(), scenario.nodes(), 1.0, seed));
+    }
+
+    ScenarioSimulation(Scenario scenario, long seed, io.ccsim.sim.RunControl control) {
+        this.scenario = scenario;
+        this.seed = seed;
+        Topology topo = topology(scenario, seed);
         this.cluster = new Cluster(topo);
         if (scenario.job().worldSize() > cluster.gpuCount()) {
             throw new ScenarioFormatException(scenario.name(), "$.job.world_size", "world_size " + scenario.job().worldSize()
