@@ -323,7 +323,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         if (whatIf.any()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--degrade, --down, --nic-gbps, --nvlink-gbps,"
-                    + " --nics-per-node and --oversubscription are for the simulated backend: --backend cuda measures this"
+                    + " --nics-per-node, --oversubscription and --routing are for the simulated backend: --backend cuda measures this"
                     + " host's GPUs as they are");
         }
     }

@@ -2,6 +2,7 @@ package io.ccsim.cli;
 
 import io.ccsim.algorithms.perf.StalledRunException;
 import io.ccsim.topology.LinkPattern;
+import io.ccsim.topology.Routing;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.WhatIf;
 import java.util.ArrayList;
@@ -40,13 +41,17 @@ final class WhatIfOptions {
             description = "take LINK (id or glob) down: an NVLink of a GPU's port drops its lanes, any other link stalls"
                     + " what crosses it (NCCL does not route around it); repeatable")
     List<String> down = new ArrayList<>();
+    @Option(names = "--routing", paramLabel = "ecmp|dmodk", defaultValue = "ecmp",
+            description = "how a flow picks among equal network paths: ecmp, a hash per connection and channel (RoCE);"
+                    + " dmodk, by destination as InfiniBand's fat-tree routing does (default: ${DEFAULT-VALUE})")
+    String routing = "ecmp";
 
     /** The changes the last {@link #resolve} applied, one line each. */
     private List<String> applied = List.of();
 
     /** Whether any flag other than the defaults was given. */
     boolean any() {
-        return oversubscription != 1.0 || nicsPerNode != 0 || !whatIf().isNone();
+        return oversubscription != 1.0 || nicsPerNode != 0 || routing() != Routing.ECMP || !whatIf().isNone();
     }
 
     /**
@@ -67,6 +72,20 @@ final class WhatIfOptions {
         }
     }
 
+    /**
+     * {@code --routing} as a {@link Routing}.
+     *
+     * @throws UserException for another value, naming the valid ones
+     */
+    Routing routing() {
+        switch (routing) {
+            case "ecmp": return Routing.ECMP;
+            case "dmodk": return Routing.DESTINATION;
+            default: throw new UserException("--routing " + routing + ": unknown; valid: ecmp (a hash per connection and"
+                    + " channel, RoCE) or dmodk (by destination, InfiniBand's fat-tree routing)");
+        }
+    }
+
     private static LinkPattern pattern(String text, String flag) {
         if (text.isBlank()) throw new IllegalArgumentException(flag + ": expected a link id or glob, e.g. n30.nic7~leaf.r7.0");
         return new LinkPattern(text);
@@ -80,7 +99,9 @@ final class WhatIfOptions {
      */
     Topology resolve(String nameOrFile, int gpus, int nodes, long seed, boolean sharp, TopologyArgs.Guard guard) {
         WhatIf w = whatIf();
-        Topology t = TopologyArgs.resolve(nameOrFile, gpus, nodes, oversubscription, seed, nicsPerNode, sharp, guard);
+        Routing how = routing();
+        Topology t = TopologyArgs.resolve(nameOrFile, gpus, nodes, oversubscription, seed, nicsPerNode, sharp, guard)
+                .withRouting(how);
         try {
             WhatIf.Result r = w.apply(t);
             applied = r.changes();
@@ -102,6 +123,9 @@ final class WhatIfOptions {
         if (oversubscription != 1.0) {
             out.add("# what-if: --oversubscription " + num(oversubscription) + ": leaves with " + num(oversubscription)
                     + " down ports per uplink");
+        }
+        if (routing() != Routing.ECMP) {
+            out.add("# what-if: --routing " + routing + ": each flow takes the equal path of its destination (d-mod-k)");
         }
         for (String a : applied) out.add("# what-if: " + a);
         return out;

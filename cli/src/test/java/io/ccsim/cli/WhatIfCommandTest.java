@@ -66,6 +66,19 @@ class WhatIfCommandTest {
     }
 
     @Test
+    void destinationRoutingIsInTheHeaderAndTheFoldedRunGivesTheFullTime() {
+        String[] base = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "40", "--op", "all_reduce", "-b", "4M",
+            "-e", "4M", "--routing", "dmodk"};
+        double folded = timeUs(run(concat(base, "--format", "json")));
+        assertThat(timeUs(run(concat(base, "--format", "json", "--sim-mode", "full")))).isEqualTo(folded);
+        assertThat(run(base).out()).contains("# what-if: --routing dmodk: each flow takes the equal path of its destination"
+                + " (d-mod-k)\n");
+        CliTest.Result bad = run("perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_reduce", "--routing", "ospf");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("--routing ospf: unknown; valid: ecmp").doesNotContain("Exception");
+    }
+
+    @Test
     void fourNicsPerNodeHalveTheNetworkAndTheRatesFollowTheirFlags() {
         String[] base = {"perf", "--topology", "hgx-h100", "--nodes", "2", "--op", "all_gather", "-b", "256M", "-e", "256M",
             "--format", "json"};

@@ -10,8 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * structure, never static). Thread-safe: computations are serialized, cached routes are read without a
  * lock.
  *
- * <p>A route has the fewest hops, then the least latency; among equal routes the choice is a hash of
- * (seed, src, dst, flowKey), the same on every call. Links of one flow-network group (a GPU's NVLink
+ * <p>A route has the fewest hops, then the least latency; among equal routes the choice is, with
+ * {@link Routing#ECMP}, a hash of (seed, src, dst, flowKey), with {@link Routing#DESTINATION} the path at the
+ * destination's position (d-mod-k) among all of them in link order; the same on every call. Links of one flow-network group (a GPU's NVLink
  * stripe) count as one choice. A pair whose shortest paths offer no choice between groups is computed
  * and cached once for all flow keys; other routes are cached per flow key, so callers should use a small
  * set of flow keys per connection.
@@ -33,7 +34,10 @@ final class Router {
      * as hardware ECMP does. Candidates in one flow-network group (the members of a GPU's NVLink stripe) are
      * one choice, the first standing for it. Caching per flow key matches NCCL, which hashes one ECMP path
      * per queue pair and opens a few QPs per connection (NCCL_IB_QPS_PER_CONNECTION) rather than one per
-     * message. Only the balls around src and dst are explored (plus one side's spine fan-out), not the whole
+     * message. Destination routing lists every shortest path instead (each meeting edge, every equal-cost
+     * predecessor chain on both sides, one link per group), sorts the distinct ones by their hops (link group
+     * order: a leaf's uplinks in spine order) and takes the destination's index modulo their number; the route
+     * then does not depend on the flow key and is cached once per pair. Only the balls around src and dst are explored (plus one side's spine fan-out), not the whole
      * graph. Scratch arrays are reused under the lock.
      */
 
@@ -50,6 +54,9 @@ final class Router {
     /** Whether the last {@link #compute} chose between different groups (guarded by this). */
     private boolean ecmpUsed;
     private final int n;
+    private final Routing routing;
+    /** the most shortest paths destination routing lists between two nodes before it refuses the topology */
+    static final int MAX_PATHS = 1 << 14;
     // scratch, guarded by this
     private long[] distF;
     private long[] distB;
@@ -59,8 +66,9 @@ final class Router {
     private final MinHeap heapF = new MinHeap();
     private final MinHeap heapB = new MinHeap();
 
-    Router(int nodeCount) {
+    Router(int nodeCount, Routing routing) {
         this.n = nodeCount;
+        this.routing = routing;
     }
 
     /** Number of cached routes (for tests and diagnostics). */
@@ -235,6 +243,10 @@ final class Router {
                 firstOf[distinct++] = i;
             }
         }
+        if (routing == Routing.DESTINATION) {
+            ecmpUsed = false; // one route per pair, whatever the flow key
+            return byDestination(t, s, links, src, dst, meetU, meetL, firstOf, distinct);
+        }
         int chosen = distinct == 1 ? firstOf[0] : firstOf[pick(hash, 0, distinct)];
         ecmpUsed = false;
         Route r = walk(s, links, src, dst, meetU[chosen], meetL[chosen], hash);
@@ -299,6 +311,95 @@ final class Router {
             hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != tailFrom.get(i));
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
+        }
+        return new Route(hops, latency, ids);
+    }
+
+    /** Every shortest path from src to dst, distinct and sorted by hops; the one at the destination's index mod their count. */
+    private Route byDestination(Topology t, TopologyStructure s, List<Link> links, int src, int dst, int[] meetU,
+                                int[] meetL, int[] firstOf, int distinct) {
+        List<Route> all = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int j = 0; j < distinct; j++) {
+            int u = meetU[firstOf[j]];
+            int ml = meetL[firstOf[j]];
+            int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
+            List<int[]> heads = chains(s, links, u, src, distF, (byte) 1);
+            List<int[]> tails = chains(s, links, w, dst, distB, (byte) 2);
+            if ((long) heads.size() * tails.size() + all.size() > MAX_PATHS) {
+                throw new IllegalArgumentException("topology '" + t.name() + "': more than " + MAX_PATHS
+                        + " equal shortest paths from " + t.nodes().get(src).id() + " to " + t.nodes().get(dst).id()
+                        + " for destination routing; valid: a topology with fewer equal paths, or ECMP routing");
+            }
+            for (int[] head : heads) {
+                for (int[] tail : tails) {
+                    Route r = assemble(s, links, head, ml, u, tail);
+                    if (seen.add(Arrays.toString(r.hops()))) all.add(r);
+                }
+            }
+        }
+        all.sort((x, y) -> Arrays.compare(x.hops(), y.hops()));
+        Node d = t.nodes().get(dst);
+        int key = d.host() >= 0 ? d.host() : d.localIndex();
+        return all.get(Math.floorMod(key, all.size()));
+    }
+
+    /**
+     * Every chain of links from v back to end over settled equal-cost predecessors ({@code dist}, {@code bit}: one
+     * side's search), one link per group, v's link first.
+     */
+    private List<int[]> chains(TopologyStructure s, List<Link> links, int v, int end, long[] dist, byte bit) {
+        List<int[]> out = new ArrayList<>();
+        if (v == end) {
+            out.add(new int[0]);
+            return out;
+        }
+        int[] cand = predecessors(s, links, v, dist, bit);
+        java.util.Set<Integer> groups = new java.util.HashSet<>();
+        for (int i = 1; i <= cand[0]; i++) {
+            int li = cand[i];
+            if (!groups.add(s.groups.ofLink[li])) continue;
+            int x = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
+            for (int[] rest : chains(s, links, x, end, dist, bit)) {
+                int[] c = new int[rest.length + 1];
+                c[0] = li;
+                System.arraycopy(rest, 0, c, 1, rest.length);
+                out.add(c);
+                if (out.size() > MAX_PATHS) return out; // the caller refuses
+            }
+        }
+        return out;
+    }
+
+    /** The route src .. u -(ml)- w .. dst; {@code head}: the links from u back to src, {@code tail}: from w on. */
+    private static Route assemble(TopologyStructure s, List<Link> links, int[] head, int ml, int u, int[] tail) {
+        int count = head.length + 1 + tail.length;
+        int[] hops = new int[count];
+        List<String> ids = new ArrayList<>(count);
+        long latency = 0;
+        int[] from = new int[head.length]; // the src-side end of each head link
+        int cur = u;
+        for (int i = 0; i < head.length; i++) {
+            int li = head[i];
+            cur = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
+            from[i] = cur;
+        }
+        int h = 0;
+        for (int i = head.length - 1; i >= 0; i--) {
+            int li = head[i];
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != from[i]);
+            ids.add(links.get(li).id());
+            latency += s.linkLatency[li];
+        }
+        hops[h++] = Route.hop(s.groups.ofLink[ml], s.linkA[ml] != u);
+        ids.add(links.get(ml).id());
+        latency += s.linkLatency[ml];
+        cur = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
+        for (int li : tail) {
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != cur);
+            ids.add(links.get(li).id());
+            latency += s.linkLatency[li];
+            cur = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
         }
         return new Route(hops, latency, ids);
     }

@@ -21,14 +21,17 @@ public final class Topology {
 
     private final String name;
     private final long seed;
+    private final Routing routing;
     private final List<Node> nodes;
     private final List<Link> links;
     private final List<LinkGroup> fabric;
     private final TopologyStructure s;
 
-    private Topology(String name, long seed, List<Node> nodes, List<Link> links, TopologyStructure s, RunControl control) {
+    private Topology(String name, long seed, Routing routing, List<Node> nodes, List<Link> links, TopologyStructure s,
+                     RunControl control) {
         this.name = name;
         this.seed = seed;
+        this.routing = routing;
         this.nodes = nodes;
         this.links = links;
         this.s = s;
@@ -69,6 +72,20 @@ public final class Topology {
     /** Seed of the ECMP hash. */
     public long seed() {
         return seed;
+    }
+
+    /** How routes choose among equal shortest paths ({@link Routing#ECMP} unless {@link #withRouting} set another). */
+    public Routing routing() {
+        return routing;
+    }
+
+    /**
+     * A copy whose routes choose among equal shortest paths by {@code r}; nodes, links, health and indices are shared,
+     * routes are those of {@code r}.
+     */
+    public Topology withRouting(Routing r) {
+        Objects.requireNonNull(r, "routing");
+        return r == routing ? this : new Topology(name, seed, r, nodes, links, s, null);
     }
 
     /** All nodes, in insertion order; the position is {@link #nodeIndex}. */
@@ -197,7 +214,7 @@ public final class Topology {
         int li = linkIndex(linkId);
         Link[] copy = links.toArray(new Link[0]);
         copy[li] = copy[li].withHealth(h);
-        return new Topology(name, seed, nodes, List.of(copy), s, null);
+        return new Topology(name, seed, routing, nodes, List.of(copy), s, null);
     }
 
     /**
@@ -228,18 +245,19 @@ public final class Topology {
                         + n.id() + ")");
             }
         }
-        return new Topology(name, seed, List.copyOf(newNodes), List.copyOf(newLinks), s, null);
+        return new Topology(name, seed, routing, List.copyOf(newNodes), List.copyOf(newLinks), s, null);
     }
 
     /**
      * The shortest route from {@code srcNodeId} to {@code dstNodeId}: fewest hops, then least latency; among
-     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey), the same on every call. Routes
+     * equal paths the choice is an ECMP hash of (seed, src, dst, flowKey), or the destination's (see
+     * {@link #routing()}), the same on every call. Routes
      * are cached: use a few flow keys per connection, not one per message.
      *
      * @throws IllegalArgumentException for an unknown node, or if {@code dstNodeId} cannot be reached
      */
     public Route route(String srcNodeId, String dstNodeId, long flowKey) {
-        return s.router.route(this, nodeIndex(srcNodeId), nodeIndex(dstNodeId), flowKey);
+        return s.router(routing).route(this, nodeIndex(srcNodeId), nodeIndex(dstNodeId), flowKey);
     }
 
     /**
@@ -253,7 +271,7 @@ public final class Topology {
             throw new IllegalArgumentException("node index out of range [0, " + nodes.size() + "): src "
                     + srcIndex + ", dst " + dstIndex);
         }
-        return s.router.route(this, srcIndex, dstIndex, flowKey);
+        return s.router(routing).route(this, srcIndex, dstIndex, flowKey);
     }
 
     TopologyStructure structure() {
@@ -272,7 +290,7 @@ public final class Topology {
         if (!(o instanceof Topology t)) {
             return false;
         }
-        return name.equals(t.name) && seed == t.seed && nodes.equals(t.nodes) && links.equals(t.links)
+        return name.equals(t.name) && seed == t.seed && routing == t.routing && nodes.equals(t.nodes) && links.equals(t.links)
                 && fabricShape().equals(t.fabricShape());
     }
 
@@ -288,7 +306,7 @@ public final class Topology {
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, seed, nodes.size(), links.size());
+        return Objects.hash(name, seed, routing, nodes.size(), links.size());
     }
 
     @Override
@@ -362,7 +380,7 @@ public final class Topology {
          */
         public Topology build() {
             TopologyStructure st = new TopologyStructure(name, nodes, links, groupIds, groupMembers, control);
-            return new Topology(name, seed, List.copyOf(nodes), List.copyOf(links), st, control);
+            return new Topology(name, seed, Routing.ECMP, List.copyOf(nodes), List.copyOf(links), st, control);
         }
     }
 }

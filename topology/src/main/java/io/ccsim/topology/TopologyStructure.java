@@ -32,7 +32,10 @@ final class TopologyStructure {
     final List<Node> gpus;
     /** 1 + the largest host index of any node. */
     final int hosts;
+    /** routes by ECMP hash ({@link Routing#ECMP}) */
     final Router router;
+    /** routes by destination ({@link Routing#DESTINATION}) */
+    final Router destinationRouter;
 
     /**
      * Indexes {@code nodes} and {@code links} and resolves the groups.
@@ -67,7 +70,13 @@ final class TopologyStructure {
         byRank.sort(Comparator.comparingInt(Node::host).thenComparingInt(Node::localIndex).thenComparing(Node::id));
         gpus = List.copyOf(byRank);
         hosts = maxHost + 1;
-        router = new Router(n);
+        router = new Router(n, Routing.ECMP);
+        destinationRouter = new Router(n, Routing.DESTINATION);
+    }
+
+    /** The router of {@code r}. */
+    Router router(Routing r) {
+        return r == Routing.DESTINATION ? destinationRouter : router;
     }
 
     /** Stops the build if {@code control} asks, every 65,536th item {@code i} (none without a control). */

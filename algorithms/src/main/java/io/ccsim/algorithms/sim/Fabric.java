@@ -48,12 +48,17 @@ public final class Fabric {
      *                         off and is faster (see {@link FlowNetwork.Options#trackLinkTraffic})
      */
     public Fabric(Simulator sim, Topology topology, CalibrationProfile profile, boolean trackLinkTraffic) {
+        // nothing here asks for nextCompletionTime()
+        this(sim, topology, profile, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(false)
+                .withTrackLinkTraffic(trackLinkTraffic));
+    }
+
+    /** A fabric whose flow network has {@code options} (tests compare the network's optimisations on and off). */
+    Fabric(Simulator sim, Topology topology, CalibrationProfile profile, FlowNetwork.Options options) {
         this.sim = sim;
         this.topology = topology;
         this.profile = profile;
-        // nothing here asks for nextCompletionTime()
-        this.net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackNextCompletion(false)
-                .withTrackLinkTraffic(trackLinkTraffic));
+        this.net = new FlowNetwork(sim, options);
         this.multiPeerLinks = new int[topology.nodes().size() * NPROTO];
         java.util.Arrays.fill(multiPeerLinks, UNSET);
         this.nvlsPortLinks = new int[topology.nodes().size()];

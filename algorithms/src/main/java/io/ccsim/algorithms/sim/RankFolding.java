@@ -4,16 +4,17 @@ import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.sim.flow.FlowNetwork;
 
 /**
- * Which actors (ranks and switch actors) of each simulated channel are simulated, and whom each stands for: the
- * exact symmetry folding of one execution. Actors of a channel that provably behave identically form a class; one
- * representative per class (its lowest actor) is simulated, its connections lead to the representatives of its peers'
- * classes, and its flows weigh on each link as all the class members' flows together would ({@link #quotientHops}).
- * Every actor is its own representative under {@link #identity}.
+ * Which workers (an actor's workers of one simulated channel: a <em>unit</em>) are simulated, and whom each stands for:
+ * the exact symmetry folding of one execution. Units that provably behave identically form a class, within one
+ * channel or across channels; one representative per class (its lowest unit, c * nActors + a) is simulated, its
+ * connections lead to the representatives of its peers' classes, and its flows weigh on each link as all the class
+ * members' flows together would ({@link #quotientHops}). Every unit is its own representative under {@link #identity}.
  *
- * <p>Contract: a representative's {@link #members} (ascending, itself included) are the actors whose workers of that
- * channel it stands for; a non-representative has none. Folding is only exact when every rank launches at the same
- * time (a collective started on all ranks at once, and its back-to-back repeats); callers that launch ranks at
- * different times (scenarios) must not fold.
+ * <p>Contract: a representative's {@link #members} (ascending unit ids, itself included) are the units whose workers it
+ * stands for; a non-representative has none. The peers of a representative's workers have their representatives in
+ * the representative's own channel ({@link #repMap} names them by actor). Folding is only exact when every rank
+ * launches at the same time (a collective started on all ranks at once, and its back-to-back repeats); callers that
+ * launch ranks at different times (scenarios) must not fold.
  */
 final class RankFolding {
     /*
@@ -21,16 +22,28 @@ final class RankFolding {
      * (slots, credits, a route) and flow-network links (max-min fair rates). Colour refinement (1-dimensional
      * Weisfeiler-Leman; Grohe, Kersting, Mladenov and Schweitzer, "Color Refinement and its Applications", 2017) gives
      * the coarsest partition that is equitable over these relations: every worker of a class has the same step
-     * sequence (primitives, counts, slots, and the order in which it talks to its peers) and, at each position of
-     * that order, a connection of the same class; every connection of a class has sender and receiver of the same
-     * classes, the same hop latency and the same multiset of (link class, direction) on its route; every link of a
-     * class has the same capacity, sharing and duplex efficiency and is crossed by the same number of connections of
-     * each class, each way. Started together, the members of a class then do the same thing at the same times: by
-     * induction over events, and for the rates because progressive filling raises every flow of a class alike
-     * (equitable loads on equal capacities), and max-min fair rates are unique. So one member per class suffices, with
-     * each link class represented by one link that carries, per connection class F crossing it, a(L, F) = (class-F
-     * connections crossing any one link of class L) copies of the representative's flow — a route hop repeated a(L, F)
-     * times, which the flow network counts as weight (FlowNetwork.Path).
+     * sequence (primitives, counts, slots, and the order in which it talks to its peers), the same start phase and
+     * the same channel multiplicity and, at each position of that order, a connection of the same class; every
+     * connection of a class has sender and receiver of the same classes, the same hop latency and the same multiset of
+     * (link class, direction) on its route; every link of a class has the same capacity, sharing and duplex
+     * efficiency and is crossed by the same number of connections of each class, each way. Started together, the
+     * members of a class then do the same thing at the same times: by induction over events, and for the rates
+     * because progressive filling raises every flow of a class alike (equitable loads on equal capacities), and
+     * max-min fair rates are unique. So one member per class suffices, with each link class represented by one link
+     * that carries, per connection class F crossing it, a(L, F) = (class-F connections crossing any one link of class
+     * L) copies of the representative's flow — a route hop repeated a(L, F) times, which the flow network counts as
+     * weight (FlowNetwork.Path).
+     *
+     * Across channels. Nothing in that argument needs a class to stay inside one channel: the channel index is no
+     * part of a worker's colour, only its start phase (a channel skew starts channels apart) and its multiplicity
+     * (ChannelFolding's replicas ride on its flows). NCCL's tree channels are the case: channel c's chain starts at
+     * local GPU c mod 8, so rotating every host's GPUs (and the rails with them) maps channel c onto c + 1, and the
+     * mirror h -> nNodes - 1 - h maps tree 0 onto tree 1; no two hosts of one channel are alike (the two trees give
+     * every host its own pair of roles, and a host's NIC carries both), but each host's worker in channel c has 15
+     * equivalents in the other channels. The quotient keeps connections inside a channel: a representative's peer
+     * must have its representative in the representative's channel (true when each class's lowest unit lies in the
+     * lowest channel its orbit reaches, as for rotations and mirrors); where it does not, RankRefinement folds inside
+     * channels only.
      *
      * Equality of colours is by 64-bit hashes (splitmix64 mixing); a collision, which would merge classes that differ,
      * has probability about k^2 / 2^64 for k colours.
@@ -45,9 +58,11 @@ final class RankFolding {
      */
     private final int nActors;
     private final int nCh;
-    /** [c * nActors + a]: the actor that simulates actor a in channel c (a itself if simulated); null for identity */
+    /** [u]: the unit that simulates unit u (u itself if simulated); null for identity */
+    private final int[] repUnit;
+    /** [u]: the actor of unit u's representative (its channel is u's for the peers of representatives); null for identity */
     private final int[] rep;
-    /** [c * nActors + a]: for a representative the actors it stands for, ascending; null otherwise, or for identity */
+    /** [u]: for a representative the units it stands for, ascending; null otherwise, or for identity */
     private final int[][] members;
     /** quotient connections (connection channel, from, to) with their weighted hops and hop latency; null for identity */
     private final ConnIndex quotient;
@@ -56,11 +71,17 @@ final class RankFolding {
     private final int simulatedWorkers;
     private final int totalWorkers;
 
-    RankFolding(int nActors, int nCh, int[] rep, int[][] members, ConnIndex quotient, int[][] quotientHops,
+    RankFolding(int nActors, int nCh, int[] repUnit, int[][] members, ConnIndex quotient, int[][] quotientHops,
                 long[] quotientLatency, int simulatedWorkers, int totalWorkers) {
         this.nActors = nActors;
         this.nCh = nCh;
-        this.rep = rep;
+        this.repUnit = repUnit;
+        if (repUnit == null) {
+            this.rep = null;
+        } else {
+            this.rep = new int[repUnit.length];
+            for (int u = 0; u < repUnit.length; u++) rep[u] = repUnit[u] % nActors;
+        }
         this.members = members;
         this.quotient = quotient;
         this.quotientHops = quotientHops;
@@ -76,31 +97,30 @@ final class RankFolding {
     }
 
     /**
-     * The coarsest exact folding of {@code plan}'s actors in the channels {@code channels} simulates, with the
-     * connections' hops from {@code paths}; identity if no two actors of a channel are equivalent.
+     * The coarsest exact folding of {@code plan}'s workers in the channels {@code channels} simulates, channel c
+     * starting in phase c mod {@code phases} (≥ 1), with the connections' hops from {@code paths}; identity if no two
+     * units are equivalent.
      */
-    static RankFolding of(Plan plan, ChannelFolding channels, ConnectionPaths paths, FlowNetwork net) {
-        return RankRefinement.fold(plan, channels, paths, net);
+    static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net) {
+        return RankRefinement.fold(plan, channels, phases, paths, net);
     }
 
     /** Whether some actor stands for others (otherwise every connection and route is the plan's own). */
     boolean folds() { return quotient != null; }
 
     /**
-     * The representative map, [c * nActors + a] = the actor simulating actor a in channel c, or null when nothing folds
-     * (every actor its own representative). Shared, not copied: callers must not change it.
+     * The representative map by actor, [c * nActors + a] = the actor of the unit simulating unit (c, a), or null when
+     * nothing folds. For a peer of a simulated worker that unit is in the peer's channel. Shared, not copied: callers
+     * must not change it.
      */
     int[] repMap() { return rep; }
 
-    /** The representative of actor {@code a} in channel {@code c}. */
-    int rep(int c, int a) { return rep == null ? a : rep[c * nActors + a]; }
-
-    /** Whether actor {@code a}'s worker of channel {@code c} is simulated (it is its own representative). */
-    boolean simulated(int c, int a) { return rep(c, a) == a; }
+    /** Whether actor {@code a}'s workers of channel {@code c} are simulated (their unit is its own representative). */
+    boolean simulated(int c, int a) { return repUnit == null || repUnit[c * nActors + a] == c * nActors + a; }
 
     /**
-     * The actors representative {@code a} stands for in channel {@code c} (itself included, ascending), or null for a
-     * non-representative; only when {@link #folds}.
+     * The units (c * nActors + a) that unit (c, a), a representative, stands for (itself included, ascending), or null
+     * for a non-representative; only when {@link #folds}.
      */
     int[] members(int c, int a) { return members[c * nActors + a]; }
 

@@ -13,6 +13,7 @@ final class RankRefinement {
     /*
      * Entities and their relations:
      *   unit u = c * nActors + a: actor a's workers of simulated channel c (all lanes). Its initial colour hashes its
+     *     start phase, its channel's multiplicity (and, folding inside channels only, the channel itself) and its
      *     step sequence with peers replaced by their position in the order the unit first meets its connections (inc[u]:
      *     connection k * 2 + 1 if it receives on k, k * 2 if it sends);
      *   connection k of a simulated channel (connection channel, from, to): initial colour its connection index, hop
@@ -27,6 +28,10 @@ final class RankRefinement {
 
     private final Plan plan;
     private final ChannelFolding channels;
+    /** channel c starts in phase c mod phases */
+    private final int phases;
+    /** whether classes stay inside one channel (the channel is part of a unit's colour) */
+    private final boolean perChannel;
     private final int nA;
     private final int nCh;
     private final ConnIndex full = new ConnIndex();
@@ -38,26 +43,44 @@ final class RankRefinement {
     private long[][] usage;
     private long[] uc;
     private long[] kc;
+    /** per link entity (see {@link #entity}) */
     private long[] lc;
+    /** per link: whether its two directions are independent constraints, each its own entity */
+    private boolean[] split;
     /** per link: crossings (k * 2 + reverse), CSR */
     private int[] linkStart;
     private int[] linkCross;
 
-    private RankRefinement(Plan plan, ChannelFolding channels) {
+    private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel) {
         this.plan = plan;
         this.channels = channels;
+        this.phases = phases;
+        this.perChannel = perChannel;
         this.nA = plan.nActors();
         this.nCh = plan.nChannels();
     }
 
-    /** The coarsest exact folding of {@code plan} (see {@link RankFolding#of}). */
-    static RankFolding fold(Plan plan, ChannelFolding channels, ConnectionPaths paths, FlowNetwork net) {
-        RankRefinement r = new RankRefinement(plan, channels);
-        r.connections(paths);
-        r.units();
-        r.links(net);
-        r.refine();
-        return r.quotient();
+    /**
+     * The coarsest exact folding of {@code plan} (see {@link RankFolding#of}): with classes across channels where every
+     * representative's peers have their representatives in its channel, else with classes inside channels.
+     */
+    static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net) {
+        RankFolding across = new RankRefinement(plan, channels, phases, false).run(paths, net);
+        return across != null ? across : new RankRefinement(plan, channels, phases, true).run(paths, net);
+    }
+
+    /** The folding of this refinement's colours, or null if a representative's peer is represented in another channel. */
+    private RankFolding run(ConnectionPaths paths, FlowNetwork net) {
+        connections(paths);
+        units();
+        links(net);
+        refine();
+        return quotient();
+    }
+
+    /** A unit's colour before its steps: what of its channel may tell it apart from a unit of another channel. */
+    private long channelColour(int c) {
+        return mix(mix(SEED, perChannel ? c : c % phases), channels.multiplicity(c));
     }
 
     private void connections(ConnectionPaths paths) {
@@ -130,7 +153,7 @@ final class RankRefinement {
 
         /** Hashes actor a's steps of channel c, stopping once {@code stopAt} connections were met. */
         long run(int a, int c, int stopAt) {
-            long h = mix(mix(SEED, c), plan.isSwitchActor(a) ? 1 : 0);
+            long h = mix(channelColour(c), plan.isSwitchActor(a) ? 1 : 0);
             for (int l = 0; l < plan.nLanes(); l++) {
                 int steps = plan.stepCount(a, c, l);
                 h = mix(h, ((long) l << 32) | steps);
@@ -169,22 +192,42 @@ final class RankRefinement {
         }
     }
 
-    /** Initial link colours and each link's crossings. */
+    /**
+     * Initial link colours and each link entity's crossings. A full-duplex link without a duplex limit is two
+     * independent constraints, one per direction, so each direction is an entity of its own (a spine cable crossed one
+     * way by one connection and the other way by another is then alike to one crossed one way only); any other link
+     * is one entity whose crossings carry their direction.
+     */
     private void links(FlowNetwork net) {
         int nl = net.linkCount();
-        lc = new long[nl];
+        int ne = 2 * nl;
+        split = new boolean[nl];
+        lc = new long[ne];
         for (int l = 0; l < nl; l++) {
-            lc[l] = mix(mix(mix(SEED, Double.doubleToLongBits(net.capacity(l))), net.sharing(l).ordinal()),
+            split[l] = net.sharing(l) == io.ccsim.sim.Sharing.FULL_DUPLEX && net.duplexEfficiency(l) == 1.0;
+            long c = mix(mix(mix(SEED, Double.doubleToLongBits(net.capacity(l))), net.sharing(l).ordinal()),
                     Double.doubleToLongBits(net.duplexEfficiency(l)));
+            lc[2 * l] = c;
+            lc[2 * l + 1] = c;
         }
-        linkStart = new int[nl + 1];
-        for (int[] hk : hops) for (int h : hk) linkStart[(h >>> 1) + 1]++;
-        for (int l = 0; l < nl; l++) linkStart[l + 1] += linkStart[l];
-        linkCross = new int[linkStart[nl]];
-        int[] fill = Arrays.copyOf(linkStart, nl);
+        linkStart = new int[ne + 1];
+        for (int[] hk : hops) for (int h : hk) linkStart[entity(h) + 1]++;
+        for (int e = 0; e < ne; e++) linkStart[e + 1] += linkStart[e];
+        linkCross = new int[linkStart[ne]];
+        int[] fill = Arrays.copyOf(linkStart, ne);
         for (int k = 0; k < hops.length; k++) {
-            for (int h : hops[k]) linkCross[fill[h >>> 1]++] = k * 2 + (h & 1);
+            for (int h : hops[k]) linkCross[fill[entity(h)]++] = k * 2 + direction(h);
         }
+    }
+
+    /** The link entity hop h crosses: the hop itself for a split link, else the link's (link << 1). */
+    private int entity(int h) {
+        return split[h >>> 1] ? h : h & ~1;
+    }
+
+    /** The direction a crossing of hop h records: 0 on a split link (its entity is one direction), else h's. */
+    private int direction(int h) {
+        return split[h >>> 1] ? 0 : h & 1;
     }
 
     private int unitOf(int k, boolean sender) {
@@ -210,7 +253,7 @@ final class RankRefinement {
             for (int k = 0; k < kc.length; k++) {
                 int[] hk = hops[k];
                 if (scratch.length < hk.length) scratch = new long[2 * hk.length];
-                for (int i = 0; i < hk.length; i++) scratch[i] = mix(lc[hk[i] >>> 1], hk[i] & 1);
+                for (int i = 0; i < hk.length; i++) scratch[i] = mix(lc[entity(hk[i])], direction(hk[i]));
                 Arrays.sort(scratch, 0, hk.length);
                 long h = mix(mix(kc[k], uc[unitOf(k, true)]), uc[unitOf(k, false)]);
                 for (int i = 0; i < hk.length; i++) h = mix(h, scratch[i]);
@@ -255,38 +298,37 @@ final class RankRefinement {
         return d;
     }
 
-    /** The folding the final colours give, or identity if nothing folds or a receiver has no quotient connection. */
+    /**
+     * The folding the final colours give: identity if nothing folds or a receiver has no quotient connection; null if
+     * a representative's peer has its representative in another channel (only when classes cross channels).
+     */
     private RankFolding quotient() {
         int nu = nA * nCh;
-        int[] rep = new int[nu];
+        int[] repUnit = new int[nu];
         int[][] members = new int[nu][];
-        int simulated = 0;
-        int total = 0;
-        for (int c = 0; c < nCh; c++) {
-            if (!channels.simulated(c)) {
-                for (int a = 0; a < nA; a++) rep[c * nA + a] = a;
-                continue;
-            }
-            total += nA;
-            simulated += classesOfChannel(c, rep, members);
-        }
+        for (int u = 0; u < nu; u++) repUnit[u] = u;
+        int total = activeUnits();
+        int simulated = classes(repUnit, members);
         if (simulated == total) return RankFolding.identity(nA, nCh);
-        if (!mergesAreSimultaneous(rep)) return RankFolding.identity(nA, nCh);
+        int[] rep = new int[nu];
+        for (int u = 0; u < nu; u++) rep[u] = repUnit[u] % nA;
+        if (!peersInChannel(repUnit)) return null;
+        if (!mergesAreSimultaneous(repUnit, rep)) return RankFolding.identity(nA, nCh);
         ConnIndex q = new ConnIndex();
         int nk = full.size();
         int[] real = new int[nk];
         for (int k = 0; k < nk; k++) {
             int c = full.channel(k) % nCh;
-            int from = full.from(k);
-            if (rep[c * nA + from] != from) continue;
+            int from = c * nA + full.from(k);
+            if (repUnit[from] != from) continue;
             int before = q.size();
-            q.add(full.channel(k), from, rep[c * nA + full.to(k)]);
+            q.add(full.channel(k), full.from(k), rep[c * nA + full.to(k)]);
             if (q.size() > before) real[before] = k; // else an equivalent peer's connection, already there
         }
         for (int k = 0; k < nk; k++) {
             int c = full.channel(k) % nCh;
-            int to = full.to(k);
-            if (rep[c * nA + to] == to && q.indexOf(full.channel(k), rep[c * nA + full.from(k)], to) < 0) {
+            int to = c * nA + full.to(k);
+            if (repUnit[to] == to && q.indexOf(full.channel(k), rep[c * nA + full.from(k)], full.to(k)) < 0) {
                 return RankFolding.identity(nA, nCh);
             }
         }
@@ -297,7 +339,21 @@ final class RankRefinement {
             qHops[i] = weightedHops(real[i], linkRep);
             qLat[i] = latency[real[i]];
         }
-        return new RankFolding(nA, nCh, rep, members, q, qHops, qLat, simulated, total);
+        return new RankFolding(nA, nCh, repUnit, members, q, qHops, qLat, simulated, total);
+    }
+
+    /** Whether every representative's peers have their representatives in its channel (the quotient's connections). */
+    private boolean peersInChannel(int[] repUnit) {
+        for (int u = 0; u < inc.length; u++) {
+            if (inc[u] == null || repUnit[u] != u) continue;
+            int c = u / nA;
+            for (int x : inc[u]) {
+                int k = x >>> 1;
+                int peer = c * nA + ((x & 1) == 1 ? full.from(k) : full.to(k));
+                if (repUnit[peer] / nA != c) return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -305,12 +361,12 @@ final class RankRefinement {
      * connection channel, peers of one class) are used at the same steps: merging connections used at different steps
      * (a GPU talking to equivalent NVLS heads one after another) would put their steps on one connection.
      */
-    private boolean mergesAreSimultaneous(int[] rep) {
+    private boolean mergesAreSimultaneous(int[] repUnit, int[] rep) {
         long[] key = new long[8];
         long[] use = new long[8];
         for (int u = 0; u < inc.length; u++) {
             int[] in = inc[u];
-            if (in == null || rep[u] != u % nA || in.length < 2) continue;
+            if (in == null || repUnit[u] != u || in.length < 2) continue;
             int c = u / nA;
             int n = in.length;
             if (key.length < n) {
@@ -333,66 +389,76 @@ final class RankRefinement {
         return true;
     }
 
-    /** Classes of channel {@code c}'s actors by final colour: fills rep and members; returns the class count. */
-    private int classesOfChannel(int c, int[] rep, int[][] members) {
-        long[] key = new long[nA];
-        Integer[] order = new Integer[nA];
-        for (int a = 0; a < nA; a++) {
-            key[a] = uc[c * nA + a];
-            order[a] = a;
+    /**
+     * Classes of the units of simulated channels by final colour: fills repUnit (each class's lowest unit) and members
+     * (the representative's class, ascending); returns the class count.
+     */
+    private int classes(int[] repUnit, int[][] members) {
+        // unit ids sorted by (colour, unit): a class is a run, its first unit the lowest
+        Integer[] order = new Integer[activeUnits()];
+        int n = 0;
+        for (int u = 0; u < inc.length; u++) {
+            if (inc[u] != null) order[n++] = u;
         }
-        Arrays.sort(order, (x, y) -> key[x] != key[y] ? Long.compare(key[x], key[y]) : Integer.compare(x, y));
+        Arrays.sort(order, (x, y) -> uc[x] != uc[y] ? Long.compare(uc[x], uc[y]) : Integer.compare(x, y));
         int classes = 0;
-        for (int i = 0; i < nA; ) {
-            int j = i;
-            while (j < nA && key[order[j]] == key[order[i]]) j++;
-            int[] m = new int[j - i];
-            for (int t = i; t < j; t++) m[t - i] = order[t];
-            Arrays.sort(m);
-            for (int a : m) rep[c * nA + a] = m[0];
-            members[c * nA + m[0]] = m;
+        for (int a = 0; a < n; ) {
+            int b = a;
+            while (b < n && uc[order[b]] == uc[order[a]]) b++;
+            int[] m = new int[b - a];
+            for (int t = a; t < b; t++) m[t - a] = order[t];
+            for (int x : m) repUnit[x] = m[0];
+            members[m[0]] = m;
             classes++;
-            i = j;
+            a = b;
         }
         return classes;
     }
 
-    /** Per link, the least link of its colour among the links some connection crosses (−1 for a link none crosses). */
+    /**
+     * Per link entity, the least entity of its colour among the entities some connection crosses (−1 for an entity
+     * none crosses).
+     */
     private int[] linkRepresentatives() {
-        int nl = lc.length;
-        int[] linkRep = new int[nl];
+        int ne = lc.length;
+        int[] linkRep = new int[ne];
         java.util.HashMap<Long, Integer> first = new java.util.HashMap<>();
-        for (int l = 0; l < nl; l++) {
-            if (linkStart[l + 1] == linkStart[l]) {
-                linkRep[l] = -1;
+        for (int e = 0; e < ne; e++) {
+            if (linkStart[e + 1] == linkStart[e]) {
+                linkRep[e] = -1;
                 continue;
             }
-            Integer r = first.putIfAbsent(lc[l], l);
-            linkRep[l] = r == null ? l : r;
+            Integer r = first.putIfAbsent(lc[e], e);
+            linkRep[e] = r == null ? e : r;
         }
         return linkRep;
     }
 
+    /** The quotient's hop for hop h: its entity's representative, crossed h's way (a split one's own way). */
+    private int quotientHop(int h, int[] linkRep) {
+        int re = linkRep[entity(h)];
+        return split[h >>> 1] ? re : re | (h & 1);
+    }
+
     /**
-     * Connection k's hops in the quotient: per distinct (link class, direction) it crosses, the class's representative
-     * link, repeated once per connection of k's colour crossing that link that way.
+     * Connection k's hops in the quotient: per distinct (link class, direction) it crosses, the class's representative,
+     * repeated once per connection of k's colour crossing that representative that way.
      */
     private int[] weightedHops(int k, int[] linkRep) {
         int[] out = new int[8];
         int n = 0;
         int[] hk = hops[k];
         for (int i = 0; i < hk.length; i++) {
-            int rl = linkRep[hk[i] >>> 1];
-            int hop = FlowNetwork.hop(rl, (hk[i] & 1) == 1);
+            int re = linkRep[entity(hk[i])];
+            int hop = quotientHop(hk[i], linkRep);
             boolean seen = false;
-            for (int j = 0; j < i && !seen; j++) {
-                seen = FlowNetwork.hop(linkRep[hk[j] >>> 1], (hk[j] & 1) == 1) == hop;
-            }
+            for (int j = 0; j < i && !seen; j++) seen = quotientHop(hk[j], linkRep) == hop;
             if (seen) continue;
             int weight = 0;
-            for (int x = linkStart[rl]; x < linkStart[rl + 1]; x++) {
+            int dir = direction(hk[i]);
+            for (int x = linkStart[re]; x < linkStart[re + 1]; x++) {
                 int cross = linkCross[x];
-                if ((cross & 1) == (hk[i] & 1) && kc[cross >>> 1] == kc[k]) weight++;
+                if ((cross & 1) == dir && kc[cross >>> 1] == kc[k]) weight++;
             }
             for (int w = 0; w < weight; w++) {
                 if (n == out.length) out = Arrays.copyOf(out, 2 * n);

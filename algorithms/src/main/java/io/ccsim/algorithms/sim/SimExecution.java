@@ -126,7 +126,7 @@ public final class SimExecution {
         this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()).separatedByHealth(plan, fabric, nodes)
                 : ChannelFolding.none(nCh);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
-        this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, paths, fabric.network())
+        this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network())
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
             this.conns = new Connections(ranks.quotient());
@@ -255,14 +255,15 @@ public final class SimExecution {
         }
     }
 
-    /** Worker {@code w} finished: so did the workers of its channel it stands for. */
+    /** Worker {@code w} finished: so did the workers it stands for (of its lane, in its class's units). */
     private void workerDone(int w) {
         int rank = workers.rank(w);
         if (!ranks.folds()) {
             if (--rankWorkersLeft[rank] == 0 && rank < nRanks) rankFinished(rank);
             return;
         }
-        for (int m : ranks.members(workers.channel(w), rank)) {
+        for (int u : ranks.members(workers.channel(w), rank)) {
+            int m = u % nActors;
             if (--rankWorkersLeft[m] == 0 && m < nRanks) rankFinished(m);
         }
     }

@@ -96,6 +96,59 @@ class RankFoldingTest {
         assertThat(folded.stream().filter(r -> r.simulated() < r.total()).count()).as("some runs fold").isPositive();
     }
 
+    /**
+     * NCCL's double binary tree sets every host of a channel apart, but channel c's chain starts at local GPU c mod 8
+     * (rotating the hosts' GPUs and rails maps channel c onto c + 1) and, for an even host count, tree 1 is tree 0
+     * mirrored: each worker has 15 equivalents in the other channels (7 for an odd count, where tree 1 is tree 0
+     * shifted). Up to 32 hosts every rail is one leaf switch; the end times are the unfolded ones to the picosecond.
+     */
+    @Test
+    void treeChannelsFoldAcrossChannelsWithTheUnfoldedTime() {
+        for (int nodes : new int[] {2, 3, 4, 5, 6, 8, 16, 32}) {
+            Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+            for (Protocol p : Protocol.values()) {
+                if (nodes == 32 && p != Protocol.SIMPLE) continue; // the unfolded run takes a second per protocol
+                Run ranks = run(t, CollectiveOp.ALL_REDUCE, 1L << 22, Algorithm.TREE, p, SimExecution.Folding.RANKS);
+                Run all = run(t, CollectiveOp.ALL_REDUCE, 1L << 22, Algorithm.TREE, p, SimExecution.Folding.NONE);
+                assertThat(ranks.endPs()).as("%d hosts Tree/%s", nodes, p).isEqualTo(all.endPs());
+                assertThat(ranks.simulated() * (nodes % 2 == 0 ? 16 : 8)).as("%d hosts Tree/%s workers", nodes, p)
+                        .isEqualTo(all.simulated());
+            }
+        }
+    }
+
+    /**
+     * Sizes whose channels carry different element counts fold less (a channel with more elements is its own), and
+     * beyond one leaf group ECMP collisions on the spine cables set channels apart; the times stay the unfolded ones.
+     */
+    @Test
+    void unevenChannelsAndSpineCrossingsGiveTheUnfoldedTime() {
+        List<Run> folded = new ArrayList<>();
+        for (int nodes : new int[] {4, 6}) {
+            Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+            for (long bytes : new long[] {3_158_072L, (1L << 22) + 4}) {
+                assertSame(t, CollectiveOp.ALL_REDUCE, bytes, Algorithm.TREE, Protocol.LL128, folded);
+                assertSame(t, CollectiveOp.ALL_REDUCE, bytes, Algorithm.RING, Protocol.SIMPLE, folded);
+                assertSame(t, CollectiveOp.ALL_GATHER, bytes, Algorithm.RING, Protocol.LL, folded);
+            }
+        }
+        Topology twoLeaves = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 64));
+        assertSame(twoLeaves, CollectiveOp.ALL_REDUCE, 1L << 21, Algorithm.TREE, Protocol.SIMPLE, folded);
+        assertThat(folded).hasSize(13);
+    }
+
+    /** A rail-aligned ring's channels are rotations of each other: on 8 hosts one host's 8 workers stand for all. */
+    @Test
+    void railRingChannelsFoldIntoOneHost() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 8));
+        for (CollectiveOp op : new CollectiveOp[] {CollectiveOp.ALL_REDUCE, CollectiveOp.REDUCE_SCATTER}) {
+            Run ranks = run(t, op, 1L << 22, Algorithm.RING, Protocol.LL128, SimExecution.Folding.RANKS);
+            Run all = run(t, op, 1L << 22, Algorithm.RING, Protocol.LL128, SimExecution.Folding.NONE);
+            assertThat(ranks.endPs()).as("%s", op).isEqualTo(all.endPs());
+            assertThat(ranks.simulated()).as("%s workers", op).isEqualTo(8);
+        }
+    }
+
     /** Back-to-back calls (perf -n): a folded rank's end launches its next call at its representative's time. */
     @Test
     void backToBackCallsGiveTheUnfoldedTime() {

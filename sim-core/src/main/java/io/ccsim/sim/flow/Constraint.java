@@ -39,6 +39,10 @@ final class Constraint {
 
     /** members at [0, end), with null entries (tombstones) where members left */
     Flow[] members = new Flow[4];
+    /** per entry of {@link #members}: this constraint's index in the member's {@link Flow#cons} */
+    private int[] slots = new int[4];
+    /** per entry of {@link #members}: the member's weight here (its crossings times its multiplicity) */
+    int[] weights = new int[4];
     /** one past the last used entry of {@link #members} */
     int end;
     /** live members: the flows in their bandwidth phase that cross this constraint */
@@ -61,6 +65,8 @@ final class Constraint {
     // solver scratch (the filling's per-constraint numbers live in ProgressiveFilling's arrays, indexed by compIdx)
     int epoch;
     int compIdx;
+    /** RegionSolver's stamp of the piece it was filled in */
+    int piece;
 
     Constraint(int link, boolean shared, double capacity, int hop) {
         this.link = link;
@@ -70,16 +76,20 @@ final class Constraint {
         this.id = hop >= 0 ? hop : link << 1;
     }
 
-    /** Adds f; returns its position in {@link #members}. */
-    int add(Flow f) {
+    /** Adds f, which crosses this constraint as its {@code slot}-th; returns its position in {@link #members}. */
+    int add(Flow f, int slot) {
         if (end == members.length) {
             if (size <= end / 2) {
                 compact();
             } else {
                 members = Arrays.copyOf(members, end * 2);
+                slots = Arrays.copyOf(slots, end * 2);
+                weights = Arrays.copyOf(weights, end * 2);
             }
         }
         members[end] = f;
+        slots[end] = slot;
+        weights[end] = f.weights[slot];
         size++;
         return end++;
     }
@@ -99,13 +109,9 @@ final class Constraint {
             if (n != k) {
                 members[n] = m;
                 members[k] = null;
-                Constraint[] cs = m.cons;
-                for (int i = 0; i < cs.length; i++) {
-                    if (cs[i] == this) {
-                        m.posInCons[i] = n;
-                        break;
-                    }
-                }
+                slots[n] = slots[k];
+                weights[n] = weights[k];
+                m.posInCons[slots[k]] = n;
             }
             n++;
         }

@@ -47,6 +47,15 @@ public final class Flow extends FlowCore implements Runnable {
     int epoch;
     boolean frozen;
     double newRate;
+    /**
+     * As of the last solve that gave this flow its rate: the shared constraint it froze at (its bottleneck), or null
+     * if it froze at its own bound; meaningful only while {@link #solved}.
+     */
+    Constraint bottleneck;
+    /** whether the flow's rate comes from a solve (or its own bound) since it last joined its constraints */
+    boolean solved;
+    /** RegionSolver's stamp of the piece it was filled in */
+    int piece;
 
     Flow(FlowLifecycle net, long id, int[] route, long bytes, double rateCap, FlowListener listener,
          long startTime, Constraint[] cons, int[] weights) {
@@ -84,6 +93,9 @@ public final class Flow extends FlowCore implements Runnable {
         epoch = 0;
         frozen = false;
         newRate = 0;
+        bottleneck = null;
+        solved = false;
+        piece = 0;
         tag = null;
         key = 0;
     }

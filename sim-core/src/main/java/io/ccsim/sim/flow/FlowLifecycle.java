@@ -58,7 +58,7 @@ abstract class FlowLifecycle {
         this.completions = options.trackNextCompletion() ? new CompletionQueue() : null;
         this.traffic = options.trackLinkTraffic() ? new LinkTraffic() : null;
         this.solver = new MaxMinSolver(this, sim, new ProgressiveFilling(options.twinFilling(),
-                options.uniformFastPath()));
+                options.uniformFastPath()), options.regionSolve());
         this.entry = new EventFreeEntry(this, sim, links, options.eventFreeEntry() && completions == null
                 && traffic == null, options.entryCheckInterval());
     }
@@ -176,7 +176,7 @@ abstract class FlowLifecycle {
             f.posInCons = new int[cs.length];
         }
         for (int i = 0; i < cs.length; i++) {
-            f.posInCons[i] = cs[i].add(f);
+            f.posInCons[i] = cs[i].add(f, i);
         }
         MaxMinSolver.computeBound(f);
         solver.countBounds(f, +1);
@@ -197,6 +197,8 @@ abstract class FlowLifecycle {
             if (f.rate != f.bound || f.eventHandle < 0) {
                 setRate(f, f.bound, sim.now());
             }
+            f.solved = true;
+            f.bottleneck = null;
         } else {
             solver.addSeed(f);
         }

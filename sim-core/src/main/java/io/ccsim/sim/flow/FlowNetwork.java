@@ -66,11 +66,14 @@ public final class FlowNetwork extends FlowLifecycle {
      * @param entryCheckInterval  {@code >= 1}: every this many registered starts (or 16 per flow then active, if
      *                            more), if fewer than a sixteenth of them entered without an event, event-free entry
      *                            gives up for the rest of the run
+     * @param regionSolve         whether a change re-solves only the flows it can reach through their bottlenecks
+     *                            (RegionSolver) instead of its whole connected component; the rates are the same up
+     *                            to rounding (a few units in the last place)
      */
     public record Options(boolean trackNextCompletion, boolean trackLinkTraffic, boolean eventFreeEntry,
-                          boolean twinFilling, boolean uniformFastPath, int entryCheckInterval) {
+                          boolean twinFilling, boolean uniformFastPath, int entryCheckInterval, boolean regionSolve) {
         /** Everything tracked, every optimisation on, a check every 65,536 registered starts. */
-        public static final Options DEFAULT = new Options(true, true, true, true, true, 1 << 16);
+        public static final Options DEFAULT = new Options(true, true, true, true, true, 1 << 16, true);
 
         /** @throws IllegalArgumentException if {@code entryCheckInterval < 1} */
         public Options {
@@ -82,32 +85,44 @@ public final class FlowNetwork extends FlowLifecycle {
 
         /** @return these options with {@link #trackNextCompletion} set to {@code on} */
         public Options withTrackNextCompletion(boolean on) {
-            return new Options(on, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+            return new Options(on, trackLinkTraffic, eventFreeEntry, twinFilling,
+                    uniformFastPath, entryCheckInterval, regionSolve);
         }
 
         /** @return these options with {@link #trackLinkTraffic} set to {@code on} */
         public Options withTrackLinkTraffic(boolean on) {
-            return new Options(trackNextCompletion, on, eventFreeEntry, twinFilling, uniformFastPath, entryCheckInterval);
+            return new Options(trackNextCompletion, on, eventFreeEntry, twinFilling,
+                    uniformFastPath, entryCheckInterval, regionSolve);
         }
 
         /** @return these options with {@link #eventFreeEntry} set to {@code on} */
         public Options withEventFreeEntry(boolean on) {
-            return new Options(trackNextCompletion, trackLinkTraffic, on, twinFilling, uniformFastPath, entryCheckInterval);
+            return new Options(trackNextCompletion, trackLinkTraffic, on,
+                    twinFilling, uniformFastPath, entryCheckInterval, regionSolve);
         }
 
         /** @return these options with {@link #twinFilling} set to {@code on} */
         public Options withTwinFilling(boolean on) {
-            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, on, uniformFastPath, entryCheckInterval);
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry,
+                    on, uniformFastPath, entryCheckInterval, regionSolve);
         }
 
         /** @return these options with {@link #uniformFastPath} set to {@code on} */
         public Options withUniformFastPath(boolean on) {
-            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, on, entryCheckInterval);
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry,
+                    twinFilling, on, entryCheckInterval, regionSolve);
+        }
+
+        /** @return these options with {@link #regionSolve} set to {@code on} */
+        public Options withRegionSolve(boolean on) {
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath,
+                    entryCheckInterval, on);
         }
 
         /** @return these options with {@link #entryCheckInterval} set to {@code starts} */
         public Options withEntryCheckInterval(int starts) {
-            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry, twinFilling, uniformFastPath, starts);
+            return new Options(trackNextCompletion, trackLinkTraffic, eventFreeEntry,
+                    twinFilling, uniformFastPath, starts, regionSolve);
         }
     }
 

@@ -5,12 +5,13 @@ import java.util.Arrays;
 
 /**
  * The max-min system with selective update: which constraints bind (slack tracking), what changed since the last
- * solve (seeds), and the connected components to solve again, each handed to the {@link ProgressiveFilling} and its
- * rates applied through {@link FlowLifecycle#setRate}.
+ * solve (seeds), and what to solve again: the region the seeds reach through their bottlenecks ({@link RegionSolver}),
+ * or the seeds' connected components, each handed to the {@link ProgressiveFilling}; the rates are applied through
+ * {@link FlowLifecycle#setRate}.
  *
  * <p>Contract: every change that may move a rate seeds the flow or constraint it touches and calls
  * {@link #requestSolve}; the solve then runs once at the end of the current instant (or earlier through
- * {@link #flush}, which every observer of rates calls), and re-solves exactly the components of the seeds. Since no
+ * {@link #flush}, which every observer of rates calls), and re-solves the region (or components) of the seeds. Since no
  * simulated time passes before it, deferring is exact: the rates are those of a solve after every change. A
  * constraint is <em>slack</em> ({@link Constraint#slack}) when its members all fit at their own bounds; a slack
  * constraint is neither solved nor crossed to find a component.
@@ -21,7 +22,10 @@ final class MaxMinSolver {
      * reachable from the seeds through tight shared constraints, found by BFS with epoch stamps (no clearing). Each
      * seed's component is solved on its own, so the many unrelated changes of one instant (every rank of a ring
      * finishing a step at once) make many small problems, not one large one. This is the split SimGrid makes
-     * between lmm::System (constraints, variables, the modified set) and its solvers.
+     * between lmm::System (constraints, variables, the modified set) and its solvers. With regions (the default) only
+     * the part of the components a change can reach through the flows' bottlenecks is solved, the rest of them fixed
+     * (RegionSolver says why that is exact); a tree's hosts, tied into one component by their saturated NICs and
+     * PCIe links, then re-solve about a third of it per change.
      *
      * Slack constraints. A shared constraint whose members all fit at their own bounds (sum(weight x bound) <=
      * capacity, kept exactly in whole Constraint.BOUND_UNITs as flows come and go) is implied by the bounds, so the
@@ -36,6 +40,8 @@ final class MaxMinSolver {
     private final FlowLifecycle flows;
     private final Simulator sim;
     private final ProgressiveFilling filling;
+    /** null: each seed's whole component is solved */
+    private final RegionSolver regions;
 
     // seeds: what changed since the last solve
     private Flow[] seedFlows = new Flow[16];
@@ -61,11 +67,13 @@ final class MaxMinSolver {
      * @param flows   the lifecycle of the flows that get the rates ({@link FlowLifecycle#setRate})
      * @param sim     its simulator (the end-of-instant solve)
      * @param filling the solver of one component
+     * @param regions whether a change re-solves only what it reaches through bottlenecks ({@link RegionSolver})
      */
-    MaxMinSolver(FlowLifecycle flows, Simulator sim, ProgressiveFilling filling) {
+    MaxMinSolver(FlowLifecycle flows, Simulator sim, ProgressiveFilling filling, boolean regions) {
         this.flows = flows;
         this.sim = sim;
         this.filling = filling;
+        this.regions = regions ? new RegionSolver(filling) : null;
     }
 
     /** @return solves so far (one per instant with changes, or per observer's flush) */
@@ -73,7 +81,7 @@ final class MaxMinSolver {
         return solveCount;
     }
 
-    /** @return flows + constraints of every component solved so far */
+    /** @return flows + constraints of every component (or region) solved so far */
     long solverWork() {
         return solverWork;
     }
@@ -133,6 +141,22 @@ final class MaxMinSolver {
             return;
         }
         solveCount++;
+        if (regions != null) {
+            regions.solve(seedFlows, nSeedFlows, seedCons, nSeedCons);
+            Arrays.fill(seedFlows, 0, nSeedFlows, null);
+            Arrays.fill(seedCons, 0, nSeedCons, null);
+            nSeedFlows = 0;
+            nSeedCons = 0;
+            Flow[] fs = regions.flows();
+            int n = regions.count();
+            solverWork += n + regions.constraintCount();
+            if (regions.largestPiece() > maxComponentFlows) {
+                maxComponentFlows = regions.largestPiece();
+            }
+            apply(fs, n);
+            Arrays.fill(fs, 0, n, null);
+            return;
+        }
         int ep = ++epoch;
         // each seed's connected component is solved on its own: the changes of one instant often touch
         // many unrelated components (every rank of a ring finishing a step at once), and solving them
@@ -202,7 +226,7 @@ final class MaxMinSolver {
             maxComponentFlows = nCompFlows;
         }
         filling.fill(compFlows, nCompFlows, compCons, nCompCons);
-        apply();
+        apply(compFlows, nCompFlows);
         for (int i = 0; i < nCompFlows; i++) {
             compFlows[i] = null;
         }
@@ -231,11 +255,12 @@ final class MaxMinSolver {
         compCons[nCompCons++] = c;
     }
 
-    /** Gives every flow of the component whose rate changed (or that has no event yet) its new rate. */
-    private void apply() {
+    /** Gives every flow of {@code fs[0, n)} whose rate changed (or that has no event yet) its new rate. */
+    private void apply(Flow[] fs, int n) {
         long now = sim.now();
-        for (int i = 0; i < nCompFlows; i++) {
-            Flow f = compFlows[i];
+        for (int i = 0; i < n; i++) {
+            Flow f = fs[i];
+            f.solved = true;
             double nr = f.newRate;
             double old = f.rate;
             boolean fresh = f.eventHandle < 0 && f.heapPos < 0;

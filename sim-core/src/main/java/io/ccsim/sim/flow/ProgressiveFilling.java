@@ -26,6 +26,11 @@ final class ProgressiveFilling {
      * the order of their capacities, so of each group only the least capacity member can saturate first; the others
      * are left out of the heap (marked saturated, which freeze() skips).
      *
+     * Regions (RegionSolver): a constraint's capacity may be less a fixed part, taken by members outside the flows
+     * filled, which are frozen already and so never touched; each flow records the constraint it froze at (its
+     * bottleneck, null at its own bound) and each constraint the level at which it froze its members, which is what
+     * the region's closure and its check read.
+     *
      * Uniform fast path: when every flow crosses the same constraints with weights proportional to its multiplicity
      * (all channels of a ring hop between two GPUs), every tight constraint carries crossings x sum(multiplicity x
      * rate), so the tightest, capacity / crossings per replica, bounds them all, and max-min is water-filling on it:
@@ -48,6 +53,10 @@ final class ProgressiveFilling {
     private double[] cRem = new double[16];
     private double[] cWsum = new double[16];
     private boolean[] cSat = new boolean[16];
+    /** per component constraint: the level at which it saturated (froze its members), NaN if it did not */
+    private double[] cLevel = new double[16];
+    /** per component constraint: capacity taken by flows outside the component (RegionSolver), or null for none */
+    private double[] fixed;
     /** the component's flows with a finite bound (by index), by bound */
     private final BoundHeap bounds = new BoundHeap();
     /** the component's unsaturated constraints (by compIdx), by level */
@@ -75,10 +84,21 @@ final class ProgressiveFilling {
      *              its members compacted (no holes)
      */
     void fill(Flow[] flows, int nFlows, Constraint[] cons, int nCons) {
+        fill(flows, nFlows, cons, nCons, null);
+    }
+
+    /**
+     * As {@link #fill(Flow[], int, Constraint[], int)} with {@code fixed[i]} (bytes/s, by component index) of
+     * constraint i's capacity taken by flows that keep their rates (members of it outside {@code flows}); null for
+     * none. Every flow also gets its {@link Flow#bottleneck} (null at its own bound), and
+     * {@link #saturationLevel} tells at which level each constraint froze its members.
+     */
+    void fill(Flow[] flows, int nFlows, Constraint[] cons, int nCons, double[] fixed) {
         this.compFlows = flows;
         this.nCompFlows = nFlows;
         this.compCons = cons;
         this.nCompCons = nCons;
+        this.fixed = fixed;
         if (uniformFastPath && fillUniform()) {
             return;
         }
@@ -118,11 +138,13 @@ final class ProgressiveFilling {
                 int top = levels.top();
                 Constraint c = compCons[top];
                 cSat[top] = true;
+                cLevel[top] = level;
                 levels.removeAt(0);
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
-                    if (!f.frozen) { // (compacted: no holes)
+                    if (!f.frozen) { // (compacted: no holes; a member outside the component is frozen already)
+                        f.bottleneck = c;
                         freeze(f, level);
                     }
                 }
@@ -131,6 +153,7 @@ final class ProgressiveFilling {
                 Flow f = compFlows[bounds.topValue()];
                 bounds.pop();
                 if (!f.frozen) {
+                    f.bottleneck = null;
                     freeze(f, key);
                 }
             }
@@ -143,19 +166,33 @@ final class ProgressiveFilling {
         }
     }
 
-    /** Every constraint with all its capacity left, every flow unfrozen, the bounded ones in the bound heap. */
-    private void start() {
+    private void ensureCapacity() {
         if (cRem.length < nCompCons) {
             int n = Math.max(nCompCons, 2 * cRem.length);
             cRem = new double[n];
             cWsum = new double[n];
             cSat = new boolean[n];
+            cLevel = new double[n];
         }
+    }
+
+    /**
+     * The level (bytes/s per unit of weight) at which component constraint {@code i} of the last {@link #fill}
+     * saturated and froze its members, or NaN if it froze none.
+     */
+    double saturationLevel(int i) {
+        return cLevel[i];
+    }
+
+    /** Every constraint with its capacity left (less its fixed part), every flow unfrozen, the bounded in the bound heap. */
+    private void start() {
+        ensureCapacity();
         bounds.clear();
         for (int i = 0; i < nCompCons; i++) {
-            cRem[i] = compCons[i].capacity;
+            cRem[i] = fixed == null ? compCons[i].capacity : compCons[i].capacity - fixed[i];
             cWsum[i] = 0;
             cSat[i] = false;
+            cLevel[i] = Double.NaN;
         }
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
@@ -232,16 +269,22 @@ final class ProgressiveFilling {
         // the binding shared capacity per unit of sum(multiplicity x rate), and the common non-shared bound
         double capacity = Double.POSITIVE_INFINITY;
         double bound = Double.POSITIVE_INFINITY;
+        Constraint tightest = null;
         for (int k = 0; k < c0.length; k++) {
             Constraint c = c0[k];
             if (c.shared) {
                 if (!c.slack) {
-                    capacity = Math.min(capacity, c.capacity * m0 / w0[k]);
+                    double free = fixed == null ? c.capacity : c.capacity - fixed[c.compIdx];
+                    double cap = free * m0 / w0[k];
+                    if (tightest == null || cap < capacity) tightest = c;
+                    capacity = Math.min(capacity, cap);
                 }
             } else {
                 bound = Math.min(bound, c.capacity);
             }
         }
+        ensureCapacity();
+        for (int i = 0; i < nCompCons; i++) cLevel[i] = Double.NaN;
         double remaining = capacity;
         long wsum = 0;
         for (int i = 0; i < nCompFlows; i++) {
@@ -264,18 +307,26 @@ final class ProgressiveFilling {
                 if (b < level) {
                     f.frozen = true;
                     f.newRate = b;
+                    f.bottleneck = null;
                     remaining -= b * f.multiplicity;
                     wsum -= f.multiplicity;
                     changed = true;
                 }
             }
         }
+        boolean any = false;
         for (int i = 0; i < nCompFlows; i++) {
             Flow f = compFlows[i];
             if (!f.frozen) {
                 f.frozen = true;
                 f.newRate = level;
+                f.bottleneck = tightest;
+                any = true;
             }
+        }
+        if (any && tightest != null) {
+            // the tightest constraint froze them: per unit of weight at level x (its weight per replica / m0)
+            cLevel[tightest.compIdx] = level;
         }
         return true;
     }

@@ -26,9 +26,11 @@ class ConstraintTest {
                     // c at slot 0 or 1 of the flow's constraints, so that compaction has to find it
                     boolean second = r.nextBoolean();
                     Constraint[] cs = second ? new Constraint[] {other, c} : new Constraint[] {c};
-                    Flow f = new Flow(net, op, new int[0], 1, 1, null, 0, cs, new int[cs.length]);
+                    int[] ws = new int[cs.length];
+                    ws[second ? 1 : 0] = 1 + (int) (op % 3);
+                    Flow f = new Flow(net, op, new int[0], 1, 1, null, 0, cs, ws);
                     f.posInCons = new int[cs.length]; // as FlowNetwork.join sizes it
-                    f.posInCons[second ? 1 : 0] = c.add(f);
+                    f.posInCons[second ? 1 : 0] = c.add(f, second ? 1 : 0);
                     live.add(f);
                 } else {
                     Flow f = live.remove(r.nextInt(live.size()));
@@ -46,7 +48,9 @@ class ConstraintTest {
                 assertThat(seen).as("seed %d op %d: live entries", seed, op).isEqualTo(live.size());
                 assertThat(c.end == 0 || c.members[c.end - 1] != null).as("no trailing hole").isTrue();
                 for (Flow f : live) {
-                    assertThat(c.members[f.posInCons[f.cons.length - 1]]).isSameAs(f);
+                    int pos = f.posInCons[f.cons.length - 1];
+                    assertThat(c.members[pos]).isSameAs(f);
+                    assertThat(c.weights[pos]).as("its weight moves with it").isEqualTo(f.weights[f.cons.length - 1]);
                 }
             }
         }

@@ -23,7 +23,11 @@ class FlowNetworkTest {
     private final FlowListener record = completed::add;
 
     private Flow start(long bytes, int... route) {
-        return net.start(route, bytes, 0, 0, record);
+        return startOn(net, bytes, route);
+    }
+
+    private Flow startOn(FlowNetwork n, long bytes, int... route) {
+        return n.start(route, bytes, 0, 0, record);
     }
 
     @Test
@@ -365,7 +369,8 @@ class FlowNetworkTest {
 
     @Test
     void componentLocality() {
-        // island A: one link, two flows. island B: 200 links chained by 400 flows.
+        // island A: one link, two flows. island B: 200 links chained by 400 flows. Whole components are solved.
+        FlowNetwork net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withRegionSolve(false));
         int a = net.addLink("a", C, Sharing.FULL_DUPLEX);
         int nB = 200;
         int[] b = new int[nB];
@@ -373,13 +378,13 @@ class FlowNetworkTest {
             b[i] = net.addLink("b" + i, C, Sharing.FULL_DUPLEX);
         }
         for (int i = 0; i < nB; i++) {
-            start(1L << 40, hop(b[i], false));
-            start(1L << 40, hop(b[i], false), hop(b[(i + 1) % nB], false));
+            startOn(net, 1L << 40, hop(b[i], false));
+            startOn(net, 1L << 40, hop(b[i], false), hop(b[(i + 1) % nB], false));
         }
-        Flow a1 = start(1L << 40, hop(a, false));
+        Flow a1 = startOn(net, 1L << 40, hop(a, false));
         net.nextCompletionTime(); // solve everything once
         long work0 = net.solverWork();
-        Flow a2 = start(1L << 40, hop(a, false));
+        Flow a2 = startOn(net, 1L << 40, hop(a, false));
         assertThat(a2.rate()).isEqualTo(C / 2);
         // the solve touched island A only: 2 flows + 1 constraint
         assertThat(net.solverWork() - work0).isEqualTo(2 + 1);
@@ -604,6 +609,8 @@ class FlowNetworkTest {
         // 8 GPU ports on a switch, flow i from port i (fwd) to port i+1 (rev): every port busy both ways.
         // Ending flow 0 changes the mode of port 0's rev (flow 7) and port 1's fwd (flow 1): only those two
         // one-flow components are solved again, not the ring.
+        // Whole components are solved here (RegionSolverTest has the regions' own case).
+        FlowNetwork net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withRegionSolve(false));
         double e = 0.9;
         int[] port = new int[8];
         for (int i = 0; i < 8; i++) {
@@ -612,7 +619,7 @@ class FlowNetworkTest {
         }
         Flow[] fs = new Flow[8];
         for (int i = 0; i < 8; i++) {
-            fs[i] = start(1L << 50, hop(port[i], false), hop(port[(i + 1) % 8], true));
+            fs[i] = startOn(net, 1L << 50, hop(port[i], false), hop(port[(i + 1) % 8], true));
         }
         for (Flow x : fs) assertThat(x.rate()).isCloseTo(C * e, within(1e-3));
         long work = net.solverWork();

@@ -13,7 +13,7 @@ class MaxMinSolverTest {
     private static final double U = Constraint.BOUND_UNIT;
     private final Simulator sim = new Simulator(1);
     private final FlowNetwork owner = new FlowNetwork(sim); // the flows' network: not used by the solver itself
-    private final MaxMinSolver solver = new MaxMinSolver(owner, sim, new ProgressiveFilling(true, true));
+    private final MaxMinSolver solver = new MaxMinSolver(owner, sim, new ProgressiveFilling(true, true), true);
     private long nextId;
 
     /** A flow in its bandwidth phase over {@code cs} (weight 1 each), capped at {@code cap}, joined to them. */
@@ -23,7 +23,7 @@ class MaxMinSolverTest {
         Flow f = new Flow(owner, nextId++, new int[0], 1, cap, null, 0, cs, ws);
         f.phase = Flow.BANDWIDTH;
         f.posInCons = new int[cs.length];
-        for (int i = 0; i < cs.length; i++) f.posInCons[i] = cs[i].add(f);
+        for (int i = 0; i < cs.length; i++) f.posInCons[i] = cs[i].add(f, i);
         MaxMinSolver.computeBound(f);
         solver.countBounds(f, +1);
         return f;

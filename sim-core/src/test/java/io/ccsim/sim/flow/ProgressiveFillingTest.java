@@ -35,7 +35,7 @@ class ProgressiveFillingTest {
         f.bound = bound;
         f.multiplicity = multiplicity;
         f.posInCons = new int[cs.length];
-        for (int i = 0; i < cs.length; i++) f.posInCons[i] = cs[i].add(f);
+        for (int i = 0; i < cs.length; i++) f.posInCons[i] = cs[i].add(f, i);
         flows.add(f);
         return f;
     }
