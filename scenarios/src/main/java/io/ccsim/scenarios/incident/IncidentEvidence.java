@@ -113,7 +113,7 @@ final class IncidentEvidence {
 
     private void starved(Diagnosis d, List<Evidence> out) {
         for (IncidentTrace.Starved s : m.starved()) {
-            if (!d.links().contains("GPU-to-GPU path of " + s.run().file())) continue;
+            if (!d.links().contains(IncidentTrace.dataPath(s.run()))) continue;
             double factor = s.row().op().busBwFactor(Math.max(2, s.row().n()));
             double measured = s.row().bytes() / (s.row().timeUs() * 1e3) * factor;
             double expected = s.row().bytes() / (s.expected().timeUs() * 1e3) * factor;

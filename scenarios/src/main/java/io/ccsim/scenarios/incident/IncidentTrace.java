@@ -134,7 +134,7 @@ public final class IncidentTrace {
                 receivers.add((i + 1) % n);
                 gpuIds.putIfAbsent(i, "GPU " + i);
             }
-            String link = "GPU-to-GPU path of " + run.file();
+            String link = dataPath(run);
             degraded.put(link, fraction);
             long measuredPs = Math.round(big.timeUs() * Units.PS_PER_US);
             // label as the analyzer's checks read it (group#seq); no checksums taken
@@ -146,6 +146,15 @@ public final class IncidentTrace {
         Trace t = new Trace(world, events, flight, inits, List.of(), List.of(), collectives, List.of(), degraded, List.of(), List.of(),
                 members, gpuIds, Settings.defaults(), states, Map.of(), List.of(), end, false);
         return new Mapped(t, chosen, labels, starved, world);
+    }
+
+    /**
+     * The name a starved nccl-tests run's GPU-to-GPU data path takes as the analyzer's "link": the run's file name (its
+     * last component) keeps two starved runs of one folder apart.
+     */
+    static String dataPath(Incident.TestRun run) {
+        String f = run.file().replace('\\', '/');
+        return "GPU-to-GPU data path (" + f.substring(f.lastIndexOf('/') + 1) + ")";
     }
 
     /** Ps since {@code t0} of a time in ns; -1 for one not recorded. */
