@@ -54,6 +54,28 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
+    /**
+     * The text output's provenance line: the build, and each simulation that judged an nccl-tests run (its topology,
+     * profile and NCCL model); a diagnosis read from the files alone simulates nothing.
+     */
+    static String provenanceText(List<Provenance> simulated) {
+        if (simulated.isEmpty()) return "provenance: ccsim " + BuildInfo.current().label() + " (read from the files; nothing simulated)\n";
+        StringBuilder b = new StringBuilder();
+        for (Provenance p : simulated) b.append("provenance: expectation simulated with ").append(p.text()).append('\n');
+        return b.toString();
+    }
+
+    /** The report's JSON document with {@code ccsim_version} and the simulations' provenance first. */
+    static String withProvenance(String json, List<Provenance> simulated) {
+        com.google.gson.JsonObject o = new com.google.gson.JsonObject();
+        o.addProperty("ccsim_version", BuildInfo.current().label());
+        com.google.gson.JsonArray a = new com.google.gson.JsonArray();
+        simulated.forEach(p -> a.add(p.toJson()));
+        o.add("simulated_with", a);
+        com.google.gson.JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
+        return new com.google.gson.GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+    }
+
     @Override
     public Integer call() {
         if (maxFileMib < 1 || maxFileMib > (1L << 20)) throw new UserException("--max-file-mib " + maxFileMib + ": expected 1 to 1048576 (MiB)");
@@ -64,7 +86,8 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
         } catch (IOException e) {
             throw new UserException("cannot read " + (e.getMessage() == null ? paths : e.getMessage()) + ": " + reason(e), e);
         }
-        IncidentReport report = IncidentReport.of(incident, new SimulatedExpectation(SimSetup.ncclEnv(env)));
+        SimulatedExpectation expectation = new SimulatedExpectation(SimSetup.ncclEnv(env));
+        IncidentReport report = IncidentReport.of(incident, expectation);
         PrintWriter out = spec.commandLine().getOut();
         if (toScenario != null) {
             String json = IncidentScenario.write(report, toScenario.getFileName().toString().replaceFirst("\\.json$", ""));
@@ -74,7 +97,8 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
                 throw new UserException("--to-scenario " + toScenario + ": cannot write: " + reason(e), e);
             }
         }
-        out.print(format == Format.json ? report.toJson() + "\n" : report.toText());
+        out.print(format == Format.json ? withProvenance(report.toJson(), expectation.simulated()) + "\n"
+                : report.toText() + provenanceText(expectation.simulated()));
         if (toScenario != null && format == Format.text) out.println("scenario written to " + toScenario + " (run: ccsim scenario run " + toScenario + ")");
         out.flush();
         return 0;

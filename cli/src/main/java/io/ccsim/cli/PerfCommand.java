@@ -435,8 +435,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      */
     void printText(PrintWriter out, List<PerfRow> rows, String topoName, int nRanks, int nNodes, CommGraph g,
                    CollectiveOp cop, long[] sizes, String kind, String source) {
-        out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%n", BuildInfo.current().label(), kind,
-                cop.cliName(), topoName, nRanks, nNodes, source);
+        out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%s%n", BuildInfo.current().label(), kind,
+                cop.cliName(), topoName, nRanks, nNodes, source, kind.startsWith("simulated") ? ", seed " + seed : "");
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (sizeOptions.factor == null ? 2 : sizeOptions.factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");

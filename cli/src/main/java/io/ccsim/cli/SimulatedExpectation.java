@@ -20,9 +20,15 @@ import java.util.Optional;
 final class SimulatedExpectation implements IncidentTrace.Expectation {
     private final NcclEnv nccl;
     private final Map<MeasuredTarget, PerfRunner> runners = new HashMap<>();
+    private final java.util.List<Provenance> simulated = new java.util.ArrayList<>();
 
     SimulatedExpectation(NcclEnv nccl) {
         this.nccl = nccl;
+    }
+
+    /** The provenance of every simulation made so far, in the order they were set up. */
+    java.util.List<Provenance> simulated() {
+        return java.util.List.copyOf(simulated);
     }
 
     @Override
@@ -37,7 +43,9 @@ final class SimulatedExpectation implements IncidentTrace.Expectation {
         PerfRunner runner = runners.computeIfAbsent(target, t -> {
             Topology topo = TopologyArgs.resolve(t.topology(), t.gpusPerNode(), t.nodes(), 1.0, 0);
             CalibrationProfile prof = SimSetup.profile(null, topo);
-            return new PerfRunner(topo, t.ranks(), prof, nccl, 0);
+            PerfRunner r = new PerfRunner(topo, t.ranks(), prof, nccl, 0);
+            simulated.add(Provenance.of(null, prof, topo, r.graph(), 0));
+            return r;
         });
         long count = runner.countOf(row.op(), row.bytes(), row.dtype());
         if (count == 0) return Optional.empty();
