@@ -40,6 +40,7 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserException("cannot write profile " + out + ": " + e.getMessage(), e);
         }
+        FitCommand.write(prof, out);   // again, its fit section's source naming the build, as fit's profiles do
         PrintWriter o = spec.commandLine().getOut();
         o.printf(java.util.Locale.ROOT, "calibration profile for %s written to %s (launch %.2f us, NVLink efficiency %.3f)%n",
                 prof.gpu(), out, prof.kernelLaunchUs(), prof.linkEfficiency().getOrDefault(io.ccsim.algorithms.profile.LinkClass.NVLINK, Double.NaN));
