@@ -79,7 +79,7 @@ final class CollectiveMatchCheck extends Check {
                     f.text().append(w.ranks().size() == 1 ? ". Rank " : ". Ranks ").append(ranges(w.ranks()))
                             .append(w.ranks().size() == 1 ? " waits" : " wait").append(" in it and so never reached collective #")
                             .append(w.seq()).append(" (").append(sig(w.entered())).append(") on group ").append(w.group())
-                            .append(", which ranks ").append(ranges(w.have())).append(" entered at ").append(s(w.entered().createdPs()))
+                            .append(", which ").append(rankWord(w.have())).append(ranges(w.have())).append(" entered at ").append(s(w.entered().createdPs()))
                             .append(w.ranks().size() == 1 ? ": it is blocked, not missing" : ": they are blocked, not missing");
                 }
             }
@@ -148,14 +148,15 @@ final class CollectiveMatchCheck extends Check {
         for (FrEntry e : byRank.get(c).values()) majorInCulprit |= sig(e).equals(major);
         for (FrEntry e : byRank.get(ref).values()) mineInMajor |= e.collectiveSeq() != seq && sig(e).equals(sig(mine));
         if (!majorInCulprit && mineInMajor || shifted(byRank.get(c), byRank.get(ref), seq)) {
-            root(byRank, seq, group, Category.MISSING_RANK, culprits, "rank " + ranges(culprits) + " did not join collective #" + seq + " ("
-                    + major + ") on group " + group + " that ranks " + ranges(bySig.get(major)) + " entered at "
+            root(byRank, seq, group, Category.MISSING_RANK, culprits, rankWord(culprits) + ranges(culprits) + " did not join collective #" + seq + " ("
+                    + major + ") on group " + group + " that " + rankWord(bySig.get(major)) + ranges(bySig.get(major)) + " entered at "
                     + s(byRank.get(ref).get(seq).createdPs()) + ": its #" + seq + " is " + sig(mine)
                     + ", a call the others make at another position. It skipped a collective (a conditional taken differently on"
                     + " this rank), so its sequence is shifted and NCCL pairs unrelated calls; nothing completes");
         } else {
-            root(byRank, seq, group, Category.COLLECTIVE_MISMATCH, culprits, "collective #" + seq + " on group " + group + ": rank "
-                    + ranges(culprits) + " called " + sig(mine) + " while ranks " + ranges(bySig.get(major)) + " called " + major
+            root(byRank, seq, group, Category.COLLECTIVE_MISMATCH, culprits, "collective #" + seq + " on group " + group + ": "
+                    + rankWord(culprits) + ranges(culprits) + " called " + sig(mine) + " while " + rankWord(bySig.get(major))
+                    + ranges(bySig.get(major)) + " called " + major
                     + (completed(byRank, seq) ? "; NCCL does not compare sizes across ranks and here the call completed: the"
                     + " results are silently wrong" : "; NCCL matches calls by order only, so the collective never completes"));
         }
@@ -264,5 +265,10 @@ final class CollectiveMatchCheck extends Check {
             }
         }
         return false;
+    }
+
+    /** "rank " before one rank, "ranks " before several. */
+    private static String rankWord(java.util.Collection<Integer> ranks) {
+        return ranks.size() == 1 ? "rank " : "ranks ";
     }
 }
