@@ -7,12 +7,12 @@ import static io.ccsim.algorithms.measurements.RowFields.str;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.topology.input.InputException;
+import io.ccsim.topology.input.JsonTree;
 import io.ccsim.algorithms.ReduceOp;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,14 +33,10 @@ final class CalibrationFixtures {
 
     /** @throws IllegalArgumentException naming {@code sourceName}, the row and the field, for malformed content */
     static List<MeasuredRow> parse(String json, String sourceName) {
-        JsonObject root;
-        try {
-            JsonElement e = JsonParser.parseString(json);
-            if (!e.isJsonObject()) throw new IllegalArgumentException(sourceName + ": expected a JSON object with \"rows\"");
-            root = e.getAsJsonObject();
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException(sourceName + ": not valid JSON: " + e.getMessage(), e);
-        }
+        JsonElement e = JsonTree.parse(json, "a JSON object with \"rows\"", (path, problem) -> new InputException(sourceName + ": "
+                + path + ": " + problem));
+        if (!e.isJsonObject()) throw new InputException(sourceName + ": $: expected a JSON object with \"rows\"");
+        JsonObject root = e.getAsJsonObject();
         JsonElement rowsEl = root.get("rows");
         if (rowsEl == null || !rowsEl.isJsonArray()) {
             throw new IllegalArgumentException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
@@ -75,13 +71,22 @@ final class CalibrationFixtures {
         if (bytes <= 0) throw new IllegalArgumentException(where + ".bytes: must be > 0, got " + bytes);
         double t = num(r, "time_us", where);
         if (!(t > 0) || Double.isInfinite(t)) throw new IllegalArgumentException(where + ".time_us: must be finite and > 0, got " + t);
-        JsonElement ra = nullable(r, "nccl_reported_algo");
-        JsonElement rp = nullable(r, "nccl_reported_proto");
-        JsonElement rc = nullable(r, "nccl_reported_channels");
-        Optional<Algorithm> na = ra == null ? Optional.empty() : Optional.of(algo(ra.getAsString(), where + ".nccl_reported_algo"));
-        Optional<Protocol> np = rp == null ? Optional.empty() : Optional.of(proto(rp.getAsString(), where + ".nccl_reported_proto"));
-        OptionalInt nc = rc == null ? OptionalInt.empty() : OptionalInt.of(rc.getAsInt());
+        Optional<Algorithm> na = nullable(r, "nccl_reported_algo") == null ? Optional.empty()
+                : Optional.of(algo(str(r, "nccl_reported_algo", where), where + ".nccl_reported_algo"));
+        Optional<Protocol> np = nullable(r, "nccl_reported_proto") == null ? Optional.empty()
+                : Optional.of(proto(str(r, "nccl_reported_proto", where), where + ".nccl_reported_proto"));
+        OptionalInt nc = nullable(r, "nccl_reported_channels") == null ? OptionalInt.empty() : OptionalInt.of(channels(r, where));
         return new MeasuredRow(where, op, n, bytes, DataType.FLOAT32, Optional.of(ReduceOp.SUM), 0, fa, fp, 0, na, np, nc, t);
+    }
+
+    /** NCCL's logged channel count: a whole number from 1 to 64 (NCCL's MAXCHANNELS). */
+    private static int channels(JsonObject r, String where) {
+        double c = num(r, "nccl_reported_channels", where);
+        if (!(c >= 1 && c <= 64) || c != Math.rint(c)) {
+            throw new InputException(where + ".nccl_reported_channels: " + r.get("nccl_reported_channels") + " is out of range; valid: a whole"
+                    + " number from 1 to 64");
+        }
+        return (int) c;
     }
 
     private static JsonElement nullable(JsonObject r, String key) {

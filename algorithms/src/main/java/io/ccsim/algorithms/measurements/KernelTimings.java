@@ -7,11 +7,11 @@ import static io.ccsim.algorithms.measurements.RowFields.str;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.topology.input.InputException;
+import io.ccsim.topology.input.JsonTree;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,12 +28,8 @@ final class KernelTimings {
 
     /** @throws IllegalArgumentException naming {@code sourceName}, the row and the field, for malformed content */
     static List<MeasuredRow> parse(String json, String sourceName) {
-        JsonElement rootEl;
-        try {
-            rootEl = JsonParser.parseString(json);
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException(sourceName + ": not valid JSON: " + e.getMessage(), e);
-        }
+        JsonElement rootEl = JsonTree.parse(json, "a JSON array of timing rows", (path, problem) -> new InputException(sourceName + ": "
+                + path + ": " + problem));
         if (!rootEl.isJsonArray()) {
             throw new IllegalArgumentException(sourceName + ": expected a JSON array of timing rows ([{\"op\": ..., \"n\": ..., \"algo\": ...,"
                     + " \"proto\": ..., \"channels\": ..., \"bytes\": ..., \"time_us\": ..., \"graph\": ...}])");
