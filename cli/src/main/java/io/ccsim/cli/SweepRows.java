@@ -123,8 +123,8 @@ public final class SweepRows {
     static String idOfJson(String line, String where) {
         if (line.isBlank()) return null;
         JsonElement e = JsonTree.parse(line, "a sweep row", (path, problem) -> new UserException(io.ccsim.topology.input.InputException
-                .oneLine(where + ": " + path + ": " + problem + " (valid: the rows of an interrupted run of the same study, or a new"
-                        + " file)")));
+                .oneLine(where + ": " + path + ": " + problem + "; --out takes the rows of an interrupted run of the same study, or a"
+                        + " new file")));
         if (!e.isJsonObject() || !e.getAsJsonObject().has("id") || !e.getAsJsonObject().has("error")) return null;
         JsonElement id = e.getAsJsonObject().get("id");
         return id.isJsonPrimitive() && id.getAsJsonPrimitive().isString() ? id.getAsString() : null;
