@@ -66,7 +66,12 @@ public final class StepProfileJson {
             String name = p.has("name") ? string(p, "name", source, at + ".name") : "param" + i;
             double bytes = number(p, "bytes", source, at, 1);
             if (bytes != Math.rint(bytes)) throw new InputException(source + ": " + at + ".bytes: " + bytes + " is not a whole number");
-            out.add(new Gradient(name, (long) bytes, ps(number(p, "ready_ms", source, at, 0))));
+            long ready = ps(number(p, "ready_ms", source, at, 0));
+            try {
+                out.add(new Gradient(name, (long) bytes, ready));
+            } catch (IllegalArgumentException e) {
+                throw new InputException(source + ": " + at + ": " + e.getMessage() + "; valid: a name, bytes >= 1 and ready_ms >= 0");
+            }
         }
         return out;
     }

@@ -39,13 +39,13 @@ final class CalibrationFixtures {
         JsonObject root = e.getAsJsonObject();
         JsonElement rowsEl = root.get("rows");
         if (rowsEl == null || !rowsEl.isJsonArray()) {
-            throw new IllegalArgumentException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
+            throw new InputException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
         }
         JsonArray rows = rowsEl.getAsJsonArray();
         List<MeasuredRow> out = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             String where = sourceName + " rows[" + i + "]";
-            if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
+            if (!rows.get(i).isJsonObject()) throw new InputException(where + ": expected an object");
             JsonObject r = rows.get(i).getAsJsonObject();
             if (bool(r, "graph", where)) out.add(row(r, where));
         }
@@ -55,22 +55,22 @@ final class CalibrationFixtures {
     private static MeasuredRow row(JsonObject r, String where) {
         CollectiveOp op = RowFields.op(r, where);
         int n = (int) num(r, "n", where);
-        if (n < 1) throw new IllegalArgumentException(where + ".n: must be >= 1, got " + n);
+        if (n < 1) throw new InputException(where + ".n: must be >= 1, got " + n);
         String mode = str(r, "mode", where);
         Optional<Algorithm> fa = Optional.empty();
         Optional<Protocol> fp = Optional.empty();
         if (!mode.equals("default")) {
             String[] m = mode.split("/");
             if (m.length != 2) {
-                throw new IllegalArgumentException(where + ".mode: '" + mode + "' is neither 'default' nor 'Algo/Proto' (e.g. Ring/LL128)");
+                throw new InputException(where + ".mode: '" + mode + "' is neither 'default' nor 'Algo/Proto' (e.g. Ring/LL128)");
             }
             fa = Optional.of(algo(m[0], where + ".mode"));
             fp = Optional.of(proto(m[1], where + ".mode"));
         }
         long bytes = (long) num(r, "bytes", where);
-        if (bytes <= 0) throw new IllegalArgumentException(where + ".bytes: must be > 0, got " + bytes);
+        if (bytes <= 0) throw new InputException(where + ".bytes: must be > 0, got " + bytes);
         double t = num(r, "time_us", where);
-        if (!(t > 0) || Double.isInfinite(t)) throw new IllegalArgumentException(where + ".time_us: must be finite and > 0, got " + t);
+        if (!(t > 0) || Double.isInfinite(t)) throw new InputException(where + ".time_us: must be finite and > 0, got " + t);
         Optional<Algorithm> na = nullable(r, "nccl_reported_algo") == null ? Optional.empty()
                 : Optional.of(algo(str(r, "nccl_reported_algo", where), where + ".nccl_reported_algo"));
         Optional<Protocol> np = nullable(r, "nccl_reported_proto") == null ? Optional.empty()
@@ -99,7 +99,7 @@ final class CalibrationFixtures {
         for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
             if (a.ncclName().equalsIgnoreCase(s.trim())) return a;
         }
-        throw new IllegalArgumentException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree");
+        throw new InputException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree");
     }
 
     /** NCCL protocol names, case-insensitively (LL, LL128, Simple). */
@@ -108,6 +108,6 @@ final class CalibrationFixtures {
         for (Protocol p : Protocol.values()) {
             if (p.name().equals(t)) return p;
         }
-        throw new IllegalArgumentException(where + ": protocol '" + s + "' is unknown; valid: LL, LL128, Simple");
+        throw new InputException(where + ": protocol '" + s + "' is unknown; valid: LL, LL128, Simple");
     }
 }
