@@ -1,5 +1,6 @@
 package io.ccsim.fuzz;
 
+import io.ccsim.algorithms.ddp.StepProfileJson;
 import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.SymkModel;
@@ -138,6 +139,51 @@ class ParserFuzzTest {
             String input = new Mutations(k).text(NCCL_TESTS);
             Outcome.check(executor, "nccl-tests log, seed " + k + ": " + clip(input), "all_reduce_perf.log",
                     () -> Measurements.read("all_reduce_perf.log", input, false));
+        }
+    }
+
+    /** A gradient profile as tools/ddp-measure/ddp_buckets.py writes it: two parameters and one measured run. */
+    static final String GRADS = """
+            {"world_size": 2, "dtype": "float32", "forward_ms": 1.5, "backward_compute_ms": 3.25,
+             "params": [{"name": "0.weight", "bytes": 4194304, "ready_ms": 3.0}, {"name": "0.bias", "bytes": 4096, "ready_ms": 3.2}],
+             "runs": [{"bucket_cap_mb": 25, "iteration_ms_median": 5.1, "iteration_ms_p10": 5.0, "iteration_ms_p90": 5.3}]}
+            """;
+
+    /** A CudaExecutor timing file: two trials of a graph-replay row and an eager row. */
+    static final String KERNEL_TIMINGS = """
+            [{"op": "all_reduce", "n": 2, "algo": "Ring", "proto": "LL", "channels": 2, "bytes": 4096, "dtype": "float32",
+              "redop": "sum", "root": 0, "graph": true, "trial": 0, "time_us": 9.5},
+             {"op": "all_reduce", "n": 2, "algo": "Ring", "proto": "LL", "channels": 2, "bytes": 4096, "dtype": "float32",
+              "redop": "sum", "root": 0, "graph": true, "trial": 1, "time_us": 9.7},
+             {"op": "all_gather", "n": 4, "algo": "Tree", "proto": "Simple", "channels": 8, "bytes": 1048576, "graph": false,
+              "time_us": 40.0}]
+            """;
+
+    /** A measure.py calibration fixture: an NCCL-chosen row and a forced one. */
+    static final String FIXTURE = """
+            {"source": {"gpu": "H200"}, "rows": [
+             {"op": "all_reduce", "n": 2, "mode": "default", "nccl_reported_algo": "RING", "nccl_reported_proto": "LL",
+              "nccl_reported_channels": 2, "bytes": 8, "dtype": "float", "redop": "sum", "root": 0, "time_us": 9.5, "graph": true},
+             {"op": "all_reduce", "n": 2, "mode": "Tree/LL128", "nccl_reported_algo": null, "nccl_reported_proto": null,
+              "nccl_reported_channels": null, "bytes": 65536, "time_us": 20.0, "graph": true}]}
+            """;
+
+    @Test
+    void measurementAndProfileJson() {
+        for (int k = 0; k < TRIES; k++) {
+            Mutations m = new Mutations(k);
+            for (String input : List.of(m.text(GRADS), m.tree(GRADS))) {
+                Outcome.check(executor, "gradient profile, seed " + k + ": " + clip(input), "g.json: ", () -> StepProfileJson.parse(input,
+                        "g.json"));
+            }
+            for (String input : List.of(m.text(KERNEL_TIMINGS), m.tree(KERNEL_TIMINGS))) {
+                Outcome.check(executor, "kernel timings, seed " + k + ": " + clip(input), "k.json", () -> Measurements.kernelTimings(input,
+                        "k.json"));
+            }
+            for (String input : List.of(m.text(FIXTURE), m.tree(FIXTURE))) {
+                Outcome.check(executor, "calibration fixture, seed " + k + ": " + clip(input), "f.json", () -> Measurements
+                        .calibrationFixture(input, "f.json"));
+            }
         }
     }
 
