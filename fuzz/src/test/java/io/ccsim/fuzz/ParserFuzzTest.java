@@ -4,6 +4,7 @@ import io.ccsim.algorithms.ddp.StepProfileJson;
 import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.SymkModel;
+import io.ccsim.cli.SweepReaders;
 import io.ccsim.scenarios.ScenarioCatalog;
 import io.ccsim.scenarios.format.ScenarioParser;
 import io.ccsim.topology.BuildOptions;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every reader of user input, fed {@link #TRIES} seeded mutations of valid input each, holds {@link Outcome}'s
  * property: a value or one clear line, never another exception or a hang. Try k of a property uses seed k, so a
- * failure names the seed that reproduces it. Cost in CI: 11,000 tries in all, about 6 s (see
+ * failure names the seed that reproduces it. Cost in CI: 21,000 tries in all, about 4 s (see
  * docs/architecture.md, "Hostile input").
  */
 class ParserFuzzTest {
@@ -170,6 +171,9 @@ class ParserFuzzTest {
 
     @Test
     void measurementAndProfileJson() {
+        StepProfileJson.parse(GRADS, "g.json");   // the seeds are valid, so mutations start from input that reads
+        org.assertj.core.api.Assertions.assertThat(Measurements.kernelTimings(KERNEL_TIMINGS, "k.json")).hasSize(1);
+        org.assertj.core.api.Assertions.assertThat(Measurements.calibrationFixture(FIXTURE, "f.json")).hasSize(2);
         for (int k = 0; k < TRIES; k++) {
             Mutations m = new Mutations(k);
             for (String input : List.of(m.text(GRADS), m.tree(GRADS))) {
@@ -183,6 +187,36 @@ class ParserFuzzTest {
             for (String input : List.of(m.text(FIXTURE), m.tree(FIXTURE))) {
                 Outcome.check(executor, "calibration fixture, seed " + k + ": " + clip(input), "f.json", () -> Measurements
                         .calibrationFixture(input, "f.json"));
+            }
+        }
+    }
+
+    /** A sweep study: two nodes, two collectives, a what-if per NIC rail and an NCCL variable, drawn 4 at random. */
+    static final String STUDY = """
+            {"topology": "hgx-h100", "nodes": [1, 2], "gpus": 8, "nics_per_node": 8, "oversubscription": [1, 2.5],
+             "sharp": false, "ops": ["all_reduce", "all_gather"], "dtypes": ["float", "bf16"], "seeds": [0, 1],
+             "sim_mode": "folded", "sizes": {"min": "1K", "max": "1M", "factor": 4},
+             "what_if": [{}, {"each": "n*.nic3~leaf*", "factor": 0.1}, {"each": "n0.nic*~leaf*", "down": true}],
+             "env": {"NCCL_ALGO": ["Ring", "Tree"], "NCCL_PROTO": "Simple"}, "sample": {"count": 4, "seed": 7}}
+            """;
+
+    /** One row of a sweep's JSON-lines output, as ccsim writes it. */
+    static final String SWEEP_ROW = "{\"point\":3,\"id\":\"0123456789abcdef\",\"topology\":\"hgx-h100\",\"nodes\":2,"
+            + "\"op\":\"all_reduce\",\"bytes\":1048576,\"time_us\":41.25,\"busbw_gbps\":1.5E2,\"error\":null}";
+
+    @Test
+    void sweepStudiesAndRows() {
+        SweepReaders.study(STUDY, "study.json");   // the seeds are valid, so mutations start from a study that reads
+        SweepReaders.row(SWEEP_ROW, "--out r.jsonl: line 2");
+        for (int k = 0; k < TRIES; k++) {
+            Mutations m = new Mutations(k);
+            for (String input : List.of(m.text(STUDY), m.tree(STUDY))) {
+                Outcome.check(executor, "sweep study, seed " + k + ": " + clip(input), "study.json: ", () -> SweepReaders.study(input,
+                        "study.json"));
+            }
+            for (String input : List.of(m.text(SWEEP_ROW), m.tree(SWEEP_ROW))) {
+                Outcome.check(executor, "sweep row, seed " + k + ": " + clip(input), "--out r.jsonl: line 2: ", () -> SweepReaders.row(input,
+                        "--out r.jsonl: line 2"));
             }
         }
     }
