@@ -146,14 +146,10 @@ final class SweepOutput implements AutoCloseable {
     /** The complete lines of {@code f} (a last line without its newline is cut, so left out); none if absent. */
     private static List<String> lines(Path f) {
         if (!Files.exists(f)) return List.of();
-        try {
-            String text = Files.readString(f, StandardCharsets.UTF_8);
-            int end = text.lastIndexOf('\n');
-            if (end < 0) return List.of();
-            return List.of(text.substring(0, end).split("\n", -1));
-        } catch (IOException e) {
-            throw new UserException("cannot read --out " + f + ": " + e.getMessage(), e);
-        }
+        String text = io.ccsim.topology.input.TextFile.read(f, "--out");
+        int end = text.lastIndexOf('\n');
+        if (end < 0) return List.of();
+        return List.of(text.substring(0, end).split("\n", -1));
     }
 
     /** The point id of line {@code index} (from 0) of {@code f}, or null if it is not a complete row. */

@@ -93,7 +93,7 @@ public final class SweepRows {
     /** The complete rows of a sweep's output file ({@code .csv} with its header, else JSON lines), as {@link #values}. */
     static List<Map<String, String>> valuesOf(Path file) {
         try {
-            List<String> lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
+            List<String> lines = io.ccsim.topology.input.TextFile.read(file, "--out").lines().toList();
             if (!file.toString().endsWith(".csv")) {
                 List<String> json = new ArrayList<>();
                 for (int i = 0; i < lines.size(); i++) if (idOfJson(lines.get(i), file + ": line " + (i + 1)) != null) json.add(lines.get(i));

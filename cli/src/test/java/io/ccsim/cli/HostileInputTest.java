@@ -108,6 +108,7 @@ class HostileInputTest {
         file("study-bad.json", "{\"topology\": \"hgx-h100\" /* two GPUs */, \"ops\": \"all_reduce\", \"sizes\": [\"1M\"]}");
         file("rows-dup.jsonl", "{\"point\": 0, \"id\": \"0123456789abcdef\", \"id\": \"fedcba9876543210\", \"error\": null}\n");
         io.ccsim.algorithms.profile.CalibrationProfile.builtin("h100").write(dir.resolve("base.json"));
+        Files.write(dir.resolve("rows-latin1.jsonl"), "{\"point\": 0, \"id\": \"\u00e9\"}\n".getBytes(StandardCharsets.ISO_8859_1));
         file("rows-bad.jsonl", "{\"point\": 0, \"id\": \"0123456789abcdef\"\n{\"point\": 1}\n");
     }
 
@@ -229,6 +230,9 @@ class HostileInputTest {
                 + " study, or a new file", "sweep", "@/study.json", "--out", "@/rows-dup.jsonl"));
         c.add(refused("a malformed line in a sweep's rows", "ccsim: error: --out @/rows-bad.jsonl: line 1: $: malformed JSON at line 1 column"
                 + " 38: the document ends early; --out takes the rows of an interrupted run of the same study, or a new file", "sweep", "@/study.json", "--out", "@/rows-bad.jsonl"));
+        c.add(refused("sweep rows that are not UTF-8", "ccsim: error: @/rows-latin1.jsonl: line 1 (byte 20): not UTF-8 text (byte"
+                + " 0xE9); valid: a UTF-8 text file (convert with iconv -t UTF-8)", "sweep", "@/study.json", "--out",
+                "@/rows-latin1.jsonl"));
         return c;
     }
 
