@@ -48,8 +48,9 @@ final class SweepOutput implements AutoCloseable {
                 throw new UserException("--out " + f + ": unknown format; valid: FILE.csv or FILE.jsonl (FILE.parquet with --master)");
             }
             Set<String> have = new LinkedHashSet<>();
-            for (String line : lines(f)) {
-                String id = id(f, line);
+            List<String> lines = lines(f);
+            for (int i = 0; i < lines.size(); i++) {
+                String id = id(f, lines.get(i), i);
                 if (id == null) continue;
                 if (!ids.contains(id)) {
                     throw new UserException("--out " + f + ": holds point " + id + ", which is not a point of this study;"
@@ -90,7 +91,8 @@ final class SweepOutput implements AutoCloseable {
         if (!complete) return;
         for (Path f : files) {
             List<String> rows = new ArrayList<>();
-            for (String line : lines(f)) if (id(f, line) != null) rows.add(line);
+            List<String> lines = lines(f);
+            for (int i = 0; i < lines.size(); i++) if (id(f, lines.get(i), i) != null) rows.add(lines.get(i));
             rows.sort(Comparator.comparingInt(l -> Integer.parseInt(l.substring(isCsv(f) ? 0 : l.indexOf(':') + 1,
                     isCsv(f) ? l.indexOf(',') : l.indexOf(',')))));
             write(f, rows);
@@ -113,9 +115,10 @@ final class SweepOutput implements AutoCloseable {
     private BufferedWriter rewrite(Path f) {
         List<String> keep = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (String line : lines(f)) {
-            String id = id(f, line);
-            if (id != null && done.contains(id) && seen.add(id)) keep.add(line);
+        List<String> lines = lines(f);
+        for (int i = 0; i < lines.size(); i++) {
+            String id = id(f, lines.get(i), i);
+            if (id != null && done.contains(id) && seen.add(id)) keep.add(lines.get(i));
         }
         write(f, keep);
         try {
@@ -143,18 +146,15 @@ final class SweepOutput implements AutoCloseable {
     /** The complete lines of {@code f} (a last line without its newline is cut, so left out); none if absent. */
     private static List<String> lines(Path f) {
         if (!Files.exists(f)) return List.of();
-        try {
-            String text = Files.readString(f, StandardCharsets.UTF_8);
-            int end = text.lastIndexOf('\n');
-            if (end < 0) return List.of();
-            return List.of(text.substring(0, end).split("\n", -1));
-        } catch (IOException e) {
-            throw new UserException("cannot read --out " + f + ": " + e.getMessage(), e);
-        }
+        String text = io.ccsim.topology.input.TextFile.read(f, "--out");
+        int end = text.lastIndexOf('\n');
+        if (end < 0) return List.of();
+        return List.of(text.substring(0, end).split("\n", -1));
     }
 
-    private static String id(Path f, String line) {
-        return isCsv(f) ? SweepRows.idOfCsv(line) : SweepRows.idOfJson(line);
+    /** The point id of line {@code index} (from 0) of {@code f}, or null if it is not a complete row. */
+    private static String id(Path f, String line, int index) {
+        return isCsv(f) ? SweepRows.idOfCsv(line) : SweepRows.idOfJson(line, "--out " + f + ": line " + (index + 1));
     }
 
     private static boolean isCsv(Path f) {

@@ -3,7 +3,7 @@ package io.ccsim.cli;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
+import io.ccsim.topology.input.JsonTree;
 import io.ccsim.algorithms.perf.PerfRow;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -62,12 +62,12 @@ public final class SweepRows {
 
     /** The CSV line of the row in JSON line {@code json}. */
     public static String csvLine(String json) {
-        JsonObject o = JsonParser.parseString(json).getAsJsonObject();
+        JsonObject o = row(json, "a sweep row");
         StringBuilder sb = new StringBuilder();
         for (String c : COLUMNS) {
             if (sb.length() > 0 || !c.equals(COLUMNS.get(0))) sb.append(',');
             JsonElement v = o.get(c);
-            String s = v == null || v.isJsonNull() ? "" : v.getAsString();
+            String s = text(v);
             if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0) s = '"' + s.replace("\"", "\"\"") + '"';
             sb.append(s);
         }
@@ -79,11 +79,11 @@ public final class SweepRows {
         List<Map<String, String>> out = new ArrayList<>();
         for (String r : rows) {
             if (r == null) continue;
-            JsonObject o = JsonParser.parseString(r).getAsJsonObject();
+            JsonObject o = row(r, "a sweep row");
             Map<String, String> m = new LinkedHashMap<>();
             for (String c : COLUMNS) {
                 JsonElement v = o.get(c);
-                m.put(c, v == null || v.isJsonNull() ? "" : v.getAsString());
+                m.put(c, text(v));
             }
             out.add(m);
         }
@@ -93,10 +93,10 @@ public final class SweepRows {
     /** The complete rows of a sweep's output file ({@code .csv} with its header, else JSON lines), as {@link #values}. */
     static List<Map<String, String>> valuesOf(Path file) {
         try {
-            List<String> lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
+            List<String> lines = io.ccsim.topology.input.TextFile.read(file, "--out").lines().toList();
             if (!file.toString().endsWith(".csv")) {
                 List<String> json = new ArrayList<>();
-                for (String l : lines) if (idOfJson(l) != null) json.add(l);
+                for (int i = 0; i < lines.size(); i++) if (idOfJson(lines.get(i), file + ": line " + (i + 1)) != null) json.add(lines.get(i));
                 return values(json);
             }
             List<Map<String, String>> out = new ArrayList<>();
@@ -112,15 +112,43 @@ public final class SweepRows {
         }
     }
 
-    /** The point id of a row's JSON line, or null if it is not a complete row. */
-    static String idOfJson(String line) {
-        try {
-            JsonElement e = JsonParser.parseString(line);
-            if (!e.isJsonObject() || !e.getAsJsonObject().has("id") || !e.getAsJsonObject().has("error")) return null;
-            return e.getAsJsonObject().get("id").getAsString();
-        } catch (RuntimeException e) {
-            return null;
+    /**
+     * The point id of a row's JSON line, or null if the line is blank or a JSON object that is not a complete row (no
+     * {@code id} string or no {@code error}).
+     *
+     * @param where the file and line, for errors ({@code out.jsonl: line 3})
+     * @throws UserException naming {@code where} and the JSON path, for a line that is not strict JSON (a duplicate key
+     *                       included): ccsim writes none, so the file was edited or is another program's
+     */
+    static String idOfJson(String line, String where) {
+        if (line.isBlank()) return null;
+        JsonElement e = JsonTree.parse(line, "a sweep row", (path, problem) -> new UserException(io.ccsim.topology.input.InputException
+                .oneLine(where + ": " + path + ": " + problem + "; --out takes the rows of an interrupted run of the same study, or a"
+                        + " new file")));
+        if (!e.isJsonObject() || !e.getAsJsonObject().has("id") || !e.getAsJsonObject().has("error")) return null;
+        JsonElement id = e.getAsJsonObject().get("id");
+        return id.isJsonPrimitive() && id.getAsJsonPrimitive().isString() ? id.getAsString() : null;
+    }
+
+    /**
+     * A column's text: empty for null; a number as ccsim wrote it (a whole number plainly, a double as
+     * {@link Double#toString}), which the exact decimal that {@link JsonTree} keeps would spell otherwise ("1.0E+10").
+     */
+    private static String text(JsonElement v) {
+        if (v == null || v.isJsonNull()) return "";
+        if (v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber()) {
+            java.math.BigDecimal d = v.getAsBigDecimal();
+            return d.scale() == 0 ? d.toPlainString() : Double.toString(d.doubleValue());
         }
+        return v.getAsString();
+    }
+
+    /** The JSON object of a row ccsim wrote ({@link #json}); {@code what} names it in the error. */
+    private static JsonObject row(String json, String what) {
+        JsonElement e = JsonTree.parse(json, what, (path, problem) -> new UserException(io.ccsim.topology.input.InputException
+                .oneLine(what + ": " + path + ": " + problem)));
+        if (!e.isJsonObject()) throw new UserException(what + ": $: expected a JSON object");
+        return e.getAsJsonObject();
     }
 
     /** The point id of a row's CSV line (the second field; ids have no comma), or null if it is not a complete row. */
@@ -135,10 +163,5 @@ public final class SweepRows {
             else if (ch == ',' && !quoted) fields++;
         }
         return fields == COLUMNS.size() && !quoted ? f[1] : null;
-    }
-
-    /** The point index of a row's JSON line. */
-    static int indexOfJson(String line) {
-        return JsonParser.parseString(line).getAsJsonObject().get("point").getAsInt();
     }
 }

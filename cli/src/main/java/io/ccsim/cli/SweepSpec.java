@@ -3,9 +3,9 @@ package io.ccsim.cli;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
+import io.ccsim.topology.input.InputException;
+import io.ccsim.topology.input.JsonTree;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,13 +66,7 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
      */
     static SweepSpec parse(String text, String file) {
         if (StudyYaml.isYaml(file)) return StudyYaml.parse(text, file);
-        JsonElement root;
-        try {
-            root = JsonParser.parseString(text);
-        } catch (JsonParseException e) {
-            throw new UserException(file + ": not JSON: " + e.getMessage());
-        }
-        return of(root, file);
+        return of(JsonTree.parse(text, "a study object with keys " + KEY_ORDER, (path, problem) -> bad(file, path, problem)), file);
     }
 
     /**
@@ -225,7 +219,7 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
         private final String what;
 
         SpecException(String file, String path, String what) {
-            super(file + ": " + path + ": " + what);
+            super(InputException.oneLine(file + ": " + path + ": " + what));
             this.path = path;
             this.what = what;
         }

@@ -95,6 +95,21 @@ class HostileInputTest {
         file("no-group.json", SCENARIO.replace("\"bytes\": \"1MiB\"", "\"bytes\": \"1MiB\", \"group\": \"nope\""));
         file("destroyed.json", SCENARIO.replace("{\"repeat\"", "{\"new_group\": {\"name\": \"g\", \"ranks\": [0, 1], \"eager\": true}},"
                 + " {\"destroy\": \"g\"}, {\"repeat\"").replace("\"bytes\": \"1MiB\"", "\"bytes\": \"1MiB\", \"group\": \"g\""));
+        file("grads-dup.json", "{\"forward_ms\": 1, \"backward_compute_ms\": 2, \"params\": [{\"bytes\": 4, \"ready_ms\": 1}],"
+                + " \"forward_ms\": 3}");
+        file("grads-bad.json", "{\"forward_ms\": 1, \"params\": [");
+        file("fixture-dup.json", "{\"source\": {}, \"rows\": [], \"rows\": []}");
+        file("fixture-bad.json", "{\"source\": {}, \"rows\": [}");
+        file("timing-dup.json", "[{\"op\": \"all_reduce\", \"graph\": true, \"graph\": false}]");
+        file("timing-bad.json", "[{\"op\": \"all_reduce\",}]");
+        file("study.json", "{\"topology\": \"hgx-h100\", \"gpus\": 2, \"ops\": \"all_reduce\", \"sizes\": [\"1M\"]}");
+        file("study-dup.json", "{\"topology\": \"hgx-h100\", \"gpus\": 2, \"ops\": \"all_reduce\", \"sizes\": [\"1M\"],"
+                + " \"gpus\": 4}");
+        file("study-bad.json", "{\"topology\": \"hgx-h100\" /* two GPUs */, \"ops\": \"all_reduce\", \"sizes\": [\"1M\"]}");
+        file("rows-dup.jsonl", "{\"point\": 0, \"id\": \"0123456789abcdef\", \"id\": \"fedcba9876543210\", \"error\": null}\n");
+        io.ccsim.algorithms.profile.CalibrationProfile.builtin("h100").write(dir.resolve("base.json"));
+        Files.write(dir.resolve("rows-latin1.jsonl"), "{\"point\": 0, \"id\": \"\u00e9\"}\n".getBytes(StandardCharsets.ISO_8859_1));
+        file("rows-bad.jsonl", "{\"point\": 0, \"id\": \"0123456789abcdef\"\n{\"point\": 1}\n");
     }
 
     static List<Case> refusals() {
@@ -190,6 +205,34 @@ class HostileInputTest {
         c.add(refused("a fault at iteration 1e9 of 2", "ccsim: error: @/late-fault.json: $.faults[0].at_iteration: iteration"
                 + " 1000000000 never starts: the job runs at most 2 training iterations (its repeat's times); valid: 0..1",
                 "scenario", "run", "@/late-fault.json"));
+        c.add(refused("a duplicate key in a gradient profile", "ccsim: error: @/grads-dup.json: $.forward_ms: key 'forward_ms' appears"
+                + " twice in one object, at line 1 column 86; valid: each key once", "ddp", "--grads", "@/grads-dup.json", "--topology", "hgx-h100",
+                "--gpus", "2"));
+        c.add(refused("a malformed gradient profile", "ccsim: error: @/grads-bad.json: $: malformed JSON at line 1 column 30: the"
+                + " document ends early", "ddp", "--grads", "@/grads-bad.json", "--topology", "hgx-h100",
+                "--gpus", "2"));
+        c.add(refused("a duplicate key in a calibration fixture", "ccsim: error: @/fixture-dup.json: $.rows: key 'rows' appears twice"
+                + " in one object, at line 1 column 28; valid: each key once", "fit", "nccl", "--out", "@/p.json", "@/fixture-dup.json"));
+        c.add(refused("a malformed calibration fixture", "ccsim: error: @/fixture-bad.json: $: malformed JSON at line 1 column 25:"
+                + " expected value", "fit", "nccl", "--out", "@/p.json", "@/fixture-bad.json"));
+        c.add(refused("a duplicate key in kernel timings", "ccsim: error: @/timing-dup.json: $[0].graph: key 'graph' appears"
+                + " twice in one object, at line 1 column 38; valid: each key once", "fit", "kernels", "--base", "@/base.json", "--out", "@/p.json", "--date",
+                "2026-01-01", "@/timing-dup.json"));
+        c.add(refused("malformed kernel timings", "ccsim: error: @/timing-bad.json: $: malformed JSON at line 1 column 23:"
+                + " expected name", "fit", "kernels", "--base", "@/base.json", "--out", "@/p.json", "--date",
+                "2026-01-01", "@/timing-bad.json"));
+        c.add(refused("a duplicate key in a study", "ccsim: error: @/study-dup.json: $.gpus: key 'gpus' appears twice in one object,"
+                + " at line 1 column 75; valid: each key once", "sweep", "@/study-dup.json"));
+        c.add(refused("a comment in a study", "ccsim: error: @/study-bad.json: $: malformed JSON at line 1 column 26: syntax that strict"
+                + " JSON (RFC 8259) does not allow (comments, single quotes, unquoted names, trailing commas, NaN, a second document)", "sweep", "@/study-bad.json"));
+        c.add(refused("a duplicate key in a sweep's rows", "ccsim: error: --out @/rows-dup.jsonl: line 1: $.id: key 'id' appears twice"
+                + " in one object, at line 1 column 40; valid: each key once; --out takes the rows of an interrupted run of the same"
+                + " study, or a new file", "sweep", "@/study.json", "--out", "@/rows-dup.jsonl"));
+        c.add(refused("a malformed line in a sweep's rows", "ccsim: error: --out @/rows-bad.jsonl: line 1: $: malformed JSON at line 1 column"
+                + " 38: the document ends early; --out takes the rows of an interrupted run of the same study, or a new file", "sweep", "@/study.json", "--out", "@/rows-bad.jsonl"));
+        c.add(refused("sweep rows that are not UTF-8", "ccsim: error: @/rows-latin1.jsonl: line 1 (byte 20): not UTF-8 text (byte"
+                + " 0xE9); valid: a UTF-8 text file (convert with iconv -t UTF-8)", "sweep", "@/study.json", "--out",
+                "@/rows-latin1.jsonl"));
         return c;
     }
 

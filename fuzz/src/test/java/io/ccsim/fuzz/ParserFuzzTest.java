@@ -1,8 +1,10 @@
 package io.ccsim.fuzz;
 
+import io.ccsim.algorithms.ddp.StepProfileJson;
 import io.ccsim.algorithms.measurements.Measurements;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.SymkModel;
+import io.ccsim.cli.SweepReaders;
 import io.ccsim.scenarios.ScenarioCatalog;
 import io.ccsim.scenarios.format.ScenarioParser;
 import io.ccsim.topology.BuildOptions;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every reader of user input, fed {@link #TRIES} seeded mutations of valid input each, holds {@link Outcome}'s
  * property: a value or one clear line, never another exception or a hang. Try k of a property uses seed k, so a
- * failure names the seed that reproduces it. Cost in CI: 11,000 tries in all, about 6 s (see
+ * failure names the seed that reproduces it. Cost in CI: 21,000 tries in all, about 4 s (see
  * docs/architecture.md, "Hostile input").
  */
 class ParserFuzzTest {
@@ -138,6 +140,84 @@ class ParserFuzzTest {
             String input = new Mutations(k).text(NCCL_TESTS);
             Outcome.check(executor, "nccl-tests log, seed " + k + ": " + clip(input), "all_reduce_perf.log",
                     () -> Measurements.read("all_reduce_perf.log", input, false));
+        }
+    }
+
+    /** A gradient profile as tools/ddp-measure/ddp_buckets.py writes it: two parameters and one measured run. */
+    static final String GRADS = """
+            {"world_size": 2, "dtype": "float32", "forward_ms": 1.5, "backward_compute_ms": 3.25,
+             "params": [{"name": "0.weight", "bytes": 4194304, "ready_ms": 3.0}, {"name": "0.bias", "bytes": 4096, "ready_ms": 3.2}],
+             "runs": [{"bucket_cap_mb": 25, "iteration_ms_median": 5.1, "iteration_ms_p10": 5.0, "iteration_ms_p90": 5.3}]}
+            """;
+
+    /** A CudaExecutor timing file: two trials of a graph-replay row and an eager row. */
+    static final String KERNEL_TIMINGS = """
+            [{"op": "all_reduce", "n": 2, "algo": "Ring", "proto": "LL", "channels": 2, "bytes": 4096, "dtype": "float32",
+              "redop": "sum", "root": 0, "graph": true, "trial": 0, "time_us": 9.5},
+             {"op": "all_reduce", "n": 2, "algo": "Ring", "proto": "LL", "channels": 2, "bytes": 4096, "dtype": "float32",
+              "redop": "sum", "root": 0, "graph": true, "trial": 1, "time_us": 9.7},
+             {"op": "all_gather", "n": 4, "algo": "Tree", "proto": "Simple", "channels": 8, "bytes": 1048576, "graph": false,
+              "time_us": 40.0}]
+            """;
+
+    /** A measure.py calibration fixture: an NCCL-chosen row and a forced one. */
+    static final String FIXTURE = """
+            {"source": {"gpu": "H200"}, "rows": [
+             {"op": "all_reduce", "n": 2, "mode": "default", "nccl_reported_algo": "RING", "nccl_reported_proto": "LL",
+              "nccl_reported_channels": 2, "bytes": 8, "dtype": "float", "redop": "sum", "root": 0, "time_us": 9.5, "graph": true},
+             {"op": "all_reduce", "n": 2, "mode": "Tree/LL128", "nccl_reported_algo": null, "nccl_reported_proto": null,
+              "nccl_reported_channels": null, "bytes": 65536, "time_us": 20.0, "graph": true}]}
+            """;
+
+    @Test
+    void measurementAndProfileJson() {
+        StepProfileJson.parse(GRADS, "g.json");   // the seeds are valid, so mutations start from input that reads
+        org.assertj.core.api.Assertions.assertThat(Measurements.kernelTimings(KERNEL_TIMINGS, "k.json")).hasSize(1);
+        org.assertj.core.api.Assertions.assertThat(Measurements.calibrationFixture(FIXTURE, "f.json")).hasSize(2);
+        for (int k = 0; k < TRIES; k++) {
+            Mutations m = new Mutations(k);
+            for (String input : List.of(m.text(GRADS), m.tree(GRADS))) {
+                Outcome.check(executor, "gradient profile, seed " + k + ": " + clip(input), "g.json: ", () -> StepProfileJson.parse(input,
+                        "g.json"));
+            }
+            for (String input : List.of(m.text(KERNEL_TIMINGS), m.tree(KERNEL_TIMINGS))) {
+                Outcome.check(executor, "kernel timings, seed " + k + ": " + clip(input), "k.json", () -> Measurements.kernelTimings(input,
+                        "k.json"));
+            }
+            for (String input : List.of(m.text(FIXTURE), m.tree(FIXTURE))) {
+                Outcome.check(executor, "calibration fixture, seed " + k + ": " + clip(input), "f.json", () -> Measurements
+                        .calibrationFixture(input, "f.json"));
+            }
+        }
+    }
+
+    /** A sweep study: two nodes, two collectives, a what-if per NIC rail and an NCCL variable, drawn 4 at random. */
+    static final String STUDY = """
+            {"topology": "hgx-h100", "nodes": [1, 2], "gpus": 8, "nics_per_node": 8, "oversubscription": [1, 2.5],
+             "sharp": false, "ops": ["all_reduce", "all_gather"], "dtypes": ["float", "bf16"], "seeds": [0, 1],
+             "sim_mode": "folded", "sizes": {"min": "1K", "max": "1M", "factor": 4},
+             "what_if": [{}, {"each": "n*.nic3~leaf*", "factor": 0.1}, {"each": "n0.nic*~leaf*", "down": true}],
+             "env": {"NCCL_ALGO": ["Ring", "Tree"], "NCCL_PROTO": "Simple"}, "sample": {"count": 4, "seed": 7}}
+            """;
+
+    /** One row of a sweep's JSON-lines output, as ccsim writes it. */
+    static final String SWEEP_ROW = "{\"point\":3,\"id\":\"0123456789abcdef\",\"topology\":\"hgx-h100\",\"nodes\":2,"
+            + "\"op\":\"all_reduce\",\"bytes\":1048576,\"time_us\":41.25,\"busbw_gbps\":1.5E2,\"error\":null}";
+
+    @Test
+    void sweepStudiesAndRows() {
+        SweepReaders.study(STUDY, "study.json");   // the seeds are valid, so mutations start from a study that reads
+        SweepReaders.row(SWEEP_ROW, "--out r.jsonl: line 2");
+        for (int k = 0; k < TRIES; k++) {
+            Mutations m = new Mutations(k);
+            for (String input : List.of(m.text(STUDY), m.tree(STUDY))) {
+                Outcome.check(executor, "sweep study, seed " + k + ": " + clip(input), "study.json: ", () -> SweepReaders.study(input,
+                        "study.json"));
+            }
+            for (String input : List.of(m.text(SWEEP_ROW), m.tree(SWEEP_ROW))) {
+                Outcome.check(executor, "sweep row, seed " + k + ": " + clip(input), "--out r.jsonl: line 2: ", () -> SweepReaders.row(input,
+                        "--out r.jsonl: line 2"));
+            }
         }
     }
 

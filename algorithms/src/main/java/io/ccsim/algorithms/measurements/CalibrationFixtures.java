@@ -7,12 +7,12 @@ import static io.ccsim.algorithms.measurements.RowFields.str;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.topology.input.InputException;
+import io.ccsim.topology.input.JsonTree;
 import io.ccsim.algorithms.ReduceOp;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,23 +33,19 @@ final class CalibrationFixtures {
 
     /** @throws IllegalArgumentException naming {@code sourceName}, the row and the field, for malformed content */
     static List<MeasuredRow> parse(String json, String sourceName) {
-        JsonObject root;
-        try {
-            JsonElement e = JsonParser.parseString(json);
-            if (!e.isJsonObject()) throw new IllegalArgumentException(sourceName + ": expected a JSON object with \"rows\"");
-            root = e.getAsJsonObject();
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException(sourceName + ": not valid JSON: " + e.getMessage(), e);
-        }
+        JsonElement e = JsonTree.parse(json, "a JSON object with \"rows\"", (path, problem) -> new InputException(sourceName + ": "
+                + path + ": " + problem));
+        if (!e.isJsonObject()) throw new InputException(sourceName + ": $: expected a JSON object with \"rows\"");
+        JsonObject root = e.getAsJsonObject();
         JsonElement rowsEl = root.get("rows");
         if (rowsEl == null || !rowsEl.isJsonArray()) {
-            throw new IllegalArgumentException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
+            throw new InputException(sourceName + ": missing array \"rows\" (a measure.py fixture has {\"source\":{...},\"rows\":[...]})");
         }
         JsonArray rows = rowsEl.getAsJsonArray();
         List<MeasuredRow> out = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             String where = sourceName + " rows[" + i + "]";
-            if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
+            if (!rows.get(i).isJsonObject()) throw new InputException(where + ": expected an object");
             JsonObject r = rows.get(i).getAsJsonObject();
             if (bool(r, "graph", where)) out.add(row(r, where));
         }
@@ -59,29 +55,38 @@ final class CalibrationFixtures {
     private static MeasuredRow row(JsonObject r, String where) {
         CollectiveOp op = RowFields.op(r, where);
         int n = (int) num(r, "n", where);
-        if (n < 1) throw new IllegalArgumentException(where + ".n: must be >= 1, got " + n);
+        if (n < 1) throw new InputException(where + ".n: must be >= 1, got " + n);
         String mode = str(r, "mode", where);
         Optional<Algorithm> fa = Optional.empty();
         Optional<Protocol> fp = Optional.empty();
         if (!mode.equals("default")) {
             String[] m = mode.split("/");
             if (m.length != 2) {
-                throw new IllegalArgumentException(where + ".mode: '" + mode + "' is neither 'default' nor 'Algo/Proto' (e.g. Ring/LL128)");
+                throw new InputException(where + ".mode: '" + mode + "' is neither 'default' nor 'Algo/Proto' (e.g. Ring/LL128)");
             }
             fa = Optional.of(algo(m[0], where + ".mode"));
             fp = Optional.of(proto(m[1], where + ".mode"));
         }
         long bytes = (long) num(r, "bytes", where);
-        if (bytes <= 0) throw new IllegalArgumentException(where + ".bytes: must be > 0, got " + bytes);
+        if (bytes <= 0) throw new InputException(where + ".bytes: must be > 0, got " + bytes);
         double t = num(r, "time_us", where);
-        if (!(t > 0) || Double.isInfinite(t)) throw new IllegalArgumentException(where + ".time_us: must be finite and > 0, got " + t);
-        JsonElement ra = nullable(r, "nccl_reported_algo");
-        JsonElement rp = nullable(r, "nccl_reported_proto");
-        JsonElement rc = nullable(r, "nccl_reported_channels");
-        Optional<Algorithm> na = ra == null ? Optional.empty() : Optional.of(algo(ra.getAsString(), where + ".nccl_reported_algo"));
-        Optional<Protocol> np = rp == null ? Optional.empty() : Optional.of(proto(rp.getAsString(), where + ".nccl_reported_proto"));
-        OptionalInt nc = rc == null ? OptionalInt.empty() : OptionalInt.of(rc.getAsInt());
+        if (!(t > 0) || Double.isInfinite(t)) throw new InputException(where + ".time_us: must be finite and > 0, got " + t);
+        Optional<Algorithm> na = nullable(r, "nccl_reported_algo") == null ? Optional.empty()
+                : Optional.of(algo(str(r, "nccl_reported_algo", where), where + ".nccl_reported_algo"));
+        Optional<Protocol> np = nullable(r, "nccl_reported_proto") == null ? Optional.empty()
+                : Optional.of(proto(str(r, "nccl_reported_proto", where), where + ".nccl_reported_proto"));
+        OptionalInt nc = nullable(r, "nccl_reported_channels") == null ? OptionalInt.empty() : OptionalInt.of(channels(r, where));
         return new MeasuredRow(where, op, n, bytes, DataType.FLOAT32, Optional.of(ReduceOp.SUM), 0, fa, fp, 0, na, np, nc, t);
+    }
+
+    /** NCCL's logged channel count: a whole number from 1 to 64 (NCCL's MAXCHANNELS). */
+    private static int channels(JsonObject r, String where) {
+        double c = num(r, "nccl_reported_channels", where);
+        if (!(c >= 1 && c <= 64) || c != Math.rint(c)) {
+            throw new InputException(where + ".nccl_reported_channels: " + r.get("nccl_reported_channels") + " is out of range; valid: a whole"
+                    + " number from 1 to 64");
+        }
+        return (int) c;
     }
 
     private static JsonElement nullable(JsonObject r, String key) {
@@ -94,7 +99,7 @@ final class CalibrationFixtures {
         for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE}) {
             if (a.ncclName().equalsIgnoreCase(s.trim())) return a;
         }
-        throw new IllegalArgumentException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree");
+        throw new InputException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree");
     }
 
     /** NCCL protocol names, case-insensitively (LL, LL128, Simple). */
@@ -103,6 +108,6 @@ final class CalibrationFixtures {
         for (Protocol p : Protocol.values()) {
             if (p.name().equals(t)) return p;
         }
-        throw new IllegalArgumentException(where + ": protocol '" + s + "' is unknown; valid: LL, LL128, Simple");
+        throw new InputException(where + ": protocol '" + s + "' is unknown; valid: LL, LL128, Simple");
     }
 }

@@ -7,11 +7,11 @@ import static io.ccsim.algorithms.measurements.RowFields.str;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.topology.input.InputException;
+import io.ccsim.topology.input.JsonTree;
 import java.util.List;
 import java.util.Locale;
 
@@ -28,21 +28,17 @@ final class KernelTimings {
 
     /** @throws IllegalArgumentException naming {@code sourceName}, the row and the field, for malformed content */
     static List<MeasuredRow> parse(String json, String sourceName) {
-        JsonElement rootEl;
-        try {
-            rootEl = JsonParser.parseString(json);
-        } catch (JsonParseException e) {
-            throw new IllegalArgumentException(sourceName + ": not valid JSON: " + e.getMessage(), e);
-        }
+        JsonElement rootEl = JsonTree.parse(json, "a JSON array of timing rows", (path, problem) -> new InputException(sourceName + ": "
+                + path + ": " + problem));
         if (!rootEl.isJsonArray()) {
-            throw new IllegalArgumentException(sourceName + ": expected a JSON array of timing rows ([{\"op\": ..., \"n\": ..., \"algo\": ...,"
+            throw new InputException(sourceName + ": expected a JSON array of timing rows ([{\"op\": ..., \"n\": ..., \"algo\": ...,"
                     + " \"proto\": ..., \"channels\": ..., \"bytes\": ..., \"time_us\": ..., \"graph\": ...}])");
         }
         JsonArray rows = rootEl.getAsJsonArray();
         Trials out = new Trials();
         for (int i = 0; i < rows.size(); i++) {
             String where = sourceName + " [" + i + "]";
-            if (!rows.get(i).isJsonObject()) throw new IllegalArgumentException(where + ": expected an object");
+            if (!rows.get(i).isJsonObject()) throw new InputException(where + ": expected an object");
             JsonObject r = rows.get(i).getAsJsonObject();
             if (!bool(r, "graph", where)) continue;
             MeasuredRow row = row(r, where);
@@ -60,19 +56,19 @@ final class KernelTimings {
     private static MeasuredRow row(JsonObject r, String where) {
         CollectiveOp op = RowFields.op(r, where);
         int n = (int) num(r, "n", where);
-        if (n < 2) throw new IllegalArgumentException(where + ".n: must be >= 2, got " + n);
+        if (n < 2) throw new InputException(where + ".n: must be >= 2, got " + n);
         Algorithm algo = algo(str(r, "algo", where), where + ".algo");
         Protocol proto = CalibrationFixtures.proto(str(r, "proto", where), where + ".proto");
         int ch = (int) num(r, "channels", where);
-        if (ch < 1) throw new IllegalArgumentException(where + ".channels: must be >= 1, got " + ch);
+        if (ch < 1) throw new InputException(where + ".channels: must be >= 1, got " + ch);
         long bytes = (long) num(r, "bytes", where);
-        if (bytes <= 0) throw new IllegalArgumentException(where + ".bytes: must be > 0, got " + bytes);
+        if (bytes <= 0) throw new InputException(where + ".bytes: must be > 0, got " + bytes);
         double t = num(r, "time_us", where);
-        if (!(t > 0) || Double.isInfinite(t)) throw new IllegalArgumentException(where + ".time_us: must be finite and > 0, got " + t);
+        if (!(t > 0) || Double.isInfinite(t)) throw new InputException(where + ".time_us: must be finite and > 0, got " + t);
         expect(r, "dtype", where, "float", "float32");
         expect(r, "redop", where, "sum");
         if (r.has("root") && num(r, "root", where) != 0) {
-            throw new IllegalArgumentException(where + ".root: only root 0 is predicted, got " + r.get("root"));
+            throw new InputException(where + ".root: only root 0 is predicted, got " + r.get("root"));
         }
         return MeasuredRow.fixedPlan(where, op, n, algo, proto, ch, bytes, t);
     }
@@ -82,13 +78,13 @@ final class KernelTimings {
         for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.P2P}) {
             if (a.ncclName().equalsIgnoreCase(s.trim())) return a;
         }
-        throw new IllegalArgumentException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree, P2P");
+        throw new InputException(where + ": algorithm '" + s + "' is not one ccsim fits; valid: Ring, Tree, P2P");
     }
 
     private static void expect(JsonObject r, String key, String where, String... valid) {
         if (!r.has(key) || r.get(key).isJsonNull()) return;
         String v = str(r, key, where).toLowerCase(Locale.ROOT);
         for (String ok : valid) if (ok.equals(v)) return;
-        throw new IllegalArgumentException(where + "." + key + ": '" + v + "' is not predicted; valid: " + String.join(", ", valid));
+        throw new InputException(where + "." + key + ": '" + v + "' is not predicted; valid: " + String.join(", ", valid));
     }
 }

@@ -3,6 +3,7 @@ package io.ccsim.algorithms.measurements;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.topology.input.InputException;
 
 /** Typed reads of measurement-file fields with errors naming where ({@code file: $.rows[3]}) and what was expected. */
 final class RowFields {
@@ -10,14 +11,14 @@ final class RowFields {
 
     static JsonElement req(JsonObject r, String key, String where) {
         JsonElement e = r.get(key);
-        if (e == null || e.isJsonNull()) throw new IllegalArgumentException(where + ": missing field \"" + key + "\"");
+        if (e == null || e.isJsonNull()) throw new InputException(where + ": missing field \"" + key + "\"");
         return e;
     }
 
     static String str(JsonObject r, String key, String where) {
         JsonElement e = req(r, key, where);
         if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a string, got " + e);
+            throw new InputException(where + "." + key + ": expected a string, got " + e);
         }
         return e.getAsString();
     }
@@ -25,7 +26,7 @@ final class RowFields {
     static double num(JsonObject r, String key, String where) {
         JsonElement e = req(r, key, where);
         if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected a number, got " + e);
+            throw new InputException(where + "." + key + ": expected a number, got " + e);
         }
         return e.getAsDouble();
     }
@@ -33,7 +34,7 @@ final class RowFields {
     static boolean bool(JsonObject r, String key, String where) {
         JsonElement e = req(r, key, where);
         if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isBoolean()) {
-            throw new IllegalArgumentException(where + "." + key + ": expected true or false, got " + e);
+            throw new InputException(where + "." + key + ": expected true or false, got " + e);
         }
         return e.getAsBoolean();
     }
@@ -43,7 +44,7 @@ final class RowFields {
         try {
             return CollectiveOp.parse(str(r, "op", where));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ".op: " + e.getMessage(), e);
+            throw new InputException(where + ".op: " + e.getMessage());
         }
     }
 }

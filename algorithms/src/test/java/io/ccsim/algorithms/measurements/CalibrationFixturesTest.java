@@ -43,7 +43,11 @@ class CalibrationFixturesTest {
 
     @Test
     void badRowsAreNamed() {
-        assertThatThrownBy(() -> Measurements.calibrationFixture("[]", "f.json")).hasMessage("f.json: expected a JSON object with \"rows\"");
+        assertThatThrownBy(() -> Measurements.calibrationFixture("[]", "f.json")).hasMessage("f.json: $: expected a JSON object with \"rows\"");
+        assertThatThrownBy(() -> Measurements.calibrationFixture("{\"rows\": [], \"rows\": []}", "f.json"))
+                .hasMessage("f.json: $.rows: key 'rows' appears twice in one object, at line 1 column 14; valid: each key once");
+        assertThatThrownBy(() -> Measurements.calibrationFixture(fixture(String.format(ROW, "default", "true").replace("\"nccl_reported_channels\": 2", "\"nccl_reported_channels\": \"four\"")), "f.json"))
+                .hasMessage("f.json rows[0].nccl_reported_channels: expected a number, got \"four\"");
         assertThatThrownBy(() -> Measurements.calibrationFixture(fixture(String.format(ROW, "Ring", "true")), "f.json"))
                 .hasMessageContaining("f.json rows[0].mode: 'Ring' is neither 'default' nor 'Algo/Proto'");
         assertThatThrownBy(() -> Measurements.calibrationFixture(fixture(String.format(ROW, "NVLS/Simple", "true")), "f.json"))

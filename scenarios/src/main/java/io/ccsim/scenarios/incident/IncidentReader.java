@@ -87,10 +87,7 @@ public final class IncidentReader {
         if (paths.isEmpty()) throw new IncidentFormatException("no PATH given: name the files or the directory of the incident");
         for (Path p : paths) {
             if (Files.isDirectory(p)) {
-                List<Path> inside;
-                try (Stream<Path> s = Files.walk(p, 3)) {
-                    inside = s.filter(Files::isRegularFile).limit(limits.maxFiles() + 1L).toList();
-                }
+                List<Path> inside = regularFiles(p, limits.maxFiles() + 1L, Files::walk);
                 if (inside.size() > limits.maxFiles()) {
                     throw new IncidentFormatException(p + ": more than " + limits.maxFiles() + " files, the limit (raise it with --max-files)");
                 }
@@ -110,6 +107,26 @@ public final class IncidentReader {
             }
         }
         return new Incident(r.dumps, r.ncclLogs, r.torchLogs, r.ras, r.tests, r.files, r.ignored);
+    }
+
+    /** A walk of a directory tree to a depth, as {@link Files#walk(Path, int, java.nio.file.FileVisitOption...)}. */
+    @FunctionalInterface
+    interface Walk {
+        Stream<Path> of(Path dir, int depth) throws IOException;
+    }
+
+    /**
+     * The first {@code max} regular files of {@code walk} of {@code dir} to depth 3.
+     *
+     * @throws IOException for a directory that cannot be listed (an unreadable subdirectory: the walk reports it as an
+     *                     unchecked exception while it is read), its message the path
+     */
+    static List<Path> regularFiles(Path dir, long max, Walk walk) throws IOException {
+        try (Stream<Path> s = walk.of(dir, 3)) {
+            return s.filter(Files::isRegularFile).limit(max).toList();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /** The rank a file's name names ({@code nccl_trace_rank_3}, {@code fr_end_rank1.pkl}), or -1. */

@@ -3,9 +3,12 @@ package io.ccsim.scenarios.incident;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +35,24 @@ class IncidentReaderTest {
         Incident inc = IncidentReader.read(List.of(dir));
         assertThat(inc.dumps()).singleElement().satisfies(d -> assertThat(d.rank()).isEqualTo(3));
         assertThat(inc.testRuns()).singleElement().satisfies(r -> assertThat(r.rows()).hasSize(14));
+    }
+
+    /*
+     * The tests run as root, who can list every directory, so the unreadable subdirectory is a walk that fails as
+     * Files.walk does: with an UncheckedIOException while the stream is read. DiagnoseCommand turns the IOException into
+     * "cannot read PATH: permission denied".
+     */
+    @Test
+    void anUnreadableSubdirectoryIsAnIoErrorNamingIt(@TempDir Path dir) throws Exception {
+        Path sub = dir.resolve("locked");
+        Files.writeString(dir.resolve("a.log"), "x");
+        IncidentReader.Walk failing = (d, depth) -> Stream.of(dir.resolve("a.log"), sub).map(p -> {
+            if (p.equals(sub)) throw new UncheckedIOException(new AccessDeniedException(sub.toString()));
+            return p;
+        });
+        assertThatThrownBy(() -> IncidentReader.regularFiles(dir, 10, failing)).isInstanceOf(AccessDeniedException.class)
+                .hasMessage(sub.toString());
+        assertThat(IncidentReader.regularFiles(dir, 10, Files::walk)).containsExactly(dir.resolve("a.log"));
     }
 
     @Test
