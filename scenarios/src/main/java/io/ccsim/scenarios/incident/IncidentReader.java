@@ -2,14 +2,9 @@ package io.ccsim.scenarios.incident;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
-import com.google.gson.Strictness;
-import com.google.gson.stream.JsonReader;
 import io.ccsim.algorithms.measurements.MeasuredFile;
 import io.ccsim.algorithms.measurements.Measurements;
 import java.io.IOException;
-import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -184,15 +179,10 @@ public final class IncidentReader {
     }
 
     private void readJson(Path f, String file, int fileRank, String text, boolean named) {
-        JsonElement root;
-        try {
-            JsonReader jr = new JsonReader(new StringReader(text));
-            jr.setStrictness(Strictness.STRICT);
-            root = JsonParser.parseReader(jr);
-        } catch (JsonParseException | StackOverflowError e) {
-            String why = e.getMessage() == null ? "" : e.getMessage().replaceAll("^[\\w.]+Exception: ", "");
-            throw new IncidentFormatException(file + ": not valid JSON (" + why + "); expected " + KNOWN);
-        }
+        // strict JSON as every ccsim reader: no comments, each key once, nesting capped; errors name line and path
+        JsonElement root = io.ccsim.topology.input.JsonTree.parse(text, KNOWN, (path, problem) ->
+                new IncidentFormatException(file + ": not valid JSON: " + path + ": " + problem
+                        + (problem.contains("valid:") ? "" : "; expected " + KNOWN)));
         if (!root.isJsonObject()) throw new IncidentFormatException(file + ": a JSON " + (root.isJsonArray() ? "list" : "value")
                 + ", not an object; expected " + KNOWN);
         JsonObject o = root.getAsJsonObject();

@@ -80,7 +80,19 @@ class IncidentReaderTest {
                         + " ('communicators') or nccl-tests -J output ('results', 'config'); its keys: rows, name");
         Files.writeString(f, "{\"version\": \"2.10\", \"pg_config\": {}, \"entries\": [");
         assertThatThrownBy(() -> IncidentReader.read(List.of(f))).isInstanceOf(IncidentFormatException.class)
-                .hasMessageStartingWith(f + ": not valid JSON (").hasMessageNotContaining("Exception");
+                .hasMessageStartingWith(f + ": not valid JSON: $").hasMessageNotContaining("Exception");
+    }
+
+    @Test
+    void aDumpWithADuplicateKeyIsRefusedWithItsPath(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("fr_rank0.json");
+        Files.writeString(f, "{\"version\": \"2.10\", \"pg_config\": {}, \"version\": \"2.9\", \"entries\": []}");
+        assertThatThrownBy(() -> IncidentReader.read(List.of(f))).isInstanceOf(IncidentFormatException.class)
+                .hasMessageStartingWith(f + ": not valid JSON: $.version: ").hasMessageContaining("appears twice")
+                .hasMessageNotContaining("\n").hasMessageNotContaining("Exception");
+        Files.writeString(f, "{\"version\": \"2.10\", /* a comment */ \"pg_config\": {}, \"entries\": []}");
+        assertThatThrownBy(() -> IncidentReader.read(List.of(f))).isInstanceOf(IncidentFormatException.class)
+                .hasMessageStartingWith(f + ": not valid JSON: $: ");
     }
 
     @Test
