@@ -72,8 +72,7 @@ final class DiagnoseCommand implements Callable<Integer>, Main.NeedsEnv {
         com.google.gson.JsonArray a = new com.google.gson.JsonArray();
         simulated.forEach(p -> a.add(p.toJson()));
         o.add("simulated_with", a);
-        com.google.gson.JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
-        return new com.google.gson.GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+        return Provenance.prepend(o, json);
     }
 
     @Override

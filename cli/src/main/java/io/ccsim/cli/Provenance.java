@@ -95,4 +95,14 @@ record Provenance(String ccsimVersion, String ncclModel, String profile, boolean
         return List.of(ccsimVersion, ncclModel, profile, Boolean.toString(calibrated), topology, gpu, Integer.toString(ranks),
                 Integer.toString(nodes), Long.toString(seed));
     }
+
+    /**
+     * The JSON document {@code json} (an object) with {@code first}'s members before its own, pretty-printed: how a
+     * command puts its provenance at the top of a document another class wrote.
+     */
+    static String prepend(com.google.gson.JsonObject first, String json) {
+        com.google.gson.JsonObject o = first.deepCopy();
+        com.google.gson.JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
+        return new com.google.gson.GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+    }
 }

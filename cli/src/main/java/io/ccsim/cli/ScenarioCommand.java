@@ -3,7 +3,6 @@ package io.ccsim.cli;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.ccsim.scenarios.ScenarioCatalog;
 import io.ccsim.scenarios.ScenarioFormatException;
 import io.ccsim.scenarios.ScenarioResult;
@@ -159,8 +158,7 @@ final class ScenarioCommand implements Runnable {
         static String withProvenance(String json, Provenance provenance) {
             JsonObject o = new JsonObject();
             o.add("provenance", provenance.toJson());
-            JsonParser.parseString(json).getAsJsonObject().entrySet().forEach(e -> o.add(e.getKey(), e.getValue()));
-            return new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(o);
+            return Provenance.prepend(o, json);
         }
 
         /**
