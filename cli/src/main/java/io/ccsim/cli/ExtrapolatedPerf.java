@@ -214,7 +214,7 @@ final class ExtrapolatedPerf {
             case json: PerfCommand.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             case csv: PerfCommand.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             default:
-                cmd.printText(out, rows, targetName, ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
+                cmd.printText(out, rows, targetName, built.get(2).routing(), ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
                         sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
                         "profile " + SimSetup.profileLabel(cmd.profile, prof));
                 out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d events,"

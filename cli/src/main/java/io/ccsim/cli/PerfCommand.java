@@ -281,7 +281,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "simulated, NCCL " + CalibrationProfile.NCCL_VERSION + " model", "profile "
                         + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
@@ -399,7 +399,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
-                printText(out, rows, topo.name(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
+                printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "measured", "GPUs " + java.util.Arrays.toString(devices)
                         + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
                 out.println("#");
@@ -430,16 +430,18 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
 
     /**
      * The text table: the header (the topology {@code topoName} of {@code nRanks} ranks on {@code nNodes} nodes, the
-     * channels and bandwidths of graph {@code g}), the NCCL variables and what-ifs applied, the rows and their mean
-     * busbw.
+     * channels and bandwidths of graph {@code g}, the network's {@code routing} where there is one), the NCCL variables
+     * and what-ifs applied, the rows and their mean busbw.
      */
-    void printText(PrintWriter out, List<PerfRow> rows, String topoName, int nRanks, int nNodes, CommGraph g,
+    void printText(PrintWriter out, List<PerfRow> rows, String topoName, io.ccsim.topology.Routing routing, int nRanks,
+                   int nNodes, CommGraph g,
                    CollectiveOp cop, long[] sizes, String kind, String source) {
         out.printf(Locale.ROOT, "# ccsim %s perf (%s): %s_perf on %s, nRanks %d nNodes %d, %s%s%n", BuildInfo.current().label(), kind,
                 cop.cliName(), topoName, nRanks, nNodes, source, kind.startsWith("simulated") ? ", seed " + seed : "");
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (sizeOptions.factor == null ? 2 : sizeOptions.factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
-                g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel", g.interBwGBs()) : "");
+                g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel, %s routing",
+                g.interBwGBs(), routing == io.ccsim.topology.Routing.DESTINATION ? "dmodk" : "ecmp") : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         for (String line : whatIf.header()) out.println(line);
         if (symmMem != null) {

@@ -41,17 +41,18 @@ final class WhatIfOptions {
             description = "take LINK (id or glob) down: an NVLink of a GPU's port drops its lanes, any other link stalls"
                     + " what crosses it (NCCL does not route around it); repeatable")
     List<String> down = new ArrayList<>();
-    @Option(names = "--routing", paramLabel = "ecmp|dmodk", defaultValue = "ecmp",
+    @Option(names = "--routing", paramLabel = "ecmp|dmodk",
             description = "how a flow picks among equal network paths: ecmp, a hash per connection and channel (RoCE);"
-                    + " dmodk, by destination as InfiniBand's fat-tree routing does (default: ${DEFAULT-VALUE})")
-    String routing = "ecmp";
+                    + " dmodk, by destination as InfiniBand's fat-tree routing does (default: the fabric's, dmodk on"
+                    + " InfiniBand, ecmp on RoCE)")
+    String routing;
 
     /** The changes the last {@link #resolve} applied, one line each. */
     private List<String> applied = List.of();
 
     /** Whether any flag other than the defaults was given. */
     boolean any() {
-        return oversubscription != 1.0 || nicsPerNode != 0 || routing() != Routing.ECMP || !whatIf().isNone();
+        return oversubscription != 1.0 || nicsPerNode != 0 || routing != null || !whatIf().isNone();
     }
 
     /**
@@ -73,11 +74,12 @@ final class WhatIfOptions {
     }
 
     /**
-     * {@code --routing} as a {@link Routing}.
+     * {@code --routing} as a {@link Routing}, null where it was not given (the fabric's own applies).
      *
      * @throws UserException for another value, naming the valid ones
      */
     Routing routing() {
+        if (routing == null) return null;
         switch (routing) {
             case "ecmp": return Routing.ECMP;
             case "dmodk": return Routing.DESTINATION;
@@ -100,8 +102,8 @@ final class WhatIfOptions {
     Topology resolve(String nameOrFile, int gpus, int nodes, long seed, boolean sharp, TopologyArgs.Guard guard) {
         WhatIf w = whatIf();
         Routing how = routing();
-        Topology t = TopologyArgs.resolve(nameOrFile, gpus, nodes, oversubscription, seed, nicsPerNode, sharp, guard)
-                .withRouting(how);
+        Topology t = TopologyArgs.resolve(nameOrFile, gpus, nodes, oversubscription, seed, nicsPerNode, sharp, guard);
+        if (how != null) t = t.withRouting(how);
         try {
             WhatIf.Result r = w.apply(t);
             applied = r.changes();
@@ -124,8 +126,10 @@ final class WhatIfOptions {
             out.add("# what-if: --oversubscription " + num(oversubscription) + ": leaves with " + num(oversubscription)
                     + " down ports per uplink");
         }
-        if (routing() != Routing.ECMP) {
-            out.add("# what-if: --routing " + routing + ": each flow takes the equal path of its destination (d-mod-k)");
+        if (routing() != null) {
+            out.add("# what-if: --routing " + routing + (routing() == Routing.DESTINATION
+                    ? ": each flow takes the equal path of its destination (d-mod-k)"
+                    : ": each connection and channel hashes its own equal path (ECMP)"));
         }
         for (String a : applied) out.add("# what-if: " + a);
         return out;

@@ -16,6 +16,20 @@ public enum Routing {
      */
     DESTINATION;
 
+    /**
+     * The routing a fabric of {@code links} has unless told otherwise: {@link #DESTINATION} where its network is
+     * InfiniBand (some link is {@link LinkKind#INFINIBAND}, none {@link LinkKind#ROCE}), {@link #ECMP} otherwise (RoCE, or
+     * no network: inside a host no route has a choice between flow-network groups, so the two agree).
+     */
+    public static Routing ofFabric(java.util.Collection<Link> links) {
+        boolean ib = false;
+        for (Link l : links) {
+            if (l.kind() == LinkKind.ROCE) return ECMP;
+            ib |= l.kind() == LinkKind.INFINIBAND;
+        }
+        return ib ? DESTINATION : ECMP;
+    }
+
     /*
      * Where each applies. InfiniBand switches forward by destination LID from tables the subnet manager fills; OpenSM's
      * fat-tree engine (ftree) assigns each destination an up-port at each level in turn, which on a two-level tree is the
@@ -28,5 +42,12 @@ public enum Routing {
      * which lets switches that have it enabled spread packets over the up-ports; neither model here is that: DESTINATION
      * is the fabric with static routing, ECMP the RoCE fabric. The destination's host index stands for its LID, so that
      * the NICs of one host on the different rails take the same spine position.
+     *
+     * Why an InfiniBand fabric defaults to DESTINATION: its switches forward by destination LID from the subnet
+     * manager's tables (ftree, updn and minhop alike) wherever adaptive routing is not enabled on them, and where it is,
+     * DESTINATION is the closer of the two models: both spread one rail's flows evenly over the spines, while a hash
+     * collides. ECMP's per-queue-pair hash is RoCE's behaviour (switches hash the UDP source port NCCL sets per QP).
+     * On an InfiniBand fat-tree ECMP would model collisions the fabric does not make: two tree edges hashed onto one
+     * spine uplink halve their rate on some rails and not others (64 hosts: rails 1, 5 and 6).
      */
 }

@@ -74,7 +74,10 @@ public final class Topology {
         return seed;
     }
 
-    /** How routes choose among equal shortest paths ({@link Routing#ECMP} unless {@link #withRouting} set another). */
+    /**
+     * How routes choose among equal shortest paths: the fabric's own ({@link Routing#ofFabric}: by destination on
+     * InfiniBand, ECMP on RoCE) unless {@link #withRouting} set another.
+     */
     public Routing routing() {
         return routing;
     }
@@ -380,7 +383,7 @@ public final class Topology {
          */
         public Topology build() {
             TopologyStructure st = new TopologyStructure(name, nodes, links, groupIds, groupMembers, control);
-            return new Topology(name, seed, Routing.ECMP, List.copyOf(nodes), List.copyOf(links), st, control);
+            return new Topology(name, seed, Routing.ofFabric(links), List.copyOf(nodes), List.copyOf(links), st, control);
         }
     }
 }

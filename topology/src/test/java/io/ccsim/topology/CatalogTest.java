@@ -126,7 +126,8 @@ class CatalogTest {
     @Test
     void multiNodeFatTree() {
         // 40 hosts: 32 per leaf at 1:1 -> 2 leaves per rail, 32 spines
-        Topology t = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 11));
+        // ECMP routing (the RoCE hash; the InfiniBand catalog fabric routes by destination unless told)
+        Topology t = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 11)).withRouting(Routing.ECMP);
         assertThat(t.hosts()).isEqualTo(40);
         assertThat(t.gpus()).hasSize(320);
         assertThat(t.hasNode("leaf.r7.1")).isTrue();
@@ -156,8 +157,8 @@ class CatalogTest {
         }
         assertThat(spines.size()).isGreaterThan(16);
         // determinism across instances with the same seed; a different seed changes some choices
-        Topology again = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 11));
-        Topology other = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 12));
+        Topology again = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 11)).withRouting(Routing.ECMP);
+        Topology other = TopologyCatalog.build("hgx-h200", new BuildOptions(0, 40, 1.0, 12)).withRouting(Routing.ECMP);
         int differ = 0;
         for (long flow = 0; flow < 32; flow++) {
             Route r = t.route("n1.gpu0", "n38.gpu0", flow);

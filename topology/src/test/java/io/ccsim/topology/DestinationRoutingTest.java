@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  */
 class DestinationRoutingTest {
     /** 40 hosts of 2 GPUs: hosts 32..39 sit on the second leaf of each rail (32 hosts per leaf). */
-    private static final Topology ECMP = TopologyCatalog.build("hgx-h100", BuildOptions.of(2, 40));
+    private static final Topology ECMP = TopologyCatalog.build("hgx-h100", BuildOptions.of(2, 40)).withRouting(Routing.ECMP);
     private static final Topology DMODK = ECMP.withRouting(Routing.DESTINATION);
 
     private static String spine(Route r) {
@@ -66,5 +66,17 @@ class DestinationRoutingTest {
         assertThat(degraded.routing()).isEqualTo(Routing.DESTINATION);
         // inside a leaf there is one shortest path either way
         assertThat(DMODK.route("n0.nic0", "n7.nic0", 0)).isEqualTo(ECMP.route("n0.nic0", "n7.nic0", 0));
+    }
+
+    @Test
+    void anInfinibandFabricRoutesByDestinationARoceFabricByHashAndAHostAlone() {
+        assertThat(TopologyCatalog.build("hgx-h100", BuildOptions.of(2, 40)).routing()).isEqualTo(Routing.DESTINATION);
+        assertThat(TopologyCatalog.build("hgx-h100", BuildOptions.of(8, 1)).routing())
+                .as("one host: no network, nothing to choose").isEqualTo(Routing.ECMP);
+        List<Link> mixed = new java.util.ArrayList<>(ECMP.links());
+        Link ib = mixed.stream().filter(l -> l.kind() == LinkKind.INFINIBAND).findFirst().orElseThrow();
+        mixed.add(new Link(ib.id() + ".roce", ib.a(), ib.b(), LinkKind.ROCE, ib.bandwidthBytesPerSecPerDirection(),
+                ib.latencyPs(), ib.sharing(), ib.lanes(), ib.pcieGen(), ib.health()));
+        assertThat(Routing.ofFabric(mixed)).as("any RoCE link: the Ethernet hash").isEqualTo(Routing.ECMP);
     }
 }

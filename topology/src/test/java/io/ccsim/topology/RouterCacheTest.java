@@ -18,7 +18,7 @@ class RouterCacheTest {
 
     @Test
     void ecmpRoutesAreCachedPerFlowKey() {
-        Topology t = TopologyCatalog.build("hgx-h200", BuildOptions.of(0, 40));
+        Topology t = TopologyCatalog.build("hgx-h200", BuildOptions.of(0, 40)).withRouting(Routing.ECMP);
         for (long flow = 0; flow < 10; flow++) {
             t.route("n0.gpu0", "n39.gpu0", flow);
         }

@@ -32,7 +32,7 @@ class FoldingAcrossLeavesTest {
     @Test
     void theTreeFoldsAcrossChannelsOnTwoLeavesWithDestinationRouting() {
         for (int[] hostsAndFold : new int[][] {{64, 16}, {40, 8}}) {
-            Topology ecmp = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, hostsAndFold[0]));
+            Topology ecmp = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, hostsAndFold[0])).withRouting(Routing.ECMP);
             Topology dmodk = ecmp.withRouting(Routing.DESTINATION);
             RankFoldingTest.Run folded = RankFoldingTest.run(dmodk, CollectiveOp.ALL_REDUCE, 1L << 20, Algorithm.TREE,
                     Protocol.SIMPLE, SimExecution.Folding.RANKS);
@@ -55,7 +55,7 @@ class FoldingAcrossLeavesTest {
         for (int trial = 0; trial < 7; trial++) {
             int nodes = trial == 0 ? 32 : 2 + rnd.nextInt(31); // 16 .. 256 GPUs; one run at 256
             Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
-            if (rnd.nextBoolean()) t = t.withRouting(Routing.DESTINATION);
+            t = t.withRouting(rnd.nextBoolean() ? Routing.DESTINATION : Routing.ECMP);
             List<Link> links = t.links();
             int faults = rnd.nextInt(3);
             for (int f = 0; f < faults; f++) {
