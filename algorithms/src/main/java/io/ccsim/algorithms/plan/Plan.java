@@ -129,9 +129,10 @@ public final class Plan {
     public static final long NO_KEY = Long.MIN_VALUE;
 
     /**
-     * A key of (actor, channel, lane)'s step sequence: actors of one channel with equal keys other than
-     * {@link #NO_KEY} have equal step sequences (primitives, counts, slots, flags, and the order in which they first
-     * meet each peer connection); {@link #NO_KEY} when the plan does not know without reading the steps.
+     * A key of (actor, channel, lane)'s step sequence: actors of one channel whose keys are equal in every lane, none
+     * {@link #NO_KEY}, have equal step sequences in every lane (primitives, counts, slots, flags, and the order in which
+     * they first meet each peer connection, across the lanes in lane order); {@link #NO_KEY} when the plan does not
+     * know without reading the steps.
      */
     public long sequenceKey(int actor, int channel, int lane) {
         check(actor, channel, lane);

@@ -36,10 +36,10 @@ interface Schedule {
     default int maxPeers() { return StepCursor.MAX_PEERS; }
 
     /**
-     * A key for (rank, channel, lane)'s step sequence: two of one channel with equal keys other than
-     * {@link Plan#NO_KEY} have equal sequences (primitives, counts, slots, flags, and the order in which they meet
-     * their peers); {@link Plan#NO_KEY} says nothing (read the steps). Lets the simulator find equivalent ranks
-     * without reading every step of every rank.
+     * A key for (rank, channel, lane)'s step sequence: two ranks of one channel whose keys are equal in every lane, none
+     * {@link Plan#NO_KEY}, have equal sequences in every lane (primitives, counts, slots, flags, and the order in which
+     * they meet their peers, across the lanes in lane order); {@link Plan#NO_KEY} says nothing (read the steps). Lets
+     * the simulator find equivalent ranks without reading every step of every rank.
      */
     default long sequenceKey(int rank, int channel, int lane) { return Plan.NO_KEY; }
 }

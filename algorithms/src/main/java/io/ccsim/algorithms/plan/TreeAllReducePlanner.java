@@ -187,6 +187,19 @@ final class TreeAllReducePlanner extends AbstractPlanner {
 
         @Override public int nLanes() { return 2; }
 
+        /*
+         * A rank's steps in a channel depend on the channel (chunk offsets and counts, slots) and on two facts of its
+         * place in that channel's tree: whether it is the root (one lane, RECV_REDUCE_COPY_SEND) and how many children
+         * it has (which primitives, how many receive and send peers). Its peers are met in one order for every shape:
+         * lane 0 receives from its children in child order, then sends to its parent (the root: to its children);
+         * lane 1 receives from its parent, then sends to its children. So (root, children) is the key of both lanes.
+         */
+        @Override
+        public long sequenceKey(int rank, int ch, int lane) {
+            int st = structure(ch);
+            return (up(st, rank) == -1 ? 4 : 0) | childCount(st, rank);
+        }
+
         @Override
         public int stepCount(int rank, int ch, int lane) {
             if (lane == 1 && up(structure(ch), rank) == -1) return 0;

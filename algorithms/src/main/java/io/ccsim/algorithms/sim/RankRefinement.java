@@ -107,24 +107,27 @@ final class RankRefinement {
         usage = new long[nu][];
         Walk walk = new Walk(2 * full.size(), plan.maxPeers());
         long[] use = new long[2 * full.size()]; // [k * 2 + 1]: when k's receiver uses it, [k * 2]: its sender
+        // per channel: the first unit read whole for each sequence key, and how many connections it had met by the end
+        // of each lane; a unit with the same key reads each lane only until it met as many
+        java.util.HashMap<Long, Integer> keyed = new java.util.HashMap<>();
+        int[][] metByLane = new int[nu][];
         for (int c = 0; c < nCh; c++) {
             if (!channels.simulated(c)) continue;
-            int keyed = -1; // the first unit of this channel with a sequence key, read whole
-            long key = Plan.NO_KEY;
+            keyed.clear();
             for (int a = 0; a < nA; a++) {
                 int u = c * nA + a;
-                long k = plan.nLanes() == 1 ? plan.sequenceKey(a, c, 0) : Plan.NO_KEY;
-                if (k != Plan.NO_KEY && keyed >= 0 && k == key) {
-                    // the same sequence as unit `keyed`: read only until it met as many connections
-                    walk.run(a, c, inc[keyed].length);
-                    uc[u] = uc[keyed];
-                    usage[u] = usage[keyed];
+                long k = unitKey(a, c);
+                Integer first = k == Plan.NO_KEY ? null : keyed.get(k);
+                if (first != null) {
+                    walk.run(a, c, metByLane[first]);
+                    uc[u] = uc[first];
+                    usage[u] = usage[first];
                 } else {
-                    uc[u] = walk.run(a, c, Integer.MAX_VALUE);
+                    uc[u] = walk.run(a, c, null);
                     usage[u] = Arrays.copyOf(walk.used, walk.n);
-                    if (k != Plan.NO_KEY && keyed < 0) {
-                        keyed = u;
-                        key = k;
+                    if (k != Plan.NO_KEY) {
+                        keyed.put(k, u);
+                        metByLane[u] = walk.metByLane.clone();
                     }
                 }
                 inc[u] = Arrays.copyOf(walk.met, walk.n);
@@ -136,6 +139,20 @@ final class RankRefinement {
         for (int k = 0; k < kc.length; k++) kc[k] = mix(mix(kc[k], use[2 * k]), use[2 * k + 1]);
     }
 
+    /**
+     * The key of actor a's whole step sequence in channel c, its lanes' {@link Plan#sequenceKey}s together, or
+     * {@link Plan#NO_KEY} if a lane has none: two units of one channel with equal keys have equal sequences.
+     */
+    private long unitKey(int a, int c) {
+        long h = SEED;
+        for (int l = 0; l < plan.nLanes(); l++) {
+            long k = plan.sequenceKey(a, c, l);
+            if (k == Plan.NO_KEY) return Plan.NO_KEY;
+            h = mix(h, k);
+        }
+        return h == Plan.NO_KEY ? h + 1 : h;
+    }
+
     /** Reads one unit's steps: its sequence hash, the connections it meets in order and when it uses each. */
     private final class Walk {
         private final StepCursor cur;
@@ -144,6 +161,8 @@ final class RankRefinement {
         int[] met = new int[8];
         long[] used = new long[8];
         int n;
+        /** after a whole read: the connections met by the end of each lane */
+        final int[] metByLane = new int[plan.nLanes()];
 
         Walk(int ends, int maxPeers) {
             cur = new StepCursor(maxPeers);
@@ -151,13 +170,17 @@ final class RankRefinement {
             Arrays.fill(local, -1);
         }
 
-        /** Hashes actor a's steps of channel c, stopping once {@code stopAt} connections were met. */
-        long run(int a, int c, int stopAt) {
+        /**
+         * Hashes actor a's steps of channel c: all of them if {@code stopAt} is null, else each lane l's only until
+         * {@code stopAt[l]} connections were met (the hash is then partial: the caller takes an equal unit's).
+         */
+        long run(int a, int c, int[] stopAt) {
             long h = mix(channelColour(c), plan.isSwitchActor(a) ? 1 : 0);
             for (int l = 0; l < plan.nLanes(); l++) {
                 int steps = plan.stepCount(a, c, l);
                 h = mix(h, ((long) l << 32) | steps);
-                for (int i = 0; i < steps && n < stopAt; i++) {
+                int stop = stopAt == null ? Integer.MAX_VALUE : stopAt[l];
+                for (int i = 0; i < steps && n < stop; i++) {
                     plan.step(a, c, l, i, cur);
                     h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
                             | (cur.memory() ? 1 : 0));
@@ -167,6 +190,7 @@ final class RankRefinement {
                     int sc = plan.connectionChannel(c, cur.sendConn());
                     for (int p = 0; p < cur.nSend(); p++) h = mix(h, meet(full.find(sc, a, cur.sendPeer(p)) * 2, l, i) * 2L);
                 }
+                metByLane[l] = n;
             }
             return h;
         }
