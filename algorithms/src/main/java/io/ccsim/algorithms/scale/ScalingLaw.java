@@ -22,7 +22,7 @@ public enum ScalingLaw {
      */
     RING("time linear in x = nodes (the ring's length) at the target's bytes per step", true, 1.7),
     /** NCCL's double binary tree (Tree, and NVLSTree across nodes): linear in the trees' depth at the same size. */
-    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 1.5),
+    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 1.8),
     /** CollNet (SHARP): constant while the reduction crosses the same switch levels. */
     SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0);
 
