@@ -67,6 +67,17 @@ final class ConnectionPaths {
         this.gpuSendLink = cta != null && cta.limitsGpuSend() ? gpuSendLinks(fabric, plan, actorNodes, cta) : null;
     }
 
+    /** A sending step's rate limit, wire bytes/s ({@link StepCosts#channelCapBps}). */
+    double channelCapBps() { return costs.channelCapBps(); }
+
+    /** Whether a link of the fabric flaps: then capacities change during the execution. */
+    boolean capacitiesChange() {
+        for (io.ccsim.topology.Link l : fabric.topology().links()) {
+            if (!l.health().flaps().isEmpty()) return true;
+        }
+        return false;
+    }
+
     /** A connection's hops ({@link FlowNetwork#hop}) before any multiplicity, and its hop latency, ps. */
     record Hops(int[] hops, long latencyPs) { }
 

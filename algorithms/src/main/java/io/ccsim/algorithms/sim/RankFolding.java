@@ -45,6 +45,12 @@ final class RankFolding {
      * lowest channel its orbit reaches, as for rotations and mirrors); where it does not, RankRefinement folds inside
      * channels only.
      *
+     * Links that never bind. The argument is over the flow network without the constraints that provably never bind
+     * (SlackLinks: every point of the feasible set without such a constraint satisfies it, so the max-min fair rates
+     * are the same with or without it). The refinement and the quotient leave them out, so a degraded cable sets apart
+     * only the workers whose flows share a constraint that can bind with the slow flows, not every worker whose flows
+     * merely cross the same NVLink or PCIe link with spare capacity.
+     *
      * Equality of colours is by 64-bit hashes (splitmix64 mixing); a collision, which would merge classes that differ,
      * has probability about k^2 / 2^64 for k colours.
      *

@@ -23,6 +23,9 @@ final class RankRefinement {
      * order; a connection from its two units and the sorted multiset of (link colour, direction) of its hops; a link from
      * the sorted multiset of (connection colour, direction) crossing it. Colours only split (each new colour hashes the
      * old one); when a round splits nothing the partition is the coarsest equitable one finer than the initial colours.
+     * A link entity that never binds (SlackLinks: its crossing connections' rate bounds fit in its capacity) takes no
+     * part: it relates no connections, is no part of a connection's colour and is no hop of the quotient, since the
+     * max-min fair rates are those of the network without it (its latency is the connection's, kept apart).
      */
     private static final long SEED = 0x243F6A8885A308D3L;
 
@@ -47,6 +50,8 @@ final class RankRefinement {
     private long[] lc;
     /** per link: whether its two directions are independent constraints, each its own entity */
     private boolean[] split;
+    /** per link entity: whether it never binds ({@link SlackLinks}), so that it relates no connections and is no hop */
+    private boolean[] dropped;
     /** per link: crossings (k * 2 + reverse), CSR */
     private int[] linkStart;
     private int[] linkCross;
@@ -73,7 +78,7 @@ final class RankRefinement {
     private RankFolding run(ConnectionPaths paths, FlowNetwork net) {
         connections(paths);
         units();
-        links(net);
+        links(net, slackHops(paths, net));
         refine();
         return quotient();
     }
@@ -222,26 +227,48 @@ final class RankRefinement {
      * way by one connection and the other way by another is then alike to one crossed one way only); any other link
      * is one entity whose crossings carry their direction.
      */
-    private void links(FlowNetwork net) {
+    private void links(FlowNetwork net, boolean[] slack) {
         int nl = net.linkCount();
         int ne = 2 * nl;
         split = new boolean[nl];
+        dropped = new boolean[ne];
         lc = new long[ne];
         for (int l = 0; l < nl; l++) {
             split[l] = net.sharing(l) == io.ccsim.sim.Sharing.FULL_DUPLEX && net.duplexEfficiency(l) == 1.0;
+            // a split link's directions are dropped one by one; any other link only with both
+            dropped[2 * l] = split[l] ? slack[2 * l] : slack[2 * l] && slack[2 * l + 1];
+            dropped[2 * l + 1] = split[l] ? slack[2 * l + 1] : dropped[2 * l];
             long c = mix(mix(mix(SEED, Double.doubleToLongBits(net.capacity(l))), net.sharing(l).ordinal()),
                     Double.doubleToLongBits(net.duplexEfficiency(l)));
             lc[2 * l] = c;
             lc[2 * l + 1] = c;
         }
         linkStart = new int[ne + 1];
-        for (int[] hk : hops) for (int h : hk) linkStart[entity(h) + 1]++;
+        for (int[] hk : hops) for (int h : hk) if (!dropped[entity(h)]) linkStart[entity(h) + 1]++;
         for (int e = 0; e < ne; e++) linkStart[e + 1] += linkStart[e];
         linkCross = new int[linkStart[ne]];
         int[] fill = Arrays.copyOf(linkStart, ne);
         for (int k = 0; k < hops.length; k++) {
-            for (int h : hops[k]) linkCross[fill[entity(h)]++] = k * 2 + direction(h);
+            for (int h : hops[k]) if (!dropped[entity(h)]) linkCross[fill[entity(h)]++] = k * 2 + direction(h);
         }
+    }
+
+    /**
+     * Per hop of the network, whether the constraint it loads never binds under the execution's connections
+     * ({@link SlackLinks}); none when a link of the fabric flaps (capacities that change during the run).
+     */
+    private boolean[] slackHops(ConnectionPaths paths, FlowNetwork net) {
+        int nk = hops.length;
+        if (paths.capacitiesChange()) return new boolean[2 * net.linkCount()];
+        int[] mult = new int[nk];
+        int[] flows = new int[nk];
+        double[] cap = new double[nk];
+        for (int k = 0; k < nk; k++) {
+            mult[k] = channels.multiplicity(full.channel(k) % nCh);
+            flows[k] = plan.nLanes();
+            cap[k] = SlackLinks.rateCapBound(plan, full.from(k), paths.channelCapBps());
+        }
+        return SlackLinks.of(net, hops, mult, flows, cap);
     }
 
     /** The link entity hop h crosses: the hop itself for a split link, else the link's (link << 1). */
@@ -277,10 +304,11 @@ final class RankRefinement {
             for (int k = 0; k < kc.length; k++) {
                 int[] hk = hops[k];
                 if (scratch.length < hk.length) scratch = new long[2 * hk.length];
-                for (int i = 0; i < hk.length; i++) scratch[i] = mix(lc[entity(hk[i])], direction(hk[i]));
-                Arrays.sort(scratch, 0, hk.length);
+                int n = 0;
+                for (int x : hk) if (!dropped[entity(x)]) scratch[n++] = mix(lc[entity(x)], direction(x));
+                Arrays.sort(scratch, 0, n);
                 long h = mix(mix(kc[k], uc[unitOf(k, true)]), uc[unitOf(k, false)]);
-                for (int i = 0; i < hk.length; i++) h = mix(h, scratch[i]);
+                for (int i = 0; i < n; i++) h = mix(h, scratch[i]);
                 nk[k] = h;
             }
             long[] nlc = new long[nl];
@@ -473,6 +501,7 @@ final class RankRefinement {
         int n = 0;
         int[] hk = hops[k];
         for (int i = 0; i < hk.length; i++) {
+            if (dropped[entity(hk[i])]) continue; // never binds: no constraint of the quotient
             int re = linkRep[entity(hk[i])];
             int hop = quotientHop(hk[i], linkRep);
             boolean seen = false;
