@@ -14,7 +14,7 @@ import io.ccsim.sim.flow.FlowNetwork;
  * be saturated by the given connections' flows, under the network's capacities, sharing and duplex efficiencies as
  * they stand; the caller guarantees that no capacity changes during the execution (no flaps) and that the
  * connections given are every flow source of the network. A fat-pipe link is never slack (it is a per-flow bound,
- * not a shared constraint). Marking is conservative: a slack-looking constraint whose bound is unsure is kept.
+ * not a shared constraint), nor is a link of capacity 0 (down: it stalls its flows). Marking is conservative: a slack-looking constraint whose bound is unsure is kept.
  */
 final class SlackLinks {
     /*
@@ -80,6 +80,7 @@ final class SlackLinks {
         for (int l = 0; l < nl; l++) {
             Sharing s = net.sharing(l);
             double c = net.capacity(l);
+            if (!(c > 0)) continue; // a link that is down stalls what crosses it: it binds
             if (s == Sharing.SHARED) {
                 boolean ok = load[2 * l] + load[2 * l + 1] <= c * MARGIN;
                 slack[2 * l] = ok;

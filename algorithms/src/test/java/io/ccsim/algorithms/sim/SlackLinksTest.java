@@ -97,6 +97,11 @@ class SlackLinksTest {
         assertThat(s[1]).isFalse();
         assertThat(SlackLinks.of(shared, both, ones, ones, new double[] {45 * G, 50 * G})[1]).isTrue(); // 95
 
+        FlowNetwork down = net(0, 100 * G);
+        boolean[] d = SlackLinks.of(down, new int[][] {hops(0, 1)}, new int[] {1}, new int[] {1}, new double[] {G});
+        assertThat(d[0]).as("a link that is down binds (its flows stall)").isFalse();
+        assertThat(d[FlowNetwork.hop(1, false)]).as("behind it, a stalled flow loads nothing").isTrue();
+
         FlowNetwork fat = new FlowNetwork(new Simulator(1));
         fat.addLink("f", 100 * G, Sharing.FAT_PIPE);
         assertThat(SlackLinks.of(fat, new int[][] {hops(0)}, new int[] {1}, new int[] {1}, new double[] {G})[0])
