@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * The time a plan takes alone on the nominal topology: a separate simulation (a fresh simulator and
- * algorithms fabric, every rank launched at 0), cached per plan, GPUs and link rates. The analyzer
+ * algorithms fabric, every rank launched at 0, folded by symmetry unless a link flaps), cached per plan, GPUs and
+ * link rates. The analyzer
  * compares a collective's actual time with it; with some links degraded ({@link #durationWith}) it
  * answers "what would healing this link alone gain" when several links bound a collective.
  */
@@ -26,6 +27,8 @@ final class HealthyReference {
     private final long seed;
     private final io.ccsim.sim.RunControl control;
     private final Map<String, Long> cache = new HashMap<>();
+    /** whether a link of the topology flaps (its capacity changes mid-run, which symmetry folding does not follow) */
+    private final boolean flaps;
 
     /**
      * @param seed    seed of the reference simulations
@@ -38,6 +41,7 @@ final class HealthyReference {
         this.env = env;
         this.seed = seed;
         this.control = control;
+        this.flaps = topo.links().stream().anyMatch(l -> !l.health().flaps().isEmpty());
     }
 
     /**
@@ -67,7 +71,9 @@ final class HealthyReference {
         for (Map.Entry<String, Double> e : sorted.entrySet()) {
             f.setLinkHealth(e.getKey(), new LinkHealth(e.getValue(), false, List.of(), 0.0));
         }
-        SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { });
+        // every rank launches at 0 on capacities that stay put: the symmetry folding is exact (RankFolding)
+        SimExecution x = new SimExecutor(sim, f).start(plan, gpuNodes, t -> { }, flaps ? SimExecution.Folding.CHANNELS
+                : SimExecution.Folding.RANKS);
         x.launchAll();
         sim.run();
         if (!x.isDone()) throw new IllegalStateException("the healthy reference run of " + plan + " did not complete: " + x.blockedWorkers());
