@@ -48,6 +48,26 @@ class FoldingAcrossLeavesTest {
         }
     }
 
+    /**
+     * 64 hosts, two leaves per rail: the rail ring crosses a spine at each leaf's edge, which set the hosts at the
+     * edges apart while the spine and leaf links took part in the refinement. With LL128 those links, like the NVLink
+     * and PCIe links, cannot bind (16 channels x 19.6 GB/s), so they are left out ({@link SlackLinks}) and every host
+     * is alike: each class spans all 64 hosts, under either routing, with the unfolded time to the picosecond.
+     */
+    @Test
+    void aRailRingOnTwoLeavesFoldsEveryHostIntoOne() {
+        Topology ecmp = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 64));
+        for (Topology t : new Topology[] {ecmp, ecmp.withRouting(Routing.DESTINATION)}) {
+            RankFoldingTest.Run folded = RankFoldingTest.run(t, CollectiveOp.ALL_REDUCE, 4L << 20, Algorithm.RING,
+                    Protocol.LL128, SimExecution.Folding.RANKS);
+            RankFoldingTest.Run all = RankFoldingTest.run(t, CollectiveOp.ALL_REDUCE, 4L << 20, Algorithm.RING,
+                    Protocol.LL128, SimExecution.Folding.NONE);
+            assertThat(folded.endPs()).as("%s", t.routing()).isEqualTo(all.endPs());
+            assertThat(folded.simulated() * 64).as("%s: classes across the 64 hosts", t.routing())
+                    .isLessThanOrEqualTo(folded.total());
+        }
+    }
+
     @Test
     void randomClustersOf16To256GpusGiveTheUnfoldedTimeBitForBit() {
         SplittableRandom rnd = new SplittableRandom(2026_11_26_37L);
