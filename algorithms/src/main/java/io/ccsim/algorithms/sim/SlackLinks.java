@@ -42,6 +42,10 @@ final class SlackLinks {
      * actors and no memory steps (only the NVLS and symmetric-memory schedules mark steps as memory, and switch
      * actors exist only for NVLS and CollNet), so their flows are capped at channelCapBps; any other plan's flows are
      * bounded by their routes alone.
+     *
+     * Back-to-back calls of one plan on one network (PerfRunner: rank r launches call i + 1 once it finished call i)
+     * keep the bound: a sender's workers of call i + 1 start after its workers of call i ended, so at any instant each
+     * sender still has at most one flow per lane on a connection of the plan.
      */
     private static final double MARGIN = 1 - 1e-9;
 
