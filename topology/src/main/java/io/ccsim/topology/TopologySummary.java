@@ -34,10 +34,11 @@ import java.util.Map;
  * @param networkPerGpu   NIC line rate of the first GPU's host divided by its GPUs, bytes/s per direction
  * @param bisection       bisection bandwidth of the GPUs as above, bytes/s per direction
  * @param bisectionMethod which of the three computations gave {@code bisection}, for humans
+ * @param routing         how routes choose among equal network paths ({@link Topology#routing()})
  */
 public record TopologySummary(String name, int hosts, Map<NodeKind, Integer> nodeCounts,
                               Map<LinkKind, Integer> linkCounts, double nvlinkPerGpu, double pciePerGpu,
-                              double networkPerGpu, double bisection, String bisectionMethod) {
+                              double networkPerGpu, double bisection, String bisectionMethod, Routing routing) {
 
     public TopologySummary {
         nodeCounts = Collections.unmodifiableMap(new EnumMap<>(nodeCounts));
@@ -92,7 +93,7 @@ public record TopologySummary(String name, int hosts, Map<NodeKind, Integer> nod
             bis = fatTree(t, gpus);
             method = "fat-tree: (hosts/2) x NIC bandwidth per host x min(1, leaf up/down)";
         }
-        return new TopologySummary(t.name(), t.hosts(), nodes, links, nvl, pcie, net, bis, method);
+        return new TopologySummary(t.name(), t.hosts(), nodes, links, nvl, pcie, net, bis, method, t.routing());
     }
 
     private static LinkGroup stripedNvlink(Topology t, Node gpu) {
@@ -232,6 +233,11 @@ public record TopologySummary(String name, int hosts, Map<NodeKind, Integer> nod
         sb.append(String.format(Locale.ROOT, "per-GPU network: %10.3f GB/s per direction%n", networkPerGpu / 1e9));
         sb.append(String.format(Locale.ROOT, "bisection:       %10.3f GB/s per direction (%s)%n", bisection / 1e9,
                 bisectionMethod));
+        if (linkCounts.containsKey(LinkKind.INFINIBAND) || linkCounts.containsKey(LinkKind.ROCE)) {
+            sb.append("routing:         ").append(routing == Routing.DESTINATION
+                    ? "dmodk (by destination, as InfiniBand's subnet manager routes a fat-tree)"
+                    : "ecmp (a hash per connection and channel, as RoCE switches spread)").append('\n');
+        }
         return sb.toString();
     }
 }

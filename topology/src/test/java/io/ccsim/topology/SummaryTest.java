@@ -38,4 +38,12 @@ class SummaryTest {
         assertThat(TopologySummary.of(TopologyCatalog.build("hgx-h200", new BuildOptions(0, 64, 2.0, 0)))
                 .bisection()).isCloseTo(64 / 2 * 8 * nic * 21 / 42, within(1.0));
     }
+
+    @Test
+    void theSummaryNamesTheRoutingOfANetworkOnly() {
+        Topology ib = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 40));
+        assertThat(TopologySummary.of(ib).toText()).contains("routing:         dmodk (by destination");
+        assertThat(TopologySummary.of(ib.withRouting(Routing.ECMP)).toText()).contains("routing:         ecmp (a hash");
+        assertThat(TopologySummary.of(TopologyCatalog.build("hgx-h100")).toText()).doesNotContain("routing:");
+    }
 }
