@@ -148,6 +148,9 @@ final class Constraint {
         long fillMark;
         /** during a filling: the component index of the least capacity member seen so far */
         int best;
+        /** RegionSolver's stamp of the piece that last walked a member, and that member's index in the piece */
+        int pieceMark;
+        int pieceIdx;
 
         void add(Constraint c) {
             if (n == members.length) {

@@ -55,7 +55,11 @@ final class RegionSolver {
      * filled on its own, so that the uniform fast path still sees a ring's channels alone.
      *
      * Gathering a piece walks each of its constraints' members once: the region's join the piece, the others' weight x
-     * rate is summed, in member order, into the constraint's fixed use.
+     * rate is summed, in member order, into the constraint's fixed use. A twin of a constraint walked already (a GPU's
+     * PCIe link, its NIC's PCIe link and the NIC's cable) is not walked again: twins are grouped only when first
+     * crossed, by the same path (PathResolver), so every flow has joined and left them together and their live
+     * members are the same flows in the same order with the same weights; compaction keeps that order. Its fixed use
+     * is then the same sum of the same terms in the same order, the same double.
      */
 
     /** Relative excess of an outside member's rate over a level that the check takes for rounding. */
@@ -218,6 +222,18 @@ final class RegionSolver {
             }
             while (ci < npCons) {
                 Constraint c = pCons[ci];
+                Constraint.TwinGroup g = c.twins;
+                if (g != null && g.n > 1) {
+                    if (g.pieceMark == stamp) {
+                        // a twin of one walked already: the same members in the same order with the same weights
+                        // (see the class comment), so no other flow, and bit for bit the same fixed use
+                        fixed[ci] = fixed[g.pieceIdx];
+                        ci++;
+                        continue;
+                    }
+                    g.pieceMark = stamp;
+                    g.pieceIdx = ci;
+                }
                 // one walk of the members: the region's join the piece, the others' use is fixed
                 Flow[] ms = c.members;
                 int[] ws = c.weights;
