@@ -67,6 +67,8 @@ final class Constraint {
     int compIdx;
     /** RegionSolver's stamp of the piece it was filled in */
     int piece;
+    /** members whose {@link Flow#bottleneck} this is (kept by {@link Flow#bottleneckAt}) */
+    int bottlenecked;
 
     Constraint(int link, boolean shared, double capacity, int hop) {
         this.link = link;
