@@ -67,6 +67,8 @@ final class Constraint {
     int compIdx;
     /** RegionSolver's stamp of the piece it was filled in */
     int piece;
+    /** members whose {@link Flow#bottleneck} this is (kept by {@link Flow#bottleneckAt}) */
+    int bottlenecked;
 
     Constraint(int link, boolean shared, double capacity, int hop) {
         this.link = link;
@@ -148,6 +150,9 @@ final class Constraint {
         long fillMark;
         /** during a filling: the component index of the least capacity member seen so far */
         int best;
+        /** RegionSolver's stamp of the piece that last walked a member, and that member's index in the piece */
+        int pieceMark;
+        int pieceIdx;
 
         void add(Constraint c) {
             if (n == members.length) {

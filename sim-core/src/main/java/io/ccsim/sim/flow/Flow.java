@@ -49,7 +49,8 @@ public final class Flow extends FlowCore implements Runnable {
     double newRate;
     /**
      * As of the last solve that gave this flow its rate: the shared constraint it froze at (its bottleneck), or null
-     * if it froze at its own bound; meaningful only while {@link #solved}.
+     * if it froze at its own bound; meaningful only while {@link #solved}. Set through {@link #bottleneckAt}; null
+     * while the flow is a member of no constraint.
      */
     Constraint bottleneck;
     /** whether the flow's rate comes from a solve (or its own bound) since it last joined its constraints */
@@ -98,6 +99,19 @@ public final class Flow extends FlowCore implements Runnable {
         piece = 0;
         tag = null;
         key = 0;
+    }
+
+    /**
+     * Sets {@link #bottleneck} (null: none), keeping {@link Constraint#bottlenecked} of the old and the new one. Called
+     * while the flow is a member of its constraints (its bandwidth phase), and with null as it leaves them.
+     */
+    void bottleneckAt(Constraint c) {
+        Constraint old = bottleneck;
+        if (old != c) {
+            if (old != null) old.bottlenecked--;
+            if (c != null) c.bottlenecked++;
+            bottleneck = c;
+        }
     }
 
     /** @return how many identical flows this flow stands for (1 unless started with a multiplicity) */

@@ -198,7 +198,7 @@ abstract class FlowLifecycle {
                 setRate(f, f.bound, sim.now());
             }
             f.solved = true;
-            f.bottleneck = null;
+            f.bottleneckAt(null);
         } else {
             solver.addSeed(f);
         }
@@ -233,6 +233,7 @@ abstract class FlowLifecycle {
                 solver.memberLeft(c, f, ws[i]);
             }
         }
+        f.bottleneckAt(null); // a member of no constraint now
         heapRemove(f);
         entry.unregister(f);
         if (solver.hasSeeds()) {

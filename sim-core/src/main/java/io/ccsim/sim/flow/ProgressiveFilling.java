@@ -144,7 +144,7 @@ final class ProgressiveFilling {
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow f = ms[k];
                     if (!f.frozen) { // (compacted: no holes; a member outside the component is frozen already)
-                        f.bottleneck = c;
+                        f.bottleneckAt(c);
                         freeze(f, level);
                     }
                 }
@@ -153,7 +153,7 @@ final class ProgressiveFilling {
                 Flow f = compFlows[bounds.topValue()];
                 bounds.pop();
                 if (!f.frozen) {
-                    f.bottleneck = null;
+                    f.bottleneckAt(null);
                     freeze(f, key);
                 }
             }
@@ -307,7 +307,7 @@ final class ProgressiveFilling {
                 if (b < level) {
                     f.frozen = true;
                     f.newRate = b;
-                    f.bottleneck = null;
+                    f.bottleneckAt(null);
                     remaining -= b * f.multiplicity;
                     wsum -= f.multiplicity;
                     changed = true;
@@ -320,7 +320,7 @@ final class ProgressiveFilling {
             if (!f.frozen) {
                 f.frozen = true;
                 f.newRate = level;
-                f.bottleneck = tightest;
+                f.bottleneckAt(tightest);
                 any = true;
             }
         }

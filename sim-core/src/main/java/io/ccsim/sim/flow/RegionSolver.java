@@ -53,6 +53,18 @@ final class RegionSolver {
      *
      * The region may join pieces that share no constraint of R (the changes of one instant touch many); each piece is
      * filled on its own, so that the uniform fast path still sees a ring's channels alone.
+     *
+     * Gathering a piece walks each of its constraints' members once: the region's join the piece, the others' weight x
+     * rate is summed, in member order, into the constraint's fixed use. A twin of a constraint walked already (a GPU's
+     * PCIe link, its NIC's PCIe link and the NIC's cable) is not walked again: twins are grouped only when first
+     * crossed, by the same path (PathResolver), so every flow has joined and left them together and their live
+     * members are the same flows in the same order with the same weights; compaction keeps that order. Its fixed use
+     * is then the same sum of the same terms in the same order, the same double.
+     *
+     * The closure walks a constraint's members to take in those bottlenecked at it; one at which no member is
+     * (Constraint.bottlenecked, counted as the filling sets bottlenecks and as flows leave) is not walked: the only
+     * other members a walk takes in are unsolved ones, which joined since the last solve and so are seeds, in the
+     * region from the start. On the 1,024-GPU tree (docs/performance.md) two thirds of the constraints are skipped.
      */
 
     /** Relative excess of an outside member's rate over a level that the check takes for rounding. */
@@ -164,6 +176,9 @@ final class RegionSolver {
             }
             while (ci < nCons) {
                 Constraint c = cons[ci++];
+                // a walk takes in members bottlenecked at c and unsolved ones, which are seeds (joined since the last
+                // solve), in the region already: with none bottlenecked at c it takes in nobody
+                if (!whole && c.bottlenecked == 0) continue;
                 Flow[] ms = c.members;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow m = ms[k];
@@ -189,10 +204,13 @@ final class RegionSolver {
             check();
             if (nFlows > regionSize) return; // the region grows: close it, then fill every piece again
         }
-        checkMemberless();
+        checkMemberless(firstStamp);
     }
 
-    /** Collects the piece of region flow f: pFlows, pCons with compIdx set, and each constraint's fixed use. */
+    /**
+     * Collects the piece of region flow f: pFlows, pCons with compIdx set, and each constraint's fixed use (its outside
+     * members' weight x rate, summed in member order), the outside members marked frozen.
+     */
     private void gatherPiece(Flow f0) {
         int stamp = ++pieceStamp;
         npFlows = 0;
@@ -211,30 +229,37 @@ final class RegionSolver {
                 }
             }
             while (ci < npCons) {
-                Constraint c = pCons[ci++];
+                Constraint c = pCons[ci];
+                Constraint.TwinGroup g = c.twins;
+                if (g != null && g.n > 1) {
+                    if (g.pieceMark == stamp) {
+                        // a twin of one walked already: the same members in the same order with the same weights
+                        // (see the class comment), so no other flow, and bit for bit the same fixed use
+                        fixed[ci] = fixed[g.pieceIdx];
+                        ci++;
+                        continue;
+                    }
+                    g.pieceMark = stamp;
+                    g.pieceIdx = ci;
+                }
+                // one walk of the members: the region's join the piece, the others' use is fixed
                 Flow[] ms = c.members;
+                int[] ws = c.weights;
+                double use = 0;
                 for (int k = 0, n = c.end; k < n; k++) {
                     Flow m = ms[k];
-                    if (m.epoch == epoch && m.piece != stamp) {
-                        m.piece = stamp;
-                        pushPiece(m);
+                    if (m.epoch == epoch) {
+                        if (m.piece != stamp) {
+                            m.piece = stamp;
+                            pushPiece(m);
+                        }
+                    } else {
+                        m.frozen = true; // the filling leaves it alone
+                        use += ws[k] * m.rate;
                     }
                 }
+                fixed[ci++] = use;
             }
-        }
-        if (fixed.length < npCons) fixed = new double[Math.max(npCons, 2 * fixed.length)];
-        for (int i = 0; i < npCons; i++) {
-            Constraint c = pCons[i];
-            double use = 0;
-            Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n; k++) {
-                Flow m = ms[k];
-                if (m.epoch != epoch) {
-                    m.frozen = true; // the filling leaves it alone
-                    use += c.weights[k] * m.rate;
-                }
-            }
-            fixed[i] = use;
         }
     }
 
@@ -245,6 +270,7 @@ final class RegionSolver {
 
     private void pushPiece(Constraint c) {
         if (npCons == pCons.length) pCons = Arrays.copyOf(pCons, 2 * npCons);
+        if (npCons == fixed.length) fixed = Arrays.copyOf(fixed, 2 * npCons);
         c.compIdx = npCons;
         pCons[npCons++] = c;
     }
@@ -263,19 +289,21 @@ final class RegionSolver {
         }
     }
 
-    /** A region constraint no region flow crosses carries only outside members: they must fit, else they join. */
-    private void checkMemberless() {
+    /**
+     * A region constraint no region flow crosses carries only outside members: they must fit, else they join. The
+     * crossed ones are those a piece of this round took in (stamp at least {@code firstStamp}): every region flow is in
+     * a piece, and a piece takes in every region constraint its flows cross.
+     */
+    private void checkMemberless(int firstStamp) {
         for (int i = 0; i < nCons; i++) {
             Constraint c = cons[i];
-            boolean crossed = false;
+            if (c.piece >= firstStamp) continue;
             double use = 0;
             Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n && !crossed; k++) {
-                Flow m = ms[k];
-                crossed = m.epoch == epoch;
-                if (!crossed) use += c.weights[k] * m.rate;
+            for (int k = 0, n = c.end; k < n; k++) {
+                use += c.weights[k] * ms[k].rate;
             }
-            if (crossed || use <= c.capacity * (1 + CHECK_TOLERANCE)) continue;
+            if (use <= c.capacity * (1 + CHECK_TOLERANCE)) continue;
             for (int k = 0, n = c.end; k < n; k++) addFlow(ms[k]);
         }
     }

@@ -60,6 +60,69 @@ class RegionSolverTest {
     }
 
     /**
+     * The closure skips constraints at which no member is bottlenecked ({@link Constraint#bottlenecked}): at every
+     * completion of random chained flows (some cancelled, capacities changing), each count is the number of live
+     * members whose bottleneck the constraint is.
+     */
+    @Test
+    void bottleneckCountsAreTheMembersBottleneckedThere() {
+        long bottlenecked = 0;
+        for (long seed = 0; seed < 200; seed++) {
+            Simulator sim = new Simulator(seed);
+            RandomStream r = sim.random("net");
+            FlowNetwork net = new FlowNetwork(sim, FlowNetwork.Options.DEFAULT.withTrackLinkTraffic(false));
+            int links = 2 + r.nextInt(8);
+            for (int i = 0; i < links; i++) {
+                net.addLink("l" + i, C * (1 + r.nextInt(6)), r.nextInt(5) == 0 ? Sharing.SHARED : Sharing.FULL_DUPLEX);
+            }
+            FlowNetwork.Path[] paths = new FlowNetwork.Path[2 + r.nextInt(8)];
+            for (int p = 0; p < paths.length; p++) {
+                int[] route = new int[1 + r.nextInt(Math.min(4, links))];
+                for (int h = 0; h < route.length; h++) route[h] = hop(r.nextInt(links), r.nextInt(3) == 0);
+                paths[p] = net.path(route, 1 + r.nextInt(3));
+            }
+            long[] seen = {0};
+            long s = seed;
+            FlowChains.start(sim, r, 2 + r.nextInt(14), 30, (cr, next) -> {
+                FlowNetwork.Path p = paths[cr.nextInt(paths.length)];
+                double cap = cr.nextInt(3) == 0 ? 0 : C / 8 * (1 + cr.nextInt(24));
+                Flow f = net.start(p, 1 + cr.nextInt(60_000), cr.nextInt(2_000_000), cap, done -> {
+                    seen[0] += assertCounts(paths, s);
+                    next.onComplete(done);
+                });
+                if (cr.nextInt(10) == 0) sim.schedule(cr.nextInt(1_000_000), () -> {
+                    if (f.endTime() < 0) {
+                        net.cancel(f);
+                        next.onComplete(f);
+                    }
+                });
+            });
+            if (seed % 2 == 0) sim.schedule(3_000_000, () -> net.setCapacity(0, net.capacity(0) / 3));
+            sim.run();
+            bottlenecked += seen[0];
+        }
+        assertThat(bottlenecked).as("members found bottlenecked at a constraint").isGreaterThan(1000);
+    }
+
+    /** @return the members bottlenecked at the constraints of paths, counted once per completion */
+    private static long assertCounts(FlowNetwork.Path[] paths, long seed) {
+        long found = 0;
+        java.util.Set<Constraint> seen = new java.util.HashSet<>();
+        for (FlowNetwork.Path p : paths) {
+            for (Constraint c : p.cons) {
+                if (!seen.add(c)) continue;
+                int n = 0;
+                for (int k = 0; k < c.end; k++) {
+                    if (c.members[k] != null && c.members[k].bottleneck == c) n++;
+                }
+                assertThat(c.bottlenecked).as("seed %d: members bottlenecked at a constraint", seed).isEqualTo(n);
+                found += n;
+            }
+        }
+        return found;
+    }
+
+    /**
      * Flows x1, x2 share X (capacity C: C/2 each); x1 also crosses Y (capacity 3C) with y1 and y2, bottlenecked there
      * at (3C - C/2) / 2. When y2 ends, only Y's flows are re-solved: x1 froze at X, below Y's level.
      */

@@ -79,6 +79,65 @@ class TwinConstraintTest {
         net.start(p, bytes, latency, cap, l);
     }
 
+    /**
+     * What RegionSolver relies on to walk one constraint of a twin group per piece: at every completion, the members of
+     * twins are the same flows in the same order with the same weights (holes may sit elsewhere).
+     */
+    @Test
+    void twinsHoldTheSameMembersInTheSameOrder() {
+        int compared = 0;
+        for (long seed = 0; seed < 200; seed++) {
+            Simulator sim = new Simulator(seed);
+            RandomStream r = sim.random("net");
+            FlowNetwork net = new FlowNetwork(sim);
+            int links = 2 + r.nextInt(6);
+            for (int i = 0; i < links; i++) {
+                net.addLink("l" + i, 1e9 * (1 + r.nextInt(6)), r.nextInt(4) == 0 ? Sharing.SHARED : Sharing.FULL_DUPLEX);
+            }
+            FlowNetwork.Path[] paths = new FlowNetwork.Path[2 + r.nextInt(6)];
+            for (int p = 0; p < paths.length; p++) {
+                int from = r.nextInt(links);
+                int[] route = new int[1 + r.nextInt(Math.min(4, links - from))];
+                for (int h = 0; h < route.length; h++) route[h] = hop(from + h, r.nextInt(3) == 0);
+                paths[p] = net.path(route, 1 + r.nextInt(2));
+            }
+            int[] count = {0};
+            long s = seed;
+            FlowChains.start(sim, r, 2 + r.nextInt(12), 25, (cr, next) -> startOne(net, paths, cr, f -> {
+                count[0] += assertTwinsAgree(paths, s);
+                next.onComplete(f);
+            }));
+            sim.run();
+            compared += count[0];
+        }
+        assertThat(compared).as("twin pairs compared while they had members").isGreaterThan(1000);
+    }
+
+    /** @return how many twin pairs with members it compared */
+    private static int assertTwinsAgree(FlowNetwork.Path[] paths, long seed) {
+        int compared = 0;
+        for (FlowNetwork.Path p : paths) {
+            for (Constraint c : p.cons) {
+                Constraint.TwinGroup g = c.twins;
+                if (g == null || g.members[0] == c) continue;
+                Constraint first = g.members[0];
+                assertThat(live(c, true)).as("seed %d: members of twins", seed).isEqualTo(live(first, true));
+                assertThat(live(c, false)).as("seed %d: weights of twins", seed).isEqualTo(live(first, false));
+                if (c.size > 0) compared++;
+            }
+        }
+        return compared;
+    }
+
+    /** The live members' ids (or weights) of c, in member order. */
+    private static List<Long> live(Constraint c, boolean ids) {
+        List<Long> out = new java.util.ArrayList<>();
+        for (int k = 0; k < c.end; k++) {
+            if (c.members[k] != null) out.add(ids ? c.members[k].id() : c.weights[k]);
+        }
+        return out;
+    }
+
     @Test
     void fillingWithoutTwinsGivesTheSameCompletions() {
         long[] solves = {0};
