@@ -177,7 +177,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             Map<String, String> e = new java.util.TreeMap<>(base);
             e.putAll(p.env());
             out.add(new SweepPoint(p.index(), p.topology(), p.gpus(), p.nodes(), p.nicsPerNode(), p.oversubscription(), p.sharp(),
-                    p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps(), p.op(), p.dtype(), p.bytes(), e, p.seed(), p.simMode()));
+                    p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps(), p.routing(), p.op(), p.dtype(), p.bytes(), e, p.seed(), p.simMode()));
         }
         return out;
     }

@@ -91,10 +91,10 @@ public final class SweepEngine {
         NcclEnv nccl = SimSetup.ncclEnv(p.env());
         Topology base = TopologyArgs.resolve(p.topology(), p.gpus(), p.nodes(), p.oversubscription(), p.seed(),
                 p.nicsPerNode(), p.sharp());
-        SweepWhatIf w = new SweepWhatIf(p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps());
+        SweepWhatIf w = new SweepWhatIf(p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps(), p.routing());
         io.ccsim.topology.WhatIf.Result applied;
         try {
-            applied = w.whatIf().apply(base);
+            applied = w.whatIf().apply(w.routed(base));
         } catch (IllegalArgumentException e) {
             throw new UserException("point " + p.index() + " (" + p.whatIfText() + "): " + e.getMessage(), e);
         }

@@ -55,7 +55,7 @@ final class SweepPlanner {
                             for (JsonElement sharp : spec.axis("sharp")) {
                                 SweepPoint base = new SweepPoint(0, topo.getAsString(), gpus.getAsInt(), nodes.getAsInt(),
                                         nics.getAsInt(), over.getAsDouble(), sharp.getAsBoolean(), List.of(), List.of(), null,
-                                        null, "", "", 0, Map.of(), 0, "folded");
+                                        null, null, "", "", 0, Map.of(), 0, "folded");
                                 addConfig(spec, base, envs, out);
                             }
                         }
@@ -82,7 +82,7 @@ final class SweepPlanner {
             for (SweepWhatIf wi : SweepWhatIf.expand(spec.whatIf().get(w), t, spec.file(), path)) {
                 if (!spec.whatIf().get(w).has("each")) {
                     try {
-                        wi.whatIf().apply(t);
+                        wi.whatIf().apply(wi.routed(t));
                     } catch (IllegalArgumentException e) {
                         throw new UserException(where + path + ": " + e.getMessage(), e);
                     }
@@ -95,7 +95,7 @@ final class SweepPlanner {
                                     for (long size : spec.sizes()) {
                                         out.add(new SweepPoint(out.size(), base.topology(), base.gpus(), base.nodes(),
                                                 base.nicsPerNode(), base.oversubscription(), base.sharp(), wi.degrade(),
-                                                wi.down(), wi.nicGbps(), wi.nvlinkGbps(), CollectiveOp.parse(op.getAsString()).cliName(),
+                                                wi.down(), wi.nicGbps(), wi.nvlinkGbps(), wi.routing(), CollectiveOp.parse(op.getAsString()).cliName(),
                                                 DataType.parse(dt.getAsString()).ncclTestsName(), size, env, seed.getAsLong(),
                                                 mode.getAsString()));
                                     }
@@ -143,7 +143,7 @@ final class SweepPlanner {
         for (int c : chosen) {
             SweepPoint p = grid.get(c);
             out.add(new SweepPoint(out.size(), p.topology(), p.gpus(), p.nodes(), p.nicsPerNode(), p.oversubscription(),
-                    p.sharp(), p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps(), p.op(), p.dtype(), p.bytes(), p.env(),
+                    p.sharp(), p.degrade(), p.down(), p.nicGbps(), p.nvlinkGbps(), p.routing(), p.op(), p.dtype(), p.bytes(), p.env(),
                     p.seed(), p.simMode()));
         }
         return out;

@@ -27,6 +27,7 @@ import java.util.TreeMap;
  * @param down      links (ids or globs) taken down
  * @param nicGbps   network line rate in Gb/s, null = the board's
  * @param nvlinkGbps NVLink rate per link and direction in GB/s, null = the board's
+ * @param routing   {@code ecmp} or {@code dmodk}, null = the fabric's own
  * @param op        collective, as {@code --op} names it
  * @param dtype     nccl-tests type name
  * @param bytes     message size in bytes, as nccl-tests' size column
@@ -36,7 +37,7 @@ import java.util.TreeMap;
  */
 public record SweepPoint(int index, String topology, int gpus, int nodes, int nicsPerNode, double oversubscription,
                          boolean sharp, List<String> degrade, List<String> down, Double nicGbps, Double nvlinkGbps,
-                         String op, String dtype, long bytes, Map<String, String> env, long seed, String simMode) {
+                         String routing, String op, String dtype, long bytes, Map<String, String> env, long seed, String simMode) {
 
     public SweepPoint {
         degrade = List.copyOf(degrade);
@@ -75,6 +76,7 @@ public record SweepPoint(int index, String topology, int gpus, int nodes, int ni
         for (String d : down) parts.add("--down " + d);
         if (nicGbps != null) parts.add("--nic-gbps " + WhatIfOptions.num(nicGbps));
         if (nvlinkGbps != null) parts.add("--nvlink-gbps " + WhatIfOptions.num(nvlinkGbps));
+        if (routing != null) parts.add("--routing " + routing);
         return String.join(" ", parts);
     }
 
@@ -103,6 +105,7 @@ public record SweepPoint(int index, String topology, int gpus, int nodes, int ni
         o.add("down", dn);
         if (nicGbps != null) o.addProperty("nic_gbps", nicGbps);
         if (nvlinkGbps != null) o.addProperty("nvlink_gbps", nvlinkGbps);
+        if (routing != null) o.addProperty("routing", routing); // absent when null: ids of points without it stay
         o.addProperty("op", op);
         o.addProperty("dtype", dtype);
         o.addProperty("bytes", bytes);
@@ -126,7 +129,8 @@ public record SweepPoint(int index, String topology, int gpus, int nodes, int ni
         return new SweepPoint(o.get("index").getAsInt(), o.get("topology").getAsString(), o.get("gpus").getAsInt(),
                 o.get("nodes").getAsInt(), o.get("nics_per_node").getAsInt(), o.get("oversubscription").getAsDouble(),
                 o.get("sharp").getAsBoolean(), d, dn, o.has("nic_gbps") ? o.get("nic_gbps").getAsDouble() : null,
-                o.has("nvlink_gbps") ? o.get("nvlink_gbps").getAsDouble() : null, o.get("op").getAsString(),
+                o.has("nvlink_gbps") ? o.get("nvlink_gbps").getAsDouble() : null,
+                o.has("routing") ? o.get("routing").getAsString() : null, o.get("op").getAsString(),
                 o.get("dtype").getAsString(), o.get("bytes").getAsLong(), env, o.get("seed").getAsLong(),
                 o.get("sim_mode").getAsString());
     }

@@ -23,7 +23,8 @@ import java.util.Set;
  * oversubscription  fat-tree down:up ratio, &gt;= 1            (default 1)
  * sharp             SHARP switches                            (default false)
  * what_if           what-if sets, each an object of: degrade ["LINK=F"...], down ["LINK"...], nic_gbps G,
- *                   nvlink_gbps G, and "each": "GLOB" with "factor": F (one point per link the glob matches,
+ *                   nvlink_gbps G, routing "ecmp"|"dmodk" (absent: the fabric's), and "each": "GLOB" with
+ *                   "factor": F (one point per link the glob matches,
  *                   degraded to F) or "down": true (each link down in turn)         (default [{}]: none)
  * ops               collectives, as perf --op                 (required)
  * sizes             sizes ["1M", 4096] or {"min": "8", "max": "1G", "factor": 2}   (required)

@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.ccsim.topology.LinkPattern;
 import io.ccsim.topology.Link;
+import io.ccsim.topology.Routing;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.WhatIf;
 import java.util.ArrayList;
@@ -19,11 +20,12 @@ import java.util.Set;
  * @param down    links taken down
  * @param nicGbps network line rate, Gb/s, or null
  * @param nvlinkGbps NVLink rate, GB/s per link and direction, or null
+ * @param routing {@code ecmp} or {@code dmodk} as {@code perf --routing} takes them, or null for the fabric's own
  */
-record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Double nvlinkGbps) {
-    private static final Set<String> KEYS = Set.of("degrade", "down", "nic_gbps", "nvlink_gbps", "each", "factor");
+record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Double nvlinkGbps, String routing) {
+    private static final Set<String> KEYS = Set.of("degrade", "down", "nic_gbps", "nvlink_gbps", "routing", "each", "factor");
     private static final String VALID = "degrade [\"LINK=F\"...], down [\"LINK\"...], nic_gbps G, nvlink_gbps G,"
-            + " each \"GLOB\" with factor F or down true";
+            + " routing \"ecmp\"|\"dmodk\", each \"GLOB\" with factor F or down true";
 
     /**
      * Checks what-if set {@code e} at {@code path} of {@code file} for its form (links are checked on each topology).
@@ -62,6 +64,13 @@ record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Doub
         for (String k : List.of("nic_gbps", "nvlink_gbps")) {
             if (o.has(k) && !(number(o, k, file, path) > 0)) throw SweepSpec.bad(file, path + "." + k, "a rate > 0");
         }
+        if (o.has("routing")) {
+            JsonElement r = o.get("routing");
+            if (!r.isJsonPrimitive() || !r.getAsJsonPrimitive().isString() || routingOf(r.getAsString()) == null) {
+                throw SweepSpec.bad(file, path + ".routing", "invalid " + r + "; valid: \"ecmp\" (a hash per connection and"
+                        + " channel, RoCE) or \"dmodk\" (by destination, InfiniBand; absent: the fabric's own)");
+            }
+        }
         return o;
     }
 
@@ -75,7 +84,8 @@ record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Doub
         List<String> degrade = strings(o, "degrade", file, path);
         Double nic = o.has("nic_gbps") ? o.get("nic_gbps").getAsDouble() : null;
         Double nvl = o.has("nvlink_gbps") ? o.get("nvlink_gbps").getAsDouble() : null;
-        if (!o.has("each")) return List.of(new SweepWhatIf(degrade, strings(o, "down", file, path), nic, nvl));
+        String routing = o.has("routing") ? o.get("routing").getAsString() : null;
+        if (!o.has("each")) return List.of(new SweepWhatIf(degrade, strings(o, "down", file, path), nic, nvl, routing));
         LinkPattern p = new LinkPattern(o.get("each").getAsString());
         List<Integer> links = p.match(topo);
         if (links.isEmpty()) {
@@ -88,12 +98,26 @@ record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Doub
             if (o.has("factor")) {
                 List<String> d = new ArrayList<>(degrade);
                 d.add(l.id() + "=" + WhatIfOptions.num(o.get("factor").getAsDouble()));
-                out.add(new SweepWhatIf(d, List.of(), nic, nvl));
+                out.add(new SweepWhatIf(d, List.of(), nic, nvl, routing));
             } else {
-                out.add(new SweepWhatIf(degrade, List.of(l.id()), nic, nvl));
+                out.add(new SweepWhatIf(degrade, List.of(l.id()), nic, nvl, routing));
             }
         }
         return out;
+    }
+
+    /** {@code ecmp} or {@code dmodk} as a {@link Routing}, null for another text. */
+    static Routing routingOf(String text) {
+        return switch (text) {
+            case "ecmp" -> Routing.ECMP;
+            case "dmodk" -> Routing.DESTINATION;
+            default -> null;
+        };
+    }
+
+    /** {@code topo} routed as this set says (itself where the set names no routing), before its edits apply. */
+    Topology routed(Topology topo) {
+        return routing == null ? topo : topo.withRouting(routingOf(routing));
     }
 
     /** The {@link WhatIf} of this set, each edit named as its flag. */

@@ -132,6 +132,33 @@ class SweepCommandTest {
     }
 
     @Test
+    void aWhatIfSetMayRouteTheFabricOtherwise() throws IOException {
+        // 64 hosts of one GPU on two leaves: PAT's steps cross the spines, where ECMP's hash collides and d-mod-k does not
+        String json = "{\"topology\": \"hgx-h100\", \"gpus\": 1, \"nodes\": 64, \"ops\": \"all_gather\", \"sizes\": \"16M\","
+                + " \"what_if\": [{}, {\"routing\": \"ecmp\"}, {\"routing\": \"dmodk\"}]}";
+        CliTest.Result r = CliTest.run("sweep", spec(json).toString(), "--format", "jsonl");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonObject> rows = rows(r.out());
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0).get("what_if").getAsString()).isEmpty();
+        assertThat(rows.get(1).get("what_if").getAsString()).isEqualTo("--routing ecmp");
+        assertThat(rows.get(2).get("what_if").getAsString()).isEqualTo("--routing dmodk");
+        double fabric = rows.get(0).get("time_us").getAsDouble();
+        assertThat(rows.get(2).get("time_us").getAsDouble()).as("InfiniBand's own routing is d-mod-k").isEqualTo(fabric);
+        assertThat(rows.get(1).get("time_us").getAsDouble()).as("ECMP collides on spine cables").isGreaterThan(fabric);
+        CliTest.Result perf = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "1", "--nodes", "64", "--op", "all_gather",
+                "-b", "16M", "-e", "16M", "--routing", "ecmp", "--format", "json");
+        assertThat(rows.get(1).get("time_us")).isEqualTo(JsonParser.parseString(perf.out()).getAsJsonArray().get(0)
+                .getAsJsonObject().get("time_us"));
+        CliTest.Result bad = CliTest.run("sweep", spec("{\"topology\": \"hgx-h100\", \"ops\": \"all_reduce\", \"sizes\": \"1M\","
+                + " \"what_if\": [{\"routing\": \"adaptive\"}]}").toString());
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.err()).isEqualTo("ccsim: error: " + dir.resolve("study.json") + ": $.what_if[0].routing: invalid"
+                + " \"adaptive\"; valid: \"ecmp\" (a hash per connection and channel, RoCE) or \"dmodk\" (by destination,"
+                + " InfiniBand; absent: the fabric's own)\n");
+    }
+
+    @Test
     void aBadSpecIsOneLineWithFilePathAndWhatIsValid() throws IOException {
         Path s = spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"sizes\": \"1M\", \"what_if\": [{\"each\": \"x*\"}]}");
         CliTest.Result r = CliTest.run("sweep", s.toString());
