@@ -76,6 +76,8 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     Double nicGbps;
     @Option(names = "--nvlink-gbps", paramLabel = "G", description = "as perf, for every point")
     Double nvlinkGbps;
+    @Option(names = "--routing", paramLabel = "ecmp|dmodk", description = "as perf, for every point (default: the fabric's)")
+    String routing;
     @Option(names = "--sim-mode", paramLabel = "folded|full", description = "as perf (default: folded)")
     String simMode;
     @Option(names = "--out", paramLabel = "FILE", description = "write rows to FILE.csv or FILE.jsonl (repeatable;"
@@ -229,7 +231,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             return c.topology != null || c.gpus != null || c.nodes != null || c.nics != null || c.oversubscription != null
                     || c.sharp || c.op != null || c.minBytes != null || c.maxBytes != null || c.factor != null
                     || c.dtypes != null || c.seeds != null || !c.degrade.isEmpty() || !c.down.isEmpty() || c.nicGbps != null
-                    || c.nvlinkGbps != null || c.simMode != null;
+                    || c.nvlinkGbps != null || c.routing != null || c.simMode != null;
         }
 
         static JsonObject json(SweepCommand c) {
@@ -258,6 +260,7 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
             if (!c.down.isEmpty()) w.add("down", strings(c.down));
             if (c.nicGbps != null) w.addProperty("nic_gbps", c.nicGbps);
             if (c.nvlinkGbps != null) w.addProperty("nvlink_gbps", c.nvlinkGbps);
+            if (c.routing != null) w.addProperty("routing", c.routing);
             JsonArray ws = new JsonArray();
             ws.add(w);
             o.add("what_if", ws);

@@ -150,6 +150,9 @@ class SweepCommandTest {
                 "-b", "16M", "-e", "16M", "--routing", "ecmp", "--format", "json");
         assertThat(rows.get(1).get("time_us")).isEqualTo(JsonParser.parseString(perf.out()).getAsJsonArray().get(0)
                 .getAsJsonObject().get("time_us"));
+        CliTest.Result flags = CliTest.run("sweep", "--topology", "hgx-h100", "--gpus", "1", "--nodes", "64", "--op",
+                "all_gather", "-b", "16M", "-e", "16M", "--routing", "ecmp", "--format", "jsonl");
+        assertThat(rows(flags.out()).get(0).get("id")).as("the flag is the file's key").isEqualTo(rows.get(1).get("id"));
         CliTest.Result bad = CliTest.run("sweep", spec("{\"topology\": \"hgx-h100\", \"ops\": \"all_reduce\", \"sizes\": \"1M\","
                 + " \"what_if\": [{\"routing\": \"adaptive\"}]}").toString());
         assertThat(bad.code()).isEqualTo(1);
