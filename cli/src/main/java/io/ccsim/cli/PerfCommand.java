@@ -441,7 +441,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         out.printf(Locale.ROOT, "# minBytes %d maxBytes %d step: %s  graph: %d channels x %.1f GB/s %s%s%n", sizes[0], sizes[sizes.length - 1],
                 stepBytes != null ? stepBytes + "(bytes)" : (sizeOptions.factor == null ? 2 : sizeOptions.factor) + "(factor)", g.nChannels(), g.intraBwGBs(),
                 g.intraClass().jsonName(), g.nNodes() > 1 ? String.format(Locale.ROOT, ", net %.1f GB/s per channel, %s routing",
-                g.interBwGBs(), routing == io.ccsim.topology.Routing.DESTINATION ? "dmodk" : "ecmp") : "");
+                g.interBwGBs(), routing.cliName()) : "");
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         for (String line : whatIf.header()) out.println(line);
         if (symmMem != null) {

@@ -66,7 +66,7 @@ record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Doub
         }
         if (o.has("routing")) {
             JsonElement r = o.get("routing");
-            if (!r.isJsonPrimitive() || !r.getAsJsonPrimitive().isString() || routingOf(r.getAsString()) == null) {
+            if (!r.isJsonPrimitive() || !r.getAsJsonPrimitive().isString() || Routing.ofCliName(r.getAsString()) == null) {
                 throw SweepSpec.bad(file, path + ".routing", "invalid " + r + "; valid: \"ecmp\" (a hash per connection and"
                         + " channel, RoCE) or \"dmodk\" (by destination, InfiniBand; absent: the fabric's own)");
             }
@@ -106,18 +106,9 @@ record SweepWhatIf(List<String> degrade, List<String> down, Double nicGbps, Doub
         return out;
     }
 
-    /** {@code ecmp} or {@code dmodk} as a {@link Routing}, null for another text. */
-    static Routing routingOf(String text) {
-        return switch (text) {
-            case "ecmp" -> Routing.ECMP;
-            case "dmodk" -> Routing.DESTINATION;
-            default -> null;
-        };
-    }
-
     /** {@code topo} routed as this set says (itself where the set names no routing), before its edits apply. */
     Topology routed(Topology topo) {
-        return routing == null ? topo : topo.withRouting(routingOf(routing));
+        return routing == null ? topo : topo.withRouting(Routing.ofCliName(routing));
     }
 
     /** The {@link WhatIf} of this set, each edit named as its flag. */

@@ -80,12 +80,12 @@ final class WhatIfOptions {
      */
     Routing routing() {
         if (routing == null) return null;
-        switch (routing) {
-            case "ecmp": return Routing.ECMP;
-            case "dmodk": return Routing.DESTINATION;
-            default: throw new UserException("--routing " + routing + ": unknown; valid: ecmp (a hash per connection and"
+        Routing r = Routing.ofCliName(routing);
+        if (r == null) {
+            throw new UserException("--routing " + routing + ": unknown; valid: ecmp (a hash per connection and"
                     + " channel, RoCE) or dmodk (by destination, InfiniBand's fat-tree routing)");
         }
+        return r;
     }
 
     private static LinkPattern pattern(String text, String flag) {

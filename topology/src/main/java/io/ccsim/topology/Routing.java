@@ -16,6 +16,17 @@ public enum Routing {
      */
     DESTINATION;
 
+    /** The name {@code --routing} takes and outputs print: {@code ecmp} or {@code dmodk}. */
+    public String cliName() {
+        return this == ECMP ? "ecmp" : "dmodk";
+    }
+
+    /** The routing whose {@link #cliName} is {@code name}, or null for any other text. */
+    public static Routing ofCliName(String name) {
+        for (Routing r : values()) if (r.cliName().equals(name)) return r;
+        return null;
+    }
+
     /**
      * The routing a fabric of {@code links} has unless told otherwise: {@link #DESTINATION} where its network is
      * InfiniBand (some link is {@link LinkKind#INFINIBAND}, none {@link LinkKind#ROCE}), {@link #ECMP} otherwise (RoCE, or

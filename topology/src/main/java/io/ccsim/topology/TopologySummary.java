@@ -234,9 +234,9 @@ public record TopologySummary(String name, int hosts, Map<NodeKind, Integer> nod
         sb.append(String.format(Locale.ROOT, "bisection:       %10.3f GB/s per direction (%s)%n", bisection / 1e9,
                 bisectionMethod));
         if (linkCounts.containsKey(LinkKind.INFINIBAND) || linkCounts.containsKey(LinkKind.ROCE)) {
-            sb.append("routing:         ").append(routing == Routing.DESTINATION
-                    ? "dmodk (by destination, as InfiniBand's subnet manager routes a fat-tree)"
-                    : "ecmp (a hash per connection and channel, as RoCE switches spread)").append('\n');
+            sb.append("routing:         ").append(routing.cliName()).append(routing == Routing.DESTINATION
+                    ? " (by destination, as InfiniBand's subnet manager routes a fat-tree)"
+                    : " (a hash per connection and channel, as RoCE switches spread)").append('\n');
         }
         return sb.toString();
     }
