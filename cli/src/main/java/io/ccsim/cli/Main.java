@@ -15,10 +15,7 @@ import picocli.CommandLine.Command;
  * (set {@code CCSIM_DEBUG=1} to see one for unexpected internal errors).
  */
 @Command(name = "ccsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Discrete-event simulator of GPU collective communication (NCCL-style).",
-        subcommands = {TopologyCommand.class, PerfCommand.class, TuneCommand.class, ScenarioCommand.class, DiagnoseCommand.class, CalibrateCommand.class,
-                DeviceCommand.class, ValidateCommand.class, FitCommand.class, BundleCommand.class, DdpCommand.class, SweepCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Discrete-event simulator of GPU collective communication (NCCL-style).")
 public final class Main implements Runnable {
 
     @CommandLine.Spec
@@ -51,8 +48,9 @@ public final class Main implements Runnable {
                               Session session) {
         PrintWriter out = new PrintWriter(new EscapingWriter(rawOut), true);
         PrintWriter err = new PrintWriter(new EscapingWriter(rawErr), true);
-        CommandLine cl = new CommandLine(new Main(), new EnvFactory(env, session));
-        NcclTestsCommand.register(cl, java.util.Map.copyOf(env), session);
+        EnvFactory factory = new EnvFactory(env, session);
+        CommandLine cl = new CommandLine(new Main(), factory);
+        Subcommands.register(cl, args, factory, java.util.Map.copyOf(env), session);   // before the streams and handlers
         cl.setOut(out);
         cl.setErr(err);
         cl.getCommandSpec().usageMessage().footer(ExitCode.footer().toArray(new String[0]));

@@ -101,15 +101,13 @@ final class NcclTestsCommand implements Callable<Integer> {
         this.session = session;
     }
 
-    /** Registers every binary of {@link Binary} as a subcommand of {@code parent}. */
-    static void register(CommandLine parent, Map<String, String> env, Main.Session session) {
-        for (Binary b : Binary.values()) {
-            CommandLine cl = new CommandLine(new NcclTestsCommand(b, env, session));
-            String[] d = cl.getCommandSpec().usageMessage().description();
-            d[0] = String.format(Locale.ROOT, d[0], b.program);
-            cl.getCommandSpec().usageMessage().description(d);
-            parent.addSubcommand(b.program, cl);
-        }
+    /** Registers binary {@code b} as a subcommand of {@code parent} named as the binary. */
+    static void register(CommandLine parent, Binary b, Map<String, String> env, Main.Session session) {
+        CommandLine cl = new CommandLine(new NcclTestsCommand(b, env, session));
+        String[] d = cl.getCommandSpec().usageMessage().description();
+        d[0] = String.format(Locale.ROOT, d[0], b.program);
+        cl.getCommandSpec().usageMessage().description(d);
+        parent.addSubcommand(b.program, cl);
     }
 
     /** What one combination of nccl-tests' loops runs. */

@@ -20,9 +20,10 @@ import picocli.CommandLine.Model.OptionSpec;
 class HelpCompletenessTest {
     /** Every command reachable from {@code ccsim}, as its qualified name and spec. */
     private static List<CommandSpec> commands() {
-        CommandLine cl = new CommandLine(new Main(), new Main.EnvFactory(Map.of(),
-                new Main.Session(new RunControl(), false, System::nanoTime, Runtime.getRuntime().maxMemory())));
-        NcclTestsCommand.register(cl, Map.of(), new Main.Session(new RunControl(), false, System::nanoTime, 1L << 30));
+        Main.Session session = new Main.Session(new RunControl(), false, System::nanoTime, 1L << 30);
+        Main.EnvFactory factory = new Main.EnvFactory(Map.of(), session);
+        CommandLine cl = new CommandLine(new Main(), factory);
+        Subcommands.registerAll(cl, factory, Map.of(), session);
         List<CommandSpec> out = new ArrayList<>();
         collect(cl, out);
         return out;
