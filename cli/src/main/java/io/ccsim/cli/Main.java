@@ -27,11 +27,11 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        Session session = new Session(new RunControl(), Progress.stderrIsTerminal(), System::nanoTime,
-                Runtime.getRuntime().maxMemory());
-        StopSignals.install(session, System.err);
         // the GPU bundle's trimmed runtime has no java.management: no heap watch there (its runs are GPU measurements)
-        if (ModuleLayer.boot().findModule("java.management").isPresent()) HeapWatch.install(session.control());
+        Session session = new Session(new RunControl(), Progress.stderrIsTerminal(), System::nanoTime,
+                Runtime.getRuntime().maxMemory(), ModuleLayer.boot().findModule("java.management").isPresent(),
+                new java.util.concurrent.atomic.AtomicBoolean());
+        StopSignals.install(session, System.err);
         System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true), System.getenv(), session));
     }
 
@@ -87,13 +87,15 @@ public final class Main implements Runnable {
 
     /**
      * What the process gives a long command: the control that stops it (signals, tests), whether stderr is a terminal
-     * (progress is shown there), the wall clock in ns, the heap a run may use in bytes ({@link RunBudget}), and whether
+     * (progress is shown there), the wall clock in ns, the heap a run may use in bytes ({@link RunBudget}), whether a
+     * {@link HeapWatch} stops the control's runs when the heap stays full (installed by {@link #stoppable}), and whether
      * the command now running stops on request ({@link #stoppable}; else a signal ends the process at once).
      */
-    record Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes,
+    record Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes, boolean watchesHeap,
                    java.util.concurrent.atomic.AtomicBoolean stopsOnRequest) {
+        /** A session without heap watch. */
         Session(RunControl control, boolean stderrTerminal, LongSupplier clock, long maxHeapBytes) {
-            this(control, stderrTerminal, clock, maxHeapBytes, new java.util.concurrent.atomic.AtomicBoolean());
+            this(control, stderrTerminal, clock, maxHeapBytes, false, new java.util.concurrent.atomic.AtomicBoolean());
         }
 
         /** The budget that runs of this session must fit. */
@@ -101,9 +103,12 @@ public final class Main implements Runnable {
             return new RunBudget(maxHeapBytes);
         }
 
-        /** Called by a command before work that polls the control: a signal then asks it to stop, not the process. */
+        /**
+         * Called by a command before work that polls the control: a signal then asks it to stop, not the process, and
+         * (where {@link #watchesHeap}) the heap watch starts, once; commands that run nothing never pay for it.
+         */
         void stoppable() {
-            stopsOnRequest.set(true);
+            if (!stopsOnRequest.getAndSet(true) && watchesHeap) HeapWatch.install(control);
         }
     }
 
