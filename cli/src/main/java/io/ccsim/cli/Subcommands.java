@@ -10,16 +10,16 @@ import picocli.CommandLine.Command;
  *
  * <p>{@link #register} adds to the root command only the subcommand that the first word of the command line names
  * (and nothing for a lone {@code --version}); any other command line ({@code --help}, {@code help perf}, a misspelt
- * command that picocli answers with suggestions, none) gets every subcommand, in {@link #COMMANDS}' order and then the
+ * command, none) gets every subcommand, in {@link #COMMANDS}' order and then the
  * nccl-tests binaries, as {@code ccsim --help} lists them. What a command line prints and returns does not depend on
  * which subcommands it was given.
  */
 final class Subcommands {
     /*
      * Why: picocli builds the model of every subcommand it is given, reflecting over its options, mixins and nested
-     * subcommands and loading the classes they name. For all 12 commands and the 7 nccl-tests binaries that was about
-     * 60 % of a short process (the model of `ccsim --version` loaded 1,595 classes; measurements in docs/performance.md,
-     * "Start-up").
+     * subcommands and loading the classes they name. For all 12 commands and the 7 nccl-tests binaries that is about
+     * 60 % of a short process (`ccsim --version` with every command's model loads 1,595 classes, with none 1,331;
+     * measurements in docs/performance.md, "Start-up").
      */
 
     /** Every subcommand class, in the order {@code ccsim --help} lists them; picocli's help command last. */
