@@ -177,7 +177,8 @@ final class MaxMinSolver {
                 c.epoch = ep;
                 if (c.slack) {
                     // turned slack since it was seeded: it couples nobody; each member is solved in its own component
-                    for (int k = 0; k < c.end; k++) {
+                    for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                        int k = at & mask;
                         Flow f = c.members[k];
                         if (f != null && f.epoch != ep) {
                             f.epoch = ep;
@@ -211,10 +212,11 @@ final class MaxMinSolver {
             }
             while (ci < nCompCons) {
                 Constraint c = compCons[ci++];
-                Flow[] ms = c.members; // compacted by pushComp: no holes
-                for (int k = 0, n = c.end; k < n; k++) {
+                Flow[] ms = c.members;
+                for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                    int k = at & mask;
                     Flow f = ms[k];
-                    if (f.epoch != ep) {
+                    if (f != null && f.epoch != ep) {
                         f.epoch = ep;
                         pushComp(f);
                     }
@@ -245,9 +247,7 @@ final class MaxMinSolver {
     }
 
     private void pushComp(Constraint c) {
-        if (c.end != c.size) {
-            c.compact(); // its members are about to be walked (and their flows touched) anyway
-        }
+        c.compactIfSparse(); // its members are about to be walked
         if (nCompCons == compCons.length) {
             compCons = Arrays.copyOf(compCons, nCompCons * 2);
         }
@@ -299,7 +299,8 @@ final class MaxMinSolver {
         c.slack = fits;
         if (fits) {
             Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n; k++) {
+            for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                int k = at & mask;
                 if (ms[k] != null) {
                     addSeed(ms[k]);
                 }
@@ -357,7 +358,8 @@ final class MaxMinSolver {
      * the sums of their shared constraints; each member is seeded.
      */
     void boundChanged(Constraint c) {
-        for (int i = 0; i < c.end; i++) {
+        for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+            int i = at & mask;
             Flow m = c.members[i];
             if (m == null) {
                 continue;

@@ -141,9 +141,10 @@ final class ProgressiveFilling {
                 cLevel[top] = level;
                 levels.removeAt(0);
                 Flow[] ms = c.members;
-                for (int k = 0, n = c.end; k < n; k++) {
+                for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                    int k = at & mask;
                     Flow f = ms[k];
-                    if (!f.frozen) { // (compacted: no holes; a member outside the component is frozen already)
+                    if (f != null && !f.frozen) { // a member outside the component is frozen already
                         f.bottleneckAt(c);
                         freeze(f, level);
                     }

@@ -134,7 +134,8 @@ final class RegionSolver {
         for (int i = 0; i < nSeedCons; i++) {
             Constraint c = seedCons[i];
             if (c.slack) {
-                for (int k = 0; k < c.end; k++) {
+                for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                    int k = at & mask;
                     if (c.members[k] != null) addFlow(c.members[k]);
                 }
             } else {
@@ -161,7 +162,7 @@ final class RegionSolver {
     private void addCons(Constraint c) {
         if (!c.shared || c.slack || c.epoch == epoch) return;
         c.epoch = epoch;
-        if (c.end != c.size) c.compact(); // its members are about to be walked
+        c.compactIfSparse(); // its members are about to be walked
         if (nCons == cons.length) cons = Arrays.copyOf(cons, 2 * nCons);
         cons[nCons++] = c;
     }
@@ -180,9 +181,10 @@ final class RegionSolver {
                 // solve), in the region already: with none bottlenecked at c it takes in nobody
                 if (!whole && c.bottlenecked == 0) continue;
                 Flow[] ms = c.members;
-                for (int k = 0, n = c.end; k < n; k++) {
+                for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                    int k = at & mask;
                     Flow m = ms[k];
-                    if (m.epoch != epoch && (whole || !m.solved || m.bottleneck == c)) addFlow(m);
+                    if (m != null && m.epoch != epoch && (whole || !m.solved || m.bottleneck == c)) addFlow(m);
                 }
             }
         }
@@ -246,8 +248,10 @@ final class RegionSolver {
                 Flow[] ms = c.members;
                 int[] ws = c.weights;
                 double use = 0;
-                for (int k = 0, n = c.end; k < n; k++) {
+                for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                    int k = at & mask;
                     Flow m = ms[k];
+                    if (m == null) continue;
                     if (m.epoch == epoch) {
                         if (m.piece != stamp) {
                             m.piece = stamp;
@@ -282,9 +286,10 @@ final class RegionSolver {
             if (Double.isNaN(level) || fixed[i] == 0) continue;
             double limit = level * (1 + CHECK_TOLERANCE);
             Flow[] ms = pCons[i].members;
-            for (int k = 0, n = pCons[i].end; k < n; k++) {
+            for (int at = pCons[i].head, n = pCons[i].end, mask = pCons[i].mask; at < n; at++) {
+                int k = at & mask;
                 Flow m = ms[k];
-                if (m.epoch != epoch && m.rate > limit) addFlow(m);
+                if (m != null && m.epoch != epoch && m.rate > limit) addFlow(m);
             }
         }
     }
@@ -300,11 +305,15 @@ final class RegionSolver {
             if (c.piece >= firstStamp) continue;
             double use = 0;
             Flow[] ms = c.members;
-            for (int k = 0, n = c.end; k < n; k++) {
-                use += c.weights[k] * ms[k].rate;
+            for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                int k = at & mask;
+                if (ms[k] != null) use += c.weights[k] * ms[k].rate;
             }
             if (use <= c.capacity * (1 + CHECK_TOLERANCE)) continue;
-            for (int k = 0, n = c.end; k < n; k++) addFlow(ms[k]);
+            for (int at = c.head, n = c.end, mask = c.mask; at < n; at++) {
+                int k = at & mask;
+                if (ms[k] != null) addFlow(ms[k]);
+            }
         }
     }
 }

@@ -155,8 +155,8 @@ class MaxMinPropertyTest {
                 }
                 boolean saturated = usage.get(c) >= c.capacity * (1 - EPS) - EPS;
                 boolean maximal = true;
-                for (int m = 0; m < c.end; m++) {
-                    if (c.members[m] != null && c.members[m].rate() > rate * (1 + EPS) + EPS) {
+                for (int m = c.head; m < c.end; m++) {
+                    if (c.member(m) != null && c.member(m).rate() > rate * (1 + EPS) + EPS) {
                         maximal = false;
                     }
                 }

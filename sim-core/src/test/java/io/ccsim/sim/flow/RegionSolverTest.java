@@ -112,8 +112,8 @@ class RegionSolverTest {
             for (Constraint c : p.cons) {
                 if (!seen.add(c)) continue;
                 int n = 0;
-                for (int k = 0; k < c.end; k++) {
-                    if (c.members[k] != null && c.members[k].bottleneck == c) n++;
+                for (int k = c.head; k < c.end; k++) {
+                    if (c.member(k) != null && c.member(k).bottleneck == c) n++;
                 }
                 assertThat(c.bottlenecked).as("seed %d: members bottlenecked at a constraint", seed).isEqualTo(n);
                 found += n;

@@ -132,8 +132,8 @@ class TwinConstraintTest {
     /** The live members' ids (or weights) of c, in member order. */
     private static List<Long> live(Constraint c, boolean ids) {
         List<Long> out = new java.util.ArrayList<>();
-        for (int k = 0; k < c.end; k++) {
-            if (c.members[k] != null) out.add(ids ? c.members[k].id() : c.weights[k]);
+        for (int k = c.head; k < c.end; k++) {
+            if (c.member(k) != null) out.add(ids ? c.member(k).id() : c.weights[k & c.mask]);
         }
         return out;
     }
