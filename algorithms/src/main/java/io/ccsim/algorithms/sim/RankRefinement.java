@@ -20,9 +20,11 @@ final class RankRefinement {
      *     latency and the steps at which its sender and its receiver use it; related to its sender's and receiver's units and to the links its route crosses, each way;
      *   link l of the flow network: initial colour its capacity, sharing and duplex efficiency.
      * A round recolours each entity from its colour and its neighbours' colours: a unit from its connections in its own
-     * order; a connection from its two units and the sorted multiset of (link colour, direction) of its hops; a link from
-     * the sorted multiset of (connection colour, direction) crossing it. Colours only split (each new colour hashes the
-     * old one); when a round splits nothing the partition is the coarsest equitable one finer than the initial colours.
+     * order; a connection from its two units and the multiset of (link colour, direction) of its hops; a link from
+     * the multiset of (connection colour, direction) crossing it. A multiset is hashed as the sum of its members' hashes,
+     * which no order changes (no sort: a spine link is crossed by thousands of connections). Colours only split (each
+     * new colour hashes the old one); when a round splits nothing the partition is the coarsest equitable one finer than
+     * the initial colours. Classes are counted in a hash set of the colours, not by sorting them.
      * A link entity that never binds (SlackLinks: its crossing connections' rate bounds fit in its capacity) takes no
      * part: it relates no connections, is no part of a connection's colour and is no hop of the quotient, since the
      * max-min fair rates are those of the network without it (its latency is the connection's, kept apart).
@@ -288,7 +290,6 @@ final class RankRefinement {
     /** Recolours until a round splits no class. */
     private void refine() {
         int nl = lc.length;
-        long[] scratch = new long[16];
         int unitClasses = distinct(uc, true);
         if (unitClasses == activeUnits()) return; // every worker differs already: nothing can fold
         int classes = unitClasses + distinct(kc, false) + distinct(lc, false);
@@ -302,25 +303,15 @@ final class RankRefinement {
             }
             long[] nk = new long[kc.length];
             for (int k = 0; k < kc.length; k++) {
-                int[] hk = hops[k];
-                if (scratch.length < hk.length) scratch = new long[2 * hk.length];
-                int n = 0;
-                for (int x : hk) if (!dropped[entity(x)]) scratch[n++] = mix(lc[entity(x)], direction(x));
-                Arrays.sort(scratch, 0, n);
-                long h = mix(mix(kc[k], uc[unitOf(k, true)]), uc[unitOf(k, false)]);
-                for (int i = 0; i < n; i++) h = mix(h, scratch[i]);
-                nk[k] = h;
+                long links = 0;
+                for (int x : hops[k]) if (!dropped[entity(x)]) links += mix(lc[entity(x)], direction(x));
+                nk[k] = mix(mix(mix(kc[k], uc[unitOf(k, true)]), uc[unitOf(k, false)]), links);
             }
             long[] nlc = new long[nl];
             for (int l = 0; l < nl; l++) {
-                int from = linkStart[l];
-                int n = linkStart[l + 1] - from;
-                if (scratch.length < n) scratch = new long[2 * n];
-                for (int i = 0; i < n; i++) scratch[i] = mix(kc[linkCross[from + i] >>> 1], linkCross[from + i] & 1);
-                Arrays.sort(scratch, 0, n);
-                long h = lc[l];
-                for (int i = 0; i < n; i++) h = mix(h, scratch[i]);
-                nlc[l] = h;
+                long crossing = 0;
+                for (int i = linkStart[l]; i < linkStart[l + 1]; i++) crossing += mix(kc[linkCross[i] >>> 1], linkCross[i] & 1);
+                nlc[l] = mix(lc[l], crossing);
             }
             uc = nu;
             kc = nk;
@@ -337,16 +328,24 @@ final class RankRefinement {
         return n;
     }
 
-    /** Distinct colours among the entities (for units, only those of simulated channels). */
+    /** Distinct colours among the entities (for units, only those of simulated channels): a hash set's count. */
     private int distinct(long[] colours, boolean units) {
-        long[] a = new long[colours.length];
-        int n = 0;
-        for (int i = 0; i < colours.length; i++) {
-            if (!units || inc[i] != null) a[n++] = colours[i];
-        }
-        Arrays.sort(a, 0, n);
+        int cap = Integer.highestOneBit(Math.max(2, colours.length) * 2 - 1) * 2; // a power of two >= 2 x entities
+        long[] table = new long[cap];
+        boolean[] used = new boolean[cap];
+        int mask = cap - 1;
         int d = 0;
-        for (int i = 0; i < n; i++) if (i == 0 || a[i] != a[i - 1]) d++;
+        for (int i = 0; i < colours.length; i++) {
+            if (units && inc[i] == null) continue;
+            long c = colours[i];
+            int slot = (int) mix(SEED, c) & mask;
+            while (used[slot] && table[slot] != c) slot = (slot + 1) & mask;
+            if (!used[slot]) {
+                used[slot] = true;
+                table[slot] = c;
+                d++;
+            }
+        }
         return d;
     }
 
