@@ -119,7 +119,7 @@ final class Router {
     }
 
     private static long pairKey(int src, int dst) {
-        return ((long) src << 32) | (dst & 0xFFFFFFFFL);
+        return HashKeys.pair(src, dst);
     }
 
     private synchronized Route compute(Topology t, int src, int dst, long flowKey) {

@@ -217,7 +217,7 @@ public final class HostNics {
 
     /** The fewest-hop host path from node {@code from} to node {@code to} (cached), null if none. */
     private Leg leg(int from, int to) {
-        long key = ((long) from << 32) | (to & 0xffffffffL);
+        long key = io.ccsim.topology.HashKeys.pair(from, to);
         if (legs.containsKey(key)) return legs.get(key);
         Leg l = search(from, to);
         legs.put(key, l);

@@ -1,5 +1,6 @@
 package io.ccsim.algorithms.sim;
 
+import io.ccsim.topology.HashKeys;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Routing;
 import java.util.HashMap;
@@ -13,10 +14,8 @@ final class RouteCache {
     /*
      * A route depends on the channel only through the ECMP choice among equal paths: with routing by destination
      * (d-mod-k, an InfiniBand fabric's default) it does not, and one route per pair of nodes serves every channel.
-     * Keys are packed (src, dst, channel) longs passed through a bijective mix (splitmix64's finalizer), so that the
-     * map's buckets spread: the packed keys of a large cluster fold onto few hash codes, and HashMap then turns
-     * buckets into trees. A 1,024-GPU tree all-reduce asks for 49,152 connections' routes while folding (16 channels
-     * of them); by destination they are 3,072 pairs.
+     * Keys are packed (src, dst, channel) longs, spread ({@link HashKeys}). Folding a 1,024-GPU tree all-reduce asks
+     * for 32,736 connections' routes, which by destination are 5,600 pairs.
      */
     private final NcclPaths paths;
     private final boolean ring;
@@ -37,19 +36,12 @@ final class RouteCache {
     /** The path between GPU node {@code gpu} and network switch node {@code sw} ({@link NcclPaths#netSwitchRoute}). */
     Route netSwitchRoute(int gpu, int sw, boolean toSwitch, int channel) {
         long key = ((long) gpu << 40) ^ ((long) sw << 16) ^ (toSwitch ? 1L << 62 : 0) ^ (1L << 61);
-        return cache.computeIfAbsent(spread(key), x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
+        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
     }
 
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ (byChannel ? channel : 0);
-        return cache.computeIfAbsent(spread(key), x -> paths.route(srcNode, dstNode, channel, ring));
-    }
-
-    /** splitmix64's finalizer: a bijection of the longs, so distinct keys stay distinct. */
-    private static long spread(long z) {
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.route(srcNode, dstNode, channel, ring));
     }
 }
