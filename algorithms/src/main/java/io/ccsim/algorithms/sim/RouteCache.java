@@ -11,12 +11,15 @@ import java.util.Map;
 final class RouteCache {
     private final NcclPaths paths;
     private final boolean ring;
+    /** whether routes do not depend on the ECMP key: the fabric routes by destination */
+    private final boolean keyFree;
     private final Map<Long, Route> cache = new HashMap<>();
 
     /** @param ring whether the connections are a ring's ({@link NcclPaths#route(int, int, long, boolean)}) */
     RouteCache(Fabric fabric, boolean ring) {
         this.paths = new NcclPaths(fabric.topology(), fabric.p2pDisabled(), fabric.netPolicy());
         this.ring = ring;
+        this.keyFree = fabric.topology().routing() == io.ccsim.topology.Routing.DESTINATION;
     }
 
     /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
@@ -28,9 +31,11 @@ final class RouteCache {
         return cache.computeIfAbsent(key, x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
     }
 
+    /** The route between GPU nodes for a connection of {@code channel} (its ECMP key; none by destination). */
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
-        long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ channel;
-        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, channel, ring));
+        int k = keyFree ? 0 : channel;
+        long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ k;
+        return cache.computeIfAbsent(key, x -> paths.route(srcNode, dstNode, k, ring));
     }
 }
