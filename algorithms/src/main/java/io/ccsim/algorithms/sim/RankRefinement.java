@@ -370,7 +370,8 @@ final class RankRefinement {
     }
 
     /**
-     * The folding the final colours give: identity if nothing folds or a receiver has no quotient connection; null if
+     * The folding the final colours give: identity if nothing folds, a receiver has no quotient connection or a quotient
+     * connection no receiver; null if
      * a representative's peer has its representative in another channel (only when classes cross channels).
      */
     private RankFolding quotient() {
