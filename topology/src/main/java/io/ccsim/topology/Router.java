@@ -44,13 +44,16 @@ final class Router {
     private static final long INF = Long.MAX_VALUE / 4;
     private static final long HOP = 1L << 40;
 
-    private record Key(int src, int dst, long flowKey) { }
+    /** A cached route's key; its hash mixes all bits (pairs r -> r +- 2^d gave the default record hash many equal). */
+    private record Key(int src, int dst, long flowKey) {
+        @Override public int hashCode() { return (int) mix(((long) src << 32 | (dst & 0xFFFFFFFFL)) ^ mix(flowKey)); }
+    }
 
     private static final long ANY_FLOW = Long.MIN_VALUE;
 
     private final ConcurrentHashMap<Key, Route> cache = new ConcurrentHashMap<>();
     /** Pairs whose shortest path involved no ECMP choice: their route is cached once, for every flowKey. */
-    private final java.util.Set<Long> uniquePairs = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<Key> uniquePairs = ConcurrentHashMap.newKeySet();
     /** Whether the last {@link #compute} chose between different groups (guarded by this). */
     private boolean ecmpUsed;
     private final int n;
@@ -107,7 +110,7 @@ final class Router {
         Route r = compute(t, src, dst, flowKey);
         if (!ecmpUsed) {
             cache.putIfAbsent(new Key(src, dst, ANY_FLOW), r);
-            uniquePairs.add(pairKey(src, dst));
+            uniquePairs.add(new Key(src, dst, ANY_FLOW));
         } else {
             cache.putIfAbsent(k, r);
         }
@@ -115,11 +118,8 @@ final class Router {
     }
 
     private Route unique(int src, int dst) {
-        return uniquePairs.contains(pairKey(src, dst)) ? cache.get(new Key(src, dst, ANY_FLOW)) : null;
-    }
-
-    private static long pairKey(int src, int dst) {
-        return ((long) src << 32) | (dst & 0xFFFFFFFFL);
+        Key k = new Key(src, dst, ANY_FLOW);
+        return uniquePairs.contains(k) ? cache.get(k) : null;
     }
 
     private synchronized Route compute(Topology t, int src, int dst, long flowKey) {
