@@ -44,13 +44,16 @@ final class Router {
     private static final long INF = Long.MAX_VALUE / 4;
     private static final long HOP = 1L << 40;
 
-    private record Key(int src, int dst, long flowKey) { }
+    /** A cached route's key; its hash mixes all bits (pairs r -> r +- 2^d gave the default record hash many equal). */
+    private record Key(int src, int dst, long flowKey) {
+        @Override public int hashCode() { return (int) mix(((long) src << 32 | (dst & 0xFFFFFFFFL)) ^ mix(flowKey)); }
+    }
 
     private static final long ANY_FLOW = Long.MIN_VALUE;
 
     private final ConcurrentHashMap<Key, Route> cache = new ConcurrentHashMap<>();
     /** Pairs whose shortest path involved no ECMP choice: their route is cached once, for every flowKey. */
-    private final java.util.Set<Long> uniquePairs = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<Key> uniquePairs = ConcurrentHashMap.newKeySet();
     /** Whether the last {@link #compute} chose between different groups (guarded by this). */
     private boolean ecmpUsed;
     private final int n;
@@ -107,7 +110,7 @@ final class Router {
         Route r = compute(t, src, dst, flowKey);
         if (!ecmpUsed) {
             cache.putIfAbsent(new Key(src, dst, ANY_FLOW), r);
-            uniquePairs.add(pairKey(src, dst));
+            uniquePairs.add(new Key(src, dst, ANY_FLOW));
         } else {
             cache.putIfAbsent(k, r);
         }
@@ -115,11 +118,8 @@ final class Router {
     }
 
     private Route unique(int src, int dst) {
-        return uniquePairs.contains(pairKey(src, dst)) ? cache.get(new Key(src, dst, ANY_FLOW)) : null;
-    }
-
-    private static long pairKey(int src, int dst) {
-        return HashKeys.pair(src, dst);
+        Key k = new Key(src, dst, ANY_FLOW);
+        return uniquePairs.contains(k) ? cache.get(k) : null;
     }
 
     private synchronized Route compute(Topology t, int src, int dst, long flowKey) {
@@ -318,14 +318,18 @@ final class Router {
     /** Every shortest path from src to dst, distinct and sorted by hops; the one at the destination's index mod their count. */
     private Route byDestination(Topology t, TopologyStructure s, List<Link> links, int src, int dst, int[] meetU,
                                 int[] meetL, int[] firstOf, int distinct) {
-        List<Route> all = new ArrayList<>();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        // each distinct path's hops, with the first (head, meeting link, tail) that gives them; only the chosen one is
+        // assembled with its link ids and latency
+        java.util.Map<HopsKey, int[][]> first = new java.util.HashMap<>();
+        List<int[]> all = new ArrayList<>();
+        java.util.Map<Integer, List<int[]>> headsOf = new java.util.HashMap<>();
+        java.util.Map<Integer, List<int[]>> tailsOf = new java.util.HashMap<>();
         for (int j = 0; j < distinct; j++) {
             int u = meetU[firstOf[j]];
             int ml = meetL[firstOf[j]];
             int w = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
-            List<int[]> heads = chains(s, links, u, src, distF, (byte) 1);
-            List<int[]> tails = chains(s, links, w, dst, distB, (byte) 2);
+            List<int[]> heads = chains(s, links, u, src, distF, (byte) 1, headsOf);
+            List<int[]> tails = chains(s, links, w, dst, distB, (byte) 2, tailsOf);
             if ((long) heads.size() * tails.size() + all.size() > MAX_PATHS) {
                 throw new IllegalArgumentException("topology '" + t.name() + "': more than " + MAX_PATHS
                         + " equal shortest paths from " + t.nodes().get(src).id() + " to " + t.nodes().get(dst).id()
@@ -333,25 +337,38 @@ final class Router {
             }
             for (int[] head : heads) {
                 for (int[] tail : tails) {
-                    Route r = assemble(s, links, head, ml, u, tail);
-                    if (seen.add(Arrays.toString(r.hops()))) all.add(r);
+                    int[] hops = hopsOf(s, head, ml, u, tail);
+                    if (first.putIfAbsent(new HopsKey(hops), new int[][] {head, {ml, u}, tail}) == null) all.add(hops);
                 }
             }
         }
-        all.sort((x, y) -> Arrays.compare(x.hops(), y.hops()));
+        all.sort(Arrays::compare);
         Node d = t.nodes().get(dst);
         int key = d.host() >= 0 ? d.host() : d.localIndex();
-        return all.get(Math.floorMod(key, all.size()));
+        int[][] parts = first.get(new HopsKey(all.get(Math.floorMod(key, all.size()))));
+        return assemble(s, links, parts[0], parts[1][0], parts[1][1], parts[2]);
+    }
+
+    /** A path's hops as a set element (equal by content). */
+    private record HopsKey(int[] hops) {
+        @Override public boolean equals(Object o) { return o instanceof HopsKey k && Arrays.equals(hops, k.hops); }
+
+        @Override public int hashCode() { return Arrays.hashCode(hops); }
     }
 
     /**
      * Every chain of links from v back to end over settled equal-cost predecessors ({@code dist}, {@code bit}: one
-     * side's search), one link per group, v's link first.
+     * side's search), one link per group, v's link first; {@code memo} holds the chains of nodes already walked on
+     * this side (shared, not to be changed).
      */
-    private List<int[]> chains(TopologyStructure s, List<Link> links, int v, int end, long[] dist, byte bit) {
+    private List<int[]> chains(TopologyStructure s, List<Link> links, int v, int end, long[] dist, byte bit,
+                               java.util.Map<Integer, List<int[]>> memo) {
+        List<int[]> known = memo.get(v);
+        if (known != null) return known;
         List<int[]> out = new ArrayList<>();
         if (v == end) {
             out.add(new int[0]);
+            memo.put(v, out);
             return out;
         }
         int[] cand = predecessors(s, links, v, dist, bit);
@@ -360,7 +377,7 @@ final class Router {
             int li = cand[i];
             if (!groups.add(s.groups.ofLink[li])) continue;
             int x = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
-            for (int[] rest : chains(s, links, x, end, dist, bit)) {
+            for (int[] rest : chains(s, links, x, end, dist, bit, memo)) {
                 int[] c = new int[rest.length + 1];
                 c[0] = li;
                 System.arraycopy(rest, 0, c, 1, rest.length);
@@ -368,7 +385,28 @@ final class Router {
                 if (out.size() > MAX_PATHS) return out; // the caller refuses
             }
         }
+        memo.put(v, out);
         return out;
+    }
+
+    /** The hops of the route src .. u -(ml)- w .. dst ({@link #assemble}'s, without link ids and latency). */
+    private static int[] hopsOf(TopologyStructure s, int[] head, int ml, int u, int[] tail) {
+        int[] hops = new int[head.length + 1 + tail.length];
+        int cur = u;
+        for (int i = 0; i < head.length; i++) { // head runs from u back to src: fill from the meeting hop backwards
+            int li = head[i];
+            int from = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
+            hops[head.length - 1 - i] = Route.hop(s.groups.ofLink[li], s.linkA[li] != from);
+            cur = from;
+        }
+        int h = head.length;
+        hops[h++] = Route.hop(s.groups.ofLink[ml], s.linkA[ml] != u);
+        cur = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
+        for (int li : tail) {
+            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != cur);
+            cur = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
+        }
+        return hops;
     }
 
     /** The route src .. u -(ml)- w .. dst; {@code head}: the links from u back to src, {@code tail}: from w on. */
@@ -453,11 +491,8 @@ final class Router {
         return count == 1 ? 0 : (int) Long.remainderUnsigned(mix(hash + step * 0x9E3779B97F4A7C15L), count);
     }
 
-    /** SplitMix64 finalizer. */
-    static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+    private static long mix(long z) {
+        return HashKeys.spread(z);
     }
 
     private void touch(int v) {

@@ -228,6 +228,14 @@ final class PatSchedule implements Schedule {
         if (fromOutput[t]) c.markFromOutput();
     }
 
+    /*
+     * Every rank of a channel runs the same steps: primitive, count and slots depend on the channel and the step alone,
+     * and a step's peers are r + 2^d and r − 2^d for its dimensions, so the order in which a rank first meets each of
+     * its receive and send connections is every rank's (distinct dimensions name distinct peers on each side, 2^d < n).
+     */
+    @Override
+    public long sequenceKey(int rank, int ch, int lane) { return lane == 0 ? ch : Plan.NO_KEY; }
+
     @Override
     public void connections(ConnectionSink sink) {
         int sign = gather ? 1 : -1;

@@ -36,40 +36,70 @@ final class Connections {
     private static final int SENDER = 0, RECEIVER = 1, LATENCY = 2, SLOTS_ARRIVED = 3, SLOTS_TAKEN = 4, UNITS_ARRIVED = 5,
             UNITS_BASE = 6, SLOTS_SENT = 7, CREDIT_BACK = 8, CONN_COUNTERS = 9;
 
+    /** the lookup by (channel, from, to); null for a folded execution's quotient connections */
     private final ConnIndex index;
     private final TimedQueues qs;
     private final FlowNetwork.Path[] path;
+    private final int[] chan;
     private final int[] from;
     private final int[] to;
 
     /** The connections of {@code index}: no sender or receiver, no path, every slot free. */
     Connections(ConnIndex index) {
+        this(index, index.size());
+        for (int k = 0; k < chan.length; k++) {
+            chan[k] = index.channel(k);
+            from[k] = index.from(k);
+            to[k] = index.to(k);
+        }
+    }
+
+    /**
+     * The quotient connections of a folded execution, numbered as {@code quotient} numbers them, routed on their
+     * weighted hops; they are found by {@link QuotientConnections#of}, not by {@link #find}.
+     */
+    Connections(QuotientConnections quotient, FlowNetwork net, ChannelFolding folding, int nCh) {
+        this(null, quotient.size());
+        for (int k = 0; k < chan.length; k++) {
+            chan[k] = quotient.channel(k);
+            from[k] = quotient.from(k);
+            to[k] = quotient.to(k);
+            setRoute(k, net.path(quotient.hops(k), folding.multiplicity(chan[k] % nCh)), quotient.latencyPs(k));
+        }
+    }
+
+    private Connections(ConnIndex index, int nc) {
         this.index = index;
-        int nc = index.size();
         // a connection has at most NCCL_STEPS slots in flight (more only with sub-transfers): 4 entries hold a Simple
         // ring's two-slot steps, and the queues grow for LL's one-slot steps
         this.qs = new TimedQueues(nc, 2, CONN_COUNTERS, 4);
         this.path = new FlowNetwork.Path[nc];
+        this.chan = new int[nc];
         this.from = new int[nc];
         this.to = new int[nc];
         for (int k = 0; k < nc; k++) {
             qs.setCounter(k, SENDER, -1);
             qs.setCounter(k, RECEIVER, -1);
-            from[k] = index.from(k);
-            to[k] = index.to(k);
         }
     }
 
     /** Number of connections. */
     int count() { return from.length; }
 
-    /** Index of (ch, from, to). @throws IllegalStateException if the plan did not declare it */
-    int find(int ch, int f, int t) { return index.find(ch, f, t); }
+    /**
+     * Index of (ch, from, to); not for quotient connections.
+     *
+     * @throws IllegalStateException if the plan did not declare it
+     */
+    int find(int ch, int f, int t) {
+        if (index == null) throw new IllegalStateException("quotient connections are found by RankFolding#connection");
+        return index.find(ch, f, t);
+    }
 
-    /** Whether {@code k} (any int; out of range is false) is (ch, from, to), without hashing. */
-    boolean is(int k, int ch, int f, int t) { return index.is(k, ch, f, t); }
+    /** Whether {@code k} (any int; out of range is false) is (ch, from, to), without hashing; false for quotient ones. */
+    boolean is(int k, int ch, int f, int t) { return index != null && index.is(k, ch, f, t); }
 
-    int channel(int k) { return index.channel(k); }
+    int channel(int k) { return chan[k]; }
 
     /** Sending rank. */
     int from(int k) { return from[k]; }

@@ -7,12 +7,13 @@ import io.ccsim.sim.flow.FlowNetwork;
  * Which workers (an actor's workers of one simulated channel: a <em>unit</em>) are simulated, and whom each stands for:
  * the exact symmetry folding of one execution. Units that provably behave identically form a class, within one
  * channel or across channels; one representative per class (its lowest unit, c * nActors + a) is simulated, its
- * connections lead to the representatives of its peers' classes, and its flows weigh on each link as all the class
- * members' flows together would ({@link #quotientHops}). Every unit is its own representative under {@link #identity}.
+ * connections lead to the representatives of its peers' classes, one per class of its real connections to them
+ * ({@link #connection}), and its flows weigh on each link as all the class members' flows together would
+ * ({@link QuotientConnections#hops}). Every unit is its own representative under {@link #identity}.
  *
  * <p>Contract: a representative's {@link #members} (ascending unit ids, itself included) are the units whose workers it
  * stands for; a non-representative has none. The peers of a representative's workers have their representatives in
- * the representative's own channel ({@link #repMap} names them by actor). Folding is only exact when every rank
+ * the representative's own channel. Folding is only exact when every rank
  * launches at the same time (a collective started on all ranks at once, and its back-to-back repeats); callers that
  * launch ranks at different times (scenarios) must not fold.
  */
@@ -57,41 +58,31 @@ final class RankFolding {
      * Peers: a representative's connection to a peer of class B becomes the quotient connection to B's representative;
      * the refinement makes this consistent (every worker of class A receives from class B exactly where it sends, by
      * equitability). A worker with several connections of one kind to workers of one class (a tree node's two
-     * equivalent children; NVLS's switch and its equivalent GPUs) has them merged into one quotient connection: they
-     * carry the same bytes at the same rates and times, their slots and credits move alike, and the merged flow weighs
-     * on each link as all of them (the weights above count every class-F crossing). The scheduler binds such a step's
-     * equivalent peers once (StepScheduler#bindConnections).
+     * equivalent children; NVLS's switch and its equivalent GPUs) has them merged into one quotient connection when
+     * the connections are of one class (so used at the same steps): they carry the same bytes at the same rates and
+     * times, their slots and credits move alike, and the merged flow weighs on each link as all of them (the weights
+     * above count every class-F crossing). The scheduler binds such a step's equivalent peers once
+     * (StepScheduler#bindConnections). Connections of different classes to one class of peers (PAT's peers at several
+     * distances beyond one leaf) stay apart: one quotient connection per connection class (QuotientConnections).
      */
     private final int nActors;
     private final int nCh;
     /** [u]: the unit that simulates unit u (u itself if simulated); null for identity */
     private final int[] repUnit;
-    /** [u]: the actor of unit u's representative (its channel is u's for the peers of representatives); null for identity */
-    private final int[] rep;
     /** [u]: for a representative the units it stands for, ascending; null otherwise, or for identity */
     private final int[][] members;
-    /** quotient connections (connection channel, from, to) with their weighted hops and hop latency; null for identity */
-    private final ConnIndex quotient;
-    private final int[][] quotientHops;
-    private final long[] quotientLatency;
+    /** quotient connections with their weighted hops and hop latency; null for identity */
+    private final QuotientConnections quotient;
     private final int simulatedWorkers;
     private final int totalWorkers;
 
-    RankFolding(int nActors, int nCh, int[] repUnit, int[][] members, ConnIndex quotient, int[][] quotientHops,
-                long[] quotientLatency, int simulatedWorkers, int totalWorkers) {
+    RankFolding(int nActors, int nCh, int[] repUnit, int[][] members, QuotientConnections quotient,
+                int simulatedWorkers, int totalWorkers) {
         this.nActors = nActors;
         this.nCh = nCh;
         this.repUnit = repUnit;
-        if (repUnit == null) {
-            this.rep = null;
-        } else {
-            this.rep = new int[repUnit.length];
-            for (int u = 0; u < repUnit.length; u++) rep[u] = repUnit[u] % nActors;
-        }
         this.members = members;
         this.quotient = quotient;
-        this.quotientHops = quotientHops;
-        this.quotientLatency = quotientLatency;
         this.simulatedWorkers = simulatedWorkers;
         this.totalWorkers = totalWorkers;
     }
@@ -99,7 +90,7 @@ final class RankFolding {
     /** Every actor simulated on its own. */
     static RankFolding identity(int nActors, int nCh) {
         int n = nActors * nCh;
-        return new RankFolding(nActors, nCh, null, null, null, null, null, n, n);
+        return new RankFolding(nActors, nCh, null, null, null, n, n);
     }
 
     /**
@@ -113,13 +104,6 @@ final class RankFolding {
 
     /** Whether some actor stands for others (otherwise every connection and route is the plan's own). */
     boolean folds() { return quotient != null; }
-
-    /**
-     * The representative map by actor, [c * nActors + a] = the actor of the unit simulating unit (c, a), or null when
-     * nothing folds. For a peer of a simulated worker that unit is in the peer's channel. Shared, not copied: callers
-     * must not change it.
-     */
-    int[] repMap() { return rep; }
 
     /** Whether actor {@code a}'s workers of channel {@code c} are simulated (their unit is its own representative). */
     boolean simulated(int c, int a) { return repUnit == null || repUnit[c * nActors + a] == c * nActors + a; }
@@ -138,13 +122,14 @@ final class RankFolding {
     }
 
     /** The quotient connections (only when {@link #folds}). */
-    ConnIndex quotient() { return quotient; }
+    QuotientConnections quotient() { return quotient; }
 
-    /** Quotient connection {@code q}'s hops, each link class's representative repeated by its weight. */
-    int[] quotientHops(int q) { return quotientHops[q]; }
-
-    /** Quotient connection {@code q}'s hop latency, ps. */
-    long quotientLatencyPs(int q) { return quotientLatency[q]; }
+    /**
+     * The quotient connection that carries real connection (connection channel {@code cch}, {@code from}, {@code to})
+     * for its representative end: one of {@code from} and {@code to} is a simulated actor of channel cch mod the
+     * channel count; only when {@link #folds}.
+     */
+    int connection(int cch, int from, int to) { return quotient.of(cch, from, to); }
 
     /** Workers (actor, channel) simulated, over the channels simulated. */
     int simulatedWorkers() { return simulatedWorkers; }

@@ -30,6 +30,8 @@ final class RankRefinement {
      * max-min fair rates are those of the network without it (its latency is the connection's, kept apart).
      */
     private static final long SEED = 0x243F6A8885A308D3L;
+    /** the low bits of a merge key that hold a connection's position in its unit's order (fewer than 2^20 met) */
+    private static final long POSITION = 0xFFFFFL;
 
     private final Plan plan;
     private final ChannelFolding channels;
@@ -114,10 +116,10 @@ final class RankRefinement {
         usage = new long[nu][];
         Walk walk = new Walk(2 * full.size(), plan.maxPeers());
         long[] use = new long[2 * full.size()]; // [k * 2 + 1]: when k's receiver uses it, [k * 2]: its sender
-        // per channel: the first unit read whole for each sequence key, and how many connections it had met by the end
-        // of each lane; a unit with the same key reads each lane only until it met as many
+        // per channel: the first unit read whole for each sequence key, and the steps at which it first met each
+        // connection; a unit with the same key meets its connections, in the same order, at those steps alone
         java.util.HashMap<Long, Integer> keyed = new java.util.HashMap<>();
-        int[][] metByLane = new int[nu][];
+        long[][] firstMet = new long[nu][];
         for (int c = 0; c < nCh; c++) {
             if (!channels.simulated(c)) continue;
             keyed.clear();
@@ -126,15 +128,15 @@ final class RankRefinement {
                 long k = unitKey(a, c);
                 Integer first = k == Plan.NO_KEY ? null : keyed.get(k);
                 if (first != null) {
-                    walk.run(a, c, metByLane[first]);
+                    walk.meetAt(a, c, firstMet[first]);
                     uc[u] = uc[first];
                     usage[u] = usage[first];
                 } else {
-                    uc[u] = walk.run(a, c, null);
+                    uc[u] = walk.run(a, c);
                     usage[u] = Arrays.copyOf(walk.used, walk.n);
                     if (k != Plan.NO_KEY) {
                         keyed.put(k, u);
-                        metByLane[u] = walk.metByLane.clone();
+                        firstMet[u] = Arrays.copyOf(walk.at, walk.n);
                     }
                 }
                 inc[u] = Arrays.copyOf(walk.met, walk.n);
@@ -167,9 +169,9 @@ final class RankRefinement {
         private final int[] local;
         int[] met = new int[8];
         long[] used = new long[8];
+        /** aligned with met: the step (lane << 32 | index) at which each connection was first met */
+        long[] at = new long[8];
         int n;
-        /** after a whole read: the connections met by the end of each lane */
-        final int[] metByLane = new int[plan.nLanes()];
 
         Walk(int ends, int maxPeers) {
             cur = new StepCursor(maxPeers);
@@ -177,17 +179,13 @@ final class RankRefinement {
             Arrays.fill(local, -1);
         }
 
-        /**
-         * Hashes actor a's steps of channel c: all of them if {@code stopAt} is null, else each lane l's only until
-         * {@code stopAt[l]} connections were met (the hash is then partial: the caller takes an equal unit's).
-         */
-        long run(int a, int c, int[] stopAt) {
+        /** Hashes actor a's steps of channel c, meeting its connections in order. */
+        long run(int a, int c) {
             long h = mix(channelColour(c), plan.isSwitchActor(a) ? 1 : 0);
             for (int l = 0; l < plan.nLanes(); l++) {
                 int steps = plan.stepCount(a, c, l);
                 h = mix(h, ((long) l << 32) | steps);
-                int stop = stopAt == null ? Integer.MAX_VALUE : stopAt[l];
-                for (int i = 0; i < steps && n < stop; i++) {
+                for (int i = 0; i < steps; i++) {
                     plan.step(a, c, l, i, cur);
                     h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
                             | (cur.memory() ? 1 : 0));
@@ -197,9 +195,28 @@ final class RankRefinement {
                     int sc = plan.connectionChannel(c, cur.sendConn());
                     for (int p = 0; p < cur.nSend(); p++) h = mix(h, meet(full.find(sc, a, cur.sendPeer(p)) * 2, l, i) * 2L);
                 }
-                metByLane[l] = n;
             }
             return h;
+        }
+
+        /**
+         * Meets actor a's connections of channel c reading only the steps {@code steps} (ascending, lane << 32 |
+         * index): those at which a unit of the same sequence key first met its connections, so a meets its own in the
+         * same order. Its hash and usage are that unit's.
+         */
+        void meetAt(int a, int c, long[] steps) {
+            long last = -1;
+            for (long x : steps) {
+                if (x == last) continue;
+                last = x;
+                int l = (int) (x >>> 32);
+                int i = (int) x;
+                plan.step(a, c, l, i, cur);
+                int rc = plan.connectionChannel(c, cur.recvConn());
+                for (int p = 0; p < cur.nRecv(); p++) meet(full.find(rc, cur.recvPeer(p), a) * 2 + 1, l, i);
+                int sc = plan.connectionChannel(c, cur.sendConn());
+                for (int p = 0; p < cur.nSend(); p++) meet(full.find(sc, a, cur.sendPeer(p)) * 2, l, i);
+            }
         }
 
         /** Notes that connection end x is used at (lane l, step i); returns its position in met. */
@@ -208,9 +225,11 @@ final class RankRefinement {
                 if (n == met.length) {
                     met = Arrays.copyOf(met, 2 * n);
                     used = Arrays.copyOf(used, 2 * n);
+                    at = Arrays.copyOf(at, 2 * n);
                 }
                 local[x] = n;
                 used[n] = SEED;
+                at[n] = ((long) l << 32) | i;
                 met[n++] = x;
             }
             used[local[x]] = mix(used[local[x]], ((long) l << 32) | i);
@@ -350,7 +369,8 @@ final class RankRefinement {
     }
 
     /**
-     * The folding the final colours give: identity if nothing folds or a receiver has no quotient connection; null if
+     * The folding the final colours give: identity if nothing folds, a receiver has no quotient connection or a quotient
+     * connection no receiver; null if
      * a representative's peer has its representative in another channel (only when classes cross channels).
      */
     private RankFolding quotient() {
@@ -365,32 +385,32 @@ final class RankRefinement {
         for (int u = 0; u < nu; u++) rep[u] = repUnit[u] % nA;
         if (!peersInChannel(repUnit)) return null;
         if (!mergesAreSimultaneous(repUnit, rep)) return RankFolding.identity(nA, nCh);
-        ConnIndex q = new ConnIndex();
+        QuotientConnections q = new QuotientConnections();
         int nk = full.size();
-        int[] real = new int[nk];
+        int[] real = new int[nk]; // per quotient connection: a real one of its class that its representative sends on
         for (int k = 0; k < nk; k++) {
             int c = full.channel(k) % nCh;
             int from = c * nA + full.from(k);
             if (repUnit[from] != from) continue;
             int before = q.size();
-            q.add(full.channel(k), full.from(k), rep[c * nA + full.to(k)]);
-            if (q.size() > before) real[before] = k; // else an equivalent peer's connection, already there
+            int i = q.add(full.channel(k), full.from(k), rep[c * nA + full.to(k)], kc[k]);
+            if (q.size() > before) real[i] = k; // else a connection of one class to an equivalent peer, merged
+            q.map(full.channel(k), full.from(k), full.to(k), i);
         }
+        boolean[] received = new boolean[q.size()];
         for (int k = 0; k < nk; k++) {
             int c = full.channel(k) % nCh;
             int to = c * nA + full.to(k);
-            if (repUnit[to] == to && q.indexOf(full.channel(k), rep[c * nA + full.from(k)], full.to(k)) < 0) {
-                return RankFolding.identity(nA, nCh);
-            }
+            if (repUnit[to] != to) continue;
+            int i = q.indexOf(full.channel(k), rep[c * nA + full.from(k)], full.to(k), kc[k]);
+            if (i < 0) return RankFolding.identity(nA, nCh);
+            q.map(full.channel(k), full.from(k), full.to(k), i);
+            received[i] = true;
         }
+        for (boolean r : received) if (!r) return RankFolding.identity(nA, nCh);
         int[] linkRep = linkRepresentatives();
-        int[][] qHops = new int[q.size()][];
-        long[] qLat = new long[q.size()];
-        for (int i = 0; i < q.size(); i++) {
-            qHops[i] = weightedHops(real[i], linkRep);
-            qLat[i] = latency[real[i]];
-        }
-        return new RankFolding(nA, nCh, repUnit, members, q, qHops, qLat, simulated, total);
+        for (int i = 0; i < q.size(); i++) q.setRoute(i, weightedHops(real[i], linkRep), latency[real[i]]);
+        return new RankFolding(nA, nCh, repUnit, members, q, simulated, total);
     }
 
     /** Whether every representative's peers have their representatives in its channel (the quotient's connections). */
@@ -408,9 +428,10 @@ final class RankRefinement {
     }
 
     /**
-     * Whether every representative's connections that merge into one quotient connection (same direction and
-     * connection channel, peers of one class) are used at the same steps: merging connections used at different steps
-     * (a GPU talking to equivalent NVLS heads one after another) would put their steps on one connection.
+     * Whether every representative's connections that merge into one quotient connection (same direction, connection
+     * channel and colour, peers of one class) are used at the same steps: merging connections used at different steps
+     * (a GPU talking to equivalent NVLS heads one after another) would put their steps on one connection. A connection's
+     * colour includes the steps at which its ends use it, so this fails only if two colours collide.
      */
     private boolean mergesAreSimultaneous(int[] repUnit, int[] rep) {
         long[] key = new long[8];
@@ -424,17 +445,19 @@ final class RankRefinement {
                 key = new long[n];
                 use = new long[n];
             }
-            // (direction, connection channel, peer's representative) in the high bits, the position in the low ones
+            // a hash of (direction, connection channel, peer's representative, colour) in the high bits, the position
+            // in the low ones: equal high bits merge
             for (int i = 0; i < n; i++) {
                 int k = in[i] >>> 1;
                 boolean recv = (in[i] & 1) == 1;
                 int peerRep = rep[c * nA + (recv ? full.from(k) : full.to(k))];
-                key[i] = ((((long) full.channel(k) << 21 | peerRep) << 1 | (in[i] & 1)) << 20) | i;
+                long merged = mix(mix(mix(SEED, full.channel(k)), (long) peerRep << 1 | (in[i] & 1)), kc[k]);
+                key[i] = (merged & ~POSITION) | i;
             }
             Arrays.sort(key, 0, n);
-            for (int i = 0; i < n; i++) use[i] = usage[u][(int) (key[i] & 0xFFFFF)];
+            for (int i = 0; i < n; i++) use[i] = usage[u][(int) (key[i] & POSITION)];
             for (int i = 1; i < n; i++) {
-                if (key[i] >>> 20 == key[i - 1] >>> 20 && use[i] != use[i - 1]) return false;
+                if ((key[i] & ~POSITION) == (key[i - 1] & ~POSITION) && use[i] != use[i - 1]) return false;
             }
         }
         return true;

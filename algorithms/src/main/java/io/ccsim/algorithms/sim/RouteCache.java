@@ -39,6 +39,7 @@ final class RouteCache {
         return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
     }
 
+    /** The route between GPU nodes for a connection of {@code channel} (its ECMP key; none by destination). */
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ (byChannel ? channel : 0);

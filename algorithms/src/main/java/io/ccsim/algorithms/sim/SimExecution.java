@@ -129,11 +129,7 @@ public final class SimExecution {
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network())
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
-            this.conns = new Connections(ranks.quotient());
-            for (int q = 0; q < conns.count(); q++) {
-                int mult = folding.multiplicity(conns.channel(q) % nCh);
-                conns.setRoute(q, fabric.network().path(ranks.quotientHops(q), mult), ranks.quotientLatencyPs(q));
-            }
+            this.conns = new Connections(ranks.quotient(), fabric.network(), folding, nCh);
         } else {
             ConnIndex index = new ConnIndex();
             plan.forEachConnection((ch, from, to) -> index.add(ch, from, to));

@@ -43,9 +43,8 @@ final class StepScheduler {
     private final ConnectionPaths paths;
     private final ChannelFolding folding;
     private final RankFolding ranks;
-    /** [ch * nActors + actor] = the actor simulating it (RankFolding#repMap), or null when no actor folds */
-    private final int[] repOf;
-    private final int nActors;
+    /** whether actors fold: connections are then the quotient's ({@link RankFolding#connection}) */
+    private final boolean folded;
     private final IntConsumer workerDone;
     private final int elemBytes;
     private final StepCursor cursor;
@@ -67,8 +66,7 @@ final class StepScheduler {
         this.paths = paths;
         this.folding = folding;
         this.ranks = ranks;
-        this.repOf = ranks.repMap();
-        this.nActors = plan.nActors();
+        this.folded = ranks.folds();
         this.workerDone = workerDone;
         this.elemBytes = plan.call().dtype().bytes();
         this.cursor = new StepCursor(plan.maxPeers());
@@ -132,16 +130,16 @@ final class StepScheduler {
         int m = 0;
         for (int i = 0; i < n; i++) {
             int peer = receiving ? cursor.recvPeer(i) : cursor.sendPeer(i);
-            if (repOf != null) peer = repOf[ch * nActors + peer]; // the quotient connection to the peer's class
             int from = receiving ? peer : rank;
             int to = receiving ? rank : peer;
             int k = workers.conn(w, m, receiving);
             boolean cached = m == 0 ? workers.firstPeer(w, receiving) == tagBase + peer : conns.is(k, cch, from, to);
             if (!cached) {
-                k = conns.find(cch, from, to);
+                // folded: the quotient connection that carries this real one, to the peer's class representative
+                k = !folded ? conns.find(cch, from, to) : ranks.connection(cch, from, to);
                 paths.ensure(conns, k);
             }
-            if (repOf != null && boundBefore(w, m, receiving, k)) continue;
+            if (folded && boundBefore(w, m, receiving, k)) continue;
             if (!cached) workers.setConn(w, m, receiving, k, tagBase + peer);
             if (receiving) conns.setReceiver(k, w);
             else conns.setSender(k, w);
