@@ -287,7 +287,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
                 String auto = simMode == SimMode.auto ? ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs" : "";
-                out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
+                if (!rows.isEmpty()) out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
                         : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact%s): no two of the %d"
                         + " workers (rank, channel) are equivalent, all simulated", auto, workers)
                         : String.format(Locale.ROOT, "# mode: folded (exact%s): %d of %d workers (rank, channel) simulated,"

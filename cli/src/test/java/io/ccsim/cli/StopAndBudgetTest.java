@@ -76,6 +76,16 @@ class StopAndBudgetTest {
     }
 
     @Test
+    void perfStoppedInItsFirstSizeClaimsNoMode() throws Exception {
+        // nothing simulated: no row, and no mode line (it would count the workers of no run)
+        Stopped s = stopWhenShown(java.util.regex.Pattern.quote("perf all_reduce 1M (1/15)"), "SIGTERM", "perf", "--topology", "hgx-h100",
+                "--nodes", "4", "--op", "all_reduce", "-b", "1M", "-e", "16G", "--jobs", "1", "--sim-mode", "full", "--progress");
+        assertThat(s.code()).isEqualTo(143);
+        assertThat(s.out()).contains("# interrupted by SIGTERM: the 0 rows above are complete; not simulated: 1048576, 2097152,")
+                .doesNotContain("# mode:").doesNotContainPattern("(?m)^ +1048576 ");
+    }
+
+    @Test
     void perfOnTwoThreadsPrintsEveryRowDoneAndNamesTheOthers() throws Exception {
         // two sizes at once: whichever finished before the stop are printed, the others named, none twice or lost
         // --sim-mode full: every worker simulated, so the 15 sizes take minutes and the stop lands mid-run (folded,
