@@ -96,10 +96,12 @@ final class RankFolding {
     /**
      * The coarsest exact folding of {@code plan}'s workers in the channels {@code channels} simulates, channel c
      * starting in phase c mod {@code phases} (≥ 1), with the connections' hops from {@code paths}; identity if no two
-     * units are equivalent.
+     * units are equivalent. {@code checkpoint} runs every few thousand connections and every round of the refinement
+     * (a run's stop request: it throws to abandon the folding).
      */
-    static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net) {
-        return RankRefinement.fold(plan, channels, phases, paths, net);
+    static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
+                          Runnable checkpoint) {
+        return RankRefinement.fold(plan, channels, phases, paths, net, checkpoint);
     }
 
     /** Whether some actor stands for others (otherwise every connection and route is the plan's own). */

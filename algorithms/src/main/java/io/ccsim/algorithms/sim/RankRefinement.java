@@ -41,6 +41,8 @@ final class RankRefinement {
     private final boolean perChannel;
     private final int nA;
     private final int nCh;
+    /** a run's stop request, polled while refining (it throws to abandon the folding) */
+    private final Runnable checkpoint;
     private final ConnIndex full = new ConnIndex();
     private int[][] hops;
     private long[] latency;
@@ -60,7 +62,8 @@ final class RankRefinement {
     private int[] linkStart;
     private int[] linkCross;
 
-    private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel) {
+    private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel, Runnable checkpoint) {
+        this.checkpoint = checkpoint;
         this.plan = plan;
         this.channels = channels;
         this.phases = phases;
@@ -73,16 +76,19 @@ final class RankRefinement {
      * The coarsest exact folding of {@code plan} (see {@link RankFolding#of}): with classes across channels where every
      * representative's peers have their representatives in its channel, else with classes inside channels.
      */
-    static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net) {
-        RankFolding across = new RankRefinement(plan, channels, phases, false).run(paths, net);
-        return across != null ? across : new RankRefinement(plan, channels, phases, true).run(paths, net);
+    static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
+                            Runnable checkpoint) {
+        RankFolding across = new RankRefinement(plan, channels, phases, false, checkpoint).run(paths, net);
+        return across != null ? across : new RankRefinement(plan, channels, phases, true, checkpoint).run(paths, net);
     }
 
     /** The folding of this refinement's colours, or null if a representative's peer is represented in another channel. */
     private RankFolding run(ConnectionPaths paths, FlowNetwork net) {
         connections(paths);
+        checkpoint.run();
         units();
         links(net, slackHops(paths, net));
+        checkpoint.run();
         refine();
         return quotient();
     }
@@ -101,6 +107,7 @@ final class RankRefinement {
         latency = new long[nk];
         kc = new long[nk];
         for (int k = 0; k < nk; k++) {
+            if ((k & 4095) == 4095) checkpoint.run();
             ConnectionPaths.Hops h = paths.hops(full.channel(k), full.from(k), full.to(k));
             hops[k] = h.hops();
             latency[k] = h.latencyPs();
@@ -313,6 +320,7 @@ final class RankRefinement {
         if (unitClasses == activeUnits()) return; // every worker differs already: nothing can fold
         int classes = unitClasses + distinct(kc, false) + distinct(lc, false);
         for (int round = 0; round < uc.length + kc.length + nl; round++) {
+            checkpoint.run();
             long[] nu = new long[uc.length];
             for (int u = 0; u < uc.length; u++) {
                 if (inc[u] == null) continue;

@@ -126,7 +126,8 @@ public final class SimExecution {
         this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()).separatedByHealth(plan, fabric, nodes)
                 : ChannelFolding.none(nCh);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
-        this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network())
+        this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network(),
+                sim.runControl() == null ? () -> { } : sim.runControl()::checkpoint)
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
             this.conns = new Connections(ranks.quotient(), fabric.network(), folding, nCh);

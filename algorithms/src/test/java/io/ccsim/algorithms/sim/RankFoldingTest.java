@@ -69,6 +69,30 @@ class RankFoldingTest {
     }
 
     @Test
+    void theFoldingStopsOnTheRunsStopRequest() {
+        // a stop asked before the execution is built ends the folding (seconds at thousands of GPUs), not the first event
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 16));
+        NcclEnv env = NcclEnv.parse(Map.of());
+        CommGraph g = CommGraph.of(t, t.gpus().size(), env.net());
+        Plan plan = Planners.standard().plan(new CollectiveCall(CollectiveOp.ALL_REDUCE, 1 << 20, DataType.FLOAT32, ReduceOp.SUM, 0,
+                g.layout()), PlanOptions.of(Algorithm.TREE, Protocol.SIMPLE, g.nChannels()));
+        for (SimExecution.Folding fold : SimExecution.Folding.values()) {
+            Simulator sim = new Simulator(1);
+            io.ccsim.sim.RunControl control = new io.ccsim.sim.RunControl();
+            sim.setRunControl(control);
+            control.requestStop("SIGINT");
+            Fabric f = new Fabric(sim, t, H100, false);
+            SimExecutor ex = new SimExecutor(sim, f);
+            if (fold == SimExecution.Folding.RANKS) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> ex.start(plan, g.gpuOfRank(), x -> { }, fold))
+                        .isInstanceOf(io.ccsim.sim.RunStoppedException.class);
+            } else {
+                ex.start(plan, g.gpuOfRank(), x -> { }, fold); // nothing to refine: the simulation's first poll stops it
+            }
+        }
+    }
+
+    @Test
     void aRailRingOnSymmetricNodesFoldsToOneNodeWithTheSameTime() {
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
         Run ranks = run(t, CollectiveOp.ALL_REDUCE, 1L << 26, Algorithm.RING, Protocol.SIMPLE, SimExecution.Folding.RANKS);
