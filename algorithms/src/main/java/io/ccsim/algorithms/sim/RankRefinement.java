@@ -553,9 +553,6 @@ final class RankRefinement {
 
     /** splitmix64 of h combined with v. */
     static long mix(long h, long v) {
-        long z = h * 0x9E3779B97F4A7C15L + v + 0x632BE59BD9B4E019L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return io.ccsim.topology.HashKeys.spread(h * 0x9E3779B97F4A7C15L + v + 0x632BE59BD9B4E019L);
     }
 }

@@ -126,24 +126,7 @@ final class Constraint {
 
     /** Moves the live members toward the head, in order, and tells each its new position. */
     void compact() {
-        int to = head;
-        for (int i = head; i < end; i++) {
-            int k = i & mask;
-            Flow m = members[k];
-            if (m == null) {
-                continue;
-            }
-            if (to != i) {
-                int d = to & mask;
-                members[d] = m;
-                members[k] = null;
-                slots[d] = slots[k];
-                weights[d] = weights[k];
-                m.posInCons[slots[k]] = d;
-            }
-            to++;
-        }
-        end = to;
+        end = moveLive(members, slots, weights, mask, head);
     }
 
     /** Doubles the ring, its live members moved to the front in order (each told its new position). */
@@ -152,25 +135,39 @@ final class Constraint {
         Flow[] ms = new Flow[n];
         int[] ss = new int[n];
         int[] ws = new int[n];
-        int to = 0;
-        for (int i = head; i < end; i++) {
-            int k = i & mask;
-            Flow m = members[k];
-            if (m == null) {
-                continue;
-            }
-            ms[to] = m;
-            ss[to] = slots[k];
-            ws[to] = weights[k];
-            m.posInCons[slots[k]] = to;
-            to++;
-        }
+        int to = moveLive(ms, ss, ws, n - 1, 0);
         members = ms;
         slots = ss;
         weights = ws;
         mask = n - 1;
         head = 0;
         end = to;
+    }
+
+    /**
+     * Moves the live members of {@code [head, end)}, in order, to consecutive ring indices from {@code to} in the
+     * given arrays (these, or larger ones) masked by {@code toMask}, telling each its new position; returns one past
+     * the last index written. Moving within these arrays, a member never lands on one not yet moved.
+     */
+    private int moveLive(Flow[] ms, int[] ss, int[] ws, int toMask, int to) {
+        for (int i = head; i < end; i++) {
+            int k = i & mask;
+            Flow m = members[k];
+            if (m == null) {
+                continue;
+            }
+            int d = to & toMask;
+            if (ms != members || d != k) {
+                int slot = slots[k];
+                members[k] = null;
+                ms[d] = m;
+                ss[d] = slot;
+                ws[d] = weights[k];
+                m.posInCons[slot] = d;
+            }
+            to++;
+        }
+        return to;
     }
 
     /**
