@@ -149,6 +149,15 @@ final class Sweep<I, R> {
         draw();
     }
 
+    /**
+     * The status line's text: the lowest item running ({@code label}), the part of it done where the sweep has more
+     * than one item (with one, the line's overall percentage says it), and how many {@code others} run beside it.
+     */
+    static String status(String label, double itemFraction, int items, int others) {
+        return label + (items > 1 ? String.format(Locale.ROOT, ": %.0f %%", 100 * itemFraction) : "")
+                + (others > 0 ? " +" + others + " more" : "");
+    }
+
     private void draw() {
         if (!progress.due()) return;
         String what;
@@ -167,8 +176,7 @@ final class Sweep<I, R> {
                 }
             }
             done = total == 0 ? Double.NaN : sum / total;
-            what = first < 0 ? "" : label.apply(first) + String.format(Locale.ROOT, ": %.0f %%", 100 * fraction[first])
-                    + (others > 0 ? " +" + others + " more" : "");
+            what = first < 0 ? "" : status(label.apply(first), fraction[first], work.length, others);
         }
         progress.show(what, done);
     }
