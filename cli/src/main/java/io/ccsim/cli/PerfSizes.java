@@ -9,6 +9,7 @@ import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.UnsupportedAlgorithmException;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.FoldingReads;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.SymkModel;
@@ -149,7 +150,36 @@ final class PerfSizes {
                             + label(plans[largest]) + ")", k -> RunBudget.plans(topo, planned, k),
                     Math.min(threads, planned.size()), setup.nodes());
         }
+        for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
+            if (plans[i] != null) checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B ("
+                    + label(plans[i]) + ")", plans[i], setup.nodes());
+        }
         return plans;
+    }
+
+    /**
+     * Refuses, before it starts, a folded run whose folding would read more plan steps than {@link FoldingReads#LIMIT}
+     * (its ranks cannot be known alike without reading every step, and then mostly differ), naming the reads, the
+     * limit and about how many nodes stay within it (the reads grow about with the square of the ranks: each rank's
+     * sequence is as long as the ring).
+     *
+     * @throws UserException if it reads more
+     */
+    static void checkFoldingReads(String what, Plan plan, int nodes) {
+        checkFoldingReads(what, plan, nodes, FoldingReads.LIMIT);
+    }
+
+    /** {@link #checkFoldingReads(String, Plan, int)} with the limit {@code limit} (tests). */
+    static void checkFoldingReads(String what, Plan plan, int nodes, long limit) {
+        long reads = FoldingReads.of(plan);
+        if (reads <= limit) return;
+        long fit = (long) Math.floor(nodes * Math.sqrt(limit / (double) reads));
+        throw new UserException(String.format(Locale.ROOT, "%s: folding its %,d ranks would read %.1e plan steps, more than"
+                        + " the %.1e a run may (about %s), as no two of them are known to run the same"
+                        + " steps, and ranks whose steps differ are each simulated after that; valid here: %sanother size"
+                        + " (a ring's ranks fold where its chunks are all equal)",
+                what, plan.nRanks(), (double) reads, (double) limit, Progress.duration(limit * FoldingReads.NS_PER_READ / 1e9),
+                nodes > 1 && fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : ""));
     }
 
     /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */

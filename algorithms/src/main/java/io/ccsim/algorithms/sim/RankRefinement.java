@@ -32,6 +32,8 @@ final class RankRefinement {
     private static final long SEED = 0x243F6A8885A308D3L;
     /** the low bits of a merge key that hold a connection's position in its unit's order (fewer than 2^20 met) */
     private static final long POSITION = 0xFFFFFL;
+    /** plan steps read between two polls of the run's stop request (a few ms) */
+    private static final int CHECK_STEPS = 1 << 16;
 
     private final Plan plan;
     private final ChannelFolding channels;
@@ -179,6 +181,8 @@ final class RankRefinement {
         /** aligned with met: the step (lane << 32 | index) at which each connection was first met */
         long[] at = new long[8];
         int n;
+        /** steps read since the last poll of the run's stop request */
+        private int sinceCheck;
 
         Walk(int ends, int maxPeers) {
             cur = new StepCursor(maxPeers);
@@ -193,6 +197,10 @@ final class RankRefinement {
                 int steps = plan.stepCount(a, c, l);
                 h = mix(h, ((long) l << 32) | steps);
                 for (int i = 0; i < steps; i++) {
+                    if (++sinceCheck == CHECK_STEPS) {
+                        sinceCheck = 0;
+                        checkpoint.run(); // a plan no key covers may take minutes to read (FoldingReads)
+                    }
                     plan.step(a, c, l, i, cur);
                     h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
                             | (cur.memory() ? 1 : 0));
