@@ -31,6 +31,8 @@ CASES = [
      True),
     ("8,192 GPUs all_reduce Ring", 20, {"NCCL_ALGO": "Ring"}, ["--nodes", "1024", "--op", "all_reduce"] + GIB, False),
     ("8,192 GPUs all_reduce default", 20, {}, ["--nodes", "1024", "--op", "all_reduce"] + GIB, False),
+    ("100,000 GPUs all_gather default", 60, {}, ["--nodes", "12500", "--op", "all_gather"] + GIB, False),
+    ("100,000 GPUs reduce_scatter default", 60, {}, ["--nodes", "12500", "--op", "reduce_scatter"] + GIB, False),
     ("100,000 GPUs all_reduce default, extrapolated", 60, {},
      ["--nodes", "12500", "--op", "all_reduce", "--sim-mode", "extrapolated"] + GIB, False),
     ("1,024 GPUs, one cable at 1/10, all_reduce Ring", 10, {"NCCL_ALGO": "Ring"},
