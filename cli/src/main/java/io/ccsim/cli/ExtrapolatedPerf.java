@@ -70,7 +70,7 @@ final class ExtrapolatedPerf {
         }
         ex.setSampleNodes(samples);
         ex.setRunControl(session.control());
-        List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes);
+        List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
@@ -111,8 +111,24 @@ final class ExtrapolatedPerf {
         return print(ex, plans, items, runs, cop, sizes, prof, targetName, wall, sweep.stopped(), auto);
     }
 
-    /** The per-size plans at the target, refusing (one line) a size whose choice has no law. */
-    private List<Extrapolator.SizePlan> plan(Extrapolator ex, CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes) {
+    /**
+     * {@code --sim-mode auto} met a size whose choice has no law: the run is not extrapolated (nothing was simulated or
+     * printed yet), and auto simulates it folded instead.
+     */
+    static final class NoLaw extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoLaw(NotExtrapolatedException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * The per-size plans at the target, refusing (one line) a size whose choice has no law, or, for {@code auto},
+     * throwing {@link NoLaw}.
+     */
+    private List<Extrapolator.SizePlan> plan(Extrapolator ex, CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes,
+                                             boolean auto) {
         List<Extrapolator.SizePlan> plans = new ArrayList<>();
         for (long s : sizes) {
             if (ex.countFor(cop, s, dt) == 0 && s != 0) continue; // nccl-tests skips sizes below one element per rank
@@ -121,6 +137,7 @@ final class ExtrapolatedPerf {
             } catch (TunerException e) {
                 throw new UserException(e.getMessage(), e);
             } catch (NotExtrapolatedException e) {
+                if (auto) throw new NoLaw(e);
                 throw new UserException("perf --sim-mode extrapolated: " + e.getMessage() + "; valid here: --sim-mode"
                         + " folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law", e);
             } catch (IllegalArgumentException e) {

@@ -109,6 +109,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 
+    /** The footer's word on how {@code --sim-mode auto} chose the folded run ("" without auto). */
+    private String autoNote = "";
+
     /** How much of each collective is simulated. */
     enum SimMode { folded, full, extrapolated, auto }
 
@@ -168,13 +171,24 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
                     + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
         }
+        String noLaw = null;   // auto chose to extrapolate, but NCCL's choice has no law at this scale: why
         if (mode == SimMode.extrapolated) {
-            return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
-                    simMode == SimMode.auto);
+            try {
+                return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
+                        simMode == SimMode.auto);
+            } catch (ExtrapolatedPerf.NoLaw e) {
+                if (!catalogFits(nccl, Math.min(threads, sizes.length))) {
+                    throw new UserException("perf --sim-mode auto: " + e.getMessage() + ", and the folded run does not"
+                            + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law", e);
+                }
+                noLaw = e.getMessage();   // the exact (folded) run is the answer there, where ranks fold
+            }
         }
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
-                        TopologyArgs.isCatalog(topology) && nodes > 1 ? "--sim-mode extrapolated, " : ""));
+                        TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : ""));
+        autoNote = simMode != SimMode.auto ? "" : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
+                : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (sizes.length > 0) SimSetup.checkBuffers(topo, n, sizes[sizes.length - 1]);
@@ -192,7 +206,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             }
         }
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
-                ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes);
+                ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes,
+                noLaw);
         PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
@@ -233,16 +248,23 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      */
     private SimMode autoMode(NcclEnv nccl, int concurrent) {
         if (!TopologyArgs.isCatalog(topology) || nodes < 2) return SimMode.folded;
-        io.ccsim.topology.BuildOptions o = new io.ccsim.topology.BuildOptions(gpuCount(), nodes, whatIf.oversubscription, seed,
-                whatIf.nicsPerNode, sharp);
         long gpusTotal;
         try {
-            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, o).gpus();
+            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, catalogOptions()).gpus();
         } catch (IllegalArgumentException e) {
             return SimMode.folded;   // the build reports it
         }
-        boolean fits = session.budget().fitsCatalog(topology, o, nccl.net(), concurrent);
-        return gpusTotal > AUTO_FOLDED_MAX_GPUS || !fits ? SimMode.extrapolated : SimMode.folded;
+        return gpusTotal > AUTO_FOLDED_MAX_GPUS || !catalogFits(nccl, concurrent) ? SimMode.extrapolated : SimMode.folded;
+    }
+
+    /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */
+    private boolean catalogFits(NcclEnv nccl, int concurrent) {
+        return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent);
+    }
+
+    /** The catalog build options of this run. */
+    private io.ccsim.topology.BuildOptions catalogOptions() {
+        return new io.ccsim.topology.BuildOptions(gpuCount(), nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp);
     }
 
     /**
@@ -286,7 +308,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                         + SimSetup.profileLabel(profile, prof));
                 out.printf(Locale.ROOT, "# simulated %d sizes in %.2f s wall: %d events (%.2f M/s), %d flows (%.2f M/s)%n", rows.size(), wall,
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
-                String auto = simMode == SimMode.auto ? ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs" : "";
+                String auto = autoNote;
                 if (!rows.isEmpty()) out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
                         : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact%s): no two of the %d"
                         + " workers (rank, channel) are equivalent, all simulated", auto, workers)

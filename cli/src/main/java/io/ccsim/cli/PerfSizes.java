@@ -42,7 +42,13 @@ final class PerfSizes {
      * @param nodes   boards of the cluster, for the budget's advice
      */
     record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-                 SimExecution.Folding folding, int nodes) {
+                 SimExecution.Folding folding, int nodes, String noLaw) {
+        /** A setup whose run was not first meant to be extrapolated. */
+        Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
+              SimExecution.Folding folding, int nodes) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null);
+        }
+
         PerfRunner runner(Main.Session session) {
             PerfRunner r = new PerfRunner(topo, nRanks, prof, nccl, seed, symk);
             r.setFolding(folding);
@@ -151,8 +157,16 @@ final class PerfSizes {
                     Math.min(threads, planned.size()), setup.nodes());
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
-            if (plans[i] != null) checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B ("
-                    + label(plans[i]) + ")", plans[i], setup.nodes());
+            if (plans[i] == null) continue;
+            checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B (" + label(plans[i]) + ")",
+                    plans[i], setup.nodes());
+            if (setup.noLaw() != null && 2 * FoldingReads.of(plans[i]) > plans[i].totalSteps()) {
+                // --sim-mode auto turned to the folded run because the choice has no law: it serves where the plan knows
+                // ranks alike; where it keys fewer than half the steps, each rank is read and most are simulated
+                throw new UserException("perf --sim-mode auto: " + setup.noLaw() + ", and the folded run would simulate"
+                        + " its ranks one by one (no two are known to run the same steps); valid here: fewer --nodes,"
+                        + " or NCCL_ALGO for an algorithm with a law");
+            }
         }
         return plans;
     }

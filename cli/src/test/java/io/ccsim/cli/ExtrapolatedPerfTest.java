@@ -90,6 +90,50 @@ class ExtrapolatedPerfTest {
         assertThat(large.out()).contains("# mode: extrapolated (--sim-mode auto): not simulated at 1,100 nodes;");
     }
 
+    /**
+     * auto beyond 1,024 GPUs where NCCL's choice has no law (a ring across more than 4 leaf groups): the folded run,
+     * which the same rows show, where the plan knows the ranks alike; a broadcast, whose ranks it does not know alike,
+     * is refused in one line that says why neither mode serves.
+     */
+    @Test
+    void autoSimulatesFoldedWhereTheChoiceHasNoLawAndTheRanksFold() {
+        String[] common = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op", "all_gather", "-b", "1M",
+            "-e", "1M", "--sim-mode"};
+        CliTest.Result auto = CliTest.run(concat(common, "auto"));
+        assertThat(auto.code()).as(auto.err()).isZero();
+        assertThat(auto.out()).contains("# mode: folded (exact, --sim-mode auto: NCCL's choice has no scaling law here): 2 of"
+                + " 1200 workers");
+        CliTest.Result folded = CliTest.run(concat(common, "folded"));
+        assertThat(rows(auto.out())).hasSize(1);
+        assertThat(rows(auto.out()).get(0)).containsExactly(rows(folded.out()).get(0));
+        CliTest.Result chain = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op",
+                "broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
+        assertThat(chain.code()).isNotZero();
+        assertThat(chain.out()).isEmpty();
+        assertThat(chain.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1048576 B on 600 nodes runs Ring/")
+                .contains("and the folded run would simulate its ranks one by one (no two are known to run the same"
+                        + " steps); valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law"));
+    }
+
+    /** auto, no law, and a heap the folded run does not fit: refused in one line naming both. */
+    @Test
+    void autoRefusesWhereTheChoiceHasNoLawAndTheFoldedRunDoesNotFit() {
+        CliTest.Result r = withHeap(24L << 20, Map.of(), "perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600",
+                "--op", "all_gather", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
+        assertThat(r.code()).isNotZero();
+        assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("ccsim: error: perf --sim-mode auto: all_gather of ")
+                .endsWith(", and the folded run does not fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an"
+                        + " algorithm with a law"));
+    }
+
+    private static String[] concat(String[] a, String last) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + 1);
+        out[a.length] = last;
+        return out;
+    }
+
     @Test
     void whatCannotBeExtrapolatedIsRefusedInOneLine() {
         String[] base = {"perf", "--topology", "hgx-h100", "--nodes", "100", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated"};
