@@ -158,9 +158,10 @@ final class PerfSizes {
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
             if (plans[i] == null) continue;
+            long reads = FoldingReads.of(plans[i]);
             checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B (" + label(plans[i]) + ")",
-                    plans[i], setup.nodes());
-            if (setup.noLaw() != null && 2 * FoldingReads.of(plans[i]) > plans[i].totalSteps()) {
+                    plans[i], reads, setup.nodes(), FoldingReads.LIMIT);
+            if (setup.noLaw() != null && 2 * reads > plans[i].totalSteps()) {
                 // --sim-mode auto turned to the folded run because the choice has no law: it serves where the plan knows
                 // ranks alike; where it keys fewer than half the steps, each rank is read and most are simulated
                 throw new UserException("perf --sim-mode auto: " + setup.noLaw() + ", and the folded run would simulate"
@@ -180,12 +181,11 @@ final class PerfSizes {
      * @throws UserException if it reads more
      */
     static void checkFoldingReads(String what, Plan plan, int nodes) {
-        checkFoldingReads(what, plan, nodes, FoldingReads.LIMIT);
+        checkFoldingReads(what, plan, FoldingReads.of(plan), nodes, FoldingReads.LIMIT);
     }
 
-    /** {@link #checkFoldingReads(String, Plan, int)} with the limit {@code limit} (tests). */
-    static void checkFoldingReads(String what, Plan plan, int nodes, long limit) {
-        long reads = FoldingReads.of(plan);
+    /** {@link #checkFoldingReads(String, Plan, int)} for a plan whose folding reads {@code reads} steps, limit {@code limit}. */
+    static void checkFoldingReads(String what, Plan plan, long reads, int nodes, long limit) {
         if (reads <= limit) return;
         long fit = (long) Math.floor(nodes * Math.sqrt(limit / (double) reads));
         throw new UserException(String.format(Locale.ROOT, "%s: folding its %,d ranks would read %.1e plan steps, more than"

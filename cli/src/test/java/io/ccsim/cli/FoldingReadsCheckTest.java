@@ -34,7 +34,8 @@ class FoldingReadsCheckTest {
         Plan p = ring(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4)), (1L << 26) + 4);   // unequal chunks
         long reads = FoldingReads.of(p);
         long limit = reads / 4;   // a quarter of its reads: about half the nodes (reads grow with their square)
-        Throwable t = catchThrowable(() -> PerfSizes.checkFoldingReads("perf all_reduce at 67108868 B (Ring/LL x16)", p, 4, limit));
+        Throwable t = catchThrowable(() -> PerfSizes.checkFoldingReads("perf all_reduce at 67108868 B (Ring/LL x16)", p,
+                reads, 4, limit));
         assertThat(t).isInstanceOf(UserException.class);
         assertThat(t.getMessage()).isEqualTo(String.format(java.util.Locale.ROOT, "perf all_reduce at 67108868 B (Ring/LL x16):"
                 + " folding its 32 ranks would read %.1e plan steps, more than the %.1e a run may (about 0 s), as no two of"
@@ -48,7 +49,8 @@ class FoldingReadsCheckTest {
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
         long unkeyed = FoldingReads.of(ring(t, (1L << 26) + 4));
         Plan keyed = ring(t, 1L << 26);
-        assertThatCode(() -> PerfSizes.checkFoldingReads("x", keyed, 4, unkeyed / 4)).doesNotThrowAnyException();
+        assertThatCode(() -> PerfSizes.checkFoldingReads("x", keyed, FoldingReads.of(keyed), 4, unkeyed / 4))
+                .doesNotThrowAnyException();
         assertThatCode(() -> PerfSizes.checkFoldingReads("x", keyed, 4)).doesNotThrowAnyException();
     }
 }
