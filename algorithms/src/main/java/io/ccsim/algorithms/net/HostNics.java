@@ -129,6 +129,7 @@ public final class HostNics {
         int[] nics = nicsByHost.get(g.host());
         int pick = -1;
         if (nics != null) {
+            searchAll(gpu, nics);   // one search from the GPU finds its path to every NIC of its host
             List<Integer> best = new ArrayList<>();
             PathType bestType = PathType.DIS;
             double bestBw = 0;
@@ -224,15 +225,37 @@ public final class HostNics {
         return l;
     }
 
+    /**
+     * Caches the legs from node {@code from} to each of {@code targets} not cached yet, from one search. A search run
+     * to the end meets each node first where a search stopped at that node does (the queue's order does not depend on
+     * where it stops), so each leg is the one {@link #search(int, int)} finds.
+     */
+    private void searchAll(int from, int[] targets) {
+        Map<String, Link> via = null;
+        for (int to : targets) {
+            long key = io.ccsim.topology.HashKeys.pair(from, to);
+            if (legs.containsKey(key)) continue;
+            if (via == null) via = tree(from, null);
+            legs.put(key, leg(via, from, to));
+        }
+    }
+
     /** Breadth-first over PCIe, SMP and C2C links through switches and CPUs only. */
     private Leg search(int from, int to) {
+        return leg(tree(from, topo.nodes().get(to).id()), from, to);
+    }
+
+    /**
+     * The search tree from node {@code from}: each node reached and the link it was first reached by; it stops once
+     * {@code dst} is reached (null: never).
+     */
+    private Map<String, Link> tree(int from, String dst) {
         String src = topo.nodes().get(from).id();
-        String dst = topo.nodes().get(to).id();
         Map<String, Link> via = new HashMap<>();
         via.put(src, null);
         ArrayDeque<String> queue = new ArrayDeque<>();
         queue.add(src);
-        while (!queue.isEmpty() && !via.containsKey(dst)) {
+        while (!queue.isEmpty() && (dst == null || !via.containsKey(dst))) {
             String at = queue.poll();
             NodeKind k = topo.node(at).kind();
             if (!at.equals(src) && k != NodeKind.PCIE_SWITCH && k != NodeKind.CPU) continue;
@@ -244,6 +267,13 @@ public final class HostNics {
                 queue.add(next);
             }
         }
+        return via;
+    }
+
+    /** The leg from {@code from} to {@code to} in search tree {@code via}, null if the search did not reach it. */
+    private Leg leg(Map<String, Link> via, int from, int to) {
+        String src = topo.nodes().get(from).id();
+        String dst = topo.nodes().get(to).id();
         if (!via.containsKey(dst)) return null;
         List<Link> path = new ArrayList<>();
         for (String at = dst; !at.equals(src); at = via.get(at).other(at)) path.add(0, via.get(at));
