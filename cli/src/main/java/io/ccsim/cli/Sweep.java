@@ -45,6 +45,8 @@ final class Sweep<I, R> {
     // guarded by this
     private final double[] fraction;
     private final boolean[] running;
+    /** per item: the set-up phase its simulation is in ("folding 37 %"), or null once it simulates */
+    private final String[] phase;
     private RunStoppedException stopped;
 
     /** The item a worker thread simulates, and the part of it now running. */
@@ -85,6 +87,7 @@ final class Sweep<I, R> {
         this.progress = progress;
         this.control = control;
         this.fraction = new double[inputs.size()];
+        this.phase = new String[inputs.size()];
         this.running = new boolean[inputs.size()];
     }
 
@@ -143,18 +146,22 @@ final class Sweep<I, R> {
         Slot s = current.get();
         if (s == null) return;
         double f = s.base + (s.runner == null ? 0 : s.share * s.runner.runningFraction());
+        RunControl.Phase ph = control.phase();
         synchronized (this) {
             fraction[s.item] = Math.min(1, f);
+            phase[s.item] = ph == null ? null : ph.name() + (Double.isNaN(ph.fraction()) ? ""
+                    : String.format(Locale.ROOT, " %.0f %%", 100 * ph.fraction()));
         }
         draw();
     }
 
     /**
-     * The status line's text: the lowest item running ({@code label}), the part of it done where the sweep has more
-     * than one item (with one, the line's overall percentage says it), and how many {@code others} run beside it.
+     * The status line's text: the lowest item running ({@code label}), then the set-up phase it is in ({@code phase},
+     * e.g. {@code folding 37 %}; null once it simulates), else the part of it done where the sweep has more than
+     * one item (with one, the line's overall percentage says it), and how many {@code others} run beside it.
      */
-    static String status(String label, double itemFraction, int items, int others) {
-        return label + (items > 1 ? String.format(Locale.ROOT, ": %.0f %%", 100 * itemFraction) : "")
+    static String status(String label, double itemFraction, int items, int others, String phase) {
+        return label + (phase != null ? ": " + phase : items > 1 ? String.format(Locale.ROOT, ": %.0f %%", 100 * itemFraction) : "")
                 + (others > 0 ? " +" + others + " more" : "");
     }
 
@@ -176,7 +183,7 @@ final class Sweep<I, R> {
                 }
             }
             done = total == 0 ? Double.NaN : sum / total;
-            what = first < 0 ? "" : status(label.apply(first), fraction[first], work.length, others);
+            what = first < 0 ? "" : status(label.apply(first), fraction[first], work.length, others, phase[first]);
         }
         progress.show(what, done);
     }

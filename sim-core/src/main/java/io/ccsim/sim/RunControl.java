@@ -95,6 +95,32 @@ public final class RunControl {
         runWatcher(null);
     }
 
+    /** What a run does before it simulates (its set-up), as a {@link #checkpoint(String, double)} reports it. */
+    public record Phase(String name, double fraction) { }
+
+    /** the phase of the checkpoint the watcher runs in, on its thread (null: none) */
+    private final ThreadLocal<Phase> phase = new ThreadLocal<>();
+
+    /**
+     * {@link #checkpoint()} from a set-up phase: while the watcher runs, {@link #phase()} on this thread is
+     * {@code name} and {@code fraction} (the part of the phase done, in [0, 1], or NaN if unknown).
+     *
+     * @throws RunStoppedException if a stop was requested
+     */
+    public void checkpoint(String name, double fraction) {
+        phase.set(new Phase(name, fraction));
+        try {
+            checkpoint();
+        } finally {
+            phase.remove();
+        }
+    }
+
+    /** The phase whose checkpoint runs the watcher on this thread, or null (a simulator's poll, or a plain checkpoint). */
+    public Phase phase() {
+        return phase.get();
+    }
+
     /** The simulator's periodic call: throws if a stop was requested or a budget is spent, else runs the watcher. */
     void poll(Simulator sim) {
         if (events.addAndGet(POLL_EVENTS) > maxEvents) {

@@ -105,4 +105,18 @@ class RunControlTest {
         assertThatThrownBy(control::checkpoint).isInstanceOf(RunStoppedException.class).hasMessage("run stopped: SIGINT");
         assertThat(seen).hasSize(1);
     }
+
+    @Test
+    void aPhasedCheckpointShowsItsPhaseToTheWatcherOnly() {
+        RunControl control = new RunControl();
+        java.util.List<RunControl.Phase> seen = new java.util.ArrayList<>();
+        control.setWatcher(s -> seen.add(control.phase()));
+        control.checkpoint("folding", 0.25);
+        control.checkpoint();
+        assertThat(seen).containsExactly(new RunControl.Phase("folding", 0.25), null);
+        assertThat(control.phase()).isNull();
+        control.requestStop("SIGINT");
+        assertThatThrownBy(() -> control.checkpoint("folding", 0.5)).isInstanceOf(RunStoppedException.class);
+        assertThat(control.phase()).isNull();   // cleared though the checkpoint threw
+    }
 }

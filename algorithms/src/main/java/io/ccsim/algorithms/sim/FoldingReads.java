@@ -35,9 +35,15 @@ public final class FoldingReads {
 
     /** The steps folding {@code plan}'s ranks reads at most (see the class contract). */
     public static long of(Plan plan) {
+        return of(plan, c -> true);
+    }
+
+    /** The steps the folding reads in the channels {@code simulated} accepts (channel folding's: exactly those). */
+    static long of(Plan plan, java.util.function.IntPredicate simulated) {
         long reads = 0;
         java.util.HashSet<Long> keys = new java.util.HashSet<>();
         for (int c = 0; c < plan.nChannels(); c++) {
+            if (!simulated.test(c)) continue;
             keys.clear();
             for (int a = 0; a < plan.nActors(); a++) {
                 long key = key(plan, a, c);

@@ -96,11 +96,12 @@ final class RankFolding {
     /**
      * The coarsest exact folding of {@code plan}'s workers in the channels {@code channels} simulates, channel c
      * starting in phase c mod {@code phases} (≥ 1), with the connections' hops from {@code paths}; identity if no two
-     * units are equivalent. {@code checkpoint} runs every few thousand connections and every round of the refinement
-     * (a run's stop request: it throws to abandon the folding).
+     * units are equivalent. {@code checkpoint} runs every few thousand connections, every 65,536 plan steps read and
+     * every round of the refinement, with the part of the step reading done (NaN outside it); it may throw (a run's
+     * stop request) to abandon the folding.
      */
     static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                          Runnable checkpoint) {
+                          java.util.function.DoubleConsumer checkpoint) {
         return RankRefinement.fold(plan, channels, phases, paths, net, checkpoint);
     }
 

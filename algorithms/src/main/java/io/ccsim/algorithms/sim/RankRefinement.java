@@ -43,8 +43,11 @@ final class RankRefinement {
     private final boolean perChannel;
     private final int nA;
     private final int nCh;
-    /** a run's stop request, polled while refining (it throws to abandon the folding) */
-    private final Runnable checkpoint;
+    /** a run's stop request, polled while refining with the part of the step reading done (it throws to abandon) */
+    private final java.util.function.DoubleConsumer checkpoint;
+    /** plan steps the first pass reads in all, and has read so far */
+    private long toRead;
+    private long read;
     private final ConnIndex full = new ConnIndex();
     private int[][] hops;
     private long[] latency;
@@ -64,7 +67,8 @@ final class RankRefinement {
     private int[] linkStart;
     private int[] linkCross;
 
-    private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel, Runnable checkpoint) {
+    private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel,
+                           java.util.function.DoubleConsumer checkpoint) {
         this.checkpoint = checkpoint;
         this.plan = plan;
         this.channels = channels;
@@ -79,7 +83,7 @@ final class RankRefinement {
      * representative's peers have their representatives in its channel, else with classes inside channels.
      */
     static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                            Runnable checkpoint) {
+                            java.util.function.DoubleConsumer checkpoint) {
         RankFolding across = new RankRefinement(plan, channels, phases, false, checkpoint).run(paths, net);
         return across != null ? across : new RankRefinement(plan, channels, phases, true, checkpoint).run(paths, net);
     }
@@ -87,10 +91,10 @@ final class RankRefinement {
     /** The folding of this refinement's colours, or null if a representative's peer is represented in another channel. */
     private RankFolding run(ConnectionPaths paths, FlowNetwork net) {
         connections(paths);
-        checkpoint.run();
+        checkpoint.accept(Double.NaN);
         units();
         links(net, slackHops(paths, net));
-        checkpoint.run();
+        checkpoint.accept(Double.NaN);
         refine();
         return quotient();
     }
@@ -109,7 +113,7 @@ final class RankRefinement {
         latency = new long[nk];
         kc = new long[nk];
         for (int k = 0; k < nk; k++) {
-            if ((k & 4095) == 4095) checkpoint.run();
+            if ((k & 4095) == 4095) checkpoint.accept(Double.NaN);
             ConnectionPaths.Hops h = paths.hops(full.channel(k), full.from(k), full.to(k));
             hops[k] = h.hops();
             latency[k] = h.latencyPs();
@@ -129,6 +133,7 @@ final class RankRefinement {
         // connection; a unit with the same key meets its connections, in the same order, at those steps alone
         java.util.HashMap<Long, Integer> keyed = new java.util.HashMap<>();
         long[][] firstMet = new long[nu][];
+        toRead = Math.max(1, FoldingReads.of(plan, channels::simulated));
         for (int c = 0; c < nCh; c++) {
             if (!channels.simulated(c)) continue;
             keyed.clear();
@@ -199,7 +204,9 @@ final class RankRefinement {
                 for (int i = 0; i < steps; i++) {
                     if (++sinceCheck == CHECK_STEPS) {
                         sinceCheck = 0;
-                        checkpoint.run(); // a plan no key covers may take minutes to read (FoldingReads)
+                        read += CHECK_STEPS;
+                        // a plan no key covers may take minutes to read (FoldingReads)
+                        checkpoint.accept(Math.min(1, read / (double) toRead));
                     }
                     plan.step(a, c, l, i, cur);
                     h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
@@ -328,7 +335,7 @@ final class RankRefinement {
         if (unitClasses == activeUnits()) return; // every worker differs already: nothing can fold
         int classes = unitClasses + distinct(kc, false) + distinct(lc, false);
         for (int round = 0; round < uc.length + kc.length + nl; round++) {
-            checkpoint.run();
+            checkpoint.accept(Double.NaN);
             long[] nu = new long[uc.length];
             for (int u = 0; u < uc.length; u++) {
                 if (inc[u] == null) continue;

@@ -105,6 +105,9 @@ public final class SimExecution {
      */
     public enum Folding { NONE, CHANNELS, RANKS }
 
+    /** The name of the set-up phase that folds the ranks, as the run's checkpoints report it. */
+    public static final String FOLDING = "folding";
+
     /** {@code foldReplicas = false} simulates every channel (tests compare it with the folded run). */
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, boolean foldReplicas) {
         this(sim, fabric, plan, gpuOfRank, listener, foldReplicas ? Folding.CHANNELS : Folding.NONE);
@@ -127,7 +130,7 @@ public final class SimExecution {
                 : ChannelFolding.none(nCh);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network(),
-                sim.runControl() == null ? () -> { } : sim.runControl()::checkpoint)
+                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(FOLDING, f))
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
             this.conns = new Connections(ranks.quotient(), fabric.network(), folding, nCh);

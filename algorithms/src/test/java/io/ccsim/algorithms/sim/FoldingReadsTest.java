@@ -80,4 +80,25 @@ class FoldingReadsTest {
         assertThat(walkPolls[0]).isEqualTo(1);   // the next poll threw
         assertThat(sim.now()).isZero();
     }
+
+    @Test
+    void theReadReportsHowFarItIsToTheRunsWatcher() {
+        Plan p = ringAllReduce((1L << 30) + 4, 1);
+        Simulator sim = new Simulator(1);
+        RunControl control = new RunControl();
+        java.util.List<Double> seen = new java.util.ArrayList<>();
+        control.setWatcher(s -> {
+            RunControl.Phase ph = control.phase();
+            if (ph != null && !Double.isNaN(ph.fraction())) {
+                assertThat(ph.name()).isEqualTo(SimExecution.FOLDING);
+                seen.add(ph.fraction());
+            }
+        });
+        sim.setRunControl(control);
+        new SimExecutor(sim, new Fabric(sim, HGX4, CalibrationProfile.builtin("h100"), false))
+                .start(p, GRAPH.gpuOfRank(), x -> { }, SimExecution.Folding.RANKS);
+        // one report per 65,536 steps read, each the part read so far
+        assertThat(seen).hasSize((int) (FoldingReads.of(p) >> 16)).isSorted().allMatch(f -> f > 0 && f <= 1);
+        assertThat(control.phase()).isNull();   // outside a phased checkpoint
+    }
 }
