@@ -186,14 +186,23 @@ final class PerfSizes {
 
     /** {@link #checkFoldingReads(String, Plan, int)} for a plan whose folding reads {@code reads} steps, limit {@code limit}. */
     static void checkFoldingReads(String what, Plan plan, long reads, int nodes, long limit) {
-        if (reads <= limit) return;
+        String problem = foldingReadsProblem(plan, reads, nodes, limit);
+        if (problem != null) throw new UserException(what + ": " + problem);
+    }
+
+    /**
+     * Why a plan whose folding reads {@code reads} steps may not run (the reads, the limit, what would do), or null if
+     * {@code reads} is within {@code limit}.
+     */
+    static String foldingReadsProblem(Plan plan, long reads, int nodes, long limit) {
+        if (reads <= limit) return null;
         long fit = (long) Math.floor(nodes * Math.sqrt(limit / (double) reads));
-        throw new UserException(String.format(Locale.ROOT, "%s: folding its %,d ranks would read %.1e plan steps, more than"
-                        + " the %.1e a run may (about %s), as no two of them are known to run the same"
-                        + " steps, and ranks whose steps differ are each simulated after that; valid here: %sanother size"
-                        + " (a ring's ranks fold where its chunks are all equal)",
-                what, plan.nRanks(), (double) reads, (double) limit, Progress.duration(limit * FoldingReads.NS_PER_READ / 1e9),
-                nodes > 1 && fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : ""));
+        return String.format(Locale.ROOT, "folding its %,d ranks would read %.1e plan steps, more than the %.1e a run may"
+                        + " (about %s), as no two of them are known to run the same steps, and ranks whose steps differ"
+                        + " are each simulated after that; valid here: %sanother size (a ring's ranks fold where its chunks"
+                        + " are all equal)",
+                plan.nRanks(), (double) reads, (double) limit, Progress.duration(limit * FoldingReads.NS_PER_READ / 1e9),
+                nodes > 1 && fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "");
     }
 
     /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
@@ -206,7 +215,7 @@ final class PerfSizes {
     }
 
     /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
-    private static String label(Plan p) {
+    static String label(Plan p) {
         return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
     }
 }

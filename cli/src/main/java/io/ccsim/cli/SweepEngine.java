@@ -72,6 +72,8 @@ public final class SweepEngine {
             error = "below one element per rank (nccl-tests skips this size)";
         } else {
             try {
+                String tooLong = "full".equals(p.simMode()) ? null : foldingReadsProblem(r, op, p, dt);
+                if (tooLong != null) throw new IllegalArgumentException(tooLong);   // the point's error, as perf's refusal
                 row = r.run(op, p.bytes(), dt, ReduceOp.SUM, 0, 1);
             } catch (StalledRunException e) {
                 error = "never completes: " + e.getMessage();
@@ -82,6 +84,13 @@ public final class SweepEngine {
         SweepRows.perf(o, row, row == null ? 0 : r.lastEvents());
         o.addProperty("error", error);
         return o;
+    }
+
+    /** Why point {@code p}'s rank folding may not run ({@link PerfSizes#foldingReadsProblem}), or null. */
+    private static String foldingReadsProblem(PerfRunner r, CollectiveOp op, SweepPoint p, DataType dt) {
+        io.ccsim.algorithms.plan.Plan plan = r.plan(op, p.bytes(), dt, ReduceOp.SUM, 0);
+        return PerfSizes.foldingReadsProblem(plan, io.ccsim.algorithms.sim.FoldingReads.of(plan), p.nodes(),
+                io.ccsim.algorithms.sim.FoldingReads.LIMIT);
     }
 
     private Setup setup(SweepPoint p) {

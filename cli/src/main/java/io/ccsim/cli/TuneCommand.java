@@ -137,6 +137,12 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {
             session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k), Math.min(threads, todo.size()), nodes);
+            for (Sized z : todo) {   // its runs fold ranks as perf's do
+                for (Plan p : z.plans()) {
+                    PerfSizes.checkFoldingReads("tune " + cop.cliName() + " at " + z.size() + " B (" + PerfSizes.label(p) + ")",
+                            p, nodes);
+                }
+            }
         }
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         long[] work = new long[todo.size()];
