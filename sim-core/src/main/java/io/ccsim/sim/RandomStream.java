@@ -25,14 +25,7 @@ public final class RandomStream {
             h ^= (b & 0xff);
             h *= 0x100000001b3L; // FNV-1a 64 prime
         }
-        return mix64(mix64(simSeed) ^ h);
-    }
-
-    /** SplitMix64 finalizer (Steele, Lea, Flood 2014). */
-    private static long mix64(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return HashKeys.spread(HashKeys.spread(simSeed) ^ h);
     }
 
     /** @return a uniformly distributed long */

@@ -389,7 +389,7 @@ final class Router {
         return out;
     }
 
-    /** The hops of the route src .. u -(ml)- w .. dst ({@link #assemble}'s, without link ids and latency). */
+    /** The hops of the route src .. u -(ml)- w .. dst ({@link #assemble} adds its link ids and latency). */
     private static int[] hopsOf(TopologyStructure s, int[] head, int ml, int u, int[] tail) {
         int[] hops = new int[head.length + 1 + tail.length];
         int cur = u;
@@ -411,33 +411,13 @@ final class Router {
 
     /** The route src .. u -(ml)- w .. dst; {@code head}: the links from u back to src, {@code tail}: from w on. */
     private static Route assemble(TopologyStructure s, List<Link> links, int[] head, int ml, int u, int[] tail) {
-        int count = head.length + 1 + tail.length;
-        int[] hops = new int[count];
-        List<String> ids = new ArrayList<>(count);
+        int[] hops = hopsOf(s, head, ml, u, tail);
+        List<String> ids = new ArrayList<>(hops.length);
         long latency = 0;
-        int[] from = new int[head.length]; // the src-side end of each head link
-        int cur = u;
-        for (int i = 0; i < head.length; i++) {
-            int li = head[i];
-            cur = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
-            from[i] = cur;
-        }
-        int h = 0;
-        for (int i = head.length - 1; i >= 0; i--) {
-            int li = head[i];
-            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != from[i]);
+        for (int i = 0; i < hops.length; i++) { // the links in path order: head from src's end, the meeting link, tail
+            int li = i < head.length ? head[head.length - 1 - i] : i == head.length ? ml : tail[i - head.length - 1];
             ids.add(links.get(li).id());
             latency += s.linkLatency[li];
-        }
-        hops[h++] = Route.hop(s.groups.ofLink[ml], s.linkA[ml] != u);
-        ids.add(links.get(ml).id());
-        latency += s.linkLatency[ml];
-        cur = s.linkA[ml] == u ? s.linkB[ml] : s.linkA[ml];
-        for (int li : tail) {
-            hops[h++] = Route.hop(s.groups.ofLink[li], s.linkA[li] != cur);
-            ids.add(links.get(li).id());
-            latency += s.linkLatency[li];
-            cur = s.linkA[li] == cur ? s.linkB[li] : s.linkA[li];
         }
         return new Route(hops, latency, ids);
     }
@@ -492,7 +472,7 @@ final class Router {
     }
 
     private static long mix(long z) {
-        return HashKeys.spread(z);
+        return io.ccsim.sim.HashKeys.spread(z);
     }
 
     private void touch(int v) {

@@ -218,7 +218,7 @@ public final class HostNics {
 
     /** The fewest-hop host path from node {@code from} to node {@code to} (cached), null if none. */
     private Leg leg(int from, int to) {
-        long key = io.ccsim.topology.HashKeys.pair(from, to);
+        long key = io.ccsim.sim.HashKeys.pair(from, to);
         if (legs.containsKey(key)) return legs.get(key);
         Leg l = search(from, to);
         legs.put(key, l);
@@ -233,7 +233,7 @@ public final class HostNics {
     private void searchAll(int from, int[] targets) {
         Map<String, Link> via = null;
         for (int to : targets) {
-            long key = io.ccsim.topology.HashKeys.pair(from, to);
+            long key = io.ccsim.sim.HashKeys.pair(from, to);
             if (legs.containsKey(key)) continue;
             if (via == null) via = tree(from, null);
             legs.put(key, leg(via, from, to));

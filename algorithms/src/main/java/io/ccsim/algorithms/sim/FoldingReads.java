@@ -46,7 +46,7 @@ public final class FoldingReads {
             if (!simulated.test(c)) continue;
             keys.clear();
             for (int a = 0; a < plan.nActors(); a++) {
-                long key = key(plan, a, c);
+                long key = unitKey(plan, a, c);
                 if (key != Plan.NO_KEY && !keys.add(key)) continue;
                 for (int l = 0; l < plan.nLanes(); l++) reads += plan.stepCount(a, c, l);
             }
@@ -54,13 +54,16 @@ public final class FoldingReads {
         return reads;
     }
 
-    /** Actor a's key in channel c over all its lanes, {@link Plan#NO_KEY} if a lane has none. */
-    private static long key(Plan plan, int a, int c) {
-        long h = 17;
+    /**
+     * The key of actor a's whole step sequence in channel c, its lanes' {@link Plan#sequenceKey}s together, or
+     * {@link Plan#NO_KEY} if a lane has none: two actors of one channel with equal keys have equal sequences.
+     */
+    static long unitKey(Plan plan, int a, int c) {
+        long h = RankRefinement.SEED;
         for (int l = 0; l < plan.nLanes(); l++) {
             long k = plan.sequenceKey(a, c, l);
             if (k == Plan.NO_KEY) return Plan.NO_KEY;
-            h = 31 * h + k;
+            h = RankRefinement.mix(h, k);
         }
         return h == Plan.NO_KEY ? h + 1 : h;
     }

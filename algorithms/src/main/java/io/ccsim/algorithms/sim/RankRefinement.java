@@ -29,7 +29,7 @@ final class RankRefinement {
      * part: it relates no connections, is no part of a connection's colour and is no hop of the quotient, since the
      * max-min fair rates are those of the network without it (its latency is the connection's, kept apart).
      */
-    private static final long SEED = 0x243F6A8885A308D3L;
+    static final long SEED = 0x243F6A8885A308D3L;
     /** the low bits of a merge key that hold a connection's position in its unit's order (fewer than 2^20 met) */
     private static final long POSITION = 0xFFFFFL;
     /** plan steps read between two polls of the run's stop request (a few ms) */
@@ -139,7 +139,7 @@ final class RankRefinement {
             keyed.clear();
             for (int a = 0; a < nA; a++) {
                 int u = c * nA + a;
-                long k = unitKey(a, c);
+                long k = FoldingReads.unitKey(plan, a, c);
                 Integer first = k == Plan.NO_KEY ? null : keyed.get(k);
                 if (first != null) {
                     walk.meetAt(a, c, firstMet[first]);
@@ -160,20 +160,6 @@ final class RankRefinement {
             }
         }
         for (int k = 0; k < kc.length; k++) kc[k] = mix(mix(kc[k], use[2 * k]), use[2 * k + 1]);
-    }
-
-    /**
-     * The key of actor a's whole step sequence in channel c, its lanes' {@link Plan#sequenceKey}s together, or
-     * {@link Plan#NO_KEY} if a lane has none: two units of one channel with equal keys have equal sequences.
-     */
-    private long unitKey(int a, int c) {
-        long h = SEED;
-        for (int l = 0; l < plan.nLanes(); l++) {
-            long k = plan.sequenceKey(a, c, l);
-            if (k == Plan.NO_KEY) return Plan.NO_KEY;
-            h = mix(h, k);
-        }
-        return h == Plan.NO_KEY ? h + 1 : h;
     }
 
     /** Reads one unit's steps: its sequence hash, the connections it meets in order and when it uses each. */
@@ -568,6 +554,6 @@ final class RankRefinement {
 
     /** splitmix64 of h combined with v. */
     static long mix(long h, long v) {
-        return io.ccsim.topology.HashKeys.spread(h * 0x9E3779B97F4A7C15L + v + 0x632BE59BD9B4E019L);
+        return io.ccsim.sim.HashKeys.spread(h * 0x9E3779B97F4A7C15L + v + 0x632BE59BD9B4E019L);
     }
 }

@@ -1,6 +1,6 @@
 package io.ccsim.algorithms.sim;
 
-import io.ccsim.topology.HashKeys;
+import io.ccsim.sim.HashKeys;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Routing;
 import java.util.HashMap;

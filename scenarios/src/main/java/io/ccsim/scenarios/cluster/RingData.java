@@ -13,11 +13,9 @@ import java.util.List;
 public final class RingData {
     private RingData() {}
 
-    /** SplitMix64 finalizer: a well-mixed deterministic value. */
+    /** SplitMix64 finalizer ({@link io.ccsim.sim.HashKeys#spread}): a well-mixed deterministic value. */
     public static long mix(long z) {
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
+        return io.ccsim.sim.HashKeys.spread(z);
     }
 
     /**

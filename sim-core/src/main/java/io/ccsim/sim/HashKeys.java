@@ -1,7 +1,8 @@
-package io.ccsim.topology;
+package io.ccsim.sim;
 
 /**
- * Long keys for hash maps of node pairs and packed tuples, spread so that their hash codes differ.
+ * Long keys for hash maps of node pairs and packed tuples, spread so that their hash codes differ, and the one
+ * 64-bit mix of the project (random stream seeds, route hashes, colour refinement, scenario data).
  *
  * <p>A pair packed as {@code a << 32 | b} has {@link Long#hashCode} {@code a ^ b}: every pair with the same XOR lands
  * in one bucket (on a 1,024-host fabric, thousands of GPU-NIC and NIC-NIC pairs), and HashMap turns such buckets into

@@ -1,4 +1,4 @@
-package io.ccsim.topology;
+package io.ccsim.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
