@@ -28,6 +28,8 @@ import io.ccsim.algorithms.profile.NcclNvlsConstants;
  * NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from 4 nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE), shrunk for small sizes.
  */
 final class NvlsTreeSchedule implements Schedule {
+    /** the sequence key of a GPU that is no head */
+    private static final long NON_HEAD = 1L << 31;
     private final ChannelParts parts;
     private final int n;
     private final int nNodes;
@@ -170,6 +172,43 @@ final class NvlsTreeSchedule implements Schedule {
             if (receiving) c.addRecv(head(child, h));
             else c.addSend(head(child, h));
         }
+    }
+
+    /*
+     * Sequence keys. A rank's steps in a channel depend on the channel (counts) and on three facts of its place: its
+     * local index when it is a head (which sub-chunk it reduces and broadcasts: the last loop's counts differ by head),
+     * whether its node is the root of the channel's tree (no bcast lane, the reduce lane ends at the multicast actor)
+     * and how many child nodes it has (the peers of lanes 1 and 2). Peers are met in one order for every rank of one
+     * key: lane 0 the node's reduction actors by head, lane 1 its own reduction actor, the children, then the parent
+     * or the multicast actor and the children, lane 2 the parent, the multicast actor and the children, lane 3 the
+     * node's multicast actors by head. A non-head (a node of more than MAX_HEADS GPUs) has lanes 0 and 3 alone, the
+     * same for all. A switch actor's steps depend on its kind and head alone (a reduction actor receives from the
+     * node's GPUs in local order and sends to the head; a multicast actor the reverse). Rank keys are below 2^32,
+     * switch keys at 2^40 and above, so they never collide.
+     */
+    @Override
+    public long switchSequenceKey(int actor, int ch, int lane) {
+        int idx = actor - n;
+        return (1L << 40) | ((long) (idx / (nNodes * heads)) << 20) | (idx % heads);
+    }
+
+    @Override
+    public long sequenceKey(int actor, int ch, int lane) {
+        int local = localOf[actor];
+        if (local >= heads) return NON_HEAD;
+        int[] tree = nodeTree[ch % 2];
+        int node = hostOf[actor];
+        int children = (tree[3 * node + 1] >= 0 ? 1 : 0) + (tree[3 * node + 2] >= 0 ? 1 : 0);
+        return ((long) local << 3) | (tree[3 * node] < 0 ? 4 : 0) | children;
+    }
+
+    /*
+     * A channel's steps depend on it through its counts (count and chunk) and its tree (c mod 2) alone; the offsets it
+     * carries are not part of a step's timing.
+     */
+    @Override
+    public boolean sameChannelSteps(int r, int c) {
+        return r % 2 == c % 2 && parts.count[r] == parts.count[c] && parts.chunkElems[r] == parts.chunkElems[c];
     }
 
     @Override

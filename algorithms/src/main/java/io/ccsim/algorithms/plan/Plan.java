@@ -136,7 +136,17 @@ public final class Plan {
      */
     public long sequenceKey(int actor, int channel, int lane) {
         check(actor, channel, lane);
-        return actor < nRanks() ? schedule.sequenceKey(actor, channel, lane) : NO_KEY;
+        return actor < nRanks() ? schedule.sequenceKey(actor, channel, lane) : schedule.switchSequenceKey(actor, channel, lane);
+    }
+
+    /**
+     * Whether channels r and c have equal step sequences for every actor and lane (primitives, peers, counts, slots,
+     * flags; the element offsets may differ), known from the plan's structure without reading steps; false says nothing.
+     */
+    public boolean sameChannelSteps(int r, int c) {
+        check(0, r, 0);
+        check(0, c, 0);
+        return schedule.sameChannelSteps(r, c);
     }
 
     /** Number of steps of (actor, channel, lane); actors are ranks, then switch actors. */

@@ -42,4 +42,17 @@ interface Schedule {
      * the simulator find equivalent ranks without reading every step of every rank.
      */
     default long sequenceKey(int rank, int channel, int lane) { return Plan.NO_KEY; }
+
+    /**
+     * {@link #sequenceKey} for switch actor {@code actor} (a switch actor's key never equals a rank's unless their
+     * sequences are equal); {@link Plan#NO_KEY} says nothing.
+     */
+    default long switchSequenceKey(int actor, int channel, int lane) { return Plan.NO_KEY; }
+
+    /**
+     * Whether channels r and c have equal step sequences for every actor and lane (primitives, peers, counts, slots,
+     * flags; not the element offsets), known from the schedule's structure without reading the steps; false says
+     * nothing.
+     */
+    default boolean sameChannelSteps(int r, int c) { return false; }
 }

@@ -72,6 +72,17 @@ final class ChannelFolding {
         int nCh = plan.nChannels();
         ChannelFolding none = none(nCh);
         int[] rep = none.rep;
+        // where the plan knows which channels are alike, nothing is read (1.0e7 steps for NVLSTree on 1,024 GPUs)
+        boolean known = false;
+        for (int c = 1; c < nCh; c++) {
+            for (int r = 0; r < c; r++) {
+                if (rep[r] != r || r % phases != c % phases || !plan.sameChannelSteps(r, c)) continue;
+                rep[c] = r;
+                known = true;
+                break;
+            }
+        }
+        if (known) return new ChannelFolding(rep);
         long[] sig = new long[nCh];
         StepCursor cur = new StepCursor(plan.maxPeers());
         for (int c = 0; c < nCh; c++) {

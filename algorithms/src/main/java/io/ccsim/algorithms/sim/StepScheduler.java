@@ -45,6 +45,8 @@ final class StepScheduler {
     private final RankFolding ranks;
     /** whether actors fold: connections are then the quotient's ({@link RankFolding#connection}) */
     private final boolean folded;
+    /** folded: each worker's last quotient connections, by real connection */
+    private final QuotientMemo quotientMemo;
     private final IntConsumer workerDone;
     private final int elemBytes;
     private final StepCursor cursor;
@@ -67,6 +69,7 @@ final class StepScheduler {
         this.folding = folding;
         this.ranks = ranks;
         this.folded = ranks.folds();
+        this.quotientMemo = folded ? new QuotientMemo(ranks, workers.count()) : null;
         this.workerDone = workerDone;
         this.elemBytes = plan.call().dtype().bytes();
         this.cursor = new StepCursor(plan.maxPeers());
@@ -136,7 +139,7 @@ final class StepScheduler {
             boolean cached = m == 0 ? workers.firstPeer(w, receiving) == tagBase + peer : conns.is(k, cch, from, to);
             if (!cached) {
                 // folded: the quotient connection that carries this real one, to the peer's class representative
-                k = !folded ? conns.find(cch, from, to) : ranks.connection(cch, from, to);
+                k = !folded ? conns.find(cch, from, to) : quotientMemo.connection(w, cch, from, to);
                 paths.ensure(conns, k);
             }
             if (folded && boundBefore(w, m, receiving, k)) continue;

@@ -68,6 +68,21 @@ class RankFoldingTest {
         folded.add(ranks);
     }
 
+    /**
+     * NVLSTree across NVL72 domains: 32 heads of 72 GPUs (the others scatter and gather only), switch actors that talk
+     * to 72 GPUs, and sub-chunks that do not split evenly; the keys and the per-worker lookups of the folded run give
+     * the unfolded time.
+     */
+    @Test
+    void nvlsTreeAcrossNvl72DomainsFoldsWithTheUnfoldedTime() {
+        Topology t = TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 2));
+        List<Run> folded = new ArrayList<>();
+        assertSame(t, CollectiveOp.ALL_REDUCE, 100_003L * 4, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertSame(t, CollectiveOp.ALL_REDUCE, 1L << 24, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertThat(folded).hasSize(2);
+        assertThat(folded.get(1).simulated()).isLessThan(folded.get(1).total() / 2);
+    }
+
     @Test
     void theFoldingStopsOnTheRunsStopRequest() {
         // a stop asked before the execution is built ends the folding (seconds at thousands of GPUs), not the first event
