@@ -22,8 +22,8 @@ public final class FoldingReads {
      * simulation then has a worker per rank with all its steps. Up to about 8,192 GPUs that is minutes (2.1e9 reads,
      * about 45 s, then 1.3e8 flows). On 100,000 GPUs (Ring/LL, 2 channels, 1 GiB) it is 100,000 sequences of 199,998
      * steps per channel, 4.0e10 reads (about 13 minutes) before a simulation of 2e10 flows (hours): LIMIT (2^32 reads,
-     * about a minute and a half) refuses such runs before they start. The scale benchmark's largest unkeyed reads
-     * are 1.0e7 (NVLSTree on 1,024 GPUs) and 2.1e6 (the 1,024-GPU broadcast).
+     * about a minute and a half) refuses such runs before they start. The scale benchmark's largest reads are 2.1e6
+     * (the 1,024-GPU broadcast, unkeyed) and 2.3e5 (NVLSTree 256 MiB on 1,024 GPUs: keyed, 1.0e7 steps in all).
      */
     /** The most steps a run's folding may read, see the class comment. */
     public static final long LIMIT = 1L << 32;
