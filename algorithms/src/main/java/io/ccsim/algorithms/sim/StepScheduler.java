@@ -25,8 +25,10 @@ final class StepScheduler {
      *
      * A sending step (bytes > 0) commits at once and starts its flows with a latency phase ending at that start time,
      * without a wake event or a second evaluation: waiting changes nothing, since its inputs only accumulate, and the
-     * flows' latency events take the place, in time and order, of the wake event. A step that sends nothing waits
-     * for the start time (a wake event) and re-evaluates, then runs for its local time (StepCosts#localTimePs).
+     * flows' latency events take the place, in time and order, of the wake event. A step that sends nothing commits
+     * at once too, for the same reason, its end scheduled at its start time plus its local time
+     * (StepCosts#localTimePs); only a step that sends zero bytes waits for its start time (a wake event) and
+     * re-evaluates.
      *
      * When a flow ends, its unit (with the step's slots on the last unit) lands at the receiver one hop latency
      * later; when a step ends, the receive slots it consumed are freed and their credit lands at the sender one hop
@@ -173,14 +175,16 @@ final class StepScheduler {
         boolean payOverhead = j == 0 && (flags & (Workers.F_OVERHEAD_PAID | Workers.F_CONTINUED)) == 0;
         long startAt = ready + (payOverhead ? costs.overheadPs(ns > 0) : 0);
         long bytes = workers.bytes(w);
+        // a step that sends commits now with its flows deferred; one that sends nothing commits now with its end
+        // scheduled from its start (a zero-byte send waits, its flows carry no latency phase to defer)
         boolean deferFlows = ns > 0 && bytes > 0;
-        if (startAt > now && !deferFlows) {
+        if (startAt > now && !deferFlows && ns > 0) {
             workers.setFlags(w, (flags & ~Workers.F_OVERHEAD_PAID) | (j == 0 ? Workers.F_OVERHEAD_PAID : 0) | Workers.F_WAKE);
             sim.scheduleAt(startAt, wake[w]);
             return;
         }
         workers.setFlags(w, (flags & ~Workers.F_OVERHEAD_PAID) | Workers.F_BUSY);
-        long delay = startAt - now; // > 0 only for deferred flows
+        long delay = startAt - now; // > 0 only for deferred flows and local steps
         if (delay > 0) workers.setStepStartPs(w, startAt);
         if (j == 0) {
             int ch = workers.channel(w);
@@ -203,9 +207,9 @@ final class StepScheduler {
                 net.startRecycled(conns.path(k), wire, delay, cap, flowDone, k);
             }
         } else if ((flags & Workers.F_MEMORY) != 0) {
-            sim.schedule(0, localDone[w]); // a peer's store landed: nothing for this rank's SMs to do
+            sim.schedule(delay, localDone[w]); // a peer's store landed: nothing for this rank's SMs to do
         } else {
-            sim.schedule(costs.localTimePs(prim, sub, workers.psPerByte(w), workers.laneShare(w)), localDone[w]);
+            sim.schedule(delay + costs.localTimePs(prim, sub, workers.psPerByte(w), workers.laneShare(w)), localDone[w]);
         }
     }
 
