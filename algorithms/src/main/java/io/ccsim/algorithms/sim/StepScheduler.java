@@ -141,7 +141,7 @@ final class StepScheduler {
             boolean cached = m == 0 ? workers.firstPeer(w, receiving) == tagBase + peer : conns.is(k, cch, from, to);
             if (!cached) {
                 // folded: the quotient connection that carries this real one, to the peer's class representative
-                k = !folded ? conns.find(cch, from, to) : quotientMemo.connection(w, cch, from, to);
+                k = !folded ? conns.find(cch, from, to) : quotientMemo.connection(w, conn, receiving, peer, cch, from, to);
                 paths.ensure(conns, k);
             }
             if (folded && boundBefore(w, m, receiving, k)) continue;
