@@ -7,7 +7,6 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,43 +28,6 @@ class NvlsTreeKeysTest {
         return Planners.standard().plan(call, PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, 16));
     }
 
-    /** Actor a's steps on channel c, every lane: primitive, count, slots, flags, and each peer by first meeting. */
-    private static List<String> relative(Plan p, int a, int c) {
-        StepCursor cur = new StepCursor(p.maxPeers());
-        Map<String, Integer> met = new HashMap<>();
-        List<String> out = new ArrayList<>();
-        for (int l = 0; l < p.nLanes(); l++) {
-            out.add("lane " + l + ": " + p.stepCount(a, c, l));
-            for (int i = 0; i < p.stepCount(a, c, l); i++) {
-                p.step(a, c, l, i, cur);
-                StringBuilder b = new StringBuilder(cur.prim() + " " + cur.count() + " " + cur.slots() + " "
-                        + cur.continued() + " " + cur.memory());
-                for (int k = 0; k < cur.nRecv(); k++) b.append(" r").append(met.computeIfAbsent("r" + cur.recvPeer(k), x -> met.size()));
-                for (int k = 0; k < cur.nSend(); k++) b.append(" s").append(met.computeIfAbsent("s" + cur.sendPeer(k), x -> met.size()));
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
-    /** Actor a's steps on channel c, every lane, peers by id. */
-    private static List<String> absolute(Plan p, int a, int c) {
-        StepCursor cur = new StepCursor(p.maxPeers());
-        List<String> out = new ArrayList<>();
-        for (int l = 0; l < p.nLanes(); l++) {
-            out.add("lane " + l + ": " + p.stepCount(a, c, l));
-            for (int i = 0; i < p.stepCount(a, c, l); i++) {
-                p.step(a, c, l, i, cur);
-                StringBuilder b = new StringBuilder(cur.prim() + " " + cur.count() + " " + cur.slots() + " "
-                        + cur.continued() + " " + cur.memory());
-                for (int k = 0; k < cur.nRecv(); k++) b.append(" r").append(cur.recvPeer(k));
-                for (int k = 0; k < cur.nSend(); k++) b.append(" s").append(cur.sendPeer(k));
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
     @Test
     void equalKeysMeanEqualSequences() {
         int keyed = 0;
@@ -78,7 +40,7 @@ class NvlsTreeKeysTest {
                         long k = p.sequenceKey(a, c, 0);
                         assertThat(k).isNotEqualTo(Plan.NO_KEY);
                         for (int l = 1; l < p.nLanes(); l++) assertThat(p.sequenceKey(a, c, l)).isEqualTo(k);
-                        List<String> s = relative(p, a, c);
+                        List<String> s = StepSequences.of(p, a, c, true);
                         List<String> first = byKey.putIfAbsent(k, s);
                         if (first != null) {
                             assertThat(s).as("%dx%d count %d ch %d actor %d", layout[0], layout[1], count, c, a).isEqualTo(first);
@@ -104,8 +66,8 @@ class NvlsTreeKeysTest {
                         if (!p.sameChannelSteps(r, c)) continue;
                         alike++;
                         for (int a = 0; a < p.nActors(); a++) {
-                            assertThat(absolute(p, a, c)).as("%dx%d count %d ch %d~%d actor %d", layout[0], layout[1],
-                                    count, r, c, a).isEqualTo(absolute(p, a, r));
+                            assertThat(StepSequences.of(p, a, c, false)).as("%dx%d count %d ch %d~%d actor %d", layout[0], layout[1],
+                                    count, r, c, a).isEqualTo(StepSequences.of(p, a, r, false));
                         }
                     }
                 }

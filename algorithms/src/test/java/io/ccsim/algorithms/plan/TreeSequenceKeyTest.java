@@ -7,7 +7,6 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,27 +19,6 @@ import org.junit.jupiter.api.Test;
  * peers named by the order in which the rank first meets them; ranks of different shapes have different keys.
  */
 class TreeSequenceKeyTest {
-    /**
-     * Rank r's steps on channel c, both lanes: primitive, count, slots, and each peer as (receive or send, the position
-     * at which r first met that connection).
-     */
-    private static List<String> steps(Plan p, int r, int c) {
-        StepCursor cur = new StepCursor();
-        Map<String, Integer> met = new HashMap<>();
-        List<String> out = new ArrayList<>();
-        for (int l = 0; l < p.nLanes(); l++) {
-            out.add("lane " + l + ": " + p.stepCount(r, c, l));
-            for (int i = 0; i < p.stepCount(r, c, l); i++) {
-                p.step(r, c, l, i, cur);
-                StringBuilder b = new StringBuilder(cur.prim() + " " + cur.count() + " " + cur.slots());
-                for (int k = 0; k < cur.nRecv(); k++) b.append(" r").append(met.computeIfAbsent("r" + cur.recvPeer(k), x -> met.size()));
-                for (int k = 0; k < cur.nSend(); k++) b.append(" s").append(met.computeIfAbsent("s" + cur.sendPeer(k), x -> met.size()));
-                out.add(b.toString());
-            }
-        }
-        return out;
-    }
-
     @Test
     void equalKeysMeanEqualSequencesAcrossBothLanes() {
         int shapes = 0;
@@ -55,7 +33,7 @@ class TreeSequenceKeyTest {
                     for (int r = 0; r < p.nRanks(); r++) {
                         long k = p.sequenceKey(r, c, 0);
                         assertThat(k).isNotEqualTo(Plan.NO_KEY).isEqualTo(p.sequenceKey(r, c, 1));
-                        List<String> s = steps(p, r, c);
+                        List<String> s = StepSequences.of(p, r, c, true);
                         List<String> first = byKey.putIfAbsent(k, s);
                         if (first != null) {
                             assertThat(s).as("%s ch %d rank %d", java.util.Arrays.toString(hostsAndGpus), c, r).isEqualTo(first);
