@@ -418,7 +418,11 @@ final class RankRefinement {
         }
         for (boolean r : received) if (!r) return RankFolding.identity(nA, nCh);
         int[] linkRep = linkRepresentatives();
-        for (int i = 0; i < q.size(); i++) q.setRoute(i, weightedHops(real[i], linkRep), latency[real[i]]);
+        CrossingCounts crossings = new CrossingCounts();
+        for (int i = 0; i < q.size(); i++) {
+            if ((i & 4095) == 4095) checkpoint.accept(Double.NaN);
+            q.setRoute(i, weightedHops(real[i], linkRep, crossings), latency[real[i]]);
+        }
         return new RankFolding(nA, nCh, repUnit, members, q, simulated, total);
     }
 
@@ -527,7 +531,7 @@ final class RankRefinement {
      * Connection k's hops in the quotient: per distinct (link class, direction) it crosses, the class's representative,
      * repeated once per connection of k's colour crossing that representative that way.
      */
-    private int[] weightedHops(int k, int[] linkRep) {
+    private int[] weightedHops(int k, int[] linkRep, CrossingCounts crossings) {
         int[] out = new int[8];
         int n = 0;
         int[] hk = hops[k];
@@ -538,18 +542,36 @@ final class RankRefinement {
             boolean seen = false;
             for (int j = 0; j < i && !seen; j++) seen = quotientHop(hk[j], linkRep) == hop;
             if (seen) continue;
-            int weight = 0;
-            int dir = direction(hk[i]);
-            for (int x = linkStart[re]; x < linkStart[re + 1]; x++) {
-                int cross = linkCross[x];
-                if ((cross & 1) == dir && kc[cross >>> 1] == kc[k]) weight++;
-            }
+            int weight = crossings.of(re, direction(hk[i]), kc[k]);
             for (int w = 0; w < weight; w++) {
                 if (n == out.length) out = Arrays.copyOf(out, 2 * n);
                 out[n++] = hop;
             }
         }
         return Arrays.copyOf(out, n);
+    }
+
+    /**
+     * How many connections of each colour cross a link entity each way, counted once per entity on its first use: a
+     * quotient connection's weight on a hop is one such count (all-to-all: every connection crosses a host's NIC, so
+     * reading the crossings anew per connection would be quadratic in the connections).
+     */
+    private final class CrossingCounts {
+        private record Key(int entity, int direction, long colour) { }
+
+        private final java.util.HashMap<Key, Integer> counts = new java.util.HashMap<>();
+        private final boolean[] counted = new boolean[lc.length];
+
+        int of(int entity, int direction, long colour) {
+            if (!counted[entity]) {
+                counted[entity] = true;
+                for (int x = linkStart[entity]; x < linkStart[entity + 1]; x++) {
+                    int cross = linkCross[x];
+                    counts.merge(new Key(entity, cross & 1, kc[cross >>> 1]), 1, Integer::sum);
+                }
+            }
+            return counts.getOrDefault(new Key(entity, direction, colour), 0);
+        }
     }
 
     /** splitmix64 of h combined with v. */

@@ -83,6 +83,22 @@ class RankFoldingTest {
         assertThat(folded.get(1).simulated()).isLessThan(folded.get(1).total() / 2);
     }
 
+    /**
+     * All-to-all: every rank's connections to the ranks of another host cross its NIC, so a quotient connection carries
+     * the weight of its class on each hop; on 3 and 6 hosts (not a power of two: the hosts fold unevenly) the folded
+     * time is the unfolded one.
+     */
+    @Test
+    void allToAllFoldsWithTheUnfoldedTime() {
+        List<Run> folded = new ArrayList<>();
+        for (int nodes : new int[] {3, 6}) {
+            Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+            assertSame(t, CollectiveOp.ALL_TO_ALL, 1L << 24, Algorithm.P2P, Protocol.SIMPLE, folded);
+        }
+        assertThat(folded).hasSize(2);
+        assertThat(folded).allSatisfy(r -> assertThat(r.simulated()).isLessThan(r.total()));
+    }
+
     @Test
     void theFoldingStopsOnTheRunsStopRequest() {
         // a stop asked before the execution is built ends the folding (seconds at thousands of GPUs), not the first event
