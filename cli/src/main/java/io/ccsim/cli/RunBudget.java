@@ -40,6 +40,8 @@ final class RunBudget {
     static final long SIMULATION_ELEMENT_BYTES = 700;
     static final long HEAP_PER_LIVE = 2;
     static final long BASE_BYTES = 16L << 20;
+    /** Connections per worker beyond which a plan's connections are taken to grow with the square of its ranks. */
+    static final long QUADRATIC_PEERS = 16;
 
     private final long maxHeapBytes;
 
@@ -48,8 +50,16 @@ final class RunBudget {
         this.maxHeapBytes = maxHeapBytes;
     }
 
-    /** The live heap of a run, bytes: its topology's and its simulation's (0 for a command that only builds). */
-    record Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat) {
+    /**
+     * The live heap of a run, bytes: its topology's and its simulation's (0 for a command that only builds), and the
+     * part of the simulation's that grows with the square of the node count ({@code quadraticBytes}: the connections of
+     * a plan whose every rank talks to every other, as all-to-all's; 0 for rings and trees).
+     */
+    record Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat, long quadraticBytes) {
+        Need(long topologyBytes, String topologyWhat, long simulationBytes, String simulationWhat) {
+            this(topologyBytes, topologyWhat, simulationBytes, simulationWhat, 0);
+        }
+
         long liveBytes() {
             return topologyBytes + simulationBytes;
         }
@@ -106,11 +116,17 @@ final class RunBudget {
         counts.sort(Comparator.comparingLong((long[] c) -> c[0] + c[1]).reversed());
         int k = Math.max(1, Math.min(concurrent, counts.size()));
         long sim = 0;
-        for (int i = 0; i < k && i < counts.size(); i++) sim += simulationBytes(counts.get(i)[0], counts.get(i)[1]);
+        long quadratic = 0;
+        for (int i = 0; i < k && i < counts.size(); i++) {
+            long[] c = counts.get(i);
+            sim += simulationBytes(c[0], c[1]);
+            // more connections than a tree's few per worker: they grow with the ranks squared (every rank to every rank)
+            if (c[1] > QUADRATIC_PEERS * c[0]) quadratic += simulationBytes(0, c[1]);
+        }
         String what = counts.isEmpty() ? "" : String.format(Locale.ROOT, "%s%,d workers and %,d connections",
                 k > 1 ? k + " simulations at once (--jobs), the largest of " : "", counts.get(0)[0], counts.get(0)[1]);
         return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
-                sim, what);
+                sim, what, quadratic);
     }
 
     private static String elements(long nodes, long links) {
@@ -132,7 +148,7 @@ final class RunBudget {
             links += t.links().size();
         }
         return new Need(topo, elements(nodes, links) + " in " + topologies.size() + " sample clusters",
-                sims.simulationBytes(), sims.simulationWhat());
+                sims.simulationBytes(), sims.simulationWhat(), sims.quadraticBytes());
     }
 
     /** Whether a run of this need fits. */
@@ -198,11 +214,27 @@ final class RunBudget {
         if (fits(need)) return;
         String valid = fewerJobs(concurrent, needAt);
         if (valid.isEmpty() && nodes > 1) {
-            long fit = (long) Math.floor(nodes * (double) (maxHeapBytes - BASE_BYTES) / (need.heapBytes() - BASE_BYTES));
+            long fit = (long) Math.floor(nodes * fittingScale(need));
             valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "";
         }
-        throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid + "or more heap: "
-                + heapOption(need));
+        throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid
+                + (valid.isEmpty() ? "more heap: " : "or more heap: ") + heapOption(need));
+    }
+
+    /*
+     * The node count that fits. With the nodes scaled by s, the live heap is about (topology + simulation - quadratic)
+     * x s + quadratic x s^2 (a topology, its workers and a ring's or a tree's connections grow with the nodes;
+     * all-to-all's connections with their square), so the largest s with BASE + HEAP_PER_LIVE x live <= the heap is the
+     * positive root of a x s^2 + b x s + c = 0.
+     */
+    /** The largest factor, in [0, 1], by which the run's node count may be scaled for {@code need} to fit this heap. */
+    double fittingScale(Need need) {
+        double a = HEAP_PER_LIVE * (double) need.quadraticBytes();
+        double b = HEAP_PER_LIVE * (double) (need.liveBytes() - need.quadraticBytes());
+        double c = BASE_BYTES - (double) maxHeapBytes;
+        if (c >= 0) return 0;
+        double scale = a == 0 ? -c / b : (-b + Math.sqrt(b * b - 4 * a * c)) / (2 * a);
+        return Math.min(1, scale);
     }
 
     /** {@code --jobs K, } for the most simulations at once below {@code concurrent} that fit, or "" if none does. */

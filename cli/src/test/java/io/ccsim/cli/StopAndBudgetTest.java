@@ -175,6 +175,45 @@ class StopAndBudgetTest {
                 .contains("16,384 workers and 16,352 connections").contains("valid here: about --nodes <= ");
     }
 
+    /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
+    private static boolean allToAllFits(long heap, int nodes) {
+        io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
+        io.ccsim.algorithms.perf.PerfRunner runner = new io.ccsim.algorithms.perf.PerfRunner(t, t.gpus().size(),
+                io.ccsim.algorithms.profile.CalibrationProfile.builtin("h100"), NcclEnv.empty(), 0);
+        io.ccsim.algorithms.plan.Plan plan = runner.plan(io.ccsim.algorithms.CollectiveOp.ALL_TO_ALL, 1L << 30,
+                io.ccsim.algorithms.DataType.FLOAT32, io.ccsim.algorithms.ReduceOp.SUM, 0);
+        return new RunBudget(heap).fits(RunBudget.plans(t, java.util.List.of(plan), 1));
+    }
+
+    @Test
+    void anAllToAllTooLargeIsRefusedNamingANodeCountThatFits() {
+        // every rank talks to every rank: the connections, and the heap, grow with the square of the nodes
+        long heap = 1L << 30;
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "alltoall",
+                "-b", "1G", "-e", "1G");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err().lines().count()).isEqualTo(1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("valid here: about --nodes <= ([0-9,]+), or more heap")
+                .matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        int named = Integer.parseInt(m.group(1).replace(",", ""));
+        assertThat(allToAllFits(heap, named)).as("%d nodes", named).isTrue();
+        assertThat(allToAllFits(heap, named + named / 4 + 1)).as("a quarter more than %d nodes", named).isFalse();
+    }
+
+    @Test
+    void theNodeScaleThatFitsSolvesTheQuadraticNeed() {
+        RunBudget budget = new RunBudget(RunBudget.BASE_BYTES + 1000);
+        org.assertj.core.data.Offset<Double> exact = org.assertj.core.data.Offset.offset(1e-12);
+        // 2 x (100 s + 400 s^2) <= 1000: s = 1 (50 bytes of topology, 50 of linear simulation, 400 quadratic)
+        assertThat(budget.fittingScale(new RunBudget.Need(50, "", 450, "", 400))).isCloseTo(1.0, exact);
+        // all linear: 2 x 1000 s <= 1000 at s = 1/2; all quadratic: 2 x 1000 s^2 <= 1000 at s = 1/sqrt(2)
+        assertThat(budget.fittingScale(new RunBudget.Need(500, "", 500, "", 0))).isCloseTo(0.5, exact);
+        assertThat(budget.fittingScale(new RunBudget.Need(0, "", 1000, "", 1000))).isCloseTo(Math.sqrt(0.5), exact);
+        // no heap beyond the base: nothing fits
+        assertThat(new RunBudget(RunBudget.BASE_BYTES).fittingScale(new RunBudget.Need(1, "", 1, "", 0))).isZero();
+    }
+
     @Test
     void twoSizesAtOnceThatDoNotFitAreRefusedNamingTheJobsThatFit() {
         // two 64 MiB-class plans at once need twice the simulation; a heap between one and two suggests --jobs 1
