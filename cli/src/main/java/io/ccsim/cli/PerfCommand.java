@@ -290,12 +290,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         long flows = 0;
         long simulatedWorkers = 0;
         long workers = 0;
+        int unsettled = 0;
         for (PerfSizes.SizeRun sr : runs) {
             if (sr == null) continue;
             rows.add(sr.row());
             events += sr.events();
             flows += sr.flows();
             simulatedWorkers += sr.simulatedWorkers();
+            unsettled = Math.max(unsettled, sr.unsettledRounds());
             workers += sr.workers();
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -310,6 +312,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                         events, events / wall / 1e6, flows, flows / wall / 1e6);
                 String auto = autoNote;
                 if (!rows.isEmpty()) out.println(simMode == SimMode.full ? "# mode: full (every worker of every channel simulated)"
+                        : unsettled > 0 ? String.format(Locale.ROOT, "# mode: folded (exact%s): all %d workers (rank,"
+                        + " channel) simulated: telling them apart had not settled after %,d rounds (a chain from the"
+                        + " root sets every rank apart)", auto, workers, unsettled)
                         : simulatedWorkers == workers ? String.format(Locale.ROOT, "# mode: folded (exact%s): no two of the %d"
                         + " workers (rank, channel) are equivalent, all simulated", auto, workers)
                         : String.format(Locale.ROOT, "# mode: folded (exact%s): %d of %d workers (rank, channel) simulated,"

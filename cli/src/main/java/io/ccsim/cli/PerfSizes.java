@@ -70,7 +70,7 @@ final class PerfSizes {
     record Call(CollectiveOp op, DataType dtype, ReduceOp redop, int root, int iters, Algorithm torch) { }
 
     /** One size's row and what simulating it took. */
-    record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers) { }
+    record SizeRun(PerfRow row, long events, long flows, long simulatedWorkers, long workers, int unsettledRounds) { }
 
     /**
      * What a run gave.
@@ -117,7 +117,8 @@ final class PerfSizes {
             runs = sweep.run(() -> setup.runner(session), threads, (r, s, part) -> {
                 PerfRow row = call.torch() != null ? r.runTorchSymmMem(call.torch(), s, call.dtype(), call.redop(), call.iters())
                         : r.run(call.op(), s, call.dtype(), call.redop(), call.root(), call.iters());
-                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
+                return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers(),
+                        r.lastUnsettledRounds());
             });
         } catch (TunerException | UnsupportedAlgorithmException e) {
             throw new UserException(e.getMessage(), e);

@@ -45,6 +45,7 @@ public final class PerfRunner {
     private long lastSteps;
     private long lastSimulatedWorkers;
     private long lastWorkers;
+    private int lastUnsettledRounds;
     private SimExecution.Folding folding = SimExecution.Folding.RANKS;
     private RunControl control;
     /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
@@ -421,7 +422,9 @@ public final class PerfRunner {
         lastSteps = 0;
         lastSimulatedWorkers = 0;
         lastWorkers = 0;
+        lastUnsettledRounds = 0;
         for (SimExecution c : calls) {
+            lastUnsettledRounds = Math.max(lastUnsettledRounds, c.foldingUnsettledRounds());
             lastFlows += c.flowsStarted();
             lastSteps += c.stepsExecuted();
             lastSimulatedWorkers += c.simulatedWorkers();
@@ -441,6 +444,12 @@ public final class PerfRunner {
 
     /** Workers (actor, channel) the last simulation simulated, over its calls (fewer than {@link #lastWorkers} when folded). */
     public long lastSimulatedWorkers() { return lastSimulatedWorkers; }
+
+    /**
+     * The most rounds after which a rank folding of the last simulation stopped unsettled (its workers all simulated),
+     * or 0 (see {@link SimExecution#foldingUnsettledRounds}).
+     */
+    public int lastUnsettledRounds() { return lastUnsettledRounds; }
 
     /** Workers (actor, channel) of the last simulation's calls. */
     public long lastWorkers() { return lastWorkers; }

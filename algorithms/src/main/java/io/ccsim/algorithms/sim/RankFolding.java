@@ -75,9 +75,16 @@ final class RankFolding {
     private final QuotientConnections quotient;
     private final int simulatedWorkers;
     private final int totalWorkers;
+    /** the refinement's rounds when it stopped before its colours settled (nothing folded then), else 0 */
+    private final int unsettledRounds;
 
     RankFolding(int nActors, int nCh, int[] repUnit, int[][] members, QuotientConnections quotient,
                 int simulatedWorkers, int totalWorkers) {
+        this(nActors, nCh, repUnit, members, quotient, simulatedWorkers, totalWorkers, 0);
+    }
+
+    private RankFolding(int nActors, int nCh, int[] repUnit, int[][] members, QuotientConnections quotient,
+                        int simulatedWorkers, int totalWorkers, int unsettledRounds) {
         this.nActors = nActors;
         this.nCh = nCh;
         this.repUnit = repUnit;
@@ -85,6 +92,7 @@ final class RankFolding {
         this.quotient = quotient;
         this.simulatedWorkers = simulatedWorkers;
         this.totalWorkers = totalWorkers;
+        this.unsettledRounds = unsettledRounds;
     }
 
     /** Every actor simulated on its own. */
@@ -93,16 +101,30 @@ final class RankFolding {
         return new RankFolding(nActors, nCh, null, null, null, n, n);
     }
 
+    /** Every actor simulated on its own, because the refinement stopped after {@code rounds} rounds unsettled. */
+    static RankFolding unsettled(int nActors, int nCh, int rounds) {
+        int n = nActors * nCh;
+        return new RankFolding(nActors, nCh, null, null, null, n, n, rounds);
+    }
+
+    /**
+     * The rounds after which the refinement stopped before its colours settled, so that nothing folded (exact: every
+     * worker simulated), or 0 if it settled.
+     */
+    int unsettledRounds() { return unsettledRounds; }
+
     /**
      * The coarsest exact folding of {@code plan}'s workers in the channels {@code channels} simulates, channel c
      * starting in phase c mod {@code phases} (≥ 1), with the connections' hops from {@code paths}; identity if no two
      * units are equivalent. {@code checkpoint} runs every few thousand connections, every 65,536 plan steps read and
-     * every round of the refinement, with the part of the step reading done (NaN outside it); it may throw (a run's
-     * stop request) to abandon the folding.
+     * with the part of the step reading done (NaN outside it), and {@code refining} every round of the refinement, with
+     * the part of its work budget spent; either may throw (a run's stop request) to abandon the folding. The refinement
+     * stops unsettled, and nothing folds, after {@code refineWork} entity updates ({@link RankRefinement#MAX_WORK}).
      */
     static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                          java.util.function.DoubleConsumer checkpoint) {
-        return RankRefinement.fold(plan, channels, phases, paths, net, checkpoint);
+                          java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
+                          long refineWork) {
+        return RankRefinement.fold(plan, channels, phases, paths, net, checkpoint, refining, refineWork);
     }
 
     /** Whether some actor stands for others (otherwise every connection and route is the plan's own). */

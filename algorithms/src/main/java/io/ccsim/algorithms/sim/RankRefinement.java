@@ -45,6 +45,10 @@ final class RankRefinement {
     private final int nCh;
     /** a run's stop request, polled while refining with the part of the step reading done (it throws to abandon) */
     private final java.util.function.DoubleConsumer checkpoint;
+    /** the run's checkpoint for the refinement's rounds, with the part of the work budget spent */
+    private final java.util.function.DoubleConsumer refining;
+    /** entity updates after which the refinement stops unsettled */
+    private final long maxWork;
     /** plan steps the first pass reads in all, and has read so far */
     private long toRead;
     private long read;
@@ -68,8 +72,11 @@ final class RankRefinement {
     private int[] linkCross;
 
     private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel,
-                           java.util.function.DoubleConsumer checkpoint) {
+                           java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
+                           long maxWork) {
         this.checkpoint = checkpoint;
+        this.refining = refining;
+        this.maxWork = maxWork;
         this.plan = plan;
         this.channels = channels;
         this.phases = phases;
@@ -83,9 +90,11 @@ final class RankRefinement {
      * representative's peers have their representatives in its channel, else with classes inside channels.
      */
     static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                            java.util.function.DoubleConsumer checkpoint) {
-        RankFolding across = new RankRefinement(plan, channels, phases, false, checkpoint).run(paths, net);
-        return across != null ? across : new RankRefinement(plan, channels, phases, true, checkpoint).run(paths, net);
+                            java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
+                            long maxWork) {
+        RankFolding across = new RankRefinement(plan, channels, phases, false, checkpoint, refining, maxWork).run(paths, net);
+        return across != null ? across
+                : new RankRefinement(plan, channels, phases, true, checkpoint, refining, maxWork).run(paths, net);
     }
 
     /** The folding of this refinement's colours, or null if a representative's peer is represented in another channel. */
@@ -95,7 +104,8 @@ final class RankRefinement {
         units();
         links(net, slackHops(paths, net));
         checkpoint.accept(Double.NaN);
-        refine();
+        int unsettled = refine();
+        if (unsettled > 0) return RankFolding.unsettled(nA, nCh, unsettled);
         return quotient();
     }
 
@@ -315,13 +325,32 @@ final class RankRefinement {
     }
 
     /** Recolours until a round splits no class. */
-    private void refine() {
+    /*
+     * Rounds. Each round recolours every unit, connection and link entity, and a round that adds no class ends the
+     * refinement. Rings settle in a round or two and trees in about their depth (15 rounds at 1,024 GPUs), but a chain
+     * (a ring broadcast or reduce) tells its ranks apart one step from the root per round: n / 2 rounds of all n
+     * ranks, quadratic (a broadcast on 100,000 GPUs: about 50,000 rounds of 2.5 M entities, over an hour). A chain's
+     * ranks never fold within a channel, so the refinement stops after MAX_WORK entity updates (at least MIN_ROUNDS
+     * rounds) and nothing folds: exact, with every worker simulated. Below that budget the scale benchmark's cases
+     * settle (the 1,024-GPU tree in 15 rounds of 60 k entities, the 1,024-GPU broadcast in about 512 of 40 k); at
+     * 100,000 GPUs a broadcast stops after 197 rounds, about 25 s.
+     */
+    /** Entity updates (rounds x entities) after which an unsettled refinement stops. */
+    static final long MAX_WORK = 1L << 29;
+    /** Rounds an unsettled refinement runs at least, whatever its size. */
+    static final int MIN_ROUNDS = 64;
+
+    /** Refines the colours until they settle (returns 0) or the work budget is spent (returns the rounds run). */
+    private int refine() {
         int nl = lc.length;
         int unitClasses = distinct(uc, true);
-        if (unitClasses == activeUnits()) return; // every worker differs already: nothing can fold
+        if (unitClasses == activeUnits()) return 0; // every worker differs already: nothing can fold
         int classes = unitClasses + distinct(kc, false) + distinct(lc, false);
+        long entities = (long) activeUnits() + kc.length + nl;
+        long maxRounds = Math.max(MIN_ROUNDS, maxWork / Math.max(1, entities));
         for (int round = 0; round < uc.length + kc.length + nl; round++) {
-            checkpoint.accept(Double.NaN);
+            if (round == maxRounds) return round;
+            refining.accept(round / (double) maxRounds);
             long[] nu = new long[uc.length];
             for (int u = 0; u < uc.length; u++) {
                 if (inc[u] == null) continue;
@@ -345,9 +374,10 @@ final class RankRefinement {
             kc = nk;
             lc = nlc;
             int now = distinct(uc, true) + distinct(kc, false) + distinct(lc, false);
-            if (now == classes) return;
+            if (now == classes) return 0;
             classes = now;
         }
+        return 0;
     }
 
     private int activeUnits() {
@@ -418,7 +448,7 @@ final class RankRefinement {
         }
         for (boolean r : received) if (!r) return RankFolding.identity(nA, nCh);
         int[] linkRep = linkRepresentatives();
-        CrossingCounts crossings = new CrossingCounts();
+        CrossingCounts crossings = new CrossingCounts(linkStart, linkCross, kc);
         for (int i = 0; i < q.size(); i++) {
             if ((i & 4095) == 4095) checkpoint.accept(Double.NaN);
             q.setRoute(i, weightedHops(real[i], linkRep, crossings), latency[real[i]]);
@@ -549,29 +579,6 @@ final class RankRefinement {
             }
         }
         return Arrays.copyOf(out, n);
-    }
-
-    /**
-     * How many connections of each colour cross a link entity each way, counted once per entity on its first use: a
-     * quotient connection's weight on a hop is one such count (all-to-all: every connection crosses a host's NIC, so
-     * reading the crossings anew per connection would be quadratic in the connections).
-     */
-    private final class CrossingCounts {
-        private record Key(int entity, int direction, long colour) { }
-
-        private final java.util.HashMap<Key, Integer> counts = new java.util.HashMap<>();
-        private final boolean[] counted = new boolean[lc.length];
-
-        int of(int entity, int direction, long colour) {
-            if (!counted[entity]) {
-                counted[entity] = true;
-                for (int x = linkStart[entity]; x < linkStart[entity + 1]; x++) {
-                    int cross = linkCross[x];
-                    counts.merge(new Key(entity, cross & 1, kc[cross >>> 1]), 1, Integer::sum);
-                }
-            }
-            return counts.getOrDefault(new Key(entity, direction, colour), 0);
-        }
     }
 
     /** splitmix64 of h combined with v. */

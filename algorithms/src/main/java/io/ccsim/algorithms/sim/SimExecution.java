@@ -107,6 +107,8 @@ public final class SimExecution {
 
     /** The name of the set-up phase that folds the ranks, as the run's checkpoints report it. */
     public static final String FOLDING = "folding";
+    /** The name of the set-up phase that refines the ranks' classes, as the run's checkpoints report it. */
+    public static final String REFINING = "refining";
 
     /** {@code foldReplicas = false} simulates every channel (tests compare it with the folded run). */
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, boolean foldReplicas) {
@@ -114,6 +116,11 @@ public final class SimExecution {
     }
 
     SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, Folding fold) {
+        this(sim, fabric, plan, gpuOfRank, listener, fold, RankRefinement.MAX_WORK);
+    }
+
+    /** {@code refineWork}: the entity updates after which the rank folding's refinement stops unsettled (tests). */
+    SimExecution(Simulator sim, Fabric fabric, Plan plan, int[] gpuOfRank, Listener listener, Folding fold, long refineWork) {
         this.sim = sim;
         this.plan = plan;
         this.listener = listener;
@@ -130,7 +137,8 @@ public final class SimExecution {
                 : ChannelFolding.none(nCh);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network(),
-                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(FOLDING, f))
+                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(FOLDING, f),
+                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(REFINING, f), refineWork)
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
             this.conns = new Connections(ranks.quotient(), fabric.network(), folding, nCh);
@@ -197,6 +205,12 @@ public final class SimExecution {
 
     /** Workers (actor, channel) of the plan. */
     public int workerCount() { return nActors * nCh; }
+
+    /**
+     * The rounds after which the rank folding's refinement stopped unsettled (a chain: every worker simulated, exact),
+     * or 0 if it settled or did not run.
+     */
+    public int foldingUnsettledRounds() { return ranks.unsettledRounds(); }
 
     /**
      * Rank {@code rank}'s kernel is launched now; its workers start after the protocol's launch latency.

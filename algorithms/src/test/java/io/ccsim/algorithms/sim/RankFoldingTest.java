@@ -99,6 +99,39 @@ class RankFoldingTest {
         assertThat(folded).allSatisfy(r -> assertThat(r.simulated()).isLessThan(r.total()));
     }
 
+    /**
+     * A ring broadcast is a chain: telling the ranks of 256 one-GPU hosts apart takes more than 64 rounds. With a work
+     * budget that allows the least rounds (64), the refinement stops unsettled and nothing folds: every worker is
+     * simulated and the time is the settled folding's and the full simulation's.
+     */
+    @Test
+    void aChainWhoseRefinementOutrunsItsBudgetIsSimulatedWhole() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 256));
+        NcclEnv env = NcclEnv.parse(Map.of());
+        CommGraph g = CommGraph.of(t, t.gpus().size(), env.net());
+        Plan plan = Planners.standard().plan(new CollectiveCall(CollectiveOp.BROADCAST, 1 << 22, DataType.FLOAT32,
+                ReduceOp.SUM, 0, g.layout()), PlanOptions.of(Algorithm.RING, Protocol.SIMPLE, g.nChannels())
+                .withRingOrders(g.ringOrders(g.nChannels())));
+        long[] ends = new long[3];
+        SimExecution[] xs = new SimExecution[3];
+        SimExecution.Folding[] folds = {SimExecution.Folding.RANKS, SimExecution.Folding.RANKS, SimExecution.Folding.NONE};
+        long[] work = {RankRefinement.MAX_WORK, 1, RankRefinement.MAX_WORK};
+        for (int i = 0; i < 3; i++) {
+            Simulator sim = new Simulator(1);
+            Fabric f = new Fabric(sim, t, H100, false);
+            f.setNetPolicy(env.net());
+            xs[i] = new SimExecution(sim, f, plan, g.gpuOfRank(), x -> { }, folds[i], work[i]);
+            xs[i].launchAll();
+            sim.run();
+            assertThat(xs[i].isDone()).isTrue();
+            ends[i] = xs[i].endTimePs() - xs[i].startTimePs();
+        }
+        assertThat(xs[0].foldingUnsettledRounds()).isZero();
+        assertThat(xs[1].foldingUnsettledRounds()).isEqualTo(RankRefinement.MIN_ROUNDS);
+        assertThat(xs[1].simulatedWorkers()).isEqualTo(xs[0].simulatedWorkers()); // a chain folds no rank anyway
+        assertThat(ends[1]).isEqualTo(ends[0]).isEqualTo(ends[2]);
+    }
+
     @Test
     void theFoldingStopsOnTheRunsStopRequest() {
         // a stop asked before the execution is built ends the folding (seconds at thousands of GPUs), not the first event
