@@ -75,6 +75,8 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
     @Option(names = "--nodes", paramLabel = "M", defaultValue = "1", description = "nodes of a cluster (default: ${DEFAULT-VALUE})")
     int nodes;
     @Mixin WhatIfOptions whatIf = new WhatIfOptions();
+
+    @Mixin ProgressOption progressOption = new ProgressOption();
     @Option(names = "--profile", paramLabel = "FILE|NAME", description = "calibration profile JSON, or a built-in name (h100, h200, l40s, b200); default: built-in for the GPU model")
     Path profile;
     @Option(names = "--mode", defaultValue = "ddp", paramLabel = "ddp|fsdp",
@@ -127,7 +129,16 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         int ranks = topo.gpus().size();
         PerfRunner runner = new PerfRunner(topo, ranks, cal, nccl, seed);
         runner.setRunControl(session.control());
-        SimulatedCollectiveCosts costs = new SimulatedCollectiveCosts(runner);
+        SimulatedCollectiveCosts simulated = new SimulatedCollectiveCosts(runner);
+        // the status line: the collective being simulated (each distinct one once) and how far it is
+        Progress progress = progressOption.open(spec.commandLine().getErr(), session);
+        String[] current = {""};
+        io.ccsim.algorithms.ddp.CollectiveCosts costs = (op, bytes, dt) -> {
+            current[0] = String.format(java.util.Locale.ROOT, "ddp: %s %s (distinct collective %d)", op.cliName(),
+                    Sizes.human(bytes), simulated.simulations() + 1);
+            return simulated.cost(op, bytes, dt);
+        };
+        session.control().setWatcher(sim -> progress.show(current[0], runner.runningFraction()));
         long t0 = session.clock().getAsLong();
         DdpReport report = new DdpReport(spec.commandLine().getOut(), format == Format.json);
         report.header(mode == Mode.fsdp ? "FSDP (ZeRO-3)" : "DDP", topo, runner.graph(), SimSetup.profileLabel(profile, cal),
@@ -153,8 +164,11 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
             throw new UserException(e.getMessage(), e);
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
             throw whatIf.stalled(e);
+        } finally {
+            session.control().setWatcher(null);
+            progress.clear();
         }
-        report.finish(costs.simulations(), (session.clock().getAsLong() - t0) / 1e9);
+        report.finish(simulated.simulations(), (session.clock().getAsLong() - t0) / 1e9);
         return 0;
     }
 

@@ -110,6 +110,17 @@ class StopAndBudgetTest {
     }
 
     @Test
+    void ddpShowsTheCollectiveItSimulatesAndStops() throws Exception {
+        // a step of 24 blocks on 8 x 8 GPUs simulates its distinct all-reduces one by one, each under the status line
+        Stopped s = stopWhenShown("ddp: all_reduce [0-9.]+[KMG]? \\(distinct collective 1\\) \\| [0-9]+ % done", "SIGTERM",
+                "ddp", "--topology", "hgx-h100", "--nodes", "8", "--model", "mlp:L=24,d=4096,tokens=4096", "--tflops", "400",
+                "--progress");
+        assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(143);
+        assertThat(s.err()).contains("ccsim: stopped by SIGTERM");
+    }
+
+    @Test
     void tuneStoppedBySigtermPrintsTheSizesDoneAndExits143() throws Exception {
         Stopped s = stopWhenShown(java.util.regex.Pattern.quote("tune all_reduce 4M (2/"), "SIGTERM", "tune", "--topology", "hgx-h100", "--nodes", "2",
                 "--op", "all_reduce", "-b", "1M", "-e", "16G", "-f", "4", "--jobs", "1", "--progress");
