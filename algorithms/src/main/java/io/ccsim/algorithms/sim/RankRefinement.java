@@ -350,7 +350,8 @@ final class RankRefinement {
         long maxRounds = Math.max(MIN_ROUNDS, maxWork / Math.max(1, entities));
         for (int round = 0; round < uc.length + kc.length + nl; round++) {
             if (round == maxRounds) return round;
-            refining.accept(round / (double) maxRounds);
+            // a fraction of the budget once the refinement is long (a chain); most settle within MIN_ROUNDS
+            refining.accept(round < MIN_ROUNDS ? Double.NaN : round / (double) maxRounds);
             long[] nu = new long[uc.length];
             for (int u = 0; u < uc.length; u++) {
                 if (inc[u] == null) continue;
