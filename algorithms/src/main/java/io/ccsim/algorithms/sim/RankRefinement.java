@@ -324,7 +324,6 @@ final class RankRefinement {
         return (full.channel(k) % nCh) * nA + (sender ? full.from(k) : full.to(k));
     }
 
-    /** Recolours until a round splits no class. */
     /*
      * Rounds. Each round recolours every unit, connection and link entity, and a round that adds no class ends the
      * refinement. Rings settle in a round or two and trees in about their depth (15 rounds at 1,024 GPUs), but a chain
@@ -340,7 +339,7 @@ final class RankRefinement {
     /** Rounds an unsettled refinement runs at least, whatever its size. */
     static final int MIN_ROUNDS = 64;
 
-    /** Refines the colours until they settle (returns 0) or the work budget is spent (returns the rounds run). */
+    /** Recolours until a round splits no class (returns 0) or the work budget is spent (returns the rounds run). */
     private int refine() {
         int nl = lc.length;
         int unitClasses = distinct(uc, true);

@@ -136,9 +136,10 @@ public final class SimExecution {
         this.folding = fold != Folding.NONE ? ChannelFolding.of(plan, costs.skewPhases()).separatedByHealth(plan, fabric, nodes)
                 : ChannelFolding.none(nCh);
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
+        io.ccsim.sim.RunControl control = sim.runControl();
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network(),
-                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(FOLDING, f),
-                sim.runControl() == null ? f -> { } : f -> sim.runControl().checkpoint(REFINING, f), refineWork)
+                f -> { if (control != null) control.checkpoint(FOLDING, f); },
+                f -> { if (control != null) control.checkpoint(REFINING, f); }, refineWork)
                 : RankFolding.identity(nActors, nCh);
         if (ranks.folds()) {
             this.conns = new Connections(ranks.quotient(), fabric.network(), folding, nCh);

@@ -28,28 +28,40 @@ class NvlsTreeKeysTest {
         return Planners.standard().plan(call, PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, 16));
     }
 
+    /** A plan of the grid and how it was made, for messages. */
+    private record Case(String name, Plan plan) { }
+
+    /** Every layout with every count. */
+    private static List<Case> grid() {
+        List<Case> out = new java.util.ArrayList<>();
+        for (int[] layout : LAYOUTS) {
+            for (long count : COUNTS) {
+                out.add(new Case(layout[0] + "x" + layout[1] + " count " + count, plan(layout[0], layout[1], count)));
+            }
+        }
+        return out;
+    }
+
     @Test
     void equalKeysMeanEqualSequences() {
         int keyed = 0;
-        for (int[] layout : LAYOUTS) {
-            for (long count : COUNTS) {
-                Plan p = plan(layout[0], layout[1], count);
-                for (int c = 0; c < p.nChannels(); c += 5) {
-                    Map<Long, List<String>> byKey = new HashMap<>();
-                    for (int a = 0; a < p.nActors(); a++) {
-                        long k = p.sequenceKey(a, c, 0);
-                        assertThat(k).isNotEqualTo(Plan.NO_KEY);
-                        for (int l = 1; l < p.nLanes(); l++) assertThat(p.sequenceKey(a, c, l)).isEqualTo(k);
-                        List<String> s = StepSequences.of(p, a, c, true);
-                        List<String> first = byKey.putIfAbsent(k, s);
-                        if (first != null) {
-                            assertThat(s).as("%dx%d count %d ch %d actor %d", layout[0], layout[1], count, c, a).isEqualTo(first);
-                        }
+        for (Case g : grid()) {
+            Plan p = g.plan();
+            for (int c = 0; c < p.nChannels(); c += 5) {
+                Map<Long, List<String>> byKey = new HashMap<>();
+                for (int a = 0; a < p.nActors(); a++) {
+                    long k = p.sequenceKey(a, c, 0);
+                    assertThat(k).isNotEqualTo(Plan.NO_KEY);
+                    for (int l = 1; l < p.nLanes(); l++) assertThat(p.sequenceKey(a, c, l)).isEqualTo(k);
+                    List<String> s = StepSequences.of(p, a, c, true);
+                    List<String> first = byKey.putIfAbsent(k, s);
+                    if (first != null) {
+                        assertThat(s).as("%s ch %d actor %d", g.name(), c, a).isEqualTo(first);
                     }
-                    keyed += byKey.size();
-                    // heads by local index, root or not, 0-2 children; switch actors by kind and head: a few dozen
-                    assertThat(byKey.size()).isLessThan(p.nActors());
                 }
+                keyed += byKey.size();
+                // heads by local index, root or not, 0-2 children; switch actors by kind and head: a few dozen
+                assertThat(byKey.size()).isLessThan(p.nActors());
             }
         }
         assertThat(keyed).isGreaterThan(100);
@@ -58,22 +70,20 @@ class NvlsTreeKeysTest {
     @Test
     void channelsCalledAlikeHaveEqualSequences() {
         int alike = 0;
-        for (int[] layout : LAYOUTS) {
-            for (long count : COUNTS) {
-                Plan p = plan(layout[0], layout[1], count);
-                for (int c = 1; c < p.nChannels(); c++) {
-                    for (int r = 0; r < c; r++) {
-                        if (!p.sameChannelSteps(r, c)) continue;
-                        alike++;
-                        for (int a = 0; a < p.nActors(); a++) {
-                            assertThat(StepSequences.of(p, a, c, false)).as("%dx%d count %d ch %d~%d actor %d", layout[0], layout[1],
-                                    count, r, c, a).isEqualTo(StepSequences.of(p, a, r, false));
-                        }
+        for (Case g : grid()) {
+            Plan p = g.plan();
+            for (int c = 1; c < p.nChannels(); c++) {
+                for (int r = 0; r < c; r++) {
+                    if (!p.sameChannelSteps(r, c)) continue;
+                    alike++;
+                    for (int a = 0; a < p.nActors(); a++) {
+                        assertThat(StepSequences.of(p, a, c, false)).as("%s ch %d~%d actor %d", g.name(), r, c, a)
+                                .isEqualTo(StepSequences.of(p, a, r, false));
                     }
                 }
-                // the two trees (c mod 2) never alike
-                assertThat(p.sameChannelSteps(0, 1)).isFalse();
             }
+            // the two trees (c mod 2) never alike
+            assertThat(p.sameChannelSteps(0, 1)).isFalse();
         }
         assertThat(alike).as("equal parts of one tree").isGreaterThan(100);
     }
