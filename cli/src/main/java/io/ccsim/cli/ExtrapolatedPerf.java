@@ -273,7 +273,8 @@ final class ExtrapolatedPerf {
             Extrapolation first = group.get(0);
             lines.add(String.format(Locale.ROOT, "#   law %s: %s; simulated on %s nodes; measured error of this law <= %.2f %%"
                     + " (validation grid, docs/performance.md)", first.law().name(), first.law().description(),
-                    join(first.sampleNodes()), first.law().errorBoundPct()));
+                    join(java.util.Arrays.stream(first.sampleNodes()).distinct().sorted().toArray()),
+                    first.law().errorBoundPct()));
             for (Extrapolation e : group) {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %d B %s/%s x%d:", e.row().bytes(),
                         e.row().algo().ncclName(), e.row().proto().ncclName(), e.row().channels()));
@@ -281,8 +282,7 @@ final class ExtrapolatedPerf {
                     sb.append(String.format(Locale.ROOT, "%s %.3f us (%d nodes%s)", i == 0 ? "" : ",", e.sampleUs()[i],
                             e.sampleNodes()[i], e.sampleBytes()[i] == e.row().bytes() ? "" : ", " + e.sampleBytes()[i] + " B"));
                 }
-                sb.append(String.format(Locale.ROOT, "; T = %.3f + %.4f x, x = %.0f at %,d nodes", e.fit().intercept(),
-                        e.fit().slope(), e.law().x(targetNodes), targetNodes));
+                sb.append("; ").append(e.law().formula(e.fit(), e.targetRegressors(), targetNodes));
                 lines.add(sb.toString());
             }
         }

@@ -166,7 +166,8 @@ final class PerfSizes {
                 // --sim-mode auto turned to the folded run because the choice has no law: it serves where the plan knows
                 // ranks alike; where it keys fewer than half the steps, each rank is read and most are simulated
                 throw new UserException("perf --sim-mode auto: " + setup.noLaw() + ", and the folded run would simulate"
-                        + " its ranks one by one (no two are known to run the same steps); valid here: fewer --nodes,"
+                        + " its ranks one by one (no two are known to run the same steps); valid here: --sim-mode folded (every"
+                        + " rank simulated, slower), fewer --nodes,"
                         + " or NCCL_ALGO for an algorithm with a law");
             }
         }

@@ -92,8 +92,9 @@ class ExtrapolatedPerfTest {
 
     /**
      * auto beyond 1,024 GPUs where NCCL's choice has no law (a ring across more than 4 leaf groups): the folded run,
-     * which the same rows show, where the plan knows the ranks alike; a broadcast, whose ranks it does not know alike,
-     * is refused in one line that says why neither mode serves.
+     * which the same rows show, where the plan knows the ranks alike; a broadcast too short for its chain law (1 GiB
+     * on 1,200 ranks), whose ranks the plan does not know alike, is refused in one line that says why neither mode
+     * serves, and at 1 MiB it is extrapolated.
      */
     @Test
     void autoSimulatesFoldedWhereTheChoiceHasNoLawAndTheRanksFold() {
@@ -107,13 +108,20 @@ class ExtrapolatedPerfTest {
         assertThat(rows(auto.out())).hasSize(1);
         assertThat(rows(auto.out()).get(0)).containsExactly(rows(folded.out()).get(0));
         CliTest.Result chain = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op",
-                "broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
+                "broadcast", "-b", "1G", "-e", "1G", "--sim-mode", "auto");
         assertThat(chain.code()).isNotZero();
         assertThat(chain.out()).isEmpty();
         assertThat(chain.err().lines()).singleElement().satisfies(l -> assertThat(l)
-                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1048576 B on 600 nodes runs Ring/")
+                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1073741824 B on 600 nodes runs Ring/Simple x8"
+                        + " (NCCL's choice there), a chain of 1200 ranks shorter than two of its trains (2048 forwarding"
+                        + " units per channel)")
                 .contains("and the folded run would simulate its ranks one by one (no two are known to run the same"
-                        + " steps); valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law"));
+                        + " steps); valid here: --sim-mode folded (every rank simulated, slower), fewer --nodes, or"
+                        + " NCCL_ALGO for an algorithm with a law"));
+        CliTest.Result shortTrain = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op",
+                "broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
+        assertThat(shortTrain.code()).as(shortTrain.err()).isZero();
+        assertThat(shortTrain.out()).contains("# mode: extrapolated (--sim-mode auto)").contains("law CHAIN");
     }
 
     /** auto, no law, and a heap the folded run does not fit: refused in one line naming both. */

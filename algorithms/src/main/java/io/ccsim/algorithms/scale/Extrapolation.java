@@ -15,10 +15,11 @@ import java.util.Objects;
  * @param sampleNodes the node counts simulated, ascending
  * @param sampleBytes nccl-tests' size each sample ran, bytes
  * @param sampleUs    the simulated time of each sample, µs
- * @param fit         the law's line through the samples
+ * @param fit         the law fitted to the samples
+ * @param targetRegressors the law's regressors at the target ({@link ScalingLaw#regressors}), where the fit is read
  */
 public record Extrapolation(PerfRow row, int targetNodes, ScalingLaw law, int[] sampleNodes, long[] sampleBytes,
-                            double[] sampleUs, LawFit fit) {
+                            double[] sampleUs, LawFit fit, double[] targetRegressors) {
 
     public Extrapolation {
         Objects.requireNonNull(row, "row");
@@ -31,7 +32,10 @@ public record Extrapolation(PerfRow row, int targetNodes, ScalingLaw law, int[] 
         sampleNodes = sampleNodes.clone();
         sampleBytes = sampleBytes.clone();
         sampleUs = sampleUs.clone();
+        targetRegressors = targetRegressors.clone();
     }
+
+    @Override public double[] targetRegressors() { return targetRegressors.clone(); }
 
     @Override public int[] sampleNodes() { return sampleNodes.clone(); }
 
@@ -43,13 +47,13 @@ public record Extrapolation(PerfRow row, int targetNodes, ScalingLaw law, int[] 
     public boolean equals(Object o) {
         return o instanceof Extrapolation e && e.row.equals(row) && e.targetNodes == targetNodes && e.law == law
                 && Arrays.equals(e.sampleNodes, sampleNodes) && Arrays.equals(e.sampleBytes, sampleBytes)
-                && Arrays.equals(e.sampleUs, sampleUs) && e.fit.equals(fit);
+                && Arrays.equals(e.sampleUs, sampleUs) && e.fit.equals(fit) && Arrays.equals(e.targetRegressors, targetRegressors);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(row, targetNodes, law, Arrays.hashCode(sampleNodes), Arrays.hashCode(sampleBytes),
-                Arrays.hashCode(sampleUs), fit);
+                Arrays.hashCode(sampleUs), fit, Arrays.hashCode(targetRegressors));
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.PipelineUnits;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -45,18 +46,27 @@ public final class Extrapolator {
     private int[] sampleOverride;
     private RunControl control;
 
-    /** One simulation of a size: {@code count} elements per rank on {@code nodes} nodes, rooted at {@code root}. */
-    public record Sample(int nodes, long count, int root) { }
+    /**
+     * One simulation of a size: {@code count} elements per rank on {@code nodes} nodes, rooted at {@code root}; a
+     * chain's train of {@code units} forwarding units per channel ({@link ScalingLaw#CHAIN}, 0 for other laws).
+     */
+    public record Sample(int nodes, long count, int root, long units) {
+        /** A sample of a law that reads no train. */
+        public Sample(int nodes, long count, int root) {
+            this(nodes, count, root, 0);
+        }
+    }
 
     /**
      * What a size runs at the target and which samples stand for it.
      *
      * @param count    nccl-tests' per-rank count at the target
      * @param bytes    nccl-tests' size at the target
-     * @param samples  the simulations, by ascending node count
+     * @param samples  the simulations, by ascending node count (a chain's: by train, then nodes)
+     * @param units    the target's train, forwarding units per channel ({@link ScalingLaw#CHAIN}; 0 for other laws)
      */
     public record SizePlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long bytes,
-                           Algorithm algo, Protocol proto, int channels, ScalingLaw law, List<Sample> samples) {
+                           Algorithm algo, Protocol proto, int channels, ScalingLaw law, List<Sample> samples, long units) {
         public SizePlan {
             samples = List.copyOf(samples);
         }
@@ -133,13 +143,55 @@ public final class Extrapolator {
                     ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf));
         }
         int ppn = target.sample().gpusPerNode();
+        if (law == ScalingLaw.CHAIN) return chainPlan(op, dtype, redop, root, count, size, c);
         int[] nodes = sampleOverride == null ? SampleNodes.defaults(law, targetNodes, ppn, hostsPerLeaf)
                 : SampleNodes.given(law, sampleOverride, targetNodes, hostsPerLeaf);
         List<Sample> samples = new ArrayList<>();
         for (int s : nodes) {
             samples.add(new Sample(s, law.sampleCount(op, count, n, s * ppn, c.channels(), dtype.bytes()), root % ppn));
         }
-        return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), law, samples);
+        return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), law, samples, 0);
+    }
+
+    /**
+     * A chain's plan: the target's train, refused where the chain is shorter than two trains, and samples of shorter
+     * trains ({@link SampleNodes#chain}) at the counts that give them (a ring chain's chunks do not depend on the ranks,
+     * so a count's train is read on 2 nodes).
+     */
+    private SizePlan chainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size, Candidate c) {
+        int ppn = target.sample().gpusPerNode();
+        PerfRunner two = runnerAt(2);
+        long units = unitsOf(two, op, count, dtype, redop, root % ppn, c);
+        long ranks = (long) targetNodes * ppn;
+        if (ranks < 2 * units) {
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
+                    + " choice there), a chain of %d ranks shorter than two of its trains (%d forwarding units per"
+                    + " channel), where CHAIN misses by 2 %% or more; it is extrapolated from %d nodes on at this size",
+                    op.cliName(), size, targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(),
+                    ranks, units, (2 * units + ppn - 1) / ppn));
+        }
+        List<SampleNodes.ChainSample> design = sampleOverride == null ? SampleNodes.chain(targetNodes, ppn, units)
+                : SampleNodes.chainGiven(sampleOverride, targetNodes, ppn, units);
+        List<Sample> samples = new ArrayList<>();
+        long lastLevel = -1;
+        long levelCount = 0;
+        long levelUnits = 0;
+        for (SampleNodes.ChainSample d : design) {
+            if (d.units() != lastLevel) {
+                lastLevel = d.units();
+                levelCount = d.units() == units ? count : Math.max(1, Math.round((double) count * d.units() / units));
+                levelUnits = d.units() == units ? units : unitsOf(two, op, levelCount, dtype, redop, root % ppn, c);
+            }
+            samples.add(new Sample(d.nodes(), levelCount, root % ppn, levelUnits));
+        }
+        return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), ScalingLaw.CHAIN,
+                samples, units);
+    }
+
+    /** The train of a chain of {@code count} elements per rank: the root's forwarding units on channel 0. */
+    private long unitsOf(PerfRunner two, CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Candidate c) {
+        return PipelineUnits.of(profile, two.plan(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels()),
+                root, 0);
     }
 
     /** A runner on the cluster of {@code nodes} nodes, folding ranks (exact), polling this extrapolator's control. */
@@ -165,17 +217,18 @@ public final class Extrapolator {
     public Extrapolation fit(SizePlan p, double[] sampleUs) {
         int k = p.samples().size();
         if (sampleUs.length != k) throw new IllegalArgumentException(k + " samples, " + sampleUs.length + " times");
-        double[] x = new double[k];
+        double[][] rows = new double[k][];
         int[] nodes = new int[k];
         long[] bytes = new long[k];
         for (int i = 0; i < k; i++) {
             Sample s = p.samples().get(i);
             nodes[i] = s.nodes();
-            x[i] = p.law().x(s.nodes());
+            rows[i] = p.law().regressors(s.nodes(), s.units());
             bytes[i] = PerfRunner.sizeFor(p.op(), s.count(), p.dtype(), s.nodes() * target.sample().gpusPerNode());
         }
-        LawFit fit = LawFit.of(x, sampleUs);
-        double us = fit.at(p.law().x(targetNodes));
+        double[] targetRow = p.law().regressors(targetNodes, p.units());
+        LawFit fit = p.law() == ScalingLaw.CHAIN ? LawFit.of(rows, sampleUs) : LawFit.of(column(rows), sampleUs);
+        double us = fit.at(targetRow);
         int n = target.nRanks();
         double algbw = us > 0 ? p.bytes() / (us * 1e3) : 0;
         boolean hasRedop = p.op() == CollectiveOp.ALL_REDUCE || p.op() == CollectiveOp.REDUCE
@@ -183,7 +236,14 @@ public final class Extrapolator {
         boolean hasRoot = p.op() == CollectiveOp.BROADCAST || p.op() == CollectiveOp.REDUCE;
         PerfRow row = new PerfRow(p.op(), p.bytes(), p.count(), p.dtype(), hasRedop ? p.redop() : null, hasRoot ? p.root() : -1,
                 p.algo(), p.proto(), p.channels(), us, algbw, algbw * p.op().busBwFactor(n));
-        return new Extrapolation(row, targetNodes, p.law(), nodes, bytes, sampleUs, fit);
+        return new Extrapolation(row, targetNodes, p.law(), nodes, bytes, sampleUs, fit, targetRow);
+    }
+
+    /** A line's regressor x from rows {@code (1, x)}, or 0 from rows {@code (1)}. */
+    private static double[] column(double[][] rows) {
+        double[] x = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) x[i] = rows[i].length > 1 ? rows[i][1] : 0;
+        return x;
     }
 
     /** {@link #plan}, every sample simulated in turn on this thread, and {@link #fit}. */

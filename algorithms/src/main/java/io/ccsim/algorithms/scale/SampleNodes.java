@@ -37,8 +37,92 @@ public final class SampleNodes {
      * otherwise.
      */
 
+    /*
+     * Chains (CHAIN): samples at two train lengths, so that the law separates the train's cost from the chain's.
+     * Measured on HGX H100 nodes (ScalingLaw's block comment), trains of 32 units on 16, 32, 64 and 128 nodes and of 64
+     * units on 32, 64 and 128 nodes (4 to 32 trains long: where the head has left the full pipeline) predict 1 GiB
+     * (1,024 units) at 256 nodes to 0.97 % and 64 MiB at 512 nodes to 0.30 %. So: 4 node counts of the shorter train
+     * and 3 of the longer, powers of two whose chains are 4 trains long or more, the largest that stay within
+     * RING_MAX_RANKS ranks and half the target; where they do not fit, both trains are halved. A target whose train
+     * is 32 units or shorter runs its own train at 4 node counts (its length then adds nothing to fit).
+     */
+
     /** Ranks a ring sample may have. */
     static final int RING_MAX_RANKS = 1024;
+
+    /** The shorter train a chain's samples run, units per channel (halved where the target is too small for it). */
+    static final long CHAIN_TRAIN_UNITS = 32;
+
+    /** One sample of a chain: {@code nodes} nodes running a train of {@code units} forwarding units per channel. */
+    public record ChainSample(int nodes, long units) { }
+
+    /**
+     * A chain's default samples for a target of {@code targetNodes} nodes of {@code ranksPerNode} ranks whose train
+     * is {@code targetUnits} units per channel, by ascending train and nodes.
+     *
+     * @throws IllegalArgumentException if the target is too small for samples below it (saying how many nodes it needs)
+     */
+    public static List<ChainSample> chain(int targetNodes, int ranksPerNode, long targetUnits) {
+        if (targetUnits < 1) throw new IllegalArgumentException("a train has 1 unit or more, got " + targetUnits);
+        int cap = Math.min(targetNodes / 2, RING_MAX_RANKS / ranksPerNode);
+        int hi = cap < 1 ? 0 : Integer.highestOneBit(cap);
+        long u0 = Math.min(targetUnits, CHAIN_TRAIN_UNITS);
+        List<ChainSample> out = new ArrayList<>();
+        if (targetUnits <= CHAIN_TRAIN_UNITS) {
+            int lo = chainLow(targetUnits, ranksPerNode);
+            if (lo < 2 || (long) lo * 8 > hi) throw chainTooFew(targetNodes, targetUnits, ranksPerNode, lo);
+            for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, targetUnits));
+            return out;
+        }
+        while (u0 > 1 && (long) chainLow(u0, ranksPerNode) * 8 > hi) u0 /= 2;
+        long u1 = Math.min(targetUnits, 2 * u0);
+        int lo0 = chainLow(u0, ranksPerNode);
+        if ((long) lo0 * 8 > hi || u1 == u0) throw chainTooFew(targetNodes, u0, ranksPerNode, lo0);
+        for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, u0));
+        for (int s = hi / 4; s <= hi; s *= 2) out.add(new ChainSample(s, u1));
+        return out;
+    }
+
+    /** The fewest nodes, a power of two and at least 2, whose chain is 4 trains of {@code units} long. */
+    private static int chainLow(long units, int ranksPerNode) {
+        long nodes = Math.max(2, (4 * units + ranksPerNode - 1) / ranksPerNode);
+        return nodes > (1 << 29) ? Integer.MAX_VALUE : Integer.highestOneBit((int) (2 * nodes - 1));
+    }
+
+    private static IllegalArgumentException chainTooFew(int targetNodes, long units, int ranksPerNode, int lo) {
+        boolean never = lo == Integer.MAX_VALUE || (long) lo * 8 * ranksPerNode > RING_MAX_RANKS;
+        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate CHAIN: its"
+                + " samples are 4 node counts, up to half the target, whose chains are 4 trains of %d units long (%d nodes"
+                + " or more at %d ranks a node); valid: %s--sim-mode folded", targetNodes, units, lo, ranksPerNode,
+                never ? "" : (16L * lo) + " nodes or more, or "));
+    }
+
+    /**
+     * A chain's samples at the user's node counts ({@code --extrapolate-from}): each count runs both trains of
+     * {@link #chain} (the target's own where it is 32 units or shorter), checked.
+     *
+     * @throws IllegalArgumentException naming the count that is wrong and what is valid
+     */
+    public static List<ChainSample> chainGiven(int[] nodes, int targetNodes, int ranksPerNode, long targetUnits) {
+        int[] s = given(ScalingLaw.CHAIN, nodes, targetNodes, 0);
+        if (s.length < 4) {
+            throw new IllegalArgumentException("CHAIN needs four or more sample node counts, got " + java.util.Arrays.toString(s));
+        }
+        long u0 = Math.min(targetUnits, CHAIN_TRAIN_UNITS);
+        long u1 = Math.min(targetUnits, 2 * u0);
+        List<ChainSample> out = new ArrayList<>();
+        for (long u : u1 == u0 ? new long[] {u0} : new long[] {u0, u1}) {
+            for (int v : s) {
+                if ((long) v * ranksPerNode < 2 * u) {
+                    throw new IllegalArgumentException(String.format(Locale.ROOT, "sample of %d nodes: its chain of %d ranks"
+                            + " is shorter than two trains of %d units; valid: %d nodes or more", v, v * ranksPerNode, u,
+                            (2 * u + ranksPerNode - 1) / ranksPerNode));
+                }
+                out.add(new ChainSample(v, u));
+            }
+        }
+        return out;
+    }
 
     private SampleNodes() { }
 

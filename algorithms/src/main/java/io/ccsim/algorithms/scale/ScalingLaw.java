@@ -11,7 +11,8 @@ import java.util.Optional;
  * per-step work of a smaller sample equal to the target's ({@link #sampleCount}).
  *
  * <p>Contract: for a node shape held fixed and nodes {@code N} beyond the samples', {@code T(N) = a + b · x(N)}, with
- * {@code a} and {@code b} fitted on simulations at fewer nodes ({@link LawFit}); {@link #errorBoundPct} is the largest
+ * {@code a} and {@code b} fitted on simulations at fewer nodes ({@link LawFit}); {@link #CHAIN} fits four
+ * coefficients over the node count and the chain's train length ({@link #regressors}). {@link #errorBoundPct} is the largest
  * error of that prediction against the simulation at the target measured on the validation grid
  * (docs/performance.md, "Extrapolated mode").
  */
@@ -24,7 +25,13 @@ public enum ScalingLaw {
     /** NCCL's double binary tree (Tree, and NVLSTree across nodes): linear in the trees' depth at the same size. */
     TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 1.8),
     /** CollNet (SHARP): constant while the reduction crosses the same switch levels. */
-    SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0);
+    SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0),
+    /**
+     * Ring broadcast and reduce (a pipelined chain): {@code T = a + s·U + b·N + k·U·ln(N/U)} over the node count N and
+     * the train of U forwarding units a rank sends per channel, fitted on samples of shorter trains.
+     */
+    CHAIN("time T = a + s U + b N + k U ln(N/U) in the nodes N and the chain's train of U forwarding units per channel,"
+            + " on samples of shorter trains", true, 1.0);
 
     /** The most leaf groups (hosts per leaf each) a ring target may span: see the block comment. */
     public static final int RING_MAX_LEAF_GROUPS = 4;
@@ -57,10 +64,22 @@ public enum ScalingLaw {
      * Samples in the long-ring regime cost what the target does, so the law is used up to 4 leaf groups (128 HGX
      * nodes at 1:1), where the grid holds it to 1.7 %, and refused beyond.
      *
-     * Broadcast and reduce (a chain: chunks pipelined along n ranks, T = a + (chunks + n − 1) · h in the textbook) are
-     * not extrapolated: their time per node drifts with the chain's length well inside one leaf. Measured, Ring/Simple
-     * 64 MiB: 23.5, 21.7, 21.0, 20.4 µs per node between 8, 16, 32, 64, 128 nodes, 14.9 from 128 to 192 and 18.5 from
-     * 192 to 384 (a line through 16 and 32 nodes is 3.1 % high at 32, 3.6 % at 128, 15.6 % at 384).
+     * CHAIN. A ring broadcast (src/device/broadcast.h runRing) or reduce sends each channel's part down a chain of
+     * the n = pN ranks in chunks, and each rank forwards a chunk in U sub-transfers as they land (cut-through,
+     * StepCosts), so a channel is a train of U units travelling n − 1 hops. In the textbook, T = a + (U + n − 1) · h:
+     * linear in N. Simulated, the time per node is not constant: it falls from the full pipeline's cost while the
+     * chain is shorter than the train (n < U: every hop busy at once) towards the cost of the train's head running
+     * ahead of it (n >> U), and it falls as 1 / n. Measured on HGX H100 nodes (8 ranks, 16 channels, Ring/Simple,
+     * 64 KiB units), the time per node above its limit b ≈ 20.08 µs is about 0.55 · U / N µs at every train
+     * length (U = 32, 64, 256 units: 1.85, 1.3 and 1.0 µs where the chain is three trains long, n = 3U; 0.35, 0.29
+     * and 0.37 where it is twelve): the train spreads by the hops it has run in units of its own length. Integrated, that is k · U · ln(N / U), and the
+     * train itself costs s per unit: T = a + s·U + b·N + k·U·ln(N/U). Fitted on U = 32 (16 to 128 nodes) and U = 64
+     * (32 to 128 nodes), it predicts U = 1,024 (1 GiB) at 256 nodes 0.97 % low and 64 MiB at 512 nodes 0.30 % high;
+     * the time is then a line in N as the train runs ahead (64 MiB: 20.10 µs per node from 256 to 384 nodes, 20.08
+     * from 384 to 512), and reduce costs what broadcast does to 0.5 %. Where the chain is shorter than twice its
+     * train (n < 2U) the head has not left the full pipeline and the law misses (1 GiB at 192 nodes, n = 1.5 U:
+     * 2.0 % low); such targets are refused (they are 2,048 ranks or fewer at 1 GiB over 16 channels: folded runs
+     * them). The samples run the target's algorithm, protocol and channels at fewer bytes (SampleNodes.chain).
      *
      * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
      * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's
@@ -112,7 +131,7 @@ public enum ScalingLaw {
     public static Optional<ScalingLaw> of(Algorithm algo, CollectiveOp op) {
         switch (algo) {
             case RING:
-                return op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE ? Optional.empty() : Optional.of(RING);
+                return op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE ? Optional.of(CHAIN) : Optional.of(RING);
             case TREE:
             case NVLS_TREE:
                 return Optional.of(TREE);
@@ -127,9 +146,6 @@ public enum ScalingLaw {
     /** Why {@code algo} running {@code op} has no law (where {@link #of} has none). */
     public static String refusal(Algorithm algo, CollectiveOp op) {
         switch (algo) {
-            case RING:
-                return "a ring " + op.cliName() + " is a pipelined chain whose time per node drifts with its length (Ring/Simple"
-                        + " 64 MiB: 21.7 µs per node from 16 to 32 nodes, 18.5 from 192 to 384)";
             case PAT:
                 return "PAT's time does not follow a law in the node count on this fabric (its steps cross spines from"
                         + " one leaf on)";
@@ -154,6 +170,35 @@ public enum ScalingLaw {
             case SWITCH_LEVELS: return 0;
             default: return nodes;
         }
+    }
+
+    /**
+     * The regressors of a sample or target of {@code nodes} nodes whose chain sends {@code units} forwarding units per
+     * channel (read by {@link #CHAIN} only): {@code (1, x(nodes))} for a line (a constant's x is 0),
+     * {@code (1, U, N, U·ln(N/U))} for a chain.
+     *
+     * @throws IllegalArgumentException if {@code nodes} &lt; 1, or a chain's {@code units} &lt; 1
+     */
+    public double[] regressors(int nodes, double units) {
+        switch (this) {
+            case CHAIN:
+                if (nodes < 1 || !(units >= 1)) {
+                    throw new IllegalArgumentException("a chain needs nodes >= 1 and units >= 1, got " + nodes + " and " + units);
+                }
+                return new double[] {1, units, nodes, units * Math.log(nodes / units)};
+            default: return new double[] {1, x(nodes)};
+        }
+    }
+
+    /** The fitted law written out at the target's regressors {@code row}, for the output's footer. */
+    public String formula(LawFit fit, double[] row, int targetNodes) {
+        double[] c = fit.coefficients();
+        if (this == CHAIN) {
+            return String.format(java.util.Locale.ROOT, "T = %.3f + %.4f U + %.4f N + %.5f U ln(N/U), U = %.0f at %,d nodes",
+                    c[0], c[1], c[2], c[3], row[1], targetNodes);
+        }
+        return String.format(java.util.Locale.ROOT, "T = %.3f + %.4f x, x = %.0f at %,d nodes", c[0], c[1], row[1],
+                targetNodes);
     }
 
     /**

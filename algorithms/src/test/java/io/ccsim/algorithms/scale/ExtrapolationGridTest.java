@@ -30,17 +30,25 @@ class ExtrapolationGridTest {
     /** A cluster of 2-GPU nodes, with SHARP switches or without, per node count (built once). */
     private static final class Clusters {
         final boolean sharp;
+        final int gpus;
         final Map<Integer, Topology> built = new HashMap<>();
 
-        Clusters(boolean sharp) { this.sharp = sharp; }
+        Clusters(boolean sharp) { this(sharp, 2); }
+
+        Clusters(boolean sharp, int gpus) {
+            this.sharp = sharp;
+            this.gpus = gpus;
+        }
 
         Topology at(int nodes) {
-            return built.computeIfAbsent(nodes, n -> TopologyCatalog.build("hgx-h100", new BuildOptions(2, n, 1.0, 0L, 0, sharp)));
+            return built.computeIfAbsent(nodes, n -> TopologyCatalog.build("hgx-h100", new BuildOptions(gpus, n, 1.0, 0L, 0, sharp)));
         }
     }
 
     private static final Clusters PLAIN = new Clusters(false);
     private static final Clusters SHARP = new Clusters(true);
+    /** HGX H100 nodes of 8 GPUs and 8 NICs, for chains: their trains need chains of hundreds of ranks. */
+    private static final Clusters HGX = new Clusters(false, 8);
 
     /** One point: the extrapolation and the simulation at the target, and the relative error in per cent. */
     private record Point(String what, Extrapolation ex, PerfRow sim, double errPct) { }
@@ -109,6 +117,22 @@ class ExtrapolationGridTest {
             }
         }
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.SWITCH_LEVELS);
+        assertWithinBounds(points);
+    }
+
+    /**
+     * Chains (ring broadcast and reduce, NCCL's choice) on HGX nodes: 64 MiB (Ring/Simple x16, a train of 64 units) on
+     * 256 nodes from trains of 32 and 64 units on 16 to 128 nodes; 1 MiB (Ring/LL128, a train of one unit) on 128
+     * nodes from 8 to 64 nodes.
+     */
+    @Test
+    void chains() {
+        List<Point> points = new ArrayList<>();
+        for (CollectiveOp op : new CollectiveOp[] {CollectiveOp.BROADCAST, CollectiveOp.REDUCE}) {
+            points.add(point(HGX, Map.of(), op, 64L << 20, 256));
+            points.add(point(HGX, Map.of(), op, 1L << 20, 128));
+        }
+        assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.CHAIN);
         assertWithinBounds(points);
     }
 

@@ -56,8 +56,24 @@ class ExtrapolatorTest {
         assertThatThrownBy(() -> to(129, Map.of("NCCL_ALGO", "Ring")).plan(CollectiveOp.ALL_GATHER, 1L << 30, DataType.FLOAT32,
                 ReduceOp.SUM, 0)).isInstanceOf(NotExtrapolatedException.class)
                 .hasMessageContaining("a ring, which is extrapolated up to 4 leaf groups (128 nodes here)");
+    }
+
+    /**
+     * A chain (ring broadcast) of 1 GiB over 16 channels is a train of 1,024 units of 64 KiB: extrapolated on 256 nodes
+     * (2,048 ranks, two trains), refused on 100 (800 ranks) with the node count from which it is; its samples run
+     * trains of 32 and 64 units (2 and 4 MiB a channel).
+     */
+    @Test
+    void aChainShorterThanTwoTrainsIsRefused() {
+        Extrapolator.SizePlan p = to(256, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(p.law()).isEqualTo(ScalingLaw.CHAIN);
+        assertThat(p.units()).isEqualTo(1_024);
+        assertThat(p.samples()).extracting(Extrapolator.Sample::nodes).containsExactly(16, 32, 64, 128, 32, 64, 128);
+        assertThat(p.samples()).extracting(Extrapolator.Sample::units).containsExactly(32L, 32L, 32L, 32L, 64L, 64L, 64L);
+        assertThat(p.samples().get(0).count()).isEqualTo((1L << 30) / 4 / 32);
         assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
-                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a ring broadcast is a pipelined chain");
+                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain of 800 ranks shorter than two of"
+                        + " its trains (1024 forwarding units per channel)").hasMessageContaining("from 256 nodes on");
     }
 
     /** A root outside the target's ranks is refused before anything else. */

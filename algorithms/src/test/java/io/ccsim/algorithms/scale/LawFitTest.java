@@ -47,4 +47,49 @@ class LawFitTest {
         assertThatThrownBy(() -> LawFit.of(new double[] {1, 2}, new double[] {1, Double.NaN}))
                 .hasMessageContaining("sample 1 is not finite");
     }
+
+    /**
+     * Four regressors: samples on the plane T = 9 + 4.9 U + 20 N + 0.6 U ln(N/U) (the chain's form) give its
+     * coefficients back, and the law read at a point no sample ran (U = 1,024, N = 12,500) is the plane's value there.
+     */
+    @Test
+    void aPlaneOfFourRegressorsComesBack() {
+        double[][] rows = new double[7][];
+        double[] t = new double[7];
+        int[][] at = {{16, 32}, {32, 32}, {64, 32}, {128, 32}, {32, 64}, {64, 64}, {128, 64}};
+        for (int i = 0; i < at.length; i++) {
+            rows[i] = ScalingLaw.CHAIN.regressors(at[i][0], at[i][1]);
+            t[i] = plane(at[i][0], at[i][1]);
+        }
+        LawFit f = LawFit.of(rows, t);
+        assertThat(f.coefficients()).containsExactly(new double[] {9, 4.9, 20, 0.6}, within(1e-6));
+        assertThat(f.maxResidual()).isLessThan(1e-6);
+        assertThat(f.at(ScalingLaw.CHAIN.regressors(12_500, 1_024))).isCloseTo(plane(12_500, 1_024), within(1e-4));
+    }
+
+    /**
+     * Every sample with one train (U = 4): U and the constant are one column, and the least-norm fit still reads the
+     * law right at that train (T = 7 + 20 N + 2 ln N here), with a residual where the samples do not fit it.
+     */
+    @Test
+    void aRegressorThatNeverVariesAddsNothing() {
+        int[] nodes = {8, 16, 32, 64};
+        double[][] rows = new double[4][];
+        double[] t = new double[4];
+        for (int i = 0; i < 4; i++) {
+            rows[i] = ScalingLaw.CHAIN.regressors(nodes[i], 4);
+            t[i] = 7 + 20 * nodes[i] + 2 * Math.log(nodes[i]);
+        }
+        LawFit f = LawFit.of(rows, t);
+        assertThat(f.at(ScalingLaw.CHAIN.regressors(12_500, 4))).isCloseTo(7 + 20 * 12_500 + 2 * Math.log(12_500), within(1e-6));
+        t[3] += 1;
+        assertThat(LawFit.of(rows, t).maxResidual()).isGreaterThan(0.1);
+        assertThatThrownBy(() -> LawFit.of(new double[][] {{1, 2}, {1}}, new double[] {1, 2}))
+                .hasMessageContaining("sample 1 has 1 regressors");
+        assertThatThrownBy(() -> f.slope()).hasMessageContaining("no slope");
+    }
+
+    private static double plane(int n, int u) {
+        return 9 + 4.9 * u + 20 * n + 0.6 * u * Math.log((double) n / u);
+    }
 }

@@ -66,4 +66,38 @@ class SampleNodesTest {
         assertThatThrownBy(() -> SampleNodes.given(ScalingLaw.SWITCH_LEVELS, new int[0], 100, LEAF))
                 .hasMessage("no sample node count given");
     }
+
+    /**
+     * A chain on 12,500 HGX nodes with a train of 1,024 units (1 GiB over 16 channels): trains of 32 units on 16 to
+     * 128 nodes and of 64 on 32 to 128 (every chain 4 trains long or more, at most 1,024 ranks).
+     */
+    @Test
+    void aChainSamplesTwoShorterTrains() {
+        assertThat(SampleNodes.chain(12_500, HGX, 1_024)).containsExactly(
+                chain(16, 32), chain(32, 32), chain(64, 32), chain(128, 32), chain(32, 64), chain(64, 64), chain(128, 64));
+        // a short train runs itself: 4 units, 4 node counts up to 128
+        assertThat(SampleNodes.chain(12_500, HGX, 4)).containsExactly(chain(16, 4), chain(32, 4), chain(64, 4), chain(128, 4));
+        // a target of 200 nodes caps the samples at 64 nodes: the trains halve to 16 and 32 units so that 4 counts fit
+        assertThat(SampleNodes.chain(200, HGX, 1_024)).containsExactly(
+                chain(8, 16), chain(16, 16), chain(32, 16), chain(64, 16), chain(16, 32), chain(32, 32), chain(64, 32));
+        assertThatThrownBy(() -> SampleNodes.chain(20, HGX, 1_024)).hasMessageContaining("20 nodes are too few to extrapolate CHAIN")
+                .hasMessageContaining("valid: 32 nodes or more");
+    }
+
+    /** The user's node counts run both trains; each chain must be two trains long. */
+    @Test
+    void aChainTakesTheUsersNodes() {
+        assertThat(SampleNodes.chainGiven(new int[] {64, 16, 32, 128}, 12_500, HGX, 1_024)).containsExactly(
+                chain(16, 32), chain(32, 32), chain(64, 32), chain(128, 32), chain(16, 64), chain(32, 64), chain(64, 64),
+                chain(128, 64));
+        assertThatThrownBy(() -> SampleNodes.chainGiven(new int[] {8, 16, 32, 64}, 12_500, HGX, 1_024))
+                .hasMessageContaining("sample of 8 nodes: its chain of 64 ranks is shorter than two trains of 64 units;"
+                        + " valid: 16 nodes or more");
+        assertThatThrownBy(() -> SampleNodes.chainGiven(new int[] {16, 32}, 12_500, HGX, 1_024))
+                .hasMessageContaining("four or more");
+    }
+
+    private static SampleNodes.ChainSample chain(int nodes, long units) {
+        return new SampleNodes.ChainSample(nodes, units);
+    }
 }

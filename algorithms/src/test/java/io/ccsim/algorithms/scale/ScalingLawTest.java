@@ -13,9 +13,8 @@ class ScalingLawTest {
     void eachAlgorithmHasItsLawOrAReason() {
         assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.RING);
         assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.ALL_GATHER)).contains(ScalingLaw.RING);
-        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.BROADCAST)).isEmpty();
-        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.REDUCE)).isEmpty();
-        assertThat(ScalingLaw.refusal(Algorithm.RING, CollectiveOp.BROADCAST)).startsWith("a ring broadcast is a pipelined chain");
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.BROADCAST)).contains(ScalingLaw.CHAIN);
+        assertThat(ScalingLaw.of(Algorithm.RING, CollectiveOp.REDUCE)).contains(ScalingLaw.CHAIN);
         assertThat(ScalingLaw.of(Algorithm.TREE, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.TREE);
         assertThat(ScalingLaw.of(Algorithm.NVLS_TREE, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.TREE);
         assertThat(ScalingLaw.of(Algorithm.COLLNET_CHAIN, CollectiveOp.ALL_REDUCE)).contains(ScalingLaw.SWITCH_LEVELS);
@@ -34,6 +33,20 @@ class ScalingLawTest {
         double[] depth = {0, 1, 2, 2, 3, 3, 4, 14};
         for (int i = 0; i < nodes.length; i++) assertThat(ScalingLaw.TREE.x(nodes[i])).as("" + nodes[i]).isEqualTo(depth[i]);
         assertThat(ScalingLaw.SWITCH_LEVELS.x(7)).isEqualTo(0.0);
+        assertThat(ScalingLaw.TREE.regressors(12_500, 0)).containsExactly(1, 14);
+        assertThat(ScalingLaw.SWITCH_LEVELS.regressors(7, 0)).containsExactly(1, 0);
+    }
+
+    /** A chain's row: (1, U, N, U ln(N/U)); 12,500 nodes and a train of 1,024 units: U ln(N/U) = 1,024 ln(12.207). */
+    @Test
+    void aChainReadsItsTrain() {
+        double[] r = ScalingLaw.CHAIN.regressors(12_500, 1_024);
+        assertThat(r[0]).isEqualTo(1.0);
+        assertThat(r[1]).isEqualTo(1_024.0);
+        assertThat(r[2]).isEqualTo(12_500.0);
+        assertThat(r[3]).isCloseTo(1_024 * 2.502_010, org.assertj.core.data.Offset.offset(0.01));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScalingLaw.CHAIN.regressors(8, 0))
+                .hasMessageContaining("units >= 1");
     }
 
     /**
