@@ -10,6 +10,7 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.scale.Extrapolation;
 import io.ccsim.algorithms.scale.Extrapolator;
 import io.ccsim.algorithms.scale.NotExtrapolatedException;
+import io.ccsim.algorithms.scale.ScalingLaw;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.sim.RunStoppedException;
@@ -149,6 +150,47 @@ final class ExtrapolatedPerf {
     }
 
     /** The options this mode cannot honour, refused in one line each. */
+    /**
+     * For a run folded by default (no {@code --sim-mode}) on a catalog cluster beyond auto's folded limit: the note
+     * that {@code --sim-mode auto} would extrapolate some of its sizes in seconds, naming the laws and their bounds, or
+     * null where it would extrapolate none. Plans the sizes at the target only (NCCL's choice there, a chain's train
+     * on 2 nodes); simulates nothing.
+     */
+    String autoNote(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads, int gpus) {
+        Extrapolator ex;
+        try {
+            refuseWhatDoesNotApply();
+            BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
+                    cmd.whatIf.nicsPerNode, cmd.sharp);
+            Topology two = build(2, nccl, threads);
+            ex = new Extrapolator(k -> built.get(k), cmd.nodes, catalogName(target), TopologyCatalog.hostsPerLeaf(target),
+                    SimSetup.profile(cmd.profile, two), nccl, cmd.seed);
+        } catch (UserException | IllegalArgumentException e) {
+            return null;   // auto would not extrapolate this run at all: nothing to suggest
+        }
+        Map<String, Double> laws = new TreeMap<>();
+        int served = 0;
+        int counted = 0;
+        for (long s : sizes) {
+            if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;
+            counted++;
+            try {
+                ScalingLaw law = ex.plan(cop, s, dt, ro, cmd.root).law();
+                laws.put(law.name(), law.errorBoundPct());
+                served++;
+            } catch (RuntimeException e) {   // no law, a refused regime, or nothing to choose: auto runs it folded too
+                continue;
+            }
+        }
+        if (served == 0) return null;
+        StringBuilder named = new StringBuilder();
+        laws.forEach((l, b) -> named.append(named.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT,
+                "%s <= %.2f %%", l, b)));
+        return String.format(Locale.ROOT, "ccsim: note: perf simulates all %,d GPUs folded (exact), which may take long"
+                + " where ranks do not fold; --sim-mode auto would extrapolate %s from fewer nodes in seconds (law %s)",
+                gpus, counted == 1 ? "it" : served + " of these " + counted + " sizes", named);
+    }
+
     private void refuseWhatDoesNotApply() {
         if (!TopologyArgs.isCatalog(cmd.topology)) {
             throw new UserException("--sim-mode extrapolated needs a catalog topology (--topology " + String.join("|",

@@ -191,6 +191,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
+        if (mode == SimMode.folded && !spec.commandLine().getParseResult().hasMatchedOption("--sim-mode")
+                && TopologyArgs.isCatalog(topology) && nodes > 1 && n > AUTO_FOLDED_MAX_GPUS) {
+            String hint = new ExtrapolatedPerf(this, session).autoNote(cop, dt, ro, sizes, nccl, threads, n);
+            if (hint != null) spec.commandLine().getErr().println(hint);
+        }
         if (sizes.length > 0) SimSetup.checkBuffers(topo, n, sizes[sizes.length - 1]);
         if (register < 0 || register > 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register

@@ -124,6 +124,30 @@ class ExtrapolatedPerfTest {
         assertThat(shortTrain.out()).contains("# mode: extrapolated (--sim-mode auto)").contains("law CHAIN");
     }
 
+    /**
+     * A run folded by default beyond 1,024 GPUs notes on stderr, once, that auto would extrapolate it where a law
+     * serves NCCL's choice (a 1 MiB broadcast on 1,200 GPUs: the chain law); not where none does (all-gather's ring
+     * across more than 4 leaf groups), nor where the user chose --sim-mode folded. The rows are the folded run's.
+     */
+    @Test
+    void aDefaultFoldedRunNotesWhatAutoWouldExtrapolate() {
+        String[] chain = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op", "broadcast", "-b", "1M",
+            "-e", "1M"};
+        CliTest.Result noted = CliTest.run(chain);
+        assertThat(noted.code()).as(noted.err()).isZero();
+        assertThat(noted.err().lines()).containsExactly("ccsim: note: perf simulates all 1,200 GPUs folded (exact), which"
+                + " may take long where ranks do not fold; --sim-mode auto would extrapolate it from fewer nodes in seconds"
+                + " (law CHAIN <= 1.00 %)");
+        CliTest.Result chosen = CliTest.run(concat(concat(chain, "--sim-mode"), "folded"));
+        assertThat(chosen.err()).isEmpty();
+        assertThat(rows(noted.out())).hasSize(1);
+        assertThat(rows(noted.out()).get(0)).containsExactly(rows(chosen.out()).get(0));
+        CliTest.Result ring = CliTest.run("perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op",
+                "all_gather", "-b", "1M", "-e", "1M");
+        assertThat(ring.code()).as(ring.err()).isZero();
+        assertThat(ring.err()).isEmpty();
+    }
+
     /** auto, no law, and a heap the folded run does not fit: refused in one line naming both. */
     @Test
     void autoRefusesWhereTheChoiceHasNoLawAndTheFoldedRunDoesNotFit() {
