@@ -47,7 +47,8 @@ public record Extrapolation(PerfRow row, int targetNodes, ScalingLaw law, int[] 
     public boolean equals(Object o) {
         return o instanceof Extrapolation e && e.row.equals(row) && e.targetNodes == targetNodes && e.law == law
                 && Arrays.equals(e.sampleNodes, sampleNodes) && Arrays.equals(e.sampleBytes, sampleBytes)
-                && Arrays.equals(e.sampleUs, sampleUs) && e.fit.equals(fit) && Arrays.equals(e.targetRegressors, targetRegressors);
+                && Arrays.equals(e.sampleUs, sampleUs) && e.fit.equals(fit)
+                && Arrays.equals(e.targetRegressors, targetRegressors);
     }
 
     @Override

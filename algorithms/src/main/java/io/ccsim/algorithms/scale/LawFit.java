@@ -103,7 +103,9 @@ public record LawFit(double[] coefficients, double maxResidual) {
      * @throws IllegalStateException if the law is not a line (two coefficients)
      */
     public double slope() {
-        if (coefficients.length != 2) throw new IllegalStateException("a law of " + coefficients.length + " regressors has no slope");
+        if (coefficients.length != 2) {
+            throw new IllegalStateException("a law of " + coefficients.length + " regressors has no slope");
+        }
         return coefficients[1];
     }
 

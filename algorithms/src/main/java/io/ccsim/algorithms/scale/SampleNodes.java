@@ -41,7 +41,7 @@ public final class SampleNodes {
      * Chains (CHAIN): samples at two train lengths, so that the law separates the train's cost from the chain's.
      * Measured on HGX H100 nodes (ScalingLaw's block comment), trains of 32 units on 16, 32, 64 and 128 nodes and of 64
      * units on 32, 64 and 128 nodes (4 to 32 trains long: where the head has left the full pipeline) predict 1 GiB
-     * (1,024 units) at 256 nodes to 0.97 % and 64 MiB at 512 nodes to 0.30 %. So: 4 node counts of the shorter train
+     * (1,024 units) at 256 nodes to 0.98 % and 64 MiB at 512 nodes to 0.30 %. So: 4 node counts of the shorter train
      * and 3 of the longer, powers of two whose chains are 4 trains long or more, the largest that stay within
      * RING_MAX_RANKS ranks and half the target; where they do not fit, both trains are halved. A target whose train
      * is 32 units or shorter runs its own train at 4 node counts (its length then adds nothing to fit).

@@ -64,22 +64,22 @@ public enum ScalingLaw {
      * Samples in the long-ring regime cost what the target does, so the law is used up to 4 leaf groups (128 HGX
      * nodes at 1:1), where the grid holds it to 1.7 %, and refused beyond.
      *
-     * CHAIN. A ring broadcast (src/device/broadcast.h runRing) or reduce sends each channel's part down a chain of
-     * the n = pN ranks in chunks, and each rank forwards a chunk in U sub-transfers as they land (cut-through,
-     * StepCosts), so a channel is a train of U units travelling n − 1 hops. In the textbook, T = a + (U + n − 1) · h:
-     * linear in N. Simulated, the time per node is not constant: it falls from the full pipeline's cost while the
-     * chain is shorter than the train (n < U: every hop busy at once) towards the cost of the train's head running
-     * ahead of it (n >> U), and it falls as 1 / n. Measured on HGX H100 nodes (8 ranks, 16 channels, Ring/Simple,
-     * 64 KiB units), the time per node above its limit b ≈ 20.08 µs is about 0.55 · U / N µs at every train
-     * length (U = 32, 64, 256 units: 1.85, 1.3 and 1.0 µs where the chain is three trains long, n = 3U; 0.35, 0.29
-     * and 0.37 where it is twelve): the train spreads by the hops it has run in units of its own length. Integrated, that is k · U · ln(N / U), and the
-     * train itself costs s per unit: T = a + s·U + b·N + k·U·ln(N/U). Fitted on U = 32 (16 to 128 nodes) and U = 64
-     * (32 to 128 nodes), it predicts U = 1,024 (1 GiB) at 256 nodes 0.97 % low and 64 MiB at 512 nodes 0.30 % high;
-     * the time is then a line in N as the train runs ahead (64 MiB: 20.10 µs per node from 256 to 384 nodes, 20.08
-     * from 384 to 512), and reduce costs what broadcast does to 0.5 %. Where the chain is shorter than twice its
-     * train (n < 2U) the head has not left the full pipeline and the law misses (1 GiB at 192 nodes, n = 1.5 U:
-     * 2.0 % low); such targets are refused (they are 2,048 ranks or fewer at 1 GiB over 16 channels: folded runs
-     * them). The samples run the target's algorithm, protocol and channels at fewer bytes (SampleNodes.chain).
+     * CHAIN. A ring broadcast (src/device/broadcast.h runRing) or reduce sends each channel's part down a chain of the
+     * n = pN ranks in chunks, and each rank forwards a chunk in U sub-transfers as they land (cut-through, StepCosts),
+     * so a channel is a train of U units travelling n − 1 hops. In the textbook, T = a + (U + n − 1) · h: linear in N.
+     * Simulated, the time per node is not constant: it falls from the full pipeline's cost while the chain is shorter
+     * than the train (n < U: every hop busy at once) towards the cost of the train's head running ahead of it (n >> U).
+     * Measured on HGX H100 nodes (8 ranks, 16 channels, Ring/Simple, 64 KiB units), the time per node above its limit b
+     * ≈ 20.08 µs is about 0.55 · U / N µs at every train length (U = 32, 64, 256 units: 1.85, 1.3 and 1.0 µs where the
+     * chain is three trains long, n = 3U; 0.35, 0.29 and 0.37 where it is twelve): the train spreads by the hops it has
+     * run in units of its own length. Integrated, that is k · U · ln(N / U), and the train itself costs s per unit: T =
+     * a + s·U + b·N + k·U·ln(N/U). Fitted on U = 32 (16 to 128 nodes) and U = 64 (32 to 128 nodes), it predicts U =
+     * 1,024 (1 GiB) at 256 nodes 0.98 % low and 64 MiB at 512 nodes 0.30 % high; the time is then a line in N as the
+     * train runs ahead (64 MiB: 20.10 µs per node from 256 to 384 nodes, 20.08 from 384 to 512), and reduce costs what
+     * broadcast does to 0.5 %. Where the chain is shorter than twice its train (n < 2U) the head has not left the full
+     * pipeline and the law misses (1 GiB at 192 nodes, n = 1.5 U: 2.0 % low); such targets are refused (they are 2,048
+     * ranks or fewer at 1 GiB over 16 channels: folded runs them). The samples run the target's algorithm, protocol and
+     * channels at fewer bytes (SampleNodes.chain).
      *
      * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
      * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's
