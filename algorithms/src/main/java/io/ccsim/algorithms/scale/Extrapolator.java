@@ -170,6 +170,14 @@ public final class Extrapolator {
                     op.cliName(), size, targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(),
                     ranks, units, (2 * units + ppn - 1) / ppn));
         }
+        int least = SampleNodes.chainLeast(ppn, units);
+        if (sampleOverride == null && targetNodes < least) {   // too small for the validated samples
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
+                    + " choice there), a chain whose samples (trains of up to 64 units, 4 or more trains long, on up to"
+                    + " half the target) need %s", op.cliName(), size, targetNodes, c.algorithm().ncclName(),
+                    c.protocol().ncclName(), c.channels(), least == Integer.MAX_VALUE ? "more ranks than a sample may have"
+                            : least + " nodes or more"));
+        }
         List<SampleNodes.ChainSample> design = sampleOverride == null ? SampleNodes.chain(targetNodes, ppn, units)
                 : SampleNodes.chainGiven(sampleOverride, targetNodes, ppn, units);
         List<Sample> samples = new ArrayList<>();

@@ -43,8 +43,11 @@ public final class SampleNodes {
      * units on 32, 64 and 128 nodes (4 to 32 trains long: where the head has left the full pipeline) predict 1 GiB
      * (1,024 units) at 256 nodes to 0.98 % and 64 MiB at 512 nodes to 0.30 %. So: 4 node counts of the shorter train
      * and 3 of the longer, powers of two whose chains are 4 trains long or more, the largest that stay within
-     * RING_MAX_RANKS ranks and half the target; where they do not fit, both trains are halved. A target whose train
-     * is 32 units or shorter runs its own train at 4 node counts (its length then adds nothing to fit).
+     * RING_MAX_RANKS ranks and half the target. Shorter trains do not stand in for long ones: halved to 8 and 16
+     * units (samples of 4 to 32 nodes), they missed 256 MiB (256 units) on 64 nodes by +2.6 % and 96 nodes by +2.0 %,
+     * and trains of 4 and 8 units missed 64 MiB on 48 nodes by −4.2 %; a target too small for the 32- and 64-unit
+     * samples (fewer than 256 HGX nodes) is refused, and folding runs it. A target whose train is 32 units or
+     * shorter runs its own train at 4 node counts (its length then adds nothing to fit).
      */
 
     /** Ranks a ring sample may have. */
@@ -60,7 +63,8 @@ public final class SampleNodes {
      * A chain's default samples for a target of {@code targetNodes} nodes of {@code ranksPerNode} ranks whose train
      * is {@code targetUnits} units per channel, by ascending train and nodes.
      *
-     * @throws IllegalArgumentException if the target is too small for samples below it (saying how many nodes it needs)
+     * @throws IllegalArgumentException if the target is too small for the samples, up to half of it (saying how many
+     *                                  nodes it needs)
      */
     public static List<ChainSample> chain(int targetNodes, int ranksPerNode, long targetUnits) {
         if (targetUnits < 1) throw new IllegalArgumentException("a train has 1 unit or more, got " + targetUnits);
@@ -74,13 +78,23 @@ public final class SampleNodes {
             for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, targetUnits));
             return out;
         }
-        while (u0 > 1 && (long) chainLow(u0, ranksPerNode) * 8 > hi) u0 /= 2;
         long u1 = Math.min(targetUnits, 2 * u0);
         int lo0 = chainLow(u0, ranksPerNode);
         if ((long) lo0 * 8 > hi || u1 == u0) throw chainTooFew(targetNodes, u0, ranksPerNode, lo0);
         for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, u0));
         for (int s = hi / 4; s <= hi; s *= 2) out.add(new ChainSample(s, u1));
         return out;
+    }
+
+    /**
+     * The fewest target nodes {@link #chain} has samples for, at {@code ranksPerNode} ranks a node and a target train
+     * of {@code targetUnits} units; {@link Integer#MAX_VALUE} where no target has (its samples would exceed
+     * RING_MAX_RANKS ranks).
+     */
+    public static int chainLeast(int ranksPerNode, long targetUnits) {
+        int lo = chainLow(Math.min(targetUnits, CHAIN_TRAIN_UNITS), ranksPerNode);
+        boolean never = lo == Integer.MAX_VALUE || (long) lo * 8 * ranksPerNode > RING_MAX_RANKS;
+        return never ? Integer.MAX_VALUE : 16 * lo;
     }
 
     /** The fewest nodes, a power of two and at least 2, whose chain is 4 trains of {@code units} long. */

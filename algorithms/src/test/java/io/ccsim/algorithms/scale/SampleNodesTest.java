@@ -77,11 +77,15 @@ class SampleNodesTest {
                 chain(16, 32), chain(32, 32), chain(64, 32), chain(128, 32), chain(32, 64), chain(64, 64), chain(128, 64));
         // a short train runs itself: 4 units, 4 node counts up to 128
         assertThat(SampleNodes.chain(12_500, HGX, 4)).containsExactly(chain(16, 4), chain(32, 4), chain(64, 4), chain(128, 4));
-        // a target of 200 nodes caps the samples at 64 nodes: the trains halve to 16 and 32 units so that 4 counts fit
-        assertThat(SampleNodes.chain(200, HGX, 1_024)).containsExactly(
-                chain(8, 16), chain(16, 16), chain(32, 16), chain(64, 16), chain(16, 32), chain(32, 32), chain(64, 32));
-        assertThatThrownBy(() -> SampleNodes.chain(20, HGX, 1_024)).hasMessageContaining("20 nodes are too few to extrapolate CHAIN")
-                .hasMessageContaining("valid: 32 nodes or more");
+        // 256 nodes is the least target for trains of 32 and 64 units (16 to 128 nodes up to half the target); 200
+        // nodes would cap the samples at 64 nodes, and shorter trains do not stand in for long ones: refused
+        assertThat(SampleNodes.chain(256, HGX, 1_024)).hasSize(7);
+        assertThatThrownBy(() -> SampleNodes.chain(200, HGX, 1_024)).hasMessageContaining("200 nodes are too few to"
+                + " extrapolate CHAIN").hasMessageContaining("4 trains of 32 units long (16 nodes or more at 8 ranks a"
+                + " node); valid: 256 nodes or more, or --sim-mode folded");
+        // a train of one unit: samples of 2 to 16 nodes, so 32 nodes or more
+        assertThat(SampleNodes.chain(32, HGX, 1)).containsExactly(chain(2, 1), chain(4, 1), chain(8, 1), chain(16, 1));
+        assertThatThrownBy(() -> SampleNodes.chain(20, HGX, 1)).hasMessageContaining("valid: 32 nodes or more");
     }
 
     /** The user's node counts run both trains; each chain must be two trains long. */
