@@ -290,11 +290,16 @@ final class ExtrapolatedPerf {
         return StopSignals.exitCode(stopped.reason());
     }
 
-    /** The extrapolation's own JSON keys and CSV columns, after the provenance's: how the row was found. */
-    static final List<String> COLUMNS = List.of("sim_mode", "law", "samples_nodes", "error_bound_pct");
+    /**
+     * The extrapolation's own JSON keys and CSV columns, after the provenance's: how the row was found. The samples'
+     * node counts and nccl-tests sizes (bytes) are space-separated lists in the same order, one entry per simulation.
+     */
+    static final List<String> COLUMNS = List.of("sim_mode", "law", "samples_nodes", "samples_bytes", "error_bound_pct");
 
     private static List<String> values(Extrapolation e) {
-        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "),
+        StringBuilder bytes = new StringBuilder();
+        for (long b : e.sampleBytes()) bytes.append(bytes.length() == 0 ? "" : " ").append(b);
+        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "), bytes.toString(),
                 String.format(Locale.ROOT, "%.2f", e.law().errorBoundPct()));
     }
 

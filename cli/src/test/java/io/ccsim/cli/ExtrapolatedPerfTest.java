@@ -201,6 +201,9 @@ class ExtrapolatedPerfTest {
         assertThat(o.get("sim_mode").getAsString()).isEqualTo("extrapolated");
         assertThat(o.get("law").getAsString()).isEqualTo("RING");
         assertThat(o.get("samples_nodes").getAsString()).isEqualTo("16 32");
+        // all-gather's samples keep the target's per-rank part (1 MiB / 80 ranks: 13,104 B), so their nccl-tests
+        // sizes are that part times 32 and 64 ranks
+        assertThat(o.get("samples_bytes").getAsString()).isEqualTo("419328 838656");
         CliTest.Result fault = CliTest.run("perf", "--topology", "hgx-h100", "--nodes", "100", "--op", "all_reduce", "-b", "1M",
                 "-e", "1M", "--sim-mode", "extrapolated", "--degrade", "n5.nic3~*=0.1");
         assertThat(fault.code()).isEqualTo(1);
