@@ -56,16 +56,12 @@ final class ExtrapolatedPerf {
     int call(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads, int[] samples,
              boolean auto) {
         refuseWhatDoesNotApply();
-        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
-                cmd.whatIf.nicsPerNode, cmd.sharp);
-        String targetName = catalogName(target);
         Topology two = build(2, nccl, threads);
         CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
         if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
         Extrapolator ex;
         try {
-            ex = new Extrapolator(k -> built.get(k), cmd.nodes, targetName, TopologyCatalog.hostsPerLeaf(target), prof, nccl,
-                    cmd.seed);
+            ex = extrapolator(prof, nccl);
         } catch (IllegalArgumentException e) {
             throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
         }
@@ -109,7 +105,7 @@ final class ExtrapolatedPerf {
             throw new UserException("perf: interrupted", e);
         }
         double wall = (System.nanoTime() - t0) / 1e9;
-        return print(ex, plans, items, runs, cop, sizes, prof, targetName, wall, sweep.stopped(), auto);
+        return print(ex, plans, items, runs, cop, sizes, prof, ex.target().name(), wall, sweep.stopped(), auto);
     }
 
     /**
@@ -149,7 +145,14 @@ final class ExtrapolatedPerf {
         return plans;
     }
 
-    /** The options this mode cannot honour, refused in one line each. */
+    /** The extrapolator to the command's target, over the clusters this mode builds (2 nodes already built). */
+    private Extrapolator extrapolator(CalibrationProfile prof, NcclEnv nccl) {
+        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
+                cmd.whatIf.nicsPerNode, cmd.sharp);
+        return new Extrapolator(k -> built.get(k), cmd.nodes, catalogName(target), TopologyCatalog.hostsPerLeaf(target),
+                prof, nccl, cmd.seed);
+    }
+
     /**
      * For a run folded by default (no {@code --sim-mode}) on a catalog cluster beyond auto's folded limit: the note
      * that {@code --sim-mode auto} would extrapolate some of its sizes in seconds, naming the laws and their bounds, or
@@ -160,11 +163,7 @@ final class ExtrapolatedPerf {
         Extrapolator ex;
         try {
             refuseWhatDoesNotApply();
-            BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
-                    cmd.whatIf.nicsPerNode, cmd.sharp);
-            Topology two = build(2, nccl, threads);
-            ex = new Extrapolator(k -> built.get(k), cmd.nodes, catalogName(target), TopologyCatalog.hostsPerLeaf(target),
-                    SimSetup.profile(cmd.profile, two), nccl, cmd.seed);
+            ex = extrapolator(SimSetup.profile(cmd.profile, build(2, nccl, threads)), nccl);
         } catch (UserException | IllegalArgumentException e) {
             return null;   // auto would not extrapolate this run at all: nothing to suggest
         }
@@ -191,6 +190,7 @@ final class ExtrapolatedPerf {
                 gpus, counted == 1 ? "it" : served + " of these " + counted + " sizes", named);
     }
 
+    /** The options this mode cannot honour, refused in one line each. */
     private void refuseWhatDoesNotApply() {
         if (!TopologyArgs.isCatalog(cmd.topology)) {
             throw new UserException("--sim-mode extrapolated needs a catalog topology (--topology " + String.join("|",
@@ -297,9 +297,9 @@ final class ExtrapolatedPerf {
     static final List<String> COLUMNS = List.of("sim_mode", "law", "samples_nodes", "samples_bytes", "error_bound_pct");
 
     private static List<String> values(Extrapolation e) {
-        StringBuilder bytes = new StringBuilder();
-        for (long b : e.sampleBytes()) bytes.append(bytes.length() == 0 ? "" : " ").append(b);
-        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "), bytes.toString(),
+        String bytes = java.util.Arrays.stream(e.sampleBytes()).mapToObj(Long::toString)
+                .collect(java.util.stream.Collectors.joining(" "));
+        return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "), bytes,
                 String.format(Locale.ROOT, "%.2f", e.law().errorBoundPct()));
     }
 

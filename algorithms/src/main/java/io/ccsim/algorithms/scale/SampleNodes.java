@@ -68,21 +68,19 @@ public final class SampleNodes {
      */
     public static List<ChainSample> chain(int targetNodes, int ranksPerNode, long targetUnits) {
         if (targetUnits < 1) throw new IllegalArgumentException("a train has 1 unit or more, got " + targetUnits);
-        int cap = Math.min(targetNodes / 2, RING_MAX_RANKS / ranksPerNode);
-        int hi = cap < 1 ? 0 : Integer.highestOneBit(cap);
-        long u0 = Math.min(targetUnits, CHAIN_TRAIN_UNITS);
-        List<ChainSample> out = new ArrayList<>();
-        if (targetUnits <= CHAIN_TRAIN_UNITS) {
-            int lo = chainLow(targetUnits, ranksPerNode);
-            if (lo < 2 || (long) lo * 8 > hi) throw chainTooFew(targetNodes, targetUnits, ranksPerNode, lo);
-            for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, targetUnits));
-            return out;
+        long[] trains = chainTrains(targetUnits);
+        int least = chainLeast(ranksPerNode, targetUnits);
+        if (targetNodes < least) {
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate CHAIN: its"
+                    + " samples are 4 node counts, up to half the target, whose chains are 4 trains of %d units long (%d"
+                    + " nodes or more at %d ranks a node); valid: %s--sim-mode folded", targetNodes, trains[0],
+                    chainLow(trains[0], ranksPerNode), ranksPerNode,
+                    least == Integer.MAX_VALUE ? "" : least + " nodes or more, or "));
         }
-        long u1 = Math.min(targetUnits, 2 * u0);
-        int lo0 = chainLow(u0, ranksPerNode);
-        if ((long) lo0 * 8 > hi || u1 == u0) throw chainTooFew(targetNodes, u0, ranksPerNode, lo0);
-        for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, u0));
-        for (int s = hi / 4; s <= hi; s *= 2) out.add(new ChainSample(s, u1));
+        int hi = Integer.highestOneBit(Math.min(targetNodes / 2, RING_MAX_RANKS / ranksPerNode));
+        List<ChainSample> out = new ArrayList<>();
+        for (int s = hi / 8; s <= hi; s *= 2) out.add(new ChainSample(s, trains[0]));
+        if (trains.length > 1) for (int s = hi / 4; s <= hi; s *= 2) out.add(new ChainSample(s, trains[1]));
         return out;
     }
 
@@ -92,23 +90,21 @@ public final class SampleNodes {
      * RING_MAX_RANKS ranks).
      */
     public static int chainLeast(int ranksPerNode, long targetUnits) {
-        int lo = chainLow(Math.min(targetUnits, CHAIN_TRAIN_UNITS), ranksPerNode);
+        int lo = chainLow(chainTrains(targetUnits)[0], ranksPerNode);
         boolean never = lo == Integer.MAX_VALUE || (long) lo * 8 * ranksPerNode > RING_MAX_RANKS;
         return never ? Integer.MAX_VALUE : 16 * lo;
+    }
+
+    /** The trains a chain's samples run: the target's own where it is 32 units or shorter, else 32 and 64 (at most). */
+    private static long[] chainTrains(long targetUnits) {
+        return targetUnits <= CHAIN_TRAIN_UNITS ? new long[] {targetUnits}
+                : new long[] {CHAIN_TRAIN_UNITS, Math.min(targetUnits, 2 * CHAIN_TRAIN_UNITS)};
     }
 
     /** The fewest nodes, a power of two and at least 2, whose chain is 4 trains of {@code units} long. */
     private static int chainLow(long units, int ranksPerNode) {
         long nodes = Math.max(2, (4 * units + ranksPerNode - 1) / ranksPerNode);
         return nodes > (1 << 29) ? Integer.MAX_VALUE : Integer.highestOneBit((int) (2 * nodes - 1));
-    }
-
-    private static IllegalArgumentException chainTooFew(int targetNodes, long units, int ranksPerNode, int lo) {
-        boolean never = lo == Integer.MAX_VALUE || (long) lo * 8 * ranksPerNode > RING_MAX_RANKS;
-        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate CHAIN: its"
-                + " samples are 4 node counts, up to half the target, whose chains are 4 trains of %d units long (%d nodes"
-                + " or more at %d ranks a node); valid: %s--sim-mode folded", targetNodes, units, lo, ranksPerNode,
-                never ? "" : (16L * lo) + " nodes or more, or "));
     }
 
     /**
@@ -122,10 +118,8 @@ public final class SampleNodes {
         if (s.length < 4) {
             throw new IllegalArgumentException("CHAIN needs four or more sample node counts, got " + java.util.Arrays.toString(s));
         }
-        long u0 = Math.min(targetUnits, CHAIN_TRAIN_UNITS);
-        long u1 = Math.min(targetUnits, 2 * u0);
         List<ChainSample> out = new ArrayList<>();
-        for (long u : u1 == u0 ? new long[] {u0} : new long[] {u0, u1}) {
+        for (long u : chainTrains(targetUnits)) {
             for (int v : s) {
                 if ((long) v * ranksPerNode < 2 * u) {
                     throw new IllegalArgumentException(String.format(Locale.ROOT, "sample of %d nodes: its chain of %d ranks"

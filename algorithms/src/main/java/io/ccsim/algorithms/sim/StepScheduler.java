@@ -177,8 +177,7 @@ final class StepScheduler {
         long bytes = workers.bytes(w);
         // a step that sends commits now with its flows deferred; one that sends nothing commits now with its end
         // scheduled from its start (a zero-byte send waits, its flows carry no latency phase to defer)
-        boolean deferFlows = ns > 0 && bytes > 0;
-        if (startAt > now && !deferFlows && ns > 0) {
+        if (startAt > now && ns > 0 && bytes == 0) {
             workers.setFlags(w, (flags & ~Workers.F_OVERHEAD_PAID) | (j == 0 ? Workers.F_OVERHEAD_PAID : 0) | Workers.F_WAKE);
             sim.scheduleAt(startAt, wake[w]);
             return;
