@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * and links), {@code simulationElements} (workers and connections of the plan).
  *
  * <p>{@code java -jar benchmarks/target/benchmarks.jar RunHeapBenchmark -p nodes=16,64,128} (with {@code -p bytes=0}
- * the topology alone).
+ * the topology alone; {@code -p folding=NONE} every worker simulated; {@code -p topology=gb200-nvl72} racks).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -56,6 +56,10 @@ public class RunHeapBenchmark {
 
     @Param({"67108864"})
     public long bytes;
+
+    /** What the run simulates: RANKS (perf's default, folded), CHANNELS or NONE (every worker, --sim-mode full). */
+    @Param({"RANKS"})
+    public String folding;
 
     /** The figures of one shot. */
     @AuxCounters(AuxCounters.Type.EVENTS)
@@ -78,6 +82,7 @@ public class RunHeapBenchmark {
         if (bytes == 0) return;
         CollectiveOp cop = CollectiveOp.parse(op);
         PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), profile(topo), NcclEnv.parse(System.getenv()), 0);
+        runner.setFolding(io.ccsim.algorithms.sim.SimExecution.Folding.valueOf(folding));
         Plan plan = runner.plan(cop, bytes, DataType.FLOAT32, ReduceOp.SUM, 0);
         heap.simulationElements = (long) plan.nActors() * plan.nChannels() * plan.nLanes() + plan.connectionCount();
         double[] marks = {0.05, 0.25, 0.5, 0.9};

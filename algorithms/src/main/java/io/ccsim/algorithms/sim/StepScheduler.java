@@ -59,6 +59,7 @@ final class StepScheduler {
     private long stepsExecuted;
     private long flowsStarted;
 
+    /** Schedules {@code workers}, whose step counts are set (a worker with none never runs and gets no actions). */
     StepScheduler(Simulator sim, FlowNetwork net, Plan plan, StepCosts costs, Workers workers, Connections conns,
                   ConnectionPaths paths, ChannelFolding folding, RankFolding ranks, IntConsumer workerDone) {
         this.sim = sim;
@@ -79,6 +80,7 @@ final class StepScheduler {
         localDone = new Runnable[nw];
         wake = new Runnable[nw];
         for (int w = 0; w < nw; w++) {
+            if (workers.stepCount(w) == 0) continue; // never runs (a replica's or a folded worker): no actions
             final int ww = w;
             localDone[w] = () -> onStepDone(ww);
             wake[w] = () -> onWake(ww);

@@ -22,9 +22,12 @@ final class Workers {
      * (64 B, one cache line): one array per field cost a miss per field touched in simulations whose 10^4 workers
      * run in turn (the 1,024-GPU ring), and a block per type (ints, longs, doubles, connections) still cost four or
      * five. The step's bytes are two ints (BYTES_HI, BYTES_LO); its first receive and send connections (RECV0, SEND0)
-     * sit in the block with the peers they were looked up for (RECV_PEER0, SEND_PEER0), the others (a tree step
-     * talks to up to 3 peers, a switch actor to every rank of its domain) in recvMore and sendMore, maxPeers entries
-     * per worker (index 0 unused).
+     * sit in the block with the peers they were looked up for (RECV_PEER0, SEND_PEER0), connections 1 and 2 (a tree
+     * step talks to up to 3 peers) in recvMore and sendMore, StepCursor.MAX_PEERS entries per worker (index 0 unused).
+     * A switch actor talks to every rank of its domain (72 on an NVL72 rack): its connections from MAX_PEERS on are in
+     * a wide block of maxPeers entries per direction, given to a worker when it first binds one (wideAt; -1: none), so
+     * that the workers that never do (a rank's, and every folded one's) cost nothing there. Sized for every worker,
+     * the wide entries were 2/3 of a folded NVLSTree run's heap on 32 NVL72 racks (347 of 488 MB for 557,056 workers).
      */
     /** Flag bits: a (sub-)transfer is running; the worker's channel has started; the step's overhead is paid; a wake-up is pending. */
     static final int F_BUSY = 1, F_STARTED = 2, F_OVERHEAD_PAID = 4, F_WAKE = 8;
@@ -48,6 +51,11 @@ final class Workers {
     private final long[] stepStart;
     private final int[] recvMore;
     private final int[] sendMore;
+    /** Per worker, its wide block's offset in wideRecv and wideSend, or −1; null when no step has more than MAX_PEERS peers. */
+    private final int[] wideAt;
+    private int[] wideRecv = new int[0];
+    private int[] wideSend = new int[0];
+    private int wideUsed;
 
     /**
      * Workers of {@code nActors × nChannels × nLanes}, all ≥ 1, whose steps have at most {@code maxPeers} peers each
@@ -61,11 +69,13 @@ final class Workers {
         wi = new int[nw * WI];
         wd = new double[nw * WD];
         stepStart = new long[nw];
-        recvMore = new int[nw * this.maxPeers];
-        sendMore = new int[nw * this.maxPeers];
+        recvMore = new int[nw * StepCursor.MAX_PEERS];
+        sendMore = new int[nw * StepCursor.MAX_PEERS];
         // -1: no connection looked up yet (a reuse of the last lookup then always misses)
         Arrays.fill(recvMore, -1);
         Arrays.fill(sendMore, -1);
+        wideAt = this.maxPeers > StepCursor.MAX_PEERS ? new int[nw] : null;
+        if (wideAt != null) Arrays.fill(wideAt, -1);
         for (int w = 0; w < nw; w++) {
             wi[w * WI + RECV0] = -1;
             wi[w * WI + SEND0] = -1;
@@ -153,10 +163,22 @@ final class Workers {
     }
 
     /** Connection i (0 .. nRecv − 1) the current step receives from (−1: none looked up). */
-    int recvConn(int w, int i) { return i == 0 ? wi[w * WI + RECV0] : recvMore[w * maxPeers + i]; }
+    int recvConn(int w, int i) {
+        if (i == 0) return wi[w * WI + RECV0];
+        return i < StepCursor.MAX_PEERS ? recvMore[w * StepCursor.MAX_PEERS + i] : wide(wideRecv, w, i);
+    }
 
     /** Connection i (0 .. nSend − 1) the current step sends on (−1: none looked up). */
-    int sendConn(int w, int i) { return i == 0 ? wi[w * WI + SEND0] : sendMore[w * maxPeers + i]; }
+    int sendConn(int w, int i) {
+        if (i == 0) return wi[w * WI + SEND0];
+        return i < StepCursor.MAX_PEERS ? sendMore[w * StepCursor.MAX_PEERS + i] : wide(wideSend, w, i);
+    }
+
+    /** Entry i of worker w's wide block in {@code side}, −1 if it has none. */
+    private int wide(int[] side, int w, int i) {
+        int at = wideAt[w];
+        return at < 0 ? -1 : side[at + i];
+    }
 
     /** The receive ({@code receiving}) or send connection i of the current step. */
     int conn(int w, int i, boolean receiving) { return receiving ? recvConn(w, i) : sendConn(w, i); }
@@ -169,9 +191,30 @@ final class Workers {
         if (i == 0) {
             wi[w * WI + (receiving ? RECV0 : SEND0)] = k;
             wi[w * WI + (receiving ? RECV_PEER0 : SEND_PEER0)] = peer;
+        } else if (i < StepCursor.MAX_PEERS) {
+            (receiving ? recvMore : sendMore)[w * StepCursor.MAX_PEERS + i] = k;
         } else {
-            (receiving ? recvMore : sendMore)[w * maxPeers + i] = k;
+            if (wideAt[w] < 0) wideAt[w] = newWideBlock();
+            (receiving ? wideRecv : wideSend)[wideAt[w] + i] = k;
         }
+    }
+
+    /** A wide block of maxPeers entries per direction, all −1; returns its offset. */
+    private int newWideBlock() {
+        if (wideUsed + maxPeers > wideRecv.length) {
+            int n = Math.max(4 * maxPeers, 2 * wideRecv.length);
+            wideRecv = grow(wideRecv, n);
+            wideSend = grow(wideSend, n);
+        }
+        int at = wideUsed;
+        wideUsed += maxPeers;
+        return at;
+    }
+
+    private static int[] grow(int[] a, int n) {
+        int[] b = Arrays.copyOf(a, n);
+        Arrays.fill(b, a.length, n, -1);
+        return b;
     }
 
     /** Thread-block cost of the current step, ps per data byte (cta model; 0 before the first set). */

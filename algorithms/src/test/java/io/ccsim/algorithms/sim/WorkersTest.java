@@ -97,6 +97,40 @@ class WorkersTest {
     }
 
     @Test
+    void workersOfManyPeersKeepEveryConnectionApartEachInItsOwnWideBlock() {
+        int peers = 72; // a switch actor of an NVL72 rack
+        Workers ws = new Workers(40, 1, 1, peers);
+        for (int w = 0; w < 40; w++) {
+            for (int i = 0; i < peers; i++) {
+                assertThat(ws.recvConn(w, i)).isEqualTo(-1);
+                assertThat(ws.sendConn(w, i)).isEqualTo(-1);
+            }
+        }
+        // workers 3, 17 and 39 bind every peer (their blocks grow the wide arrays twice); the others bind two
+        int[] wide = {39, 3, 17};
+        for (int w : wide) {
+            for (int i = 0; i < peers; i++) {
+                ws.setConn(w, i, true, 1000 * w + i, i);
+                ws.setConn(w, i, false, 1000 * w + 500 + i, i);
+            }
+        }
+        for (int w = 0; w < 40; w++) {
+            if (w == 3 || w == 17 || w == 39) continue;
+            ws.setConn(w, 1, true, 7, 0);
+            ws.setConn(w, 2, false, 8, 0);
+        }
+        for (int w = 0; w < 40; w++) {
+            boolean all = w == 3 || w == 17 || w == 39;
+            for (int i = 0; i < peers; i++) {
+                int recv = all ? 1000 * w + i : i == 1 ? 7 : -1;
+                int send = all ? 1000 * w + 500 + i : i == 2 ? 8 : -1;
+                assertThat(ws.recvConn(w, i)).as("worker %d receive %d", w, i).isEqualTo(recv);
+                assertThat(ws.sendConn(w, i)).as("worker %d send %d", w, i).isEqualTo(send);
+            }
+        }
+    }
+
+    @Test
     void flagsSetAndClearBitByBit() {
         Workers ws = new Workers(1, 1, 1, 3);
         ws.setFlag(0, Workers.F_STARTED);
