@@ -122,7 +122,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         NcclTestsRanks ranks = NcclTestsRanks.resolve(topology, c, np, nodes, seed,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
         Topology topo = ranks.topology();
         RankPlacement place = ranks.placement();
         CalibrationProfile prof = SimSetup.profile(profile, topo);

@@ -186,7 +186,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
-                        TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : ""));
+                        TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : "",
+                        simMode != SimMode.full));
         autoNote = simMode != SimMode.auto ? "" : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
         CalibrationProfile prof = SimSetup.profile(profile, topo);

@@ -114,7 +114,10 @@ final class PerfSizes {
                         i + 1, sizes.size(), plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
         List<SizeRun> runs;
         try {
+            int concurrent = Math.max(1, Math.min(threads, sizes.size()));
             runs = sweep.run(() -> setup.runner(session), threads, (r, s, part) -> {
+                r.setFoldedCheck(session.budget().foldedCheck(setup.topo(), p -> what(command, call, s, p), concurrent,
+                        setup.nodes()));
                 PerfRow row = call.torch() != null ? r.runTorchSymmMem(call.torch(), s, call.dtype(), call.redop(), call.iters())
                         : r.run(call.op(), s, call.dtype(), call.redop(), call.root(), call.iters());
                 return new SizeRun(row, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers(),
@@ -137,6 +140,7 @@ final class PerfSizes {
     private static Plan[] plan(String command, Setup setup, PerfRunner runner, Call call, List<Long> sizes, int threads,
                                Main.Session session) {
         Topology topo = setup.topo();
+        boolean folded = setup.folding() == SimExecution.Folding.RANKS; // the least it needs; its folding is checked later
         Plan[] plans = new Plan[sizes.size()];
         List<Plan> planned = new ArrayList<>();
         int largest = -1;
@@ -147,15 +151,14 @@ final class PerfSizes {
                 continue;
             }
             planned.add(plans[i]);
-            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1).heapBytes()
-                    > RunBudget.plans(topo, List.of(plans[largest]), 1).heapBytes()) {
+            if (largest < 0 || RunBudget.plans(topo, List.of(plans[i]), 1, folded).heapBytes()
+                    > RunBudget.plans(topo, List.of(plans[largest]), 1, folded).heapBytes()) {
                 largest = i;
             }
         }
         if (largest >= 0) {
-            session.budget().check(command + " " + call.op().cliName() + " at " + sizes.get(largest) + " B ("
-                            + label(plans[largest]) + ")", k -> RunBudget.plans(topo, planned, k),
-                    Math.min(threads, planned.size()), setup.nodes());
+            session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
+                    k -> RunBudget.plans(topo, planned, k, folded), Math.min(threads, planned.size()), setup.nodes());
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
             if (plans[i] == null) continue;
@@ -205,6 +208,11 @@ final class PerfSizes {
                         + " are all equal)",
                 plan.nRanks(), (double) reads, (double) limit, Progress.duration(limit * FoldingReads.NS_PER_READ / 1e9),
                 nodes > 1 && fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "");
+    }
+
+    /** {@code perf all_reduce at 1073741824 B (Ring/Simple x16)}: the run of one size, for the budget's refusals. */
+    private static String what(String command, Call call, long bytes, Plan plan) {
+        return command + " " + call.op().cliName() + " at " + bytes + " B (" + label(plan) + ")";
     }
 
     /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */

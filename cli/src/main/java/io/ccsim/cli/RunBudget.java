@@ -15,29 +15,39 @@ import java.util.Locale;
 /**
  * Whether a run fits in this JVM's heap, estimated before it starts, and the one line that refuses it when it does
  * not. The estimate is the live heap of the run's topology and of its simulation, from counts known before either is
- * built, times the room the garbage collector needs; replace this class when the simulation's memory changes (folded
- * ranks, other modes).
+ * built (and, for a folded run, once its folding is known), times the room the garbage collector needs; measure it
+ * again when the simulation's memory changes.
  *
  * <p>Contract: a run's {@link Need#heapBytes} = {@link #BASE_BYTES} + {@link #HEAP_PER_LIVE} × (topology nodes and
  * links × {@link #TOPOLOGY_ELEMENT_BYTES} + workers and connections of the simulations that run at once ×
- * {@link #SIMULATION_ELEMENT_BYTES}); a run is refused, with {@link UserException}, when that exceeds the heap this JVM
- * may grow to.
+ * {@link #SIMULATION_ELEMENT_BYTES}); for a folded run, the simulation's part is its workers × {@link #FOLDED_WORKER_BYTES}
+ * + its connections × {@link #FOLDED_CONNECTION_BYTES}, plus, once the folding is known, the workers and connections it
+ * simulates × {@link #SIMULATION_ELEMENT_BYTES}. A run is refused, with {@link UserException}, when that exceeds the
+ * heap this JVM may grow to.
  */
 final class RunBudget {
     /*
      * The coefficients are measured (docs/performance.md, "Memory"; RunHeapBenchmark: heap in use after full
      * collections): a catalog topology keeps 342-348 B per node or link (1,000 to 12,500 HGX nodes: 32.7 MB for 95,480
-     * nodes and links, 407.6 MB for 1,190,756); a simulation 508-688 B per worker (rank x channel x lane) or
-     * connection, its flows, events, routes and queues included (rings 550 B, trees 664-688 B, all-to-all 598-618 B,
-     * 128 to 8,192 GPUs), 360 B for a ring whose ranks fold. Per element the estimate takes the larger figure, rounded
-     * up, so it errs on the safe side for folded runs. The smallest heap a run completes with was 1.6-1.8 times its
-     * live heap (bisection on -Xmx: 64 MiB all-reduce on 16, 64, 128 x HGX H100, 11, 43, 75 MB), and ParallelGC then
-     * spends most of its time collecting; twice the live heap keeps the old generation (2/3 of the heap) at most 3/4
-     * full, and ran as fast as the default heap (16 to 512 nodes). The base is what the JVM holds before a run. Sizes
-     * simulated at once (--jobs) each add their simulation.
+     * nodes and links, 407.6 MB for 1,190,756); a simulation of every worker 431-984 B per worker (rank x channel x
+     * lane) or connection, its flows, events, routes and queues included (all-to-all 437 B, NVLSTree 484-540 B, a 1 GiB
+     * tree 852 B and a 1 GiB broadcast 984 B, whose trains of sub-transfers queue on every connection; 128 to 8,192
+     * GPUs). Per element the estimate takes the larger figure, rounded up. A folded run (RankFolding) keeps every
+     * worker's state and the refinement's tables, 283-604 B per worker and 35 B per connection (NVL72 NVLSTree, HGX
+     * rings, trees and all-to-all), and simulates its classes' representatives at the cost of a simulation of every
+     * worker, their workers and quotient connections counted; it is checked twice, before it is built (its
+     * representatives unknown: the least it needs) and once they are known (the refinement done, before it simulates).
+     * The smallest heap a run completes with was 1.6-1.8 times its live heap (bisection on -Xmx: 64 MiB all-reduce on
+     * 16, 64, 128 x HGX H100, 11, 43, 75 MB), and ParallelGC then spends most of its time collecting; twice the live
+     * heap keeps the old generation (2/3 of the heap) at most 3/4 full, and ran as fast as the default heap (16 to 512
+     * nodes). The base is what the JVM holds before a run. Sizes simulated at once (--jobs) each add their simulation.
      */
     static final long TOPOLOGY_ELEMENT_BYTES = 350;
-    static final long SIMULATION_ELEMENT_BYTES = 700;
+    static final long SIMULATION_ELEMENT_BYTES = 1000;
+    /** What a folded run keeps per worker (rank x channel x lane) whether simulated or not, bytes. */
+    static final long FOLDED_WORKER_BYTES = 650;
+    /** What a folded run keeps per connection of its plan, bytes. */
+    static final long FOLDED_CONNECTION_BYTES = 40;
     static final long HEAP_PER_LIVE = 2;
     static final long BASE_BYTES = 16L << 20;
     /** Connections per worker beyond which a plan's connections are taken to grow with the square of its ranks. */
@@ -97,36 +107,73 @@ final class RunBudget {
      * connection per GPU and channel each (a ring's count; a tree has twice as many).
      */
     static Need catalog(String name, BuildOptions options, int channels, int concurrent) {
+        return catalog(name, options, channels, concurrent, false);
+    }
+
+    /** As {@link #catalog(String, BuildOptions, int, int)}; with {@code folded}, the least a folded run needs. */
+    static Need catalog(String name, BuildOptions options, int channels, int concurrent, boolean folded) {
         TopologyCatalog.BuildSize size = TopologyCatalog.size(name, options);
         long topo = topologyBytes(size.nodes(), size.links());
         String topoWhat = elements(size.nodes(), size.links());
         if (channels <= 0) return new Need(topo, topoWhat, 0, "");
-        long sim = concurrent * simulationBytes(size.gpus() * channels, size.gpus() * channels);
-        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d channels",
-                concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(), channels));
+        long sim = concurrent * elementBytes(size.gpus() * channels, size.gpus() * channels, folded);
+        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d channels%s",
+                concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(), channels,
+                folded ? ", folded" : ""));
     }
 
     /**
      * The need of simulating the plans of a run on {@code topo}, {@code concurrent} at once (the largest ones, as far
-     * as the run knows).
+     * as the run knows), every worker simulated.
      */
     static Need plans(Topology topo, List<Plan> plans, int concurrent) {
+        return plans(topo, plans, concurrent, false);
+    }
+
+    /**
+     * As {@link #plans(Topology, List, int)}; with {@code folded}, the least a folded run of them needs (each worker's
+     * and connection's state, none simulated yet: {@link #folded} adds what it simulates once that is known).
+     */
+    static Need plans(Topology topo, List<Plan> plans, int concurrent, boolean folded) {
         List<long[]> counts = new ArrayList<>();
         for (Plan p : plans) counts.add(new long[] {(long) p.nActors() * p.nChannels() * p.nLanes(), p.connectionCount()});
-        counts.sort(Comparator.comparingLong((long[] c) -> c[0] + c[1]).reversed());
+        counts.sort(Comparator.comparingLong((long[] c) -> elementBytes(c[0], c[1], folded)).reversed());
         int k = Math.max(1, Math.min(concurrent, counts.size()));
         long sim = 0;
         long quadratic = 0;
         for (int i = 0; i < k && i < counts.size(); i++) {
             long[] c = counts.get(i);
-            sim += simulationBytes(c[0], c[1]);
+            sim += elementBytes(c[0], c[1], folded);
             // more connections than a tree's few per worker: they grow with the ranks squared (every rank to every rank)
-            if (c[1] > QUADRATIC_PEERS * c[0]) quadratic += simulationBytes(0, c[1]);
+            if (c[1] > QUADRATIC_PEERS * c[0]) quadratic += elementBytes(0, c[1], folded);
         }
-        String what = counts.isEmpty() ? "" : String.format(Locale.ROOT, "%s%,d workers and %,d connections",
-                k > 1 ? k + " simulations at once (--jobs), the largest of " : "", counts.get(0)[0], counts.get(0)[1]);
+        String what = counts.isEmpty() ? "" : String.format(Locale.ROOT, "%s%,d workers and %,d connections%s",
+                k > 1 ? k + " simulations at once (--jobs), the largest of " : "", counts.get(0)[0], counts.get(0)[1],
+                folded ? ", folded" : "");
         return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
                 sim, what, quadratic);
+    }
+
+    private static long elementBytes(long workers, long connections, boolean folded) {
+        return folded ? workers * FOLDED_WORKER_BYTES + connections * FOLDED_CONNECTION_BYTES : simulationBytes(workers, connections);
+    }
+
+    /**
+     * The need of a folded run of {@code calls} calls of {@code plan} on {@code topo} once its folding is known: every
+     * worker's and connection's state, and the {@code simulatedWorkers} workers (rank x channel x lane) and
+     * {@code simulatedConnections} connections it simulates; {@code concurrent} such runs at once.
+     */
+    static Need folded(Topology topo, Plan plan, int calls, long simulatedWorkers, long simulatedConnections, int concurrent) {
+        long workers = (long) calls * plan.nActors() * plan.nChannels() * plan.nLanes();
+        long connections = (long) calls * plan.connectionCount();
+        long one = elementBytes(workers, connections, true) + simulationBytes(simulatedWorkers, simulatedConnections);
+        int k = Math.max(1, concurrent);
+        String what = String.format(Locale.ROOT, "%s%,d workers and %,d connections, folded: %,d workers and %,d"
+                        + " connections simulated", k > 1 ? k + " simulations at once (--jobs), each of " : "", workers,
+                connections, simulatedWorkers, simulatedConnections);
+        long quadratic = connections > QUADRATIC_PEERS * workers ? k * elementBytes(0, connections, true) : 0;
+        return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
+                k * one, what, quadratic);
     }
 
     private static String elements(long nodes, long links) {
@@ -151,6 +198,17 @@ final class RunBudget {
                 sims.simulationBytes(), sims.simulationWhat(), sims.quadraticBytes());
     }
 
+    /**
+     * The check a runner gives each folded simulation once its folding is known ({@link #folded}, {@code concurrent}
+     * such simulations at once on {@code topo}, a cluster of {@code nodes} boards): a simulation that does not fit is
+     * refused before it runs, named by {@code what} (e.g. {@code perf all_reduce at 1073741824 B (Ring/Simple x16)}).
+     */
+    io.ccsim.algorithms.perf.PerfRunner.FoldedCheck foldedCheck(Topology topo, java.util.function.Function<Plan, String> what,
+                                                                int concurrent, int nodes) {
+        return (plan, calls, workers, conns) -> check(what.apply(plan), k -> folded(topo, plan, calls, workers, conns, k),
+                concurrent, nodes);
+    }
+
     /** Whether a run of this need fits. */
     boolean fits(Need need) {
         return need.heapBytes() <= maxHeapBytes;
@@ -168,32 +226,27 @@ final class RunBudget {
     /**
      * Refuses a catalog build of {@code options} that does not fit, naming {@code --nodes}, the need, the heap and the
      * largest node count (or {@code --jobs}) that fits; with {@code simulation} (the network policy of the run; null:
-     * the build only), the build and {@code concurrent} simulations of all its GPUs.
+     * the build only), the build and {@code concurrent} simulations of all its GPUs, the least a folded run needs
+     * where {@code folded}; the refusal offers {@code alternative} (e.g. {@code --sim-mode extrapolated, }; "" for
+     * none) among what is valid.
      *
      * @throws UserException if it does not fit
      */
-    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent) {
-        checkCatalog(name, options, simulation, concurrent, "");
-    }
-
-    /**
-     * As {@link #checkCatalog(String, BuildOptions, NetPolicy, int)}, the refusal offering {@code alternative} (e.g.
-     * {@code --sim-mode extrapolated, }; "" for none) among what is valid.
-     */
-    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent, String alternative) {
+    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent, String alternative,
+                      boolean folded) {
         // with the most channels a plan may have, a build that fits needs no closer look (no sample build)
-        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent))) return;
+        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent, folded))) return;
         int channels = simulation == null ? 0 : channels(name, options, simulation);
-        Need need = catalog(name, options, channels, concurrent);
+        Need need = catalog(name, options, channels, concurrent, folded);
         if (fits(need)) return;
-        String jobs = channels > 0 ? fewerJobs(concurrent, k -> catalog(name, options, channels, k)) : "";
+        String jobs = channels > 0 ? fewerJobs(concurrent, k -> catalog(name, options, channels, k, folded)) : "";
         int lo = 0;
         int hi = options.nodes();
         while (hi - lo > 1) {   // the need grows with the node count: the largest count that fits
             int mid = (int) (((long) lo + hi) >>> 1);
             BuildOptions o = new BuildOptions(options.gpus(), mid, options.oversubscription(), options.seed(),
                     options.nicsPerNode(), options.sharp());
-            if (fits(catalog(name, o, channels, concurrent))) lo = mid;
+            if (fits(catalog(name, o, channels, concurrent, folded))) lo = mid;
             else hi = mid;
         }
         String nodes = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d, ", lo) : "";

@@ -42,10 +42,11 @@ final class TopologyArgs {
      * command that simulates on it, the run's network policy (null: the build only), how many simulations it runs
      * at once and what else its refusal offers (e.g. {@code "--sim-mode extrapolated, "}).
      */
-    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative) {
-        /** A guard whose refusal offers no other mode. */
+    record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative,
+                 boolean folded) {
+        /** A guard whose refusal offers no other mode, for simulations of every worker. */
         Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) {
-            this(control, budget, simulation, concurrent, "");
+            this(control, budget, simulation, concurrent, "", false);
         }
     }
 
@@ -72,7 +73,8 @@ final class TopologyArgs {
             }
             BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
             if (guard == null) return TopologyCatalog.build(nameOrFile, options);
-            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent(), guard.alternative());
+            guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent(), guard.alternative(),
+                    guard.folded());
             return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);

@@ -122,7 +122,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length)));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length), "",
+                        true));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         if (sizes.length > 0) SimSetup.checkBuffers(topo, topo.gpus().size(), sizes[sizes.length - 1]);
         java.util.function.Supplier<PerfRunner> runners = () -> {
@@ -136,7 +137,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         List<Plan> all = new ArrayList<>();
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {
-            session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k), Math.min(threads, todo.size()), nodes);
+            session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k, true), Math.min(threads, todo.size()),
+                    nodes);
             for (Sized z : todo) {   // its runs fold ranks as perf's do
                 for (Plan p : z.plans()) {
                     PerfSizes.checkFoldingReads("tune " + cop.cliName() + " at " + z.size() + " B (" + PerfSizes.label(p) + ")",
@@ -153,7 +155,12 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         final DataType fdt = dt;
         List<Line> tuned;
         try {
-            tuned = sweep.run(runners, threads, (r, z, part) -> tuneSize(r, z, fop, fdt, part));
+            int concurrent = Math.max(1, Math.min(threads, todo.size()));
+            tuned = sweep.run(runners, threads, (r, z, part) -> {
+                r.setFoldedCheck(session.budget().foldedCheck(topo, p -> "tune " + fop.cliName() + " at " + z.size() + " B ("
+                        + PerfSizes.label(p) + ")", concurrent, nodes));
+                return tuneSize(r, z, fop, fdt, part);
+            });
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
             throw whatIf.stalled(e);
         } catch (InterruptedException e) {

@@ -162,14 +162,14 @@ class StopAndBudgetTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.err().lines().count()).isEqualTo(1);
         assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the run needs about ").contains("this JVM has 512 MiB")
-                .contains("800,000 GPUs x 16 channels").doesNotContain("Exception");
+                .contains("800,000 GPUs x 16 channels, folded").doesNotContain("Exception");
         // the largest count it names fits the same estimate, one more does not
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
         assertThat(m.find()).isTrue();
         int largest = Integer.parseInt(m.group(1).replace(",", ""));
         RunBudget budget = new RunBudget(heap);
-        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1))).isTrue();
-        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16, 1))).isFalse();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1, true))).isTrue();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16, 1, true))).isFalse();
         assertThat(RunBudget.channels("hgx-h100", BuildOptions.of(0, 100000), NcclEnv.empty().net())).isEqualTo(16);
     }
 
@@ -179,11 +179,60 @@ class StopAndBudgetTest {
         BuildOptions o = BuildOptions.of(0, 64);
         long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
         CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
-                "-b", "64M", "-e", "64M");
+                "-b", "64M", "-e", "64M", "--sim-mode", "full");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith("ccsim: error: perf all_reduce at 67108864 B (Tree/LL128 x16): the run needs about ")
                 .contains("16,384 workers and 16,352 connections").contains("valid here: about --nodes <= ");
+    }
+
+    /** The plan NCCL's choice runs for {@code op} of {@code bytes} on {@code nodes} HGX H100 boards, and its topology. */
+    private static io.ccsim.algorithms.plan.Plan planOf(io.ccsim.topology.Topology t, io.ccsim.algorithms.CollectiveOp op, long bytes) {
+        io.ccsim.algorithms.perf.PerfRunner runner = new io.ccsim.algorithms.perf.PerfRunner(t, t.gpus().size(),
+                io.ccsim.algorithms.profile.CalibrationProfile.builtin("h100"), NcclEnv.empty(), 0);
+        return runner.plan(op, bytes, io.ccsim.algorithms.DataType.FLOAT32, io.ccsim.algorithms.ReduceOp.SUM, 0);
+    }
+
+    @Test
+    void aFoldedRunNeedsItsWorkersStateAndWhatItSimulatesNotAFullSimulation() {
+        // the tree folds 16 channels a class: a heap too small for the full simulation holds the folded one
+        io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 64));
+        io.ccsim.algorithms.plan.Plan plan = planOf(t, io.ccsim.algorithms.CollectiveOp.ALL_REDUCE, 64L << 20);
+        long full = RunBudget.plans(t, java.util.List.of(plan), 1).heapBytes();
+        long least = RunBudget.plans(t, java.util.List.of(plan), 1, true).heapBytes();
+        assertThat(least).as("a folded run's least need").isLessThan(full - (8L << 20));
+        long heap = full - (1L << 20);
+        CliTest.Result refused = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
+                "-b", "64M", "-e", "64M", "--sim-mode", "full");
+        assertThat(refused.code()).isEqualTo(1);
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
+                "-b", "64M", "-e", "64M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("67108864").contains("Tree").contains("# mode: folded (exact)");
+    }
+
+    @Test
+    void aFoldedRunWhoseRanksStayApartIsRefusedOnceItsFoldingIsKnownBeforeItSimulates() {
+        // a chain's ranks all differ (their distance from the root): the folded run simulates half its workers
+        io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 16));
+        io.ccsim.algorithms.plan.Plan plan = planOf(t, io.ccsim.algorithms.CollectiveOp.BROADCAST, 1L << 30);
+        long least = RunBudget.plans(t, java.util.List.of(plan), 1, true).heapBytes();
+        CliTest.Result r = withHeap(least + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "16", "--op", "broadcast",
+                "-b", "1G", "-e", "1G");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().lines().count()).isEqualTo(1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("folded: ([0-9,]+) workers and ([0-9,]+) connections"
+                + " simulated").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        long simulated = Long.parseLong(m.group(1).replace(",", ""));
+        long workers = (long) plan.nActors() * plan.nChannels() * plan.nLanes();
+        assertThat(simulated).as("ranks simulated of %d", workers).isGreaterThanOrEqualTo(workers / 2).isLessThan(workers);
+        assertThat(r.err()).startsWith("ccsim: error: perf broadcast at 1073741824 B (Ring/Simple x16): the run needs about ")
+                .contains(String.format(java.util.Locale.ROOT, "%,d workers and %,d connections, folded", workers,
+                        plan.connectionCount())).contains("or more heap: CCSIM_JAVA_OPTS=");
+        long need = RunBudget.folded(t, plan, 1, simulated, Long.parseLong(m.group(2).replace(",", "")), 1).heapBytes();
+        assertThat(need).isGreaterThan(least + (1L << 20));
     }
 
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
@@ -201,7 +250,7 @@ class StopAndBudgetTest {
         // every rank talks to every rank: the connections, and the heap, grow with the square of the nodes
         long heap = 1L << 30;
         CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "alltoall",
-                "-b", "1G", "-e", "1G");
+                "-b", "1G", "-e", "1G", "--sim-mode", "full");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err().lines().count()).isEqualTo(1);
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("valid here: about --nodes <= ([0-9,]+), or more heap")

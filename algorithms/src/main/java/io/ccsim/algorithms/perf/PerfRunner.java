@@ -48,6 +48,7 @@ public final class PerfRunner {
     private int lastUnsettledRounds;
     private SimExecution.Folding folding = SimExecution.Folding.RANKS;
     private RunControl control;
+    private FoldedCheck foldedCheck;
     /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
     private SimExecution[] running;
     private Plan runningPlan;
@@ -104,6 +105,24 @@ public final class PerfRunner {
 
     /** What simulations simulate ({@link #setFolding}). */
     public SimExecution.Folding folding() { return folding; }
+
+    /** What a folded simulation is shown once its folding is known, before it runs; it may refuse it by throwing. */
+    @FunctionalInterface
+    public interface FoldedCheck {
+        /**
+         * @param plan                 the plan simulated
+         * @param calls                its calls simulated together (back-to-back iterations), each with every worker's state
+         * @param simulatedWorkers     workers (rank × channel × lane) simulated, over the calls
+         * @param simulatedConnections connections simulated (the quotient's), over the calls
+         */
+        void check(Plan plan, int calls, long simulatedWorkers, long simulatedConnections);
+    }
+
+    /**
+     * Sets (or, with null, removes) the check of every later simulation folded by ranks ({@link SimExecution.Folding#RANKS}),
+     * called once its folding is known and before it runs: an exception it throws leaves the simulation unrun.
+     */
+    public void setFoldedCheck(FoldedCheck check) { this.foldedCheck = check; }
 
     public Tuner tuner() { return tuner; }
 
@@ -398,6 +417,15 @@ public final class PerfRunner {
                 @Override
                 public void onAllDone(long timePs) { }
             }, folding);
+        }
+        if (foldedCheck != null && folding == SimExecution.Folding.RANKS) {
+            long workers = 0;
+            long conns = 0;
+            for (SimExecution c : calls) {
+                workers += (long) c.simulatedWorkers() * plan.nLanes();
+                conns += c.simulatedConnections();
+            }
+            foldedCheck.check(plan, m, workers, conns);
         }
         calls[0].launchAll();
         running = calls;

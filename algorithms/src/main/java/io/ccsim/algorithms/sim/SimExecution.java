@@ -204,6 +204,9 @@ public final class SimExecution {
         return n;
     }
 
+    /** Connections simulated: the quotient's where actors fold, else every connection of the plan. */
+    public int simulatedConnections() { return conns.count(); }
+
     /** Workers (actor, channel) of the plan. */
     public int workerCount() { return nActors * nCh; }
 
