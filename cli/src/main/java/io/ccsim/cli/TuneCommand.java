@@ -82,8 +82,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     Path chart;
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})") long seed;
     @Option(names = "--jobs", paramLabel = "N", defaultValue = "0",
-            description = "sizes simulated at once, each on its own thread (same results as one at a time; default:"
-                    + " the machine's processors)")
+            description = "candidates simulated at once (of one size or several), each on its own thread (same results"
+                    + " as one at a time; default: the machine's processors)")
     int jobs;
     @Mixin ProgressOption progressOption = new ProgressOption();
 
@@ -114,7 +114,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         if (jobs < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--jobs: invalid " + jobs
-                    + "; valid: 1 or more sizes at once, or 0 for one per processor");
+                    + "; valid: 1 or more candidates at once, or 0 for one per processor");
         }
         long[] sizes = sizeOptions.sizes(null);
         if (chart != null) ChartFile.check("--chart", chart);
@@ -122,8 +122,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length), "",
-                        true));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         if (sizes.length > 0) SimSetup.checkBuffers(topo, topo.gpus().size(), sizes[sizes.length - 1]);
         java.util.function.Supplier<PerfRunner> runners = () -> {
@@ -137,7 +136,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         List<Plan> all = new ArrayList<>();
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {
-            session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k, true), Math.min(threads, todo.size()),
+            session.budget().check("tune " + cop.cliName(), k -> RunBudget.plans(topo, all, k, true), Math.min(threads, all.size()),
                     nodes);
             for (Sized z : todo) {   // its runs fold ranks as perf's do
                 for (Plan p : z.plans()) {
@@ -147,19 +146,34 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             }
         }
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
-        long[] work = new long[todo.size()];
-        for (int i = 0; i < work.length; i++) work[i] = progress.enabled() ? todo.get(i).steps() : 1;
-        Sweep<Sized, Line> sweep = new Sweep<>(todo, work, i -> String.format(Locale.ROOT, "tune %s %s (%d/%d)", cop.cliName(),
-                Sizes.human(todo.get(i).size()), i + 1, todo.size()), progress, session.control());
+        // every candidate of every size is its own simulation: both cores work on one size's candidates
+        List<Job> sims = new ArrayList<>();
+        for (int i = 0; i < todo.size(); i++) {
+            for (int k = 0; k < todo.get(i).plans().size(); k++) sims.add(new Job(i, k));
+        }
+        // sizes in order, a size's longest candidates first (by their plans' steps), so that its last to end starts early
+        sims.sort(java.util.Comparator.comparingInt(Job::size)
+                .thenComparingLong(j -> -todo.get(j.size()).plans().get(j.candidate()).totalSteps()));
+        long[] work = new long[sims.size()];
+        for (int j = 0; j < work.length; j++) {
+            work[j] = progress.enabled() ? todo.get(sims.get(j).size()).plans().get(sims.get(j).candidate()).totalSteps() : 1;
+        }
+        Sweep<Job, Cell> sweep = new Sweep<>(sims, work, j -> {
+            Job job = sims.get(j);
+            Sized z = todo.get(job.size());
+            return String.format(Locale.ROOT, "tune %s %s (%d/%d) %s", cop.cliName(), Sizes.human(z.size()), job.size() + 1,
+                    todo.size(), z.result().candidates().get(job.candidate()).label());
+        }, progress, session.control());
         final CollectiveOp fop = cop;
         final DataType fdt = dt;
-        List<Line> tuned;
+        List<Cell> cells;
         try {
-            int concurrent = Math.max(1, Math.min(threads, todo.size()));
-            tuned = sweep.run(runners, threads, (r, z, part) -> {
+            int concurrent = Math.max(1, Math.min(threads, sims.size()));
+            cells = sweep.run(runners, threads, (r, job, part) -> {
+                Sized z = todo.get(job.size());
                 r.setFoldedCheck(session.budget().foldedCheck(topo, p -> "tune " + fop.cliName() + " at " + z.size() + " B ("
                         + PerfSizes.label(p) + ")", concurrent, nodes));
-                return tuneSize(r, z, fop, fdt, part);
+                return simulate(r, z, job.candidate(), fop, fdt);
             });
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
             throw whatIf.stalled(e);
@@ -167,6 +181,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             Thread.currentThread().interrupt();
             throw new UserException("tune: interrupted", e);
         }
+        List<Line> tuned = lines(todo, sims, cells);
         List<Line> lines = new ArrayList<>();
         Set<String> labels = new LinkedHashSet<>();
         List<Unavailable> unavailable = List.of();
@@ -211,7 +226,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** One size of the table: its nccl-tests size and per-rank count, NCCL's candidates, the plan of each, their steps. */
-    record Sized(long size, long count, TuneResult result, List<Plan> plans, long steps) { }
+    record Sized(long size, long count, TuneResult result, List<Plan> plans) { }
 
     /**
      * The sizes nccl-tests runs (one element per rank at least), each tuned and its candidates planned (cheap: plans
@@ -230,34 +245,48 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
             List<Plan> plans = new ArrayList<>();
-            long steps = 0;
             for (Candidate c : tr.candidates()) {
-                Plan p = runner.plan(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-                plans.add(p);
-                steps += p.totalSteps();
+                plans.add(runner.plan(cop, count, dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels()));
             }
-            out.add(new Sized(size, count, tr, plans, steps));
+            out.add(new Sized(size, count, tr, plans));
         }
         return out;
     }
 
-    /** One size's candidates, each simulated at NCCL's channel count, telling {@code part} which one runs. */
-    private static Line tuneSize(PerfRunner runner, Sized z, CollectiveOp cop, DataType dt, Sweep.Part part) {
-        List<Cell> cells = new ArrayList<>();
-        Cell best = null;
-        long before = 0;
-        List<Candidate> candidates = z.result().candidates();
-        for (int k = 0; k < candidates.size(); k++) {
-            Candidate c = candidates.get(k);
-            long steps = z.plans().get(k).totalSteps();
-            part.set((double) before / Math.max(1, z.steps()), (double) steps / Math.max(1, z.steps()));
-            before += steps;
-            PerfRow r = runner.simulate(cop, z.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
-            Cell cell = new Cell(c.label(), c.algorithm(), c.protocol(), c.channels(), r.timeUs());
-            cells.add(cell);
-            if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+    /** Candidate {@code candidate} of size {@code size}: one simulation of the tune. */
+    record Job(int size, int candidate) { }
+
+    /** Candidate {@code k} of {@code z} simulated at NCCL's channel count. */
+    private static Cell simulate(PerfRunner runner, Sized z, int k, CollectiveOp cop, DataType dt) {
+        Candidate c = z.result().candidates().get(k);
+        PerfRow r = runner.simulate(cop, z.count(), dt, ReduceOp.SUM, 0, c.algorithm(), c.protocol(), c.channels());
+        return new Cell(c.label(), c.algorithm(), c.protocol(), c.channels(), r.timeUs());
+    }
+
+    /**
+     * One line per size in order, from the cells of {@code jobs} (in any order): its candidates in order, the fastest
+     * the first of the least time; null for a size a stop left a cell of undone.
+     */
+    private static List<Line> lines(List<Sized> todo, List<Job> jobs, List<Cell> cells) {
+        List<Cell[]> bySize = new ArrayList<>();
+        for (Sized z : todo) bySize.add(new Cell[z.plans().size()]);
+        for (int j = 0; j < jobs.size(); j++) bySize.get(jobs.get(j).size())[jobs.get(j).candidate()] = cells.get(j);
+        List<Line> out = new ArrayList<>();
+        for (int i = 0; i < todo.size(); i++) {
+            List<Cell> line = java.util.Arrays.asList(bySize.get(i));
+            Cell best = null;
+            for (Cell cell : line) {
+                if (cell == null) {
+                    best = null;
+                    break;
+                }
+                if (best == null || cell.timeUs() < best.timeUs()) best = cell;
+            }
+            Sized z = todo.get(i);
+            out.add(best == null ? null : new Line(z.size(), z.result().input().bytes(), line, best.label(),
+                    z.result().winner().label()));
         }
-        return new Line(z.size(), z.result().input().bytes(), cells, best.label(), z.result().winner().label());
+        return out;
     }
 
     private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, Provenance provenance,
