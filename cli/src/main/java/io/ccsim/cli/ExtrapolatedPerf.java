@@ -109,15 +109,20 @@ final class ExtrapolatedPerf {
     }
 
     /**
-     * {@code --sim-mode auto} met a size whose choice has no law: the run is not extrapolated (nothing was simulated or
-     * printed yet), and auto simulates it folded instead.
+     * {@code --sim-mode auto} met a size whose choice has no law, or a target too small for its law's samples: the run
+     * is not extrapolated (nothing was simulated or printed yet), and auto simulates it folded instead.
      */
     static final class NoLaw extends RuntimeException {
         private static final long serialVersionUID = 1L;
+        private final boolean tooSmall;
 
         NoLaw(NotExtrapolatedException cause) {
             super(cause.getMessage(), cause);
+            this.tooSmall = cause.tooSmall();
         }
+
+        /** Whether the choice has a law but the target is too small for its samples. */
+        boolean tooSmall() { return tooSmall; }
     }
 
     /**
@@ -135,6 +140,7 @@ final class ExtrapolatedPerf {
                 throw new UserException(e.getMessage(), e);
             } catch (NotExtrapolatedException e) {
                 if (auto) throw new NoLaw(e);
+                if (e.tooSmall()) throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
                 throw new UserException("perf --sim-mode extrapolated: " + e.getMessage() + "; valid here: --sim-mode"
                         + " folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law", e);
             } catch (IllegalArgumentException e) {

@@ -171,7 +171,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
                     + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
         }
-        String noLaw = null;   // auto chose to extrapolate, but NCCL's choice has no law at this scale: why
+        String noLaw = null;   // auto chose to extrapolate, but NCCL's choice has no law at this scale (or too few nodes): why
+        boolean tooSmall = false;
         if (mode == SimMode.extrapolated) {
             try {
                 return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
@@ -182,13 +183,15 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                             + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law", e);
                 }
                 noLaw = e.getMessage();   // the exact (folded) run is the answer there, where ranks fold
+                tooSmall = e.tooSmall();
             }
         }
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
                         TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : "",
                         simMode != SimMode.full));
-        autoNote = simMode != SimMode.auto ? "" : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
+        autoNote = simMode != SimMode.auto ? "" : tooSmall ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
+                : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
@@ -265,7 +268,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
 
     /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */
     private boolean catalogFits(NcclEnv nccl, int concurrent) {
-        return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent);
+        return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent, true);
     }
 
     /** The catalog build options of this run. */

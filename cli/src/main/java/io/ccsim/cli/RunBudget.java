@@ -216,11 +216,11 @@ final class RunBudget {
 
     /**
      * Whether a catalog build of {@code options} and {@code concurrent} simulations of all its GPUs under
-     * {@code policy} fit ({@link #checkCatalog} refuses exactly what this says does not).
+     * {@code policy}, {@code folded} or not, fit ({@link #checkCatalog} refuses exactly what this says does not).
      */
-    boolean fitsCatalog(String name, BuildOptions options, NetPolicy policy, int concurrent) {
-        if (fits(catalog(name, options, PlanOptions.MAX_CHANNELS, concurrent))) return true;
-        return fits(catalog(name, options, channels(name, options, policy), concurrent));
+    boolean fitsCatalog(String name, BuildOptions options, NetPolicy policy, int concurrent, boolean folded) {
+        if (fits(catalog(name, options, PlanOptions.MAX_CHANNELS, concurrent, folded))) return true;
+        return fits(catalog(name, options, channels(name, options, policy), concurrent, folded));
     }
 
     /**

@@ -91,6 +91,28 @@ class ExtrapolatedPerfTest {
     }
 
     /**
+     * auto beyond 1,024 GPUs on a cluster too small for its law's samples (15 NVL72 racks, 1,080 GPUs: a tree law
+     * needs a sample beyond one leaf at half the target) runs folded, as the same rows show, and says why;
+     * {@code --sim-mode extrapolated} refuses it naming the node count from which it applies.
+     */
+    @Test
+    void autoSimulatesFoldedWhereTheTargetIsTooSmallForTheLawsSamples() {
+        String[] common = {"perf", "--topology", "gb200-nvl72", "--nodes", "15", "--op", "all_reduce", "-b", "1M", "-e", "1M",
+            "--sim-mode"};
+        CliTest.Result auto = CliTest.run(concat(common, "auto"));
+        assertThat(auto.code()).as(auto.err()).isZero();
+        assertThat(auto.out()).contains("# mode: folded (exact, --sim-mode auto: too few nodes to extrapolate NCCL's choice): ");
+        CliTest.Result folded = CliTest.run(concat(common, "folded"));
+        assertThat(rows(auto.out())).hasSize(1);
+        assertThat(rows(auto.out()).get(0)).containsExactly(rows(folded.out()).get(0));
+        CliTest.Result extrapolated = CliTest.run(concat(common, "extrapolated"));
+        assertThat(extrapolated.code()).isNotZero();
+        assertThat(extrapolated.err().lines()).singleElement().satisfies(l -> assertThat(l).isEqualTo("ccsim: error: perf"
+                + " --sim-mode extrapolated: 15 nodes are too few to extrapolate TREE: it needs a sample beyond one leaf (32"
+                + " hosts) at half the target or less; valid: 66 nodes or more, or --sim-mode folded"));
+    }
+
+    /**
      * auto beyond 1,024 GPUs where NCCL's choice has no law (a ring across more than 4 leaf groups): the folded run,
      * which the same rows show, where the plan knows the ranks alike; a broadcast too short for its chain law (1 GiB
      * on 1,200 ranks), whose ranks the plan does not know alike, is refused in one line that says why neither mode

@@ -71,11 +71,11 @@ public final class SampleNodes {
         long[] trains = chainTrains(targetUnits);
         int least = chainLeast(ranksPerNode, targetUnits);
         if (targetNodes < least) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate CHAIN: its"
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate CHAIN: its"
                     + " samples are 4 node counts, up to half the target, whose chains are 4 trains of %d units long (%d"
                     + " nodes or more at %d ranks a node); valid: %s--sim-mode folded", targetNodes, trains[0],
                     chainLow(trains[0], ranksPerNode), ranksPerNode,
-                    least == Integer.MAX_VALUE ? "" : least + " nodes or more, or "));
+                    least == Integer.MAX_VALUE ? "" : least + " nodes or more, or "), true);
         }
         int hi = Integer.highestOneBit(Math.min(targetNodes / 2, RING_MAX_RANKS / ranksPerNode));
         List<ChainSample> out = new ArrayList<>();
@@ -170,10 +170,10 @@ public final class SampleNodes {
         throw treeTooFew(targetNodes, hostsPerLeaf);
     }
 
-    private static IllegalArgumentException treeTooFew(int targetNodes, int hostsPerLeaf) {
-        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate TREE: it needs"
+    private static NotExtrapolatedException treeTooFew(int targetNodes, int hostsPerLeaf) {
+        return new NotExtrapolatedException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate TREE: it needs"
                 + " a sample beyond one leaf (%d hosts) at half the target or less; valid: %d nodes or more, or --sim-mode"
-                + " folded", targetNodes, hostsPerLeaf, 2 * hostsPerLeaf + 2));
+                + " folded", targetNodes, hostsPerLeaf, 2 * hostsPerLeaf + 2), true);
     }
 
     /**
@@ -215,8 +215,8 @@ public final class SampleNodes {
         return s;
     }
 
-    private static IllegalArgumentException tooFew(ScalingLaw law, int target, int least) {
-        return new IllegalArgumentException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate %s; valid: %d"
-                + " nodes or more", target, law.name(), least));
+    private static NotExtrapolatedException tooFew(ScalingLaw law, int target, int least) {
+        return new NotExtrapolatedException(String.format(Locale.ROOT, "%d nodes are too few to extrapolate %s; valid: %d"
+                + " nodes or more", target, law.name(), least), true);
     }
 }
