@@ -186,20 +186,21 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 tooSmall = e.tooSmall();
             }
         }
+        String hint = mode == SimMode.folded && !spec.commandLine().getParseResult().hasMatchedOption("--sim-mode")
+                ? autoHint(cop, dt, ro, sizes, nccl, threads) : null;
+        // where auto would extrapolate, the folded run is held to the heap of simulating every worker: at that scale its
+        // ranks may not fold (trees, chains), finding out takes a minute, and extrapolation answers in seconds
+        boolean foldedBudget = simMode != SimMode.full && hint == null;
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
                         TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : "",
-                        simMode != SimMode.full));
+                        foldedBudget));
         autoNote = simMode != SimMode.auto ? "" : tooSmall ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
                 : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
+        if (hint != null) spec.commandLine().getErr().println(hint);   // once the cluster is built: no note on a refusal
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
-        if (mode == SimMode.folded && !spec.commandLine().getParseResult().hasMatchedOption("--sim-mode")
-                && TopologyArgs.isCatalog(topology) && nodes > 1 && n > AUTO_FOLDED_MAX_GPUS) {
-            String hint = new ExtrapolatedPerf(this, session).autoNote(cop, dt, ro, sizes, nccl, threads, n);
-            if (hint != null) spec.commandLine().getErr().println(hint);
-        }
         if (sizes.length > 0) SimSetup.checkBuffers(topo, n, sizes[sizes.length - 1]);
         if (register < 0 || register > 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "-R/--local_register: invalid " + register
@@ -216,7 +217,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
                 ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes,
-                noLaw);
+                noLaw, foldedBudget);
         PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
@@ -264,6 +265,22 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             return SimMode.folded;   // the build reports it
         }
         return gpusTotal > AUTO_FOLDED_MAX_GPUS || !catalogFits(nccl, concurrent) ? SimMode.extrapolated : SimMode.folded;
+    }
+
+    /**
+     * For a run folded by default on a catalog cluster beyond auto's folded limit: the note that {@code --sim-mode auto}
+     * would extrapolate some of its sizes ({@link ExtrapolatedPerf#autoNote}), or null.
+     */
+    private String autoHint(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads) {
+        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return null;
+        long gpusTotal;
+        try {
+            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, catalogOptions()).gpus();
+        } catch (IllegalArgumentException e) {
+            return null;   // the build reports it
+        }
+        if (gpusTotal <= AUTO_FOLDED_MAX_GPUS) return null;
+        return new ExtrapolatedPerf(this, session).autoNote(cop, dt, ro, sizes, nccl, threads, (int) gpusTotal);
     }
 
     /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */

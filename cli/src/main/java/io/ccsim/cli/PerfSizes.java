@@ -38,15 +38,18 @@ final class PerfSizes {
      * @param nccl    the NCCL variables
      * @param seed    the simulation seed
      * @param symk    NCCL's symmetric kernels where both buffers are symmetric windows ({@code -R 2}); null: none
-     * @param folding what each simulation simulates
-     * @param nodes   boards of the cluster, for the budget's advice
+     * @param folding      what each simulation simulates
+     * @param nodes        boards of the cluster, for the budget's advice
+     * @param noLaw        why {@code --sim-mode auto} runs folded where it meant to extrapolate, or null
+     * @param foldedBudget whether a folded run is budgeted as folded (its state, then what it simulates); else as if
+     *                     it simulated every worker
      */
     record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-                 SimExecution.Folding folding, int nodes, String noLaw) {
-        /** A setup whose run was not first meant to be extrapolated. */
+                 SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget) {
+        /** A setup whose run was not first meant to be extrapolated, budgeted as it simulates. */
         Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
               SimExecution.Folding folding, int nodes) {
-            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null);
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true);
         }
 
         PerfRunner runner(Main.Session session) {
@@ -140,7 +143,8 @@ final class PerfSizes {
     private static Plan[] plan(String command, Setup setup, PerfRunner runner, Call call, List<Long> sizes, int threads,
                                Main.Session session) {
         Topology topo = setup.topo();
-        boolean folded = setup.folding() == SimExecution.Folding.RANKS; // the least it needs; its folding is checked later
+        // folded: the least it needs, its folding checked once known
+        boolean folded = setup.folding() == SimExecution.Folding.RANKS && setup.foldedBudget();
         Plan[] plans = new Plan[sizes.size()];
         List<Plan> planned = new ArrayList<>();
         int largest = -1;
