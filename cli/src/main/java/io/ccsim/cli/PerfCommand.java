@@ -198,7 +198,6 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         autoNote = simMode != SimMode.auto ? "" : tooSmall ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
                 : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
-        if (hint != null) spec.commandLine().getErr().println(hint);   // once the cluster is built: no note on a refusal
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         int n = topo.gpus().size();
         if (sizes.length > 0) SimSetup.checkBuffers(topo, n, sizes[sizes.length - 1]);
@@ -228,7 +227,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         PerfSizes.Outcome outcome;
         try {
             outcome = PerfSizes.run("perf", setup, runner, new PerfSizes.Call(cop, dt, ro, root, iters, torch), todo, threads, session,
-                    progressOption.open(spec.commandLine().getErr(), session));
+                    progressOption.open(spec.commandLine().getErr(), session), () -> {
+                        if (hint != null) spec.commandLine().getErr().println(hint);   // not before a refusal
+                    });
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
             throw whatIf.stalled(e);
         }

@@ -110,7 +110,17 @@ final class PerfSizes {
      */
     static Outcome run(String command, Setup setup, PerfRunner planner, Call call, List<Long> sizes, int threads,
                        Main.Session session, Progress progress) {
+        return run(command, setup, planner, call, sizes, threads, session, progress, () -> { });
+    }
+
+    /**
+     * As {@link #run(String, Setup, PerfRunner, Call, List, int, Main.Session, Progress)}, running {@code planned} once
+     * the sizes are planned and fit the budget, before any is simulated (a note a refusal must not precede).
+     */
+    static Outcome run(String command, Setup setup, PerfRunner planner, Call call, List<Long> sizes, int threads,
+                       Main.Session session, Progress progress, Runnable planned) {
         Plan[] plans = plan(command, setup, planner, call, sizes, threads, session);
+        planned.run();
         long t0 = System.nanoTime();
         Sweep<Long, SizeRun> sweep = new Sweep<>(sizes, work(plans, call.iters(), progress.enabled()),
                 i -> String.format(Locale.ROOT, "%s %s %s (%d/%d)%s", command, call.op().cliName(), Sizes.human(sizes.get(i)),
@@ -161,8 +171,12 @@ final class PerfSizes {
             }
         }
         if (largest >= 0) {
+            // held to every worker's heap though folded: auto would extrapolate it (PerfCommand)
+            String alternative = setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget()
+                    ? "--sim-mode extrapolated, " : "";
             session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
-                    k -> RunBudget.plans(topo, planned, k, folded), Math.min(threads, planned.size()), setup.nodes());
+                    k -> RunBudget.plans(topo, planned, k, folded), Math.min(threads, planned.size()), setup.nodes(),
+                    alternative);
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
             if (plans[i] == null) continue;

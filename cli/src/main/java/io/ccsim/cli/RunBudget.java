@@ -263,6 +263,14 @@ final class RunBudget {
      * @throws UserException if it does not fit
      */
     void check(String what, java.util.function.IntFunction<Need> needAt, int concurrent, int nodes) {
+        check(what, needAt, concurrent, nodes, "");
+    }
+
+    /**
+     * As {@link #check(String, java.util.function.IntFunction, int, int)}, the refusal offering {@code alternative}
+     * (e.g. {@code --sim-mode extrapolated, }; "" for none) among what is valid.
+     */
+    void check(String what, java.util.function.IntFunction<Need> needAt, int concurrent, int nodes, String alternative) {
         Need need = needAt.apply(concurrent);
         if (fits(need)) return;
         String valid = fewerJobs(concurrent, needAt);
@@ -270,6 +278,7 @@ final class RunBudget {
             long fit = (long) Math.floor(nodes * fittingScale(need));
             valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "";
         }
+        valid += alternative;
         throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid
                 + (valid.isEmpty() ? "more heap: " : "or more heap: ") + heapOption(need));
     }

@@ -236,6 +236,21 @@ class StopAndBudgetTest {
         assertThat(need).isGreaterThan(least + (1L << 20));
     }
 
+    @Test
+    void aDefaultRunThatAutoWouldExtrapolateIsHeldToEveryWorkersHeapAndOffersExtrapolation() {
+        // 130 HGX nodes (1,040 GPUs): auto would extrapolate the tree, so the folded default run is budgeted unfolded;
+        // a heap the GPUs x channels bound fits but the tree's two lanes do not
+        BuildOptions o = BuildOptions.of(0, 130);
+        long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
+        CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "130", "--op",
+                "all_reduce", "-b", "1G", "-e", "1G");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("ccsim: error: perf all_reduce at 1073741824 B (Tree/Simple x16): the run needs about ")
+                .contains("33,280 workers and 33,248 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
+    }
+
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
     private static boolean allToAllFits(long heap, int nodes) {
         io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
