@@ -114,15 +114,13 @@ final class ExtrapolatedPerf {
      */
     static final class NoLaw extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        private final boolean tooSmall;
 
         NoLaw(NotExtrapolatedException cause) {
             super(cause.getMessage(), cause);
-            this.tooSmall = cause.tooSmall();
         }
 
         /** Whether the choice has a law but the target is too small for its samples. */
-        boolean tooSmall() { return tooSmall; }
+        boolean tooSmall() { return ((NotExtrapolatedException) getCause()).tooSmall(); }
     }
 
     /**

@@ -171,8 +171,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
                     + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
         }
-        String noLaw = null;   // auto chose to extrapolate, but NCCL's choice has no law at this scale (or too few nodes): why
-        boolean tooSmall = false;
+        ExtrapolatedPerf.NoLaw noLaw = null;   // auto chose to extrapolate, but no law serves NCCL's choice here: why
         if (mode == SimMode.extrapolated) {
             try {
                 return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
@@ -182,8 +181,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     throw new UserException("perf --sim-mode auto: " + e.getMessage() + ", and the folded run does not"
                             + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law", e);
                 }
-                noLaw = e.getMessage();   // the exact (folded) run is the answer there, where ranks fold
-                tooSmall = e.tooSmall();
+                noLaw = e;   // the exact (folded) run is the answer there, where ranks fold
             }
         }
         String hint = mode == SimMode.folded && !spec.commandLine().getParseResult().hasMatchedOption("--sim-mode")
@@ -195,7 +193,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
                         TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : "",
                         foldedBudget));
-        autoNote = simMode != SimMode.auto ? "" : tooSmall ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
+        autoNote = simMode != SimMode.auto ? "" : noLaw != null && noLaw.tooSmall()
+                ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
                 : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
                 : ", --sim-mode auto up to " + AUTO_FOLDED_MAX_GPUS + " GPUs";
         CalibrationProfile prof = SimSetup.profile(profile, topo);
@@ -216,7 +215,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
                 ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes,
-                noLaw, foldedBudget);
+                noLaw == null ? null : noLaw.getMessage(), foldedBudget);
         PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {

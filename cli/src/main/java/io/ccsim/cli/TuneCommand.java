@@ -140,8 +140,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     nodes);
             for (Sized z : todo) {   // its runs fold ranks as perf's do
                 for (Plan p : z.plans()) {
-                    PerfSizes.checkFoldingReads("tune " + cop.cliName() + " at " + z.size() + " B (" + PerfSizes.label(p) + ")",
-                            p, nodes);
+                    PerfSizes.checkFoldingReads(what(cop, z.size(), p), p, nodes);
                 }
             }
         }
@@ -155,10 +154,10 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         // but folds to a few workers and ends at once), which at 1,024 GPUs starts NVLSTree, the longest, seconds earlier
         // than NCCL's candidate order (10.5-11.5 s wall against 13.0-13.9, alternated)
         sims.sort(java.util.Comparator.comparingInt(Job::size)
-                .thenComparingLong(j -> -todo.get(j.size()).plans().get(j.candidate()).totalSteps()));
+                .thenComparingLong(j -> -j.plan(todo).totalSteps()));
         long[] work = new long[sims.size()];
         for (int j = 0; j < work.length; j++) {
-            work[j] = progress.enabled() ? todo.get(sims.get(j).size()).plans().get(sims.get(j).candidate()).totalSteps() : 1;
+            work[j] = progress.enabled() ? sims.get(j).plan(todo).totalSteps() : 1;
         }
         Sweep<Job, Cell> sweep = new Sweep<>(sims, work, j -> {
             Job job = sims.get(j);
@@ -173,8 +172,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             int concurrent = Math.max(1, Math.min(threads, sims.size()));
             cells = sweep.run(runners, threads, (r, job, part) -> {
                 Sized z = todo.get(job.size());
-                r.setFoldedCheck(session.budget().foldedCheck(topo, p -> "tune " + fop.cliName() + " at " + z.size() + " B ("
-                        + PerfSizes.label(p) + ")", concurrent, nodes));
+                r.setFoldedCheck(session.budget().foldedCheck(topo, p -> what(fop, z.size(), p), concurrent, nodes));
                 return simulate(r, z, job.candidate(), fop, fdt);
             });
         } catch (io.ccsim.algorithms.perf.StalledRunException e) {
@@ -256,7 +254,17 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** Candidate {@code candidate} of size {@code size}: one simulation of the tune. */
-    record Job(int size, int candidate) { }
+    record Job(int size, int candidate) {
+        /** This job's plan among {@code todo}'s. */
+        Plan plan(List<Sized> todo) {
+            return todo.get(size).plans().get(candidate);
+        }
+    }
+
+    /** {@code tune all_reduce at 1073741824 B (Tree/Simple x16)}: one simulation of the tune, for refusals. */
+    private static String what(CollectiveOp cop, long size, Plan plan) {
+        return "tune " + cop.cliName() + " at " + size + " B (" + PerfSizes.label(plan) + ")";
+    }
 
     /** Candidate {@code k} of {@code z} simulated at NCCL's channel count. */
     private static Cell simulate(PerfRunner runner, Sized z, int k, CollectiveOp cop, DataType dt) {
