@@ -47,14 +47,23 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      * Channels across hosts (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, connect.cc ncclTopoPostset):
      * the ring search starts at the fastest speed of its array (sm90: 48, 45, 42, 40, 30, 24, ... GB/s) not above the
      * NIC's bandwidth and finds floor(nicBw / speed) channels per NIC (each channel debits its NIC by the speed), so
-     * S = nics x that at bw = speed (lower speeds give no more nChannels x bw). ncclTopoDupChannels doubles them,
-     * halving bw, unless bw < 25 or (sm > 80 and bw < 50 and S > 4). ncclTopoPostset doubles the channels again,
-     * and once more on sm90+ when bw > 45 and there are fewer than 16. 8 x NDR 400 Gb/s (50 GB/s): 8 at 48 -> no
-     * dup -> 16 channels; 4 NICs: 4 at 48 -> 8 at 24 -> 16 channels; 1 NIC: 1 at 48 -> 2 at 24 -> 4 channels.
+     * T = nics x that at bw = speed. On an NVLink host every GPU carries every channel once each way, so the GPU's
+     * NVLink (NCCL's per-link constant x links) bounds the count too: S = min(T, floor(nvl / speed), 32), and at
+     * lower speeds more channels may fit, down to the speed where T do; the search keeps the largest S x speed
+     * (ncclTopoCompareGraphs; ties keep the faster). 8 NICs on 8 x H100 (370.8 GB/s): 7 at 48, 8 at 45. Search
+     * channel c tries the c-th NIC first (ncclTopoSearchRecNet over ncclTopoSelectNets' list, in GPU order), so the
+     * first S NICs carry the channels. A GB200 NVL72 rack (72 NICs, 18 x 40.1 = 721.8 GB/s): 15 at 48, 16 at 45.1,
+     * no more at lower speeds, so 16 channels on the NICs of the first 16 GPUs: the "16 NICs between MNNVL domains"
+     * of NCCL 2.27.3's release notes (NCCL 2.28.9's search, run on that topology, finds the same).
+     * ncclTopoDupChannels doubles them, halving bw, unless bw < 25 or (sm > 80 and bw < 50 and S > 4).
+     * ncclTopoPostset doubles the channels again,
+     * and once more on sm90+ when bw > 45 and there are fewer than 16. 8 x NDR 400 Gb/s (50 GB/s): 8 at 45 -> no
+     * dup -> 16 channels; 4 NICs: 4 at 48 -> 8 at 24 -> 16 channels; 1 NIC: 1 at 48 -> 2 at 24 -> 4 channels;
+     * GB200 NVL72: 16 at 45.1 -> no dup -> 32 channels, channel c + 16 on channel c's NIC.
      * ccsim takes min(that, the intra-node channels) and keeps its convention of raw bandwidths: per channel the
-     * NICs' total over the channels, and for the intra-node graph no more than that (NCCL's ring graph across nodes
-     * has bwIntra = bwInter, the search speed). So 4 NICs for 8 GPUs give the same 16 channels at half the
-     * network bandwidth per channel.
+     * used NICs' total over the channels, and for the intra-node graph no more than that (NCCL's ring graph across
+     * nodes has bwIntra = bwInter, the search speed). So 4 NICs for 8 GPUs give the same 16 channels at half the
+     * network bandwidth per channel, and an NVL72 rack's 32 channels get 16 NICs' worth, 25 GB/s each.
      */
 
     /** NVLink4 bandwidth per link NCCL assumes on sm90 (src/graph/topo.h SM90_NVLINK_BW). */
@@ -121,10 +130,12 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             for (int j = 0; j < ppn; j++) nicOfLocal[j] = hostNics.localNic(gpuNodeIndices[j]);
             Nics nics = nicsOf(topo, hostNics, nicOfLocal, g0);
             netNics = nics;
-            nCh = Math.max(1, Math.min(nCh, netChannels(nics, intra.nvl5())));
-            interBw = nics.totalGBs() / nCh;
+            boolean nvlink = intra.linkClass() == LinkClass.NVLINK && ppn > 1;
+            NetSearch search = NetSearch.of(nics, intra.nvl5(), nvlink ? intra.totalGBs() : 0);
+            nCh = Math.max(1, Math.min(nCh, search.commChannels()));
+            interBw = search.nicsUsed() * (nics.totalGBs() / nics.count()) / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
-            rails = RailRings.across(ppn, nNodes, nicOfLocal, intra.linkClass() == LinkClass.NVLINK && ppn > 1, policy);
+            rails = RailRings.across(ppn, nNodes, nicOfLocal, nvlink, policy, search.nicsUsed());
             collNet = CollNetSearch.of(topo, g0, headLocals(nicOfLocal), nics.totalGBs() / nics.count(), ppn, nNodes, nCh,
                     intra.nvl5());
         } else {
@@ -150,22 +161,48 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
     static final double[] SM90_INTER_SPEEDS = {48, 45, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
     static final double[] SM100_INTER_SPEEDS = {96, 48, 45.1, 42, 40, 30, 24, 22, 20, 17.5, 15, 12, 6, 3, 2.4, 1.2, 0.24, 0.12};
 
-    /** The communicator's channel count across nodes from NCCL's ring search over {@code nics} (class comment). */
-    static int netChannels(Nics nics, boolean sm100) {
-        double[] speeds = sm100 ? SM100_INTER_SPEEDS : SM90_INTER_SPEEDS;
-        double nicBw = nics.totalGBs() / nics.count();
-        int i = 0;
-        while (i < speeds.length - 1 && speeds[i] > nicBw) i++;
-        double bw = speeds[i];
-        int search = nics.count() * Math.max(1, (int) Math.floor(nicBw / bw + 1e-9));
-        if (!(bw < 25) && !(bw < 50 && search > 4)) {
-            search *= 2;
-            bw /= 2;
+    /**
+     * What NCCL's ring search across nodes finds (class comment): its channels and their speed (GB/s), the NICs they
+     * use (the first ones in GPU order), and the communicator's channels after ncclTopoDupChannels and ncclTopoPostset.
+     */
+    record NetSearch(int searchChannels, double speed, int nicsUsed, int commChannels) {
+        /**
+         * The search over {@code nics}, on sm100 ({@code sm100}) or sm90, every GPU's NVLink carrying
+         * {@code nvlinkGBs} (0: the host's GPUs are not joined by NVLink, no bound).
+         */
+        static NetSearch of(Nics nics, boolean sm100, double nvlinkGBs) {
+            double[] speeds = sm100 ? SM100_INTER_SPEEDS : SM90_INTER_SPEEDS;
+            double nicBw = nics.totalGBs() / nics.count();
+            int i = 0;
+            while (i < speeds.length - 1 && speeds[i] > nicBw) i++;
+            int perNic = Math.max(1, (int) Math.floor(nicBw / speeds[i] + 1e-9));
+            int target = nics.count() * perNic;
+            int best = 0;
+            double bw = speeds[i];
+            for (int j = i; j < speeds.length; j++) {
+                int n = target;
+                if (nvlinkGBs > 0) n = Math.min(n, (int) Math.floor(nvlinkGBs / speeds[j] + 1e-9));
+                n = Math.min(n, MAX_SEARCH_CHANNELS);
+                if (n * speeds[j] > best * bw + 1e-9) {
+                    best = n;
+                    bw = speeds[j];
+                }
+                if (n >= target) break; // lower speeds fit no more channels
+            }
+            int search = Math.max(1, best);
+            int used = Math.min(nics.count(), search); // channel c tries the c-th NIC first (ncclTopoSearchRecNet)
+            if (!(bw < 25) && !(bw < 50 && search > 4)) {
+                search *= 2;
+                bw /= 2;
+            }
+            int comm = 2 * search;
+            if (bw > 45 && comm < 16) comm *= 2;
+            return new NetSearch(search, bw, used, Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS));
         }
-        int comm = 2 * search;
-        if (bw > 45 && comm < 16) comm *= 2;
-        return Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS);
     }
+
+    /** The most channels NCCL's ring search looks for (init.cc: MAXCHANNELS / 2). */
+    private static final int MAX_SEARCH_CHANNELS = 32;
 
     /** The GPU nodes of the ranks. @throws IllegalArgumentException for none, a node that is not a GPU, a GPU twice */
     private static List<Node> gpusOf(Topology topo, int[] gpuNodeIndices) {

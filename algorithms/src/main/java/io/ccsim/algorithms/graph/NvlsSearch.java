@@ -24,9 +24,12 @@ final class NvlsSearch {
      * speed with speed × heads ≤ total × n/(n − 1). On one node no link consumes bwInter: pass 2 raises it along the
      * ladder while it is below 2 × bwIntra, so it ends at the first speed ≥ 2 × bwIntra or at the ladder's top.
      * 8 × H100 (18 links × 20.6 = 370.8 GB/s): bwIntra 40 (9 × 40 = 360), bwInter 60 (top). Across nodes the search
-     * starts at a NIC and takes its local GPU as a head: one head per NIC, bwInter the first inter-node speed the NIC
-     * carries (NDR 400 Gb/s = 50 GB/s: 48); ccsim models that with one NIC per GPU (heads = GPUs). The graph serves
-     * NVLSTree; NCCL's plain NVLS across nodes needs CollNet (SHARP) on top.
+     * starts at a NIC and takes its local GPU as a head: one head per NIC (the first 32 GPUs' on a GB200 NVL72 rack,
+     * getNvlsNetDev), and pass 2 raises bwInter along the inter-node speeds while it is below 2 × bwIntra and the NIC
+     * carries it (NDR 400 Gb/s = 50 GB/s: up to 48). 8 × H100: bwIntra 40, bwInter 48; an NVL72 rack (33 × 20 =
+     * 660 of 721.8 GB/s): bwIntra 20, bwInter 40 (NCCL 2.28.9's search, run on that topology). ccsim models it with
+     * one NIC per GPU (heads = GPUs, up to 32). The graph serves NVLSTree; NCCL's plain NVLS across nodes needs
+     * CollNet (SHARP) on top.
      */
     private NvlsSearch() { }
 
@@ -66,11 +69,17 @@ final class NvlsSearch {
                 break;
             }
         }
-        if (nNodes > 1) { // each head's NIC carries bwInter: the first inter-node search speed its bandwidth allows
+        if (nNodes > 1) { // each head's NIC carries bwInter: raised up to 2 x bwIntra, as far as the NIC allows
             double[] inter = nvl5 ? CommGraph.SM100_INTER_SPEEDS : CommGraph.SM90_INTER_SPEEDS;
             int i = 0;
             while (i < inter.length - 1 && inter[i] > nicGBs) i++;
             bwInter = inter[i];
+            for (int j = inter.length - 1; j > i; j--) {
+                if (inter[j] >= 2 * bwIntra) {
+                    bwInter = inter[j];
+                    break;
+                }
+            }
         }
         return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, java.util.Optional.empty());
     }

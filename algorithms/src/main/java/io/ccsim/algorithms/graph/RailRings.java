@@ -30,7 +30,8 @@ public final class RailRings {
      *  - With NCCL_CROSS_NIC=1 the rings descend as above and leave by the exit GPU's own NIC (rail e+1), so every
      *    hop between hosts changes rail; with NCCL_CROSS_NIC=0 and no PXN the exit GPU reaches the entry NIC over
      *    PCIe and the host bridge. Those routes are NcclPaths's.
-     *  - Channel c beyond the NIC count repeats channel c mod count (ncclTopoDupChannels, ncclTopoPostset).
+     *  - Channel c beyond the NICs the search uses repeats channel c mod their count (ncclTopoDupChannels,
+     *    ncclTopoPostset): an NVL72 rack's channels c and c + 16 share GPU c's NIC (CommGraph).
      */
     private final int ppn;
     private final int nNodes;
@@ -57,15 +58,16 @@ public final class RailRings {
 
     /**
      * The rings of {@code nNodes} hosts of {@code ppn} ranks each, local rank j's NIC being {@code nicOfLocal[j]}
-     * (a topology node index, −1 for none), the GPUs of a host NVLink-connected or not.
+     * (a topology node index, −1 for none), the GPUs of a host NVLink-connected or not, over the first
+     * {@code maxNics} distinct NICs in local-rank order (those NCCL's search uses).
      *
      * @throws IllegalArgumentException if no local rank has a NIC
      */
-    static RailRings across(int ppn, int nNodes, int[] nicOfLocal, boolean nvlink, NetPolicy policy) {
+    static RailRings across(int ppn, int nNodes, int[] nicOfLocal, boolean nvlink, NetPolicy policy, int maxNics) {
         List<Integer> nics = new ArrayList<>();
         List<Integer> entries = new ArrayList<>();
         for (int j = 0; j < ppn; j++) {
-            if (nicOfLocal[j] >= 0 && !nics.contains(nicOfLocal[j])) {
+            if (nicOfLocal[j] >= 0 && !nics.contains(nicOfLocal[j]) && nics.size() < maxNics) {
                 nics.add(nicOfLocal[j]);
                 entries.add(j);
             }

@@ -39,7 +39,10 @@ class RailRingsTest {
     @Test
     void eightNdrNicsGiveSixteenChannelsAtFiftyGbPerSecondTotalPerNic() {
         CommGraph g = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4)), 32);
-        // search: 8 NICs x 1 channel at 48 GB/s, no duplication (48 < 50 and 8 > 4), Postset x2
+        // search: 8 NICs x 1 channel; at 48 GB/s the GPU's NVLink (18 x 20.6 = 370.8) fits 7, at 45 all 8 (360 > 336);
+        // no duplication (45 < 50 and 8 > 4), Postset x2
+        CommGraph.NetSearch search = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 50.0, 8), false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
+        assertThat(search).isEqualTo(new CommGraph.NetSearch(8, 45, 8, 16));
         assertThat(g.nChannels()).isEqualTo(16);
         assertThat(g.interBwGBs()).isCloseTo(8 * 50.0 / 16, within(1e-9));
         assertThat(g.intraBwGBs()).isCloseTo(18 * CommGraph.SM90_NVLINK_BW_GBS / 16, within(1e-9));
@@ -122,5 +125,56 @@ class RailRingsTest {
     void oneHostKeepsRanksInOrder() {
         CommGraph g = CommGraph.of(TopologyCatalog.build("hgx-h200"), 8);
         for (int[] ring : g.ringOrders(4)) assertThat(ring).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    }
+
+    /**
+     * A GB200 NVL72 rack's 72 NICs (NCCL 2.28.9's search, run on that topology): the GPU's NVLink (18 x 40.1 = 721.8
+     * GB/s) fits 15 channels at 48 and 16 at 45.1, so the search finds 16 channels on the NICs of GPUs 0-15, not
+     * duplicated (45.1 < 50), doubled by Postset to 32: channels c and c + 16 enter by the same NIC, and the network
+     * per channel is 16 NICs' worth, 16 x 50 / 32 = 25 GB/s.
+     */
+    @Test
+    void aGb200RackRingsUseTheNicsOfItsFirstSixteenGpusTwoChannelsEach() {
+        Topology t = TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 3));
+        CommGraph g = CommGraph.of(t, 216);
+        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(72 * 50.0, 72), true, 18 * CommGraph.SM100_NVLINK_BW_GBS))
+                .isEqualTo(new CommGraph.NetSearch(16, 45.1, 16, 32));
+        assertThat(g.nChannels()).isEqualTo(32);
+        assertThat(g.interBwGBs()).isCloseTo(16 * 50.0 / 32, within(1e-9));
+        int[] nics = g.rails().channelNics();
+        assertThat(nics).hasSize(16);
+        for (int j = 0; j < 16; j++) assertThat(nics[j]).as("channel %d", j).isEqualTo(t.nodeIndex("n0.nic" + j));
+        int[][] rings = g.ringOrders(32);
+        for (int c = 0; c < 16; c++) assertThat(rings[c + 16]).as("channel %d", c + 16).containsExactly(rings[c]);
+    }
+
+    /**
+     * With 800 Gb/s NICs on 8 x H100 each NIC could carry two channels at 48 GB/s, but the GPU's NVLink bounds the
+     * search at 8 channels at 45: one per NIC, 16 after Postset, the network per channel 8 x 100 / 16.
+     */
+    @Test
+    void fasterNicsDoNotAddChannelsBeyondWhatTheNvlinkCarries() {
+        CommGraph.NetSearch s = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
+        assertThat(s).isEqualTo(new CommGraph.NetSearch(8, 45, 8, 16));
+        // without NVLink between the GPUs nothing bounds the search but the NICs: 16 at 48, Postset 32
+        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), false, 0))
+                .isEqualTo(new CommGraph.NetSearch(16, 48, 8, 32));
+    }
+
+    /**
+     * NVLS across nodes: pass 2 raises bwInter up to 2 x bwIntra, as far as the NIC allows. An NVL72 rack's 32 heads
+     * fit 20 GB/s each on the NVLink (33 x 20 = 660 of 721.8), so bwInter 40; 8 x H100's 8 heads 40 (9 x 40 = 360 of
+     * 370.8), so bwInter 48, the NIC's limit.
+     */
+    @Test
+    void nvlsAcrossNodesRaisesBwInterToTwiceBwIntraAsFarAsTheNicAllows() {
+        var gb = CommGraph.of(TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 3)), 216).nvls();
+        assertThat(gb.heads()).isEqualTo(32);
+        assertThat(gb.bwIntraGBs()).isEqualTo(20);
+        assertThat(gb.bwInterGBs()).isEqualTo(40);
+        var h = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 3)), 24).nvls();
+        assertThat(h.heads()).isEqualTo(8);
+        assertThat(h.bwIntraGBs()).isEqualTo(40);
+        assertThat(h.bwInterGBs()).isEqualTo(48);
     }
 }
