@@ -144,9 +144,13 @@ class StopAndBudgetTest {
     }
 
     private static CliTest.Result withHeap(long heapBytes, String... args) {
+        return withHeap(heapBytes, Map.of(), args);
+    }
+
+    private static CliTest.Result withHeap(long heapBytes, Map<String, String> env, String... args) {
         StringWriter o = new StringWriter();
         StringWriter e = new StringWriter();
-        int code = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true), Map.of(),
+        int code = Main.execute(args, new PrintWriter(o, true), new PrintWriter(e, true), env,
                 new Main.Session(new RunControl(), false, System::nanoTime, heapBytes));
         return new CliTest.Result(code, o.toString(), e.toString());
     }
@@ -179,8 +183,8 @@ class StopAndBudgetTest {
         // a heap the GPUs x channels bound fits but the tree's two lanes per channel do not
         BuildOptions o = BuildOptions.of(0, 64);
         long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
-        CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
-                "-b", "64M", "-e", "64M", "--sim-mode", "full");
+        CliTest.Result r = withHeap(lower + (1L << 20), Map.of("NCCL_ALGO", "Tree"), "perf", "--topology", "hgx-h100",
+                "--nodes", "64", "--op", "all_reduce", "-b", "64M", "-e", "64M", "--sim-mode", "full");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).startsWith("ccsim: error: perf all_reduce at 67108864 B (Tree/LL128 x16): the run needs about ")
@@ -229,7 +233,7 @@ class StopAndBudgetTest {
         long simulated = Long.parseLong(m.group(1).replace(",", ""));
         long workers = (long) plan.nActors() * plan.nChannels() * plan.nLanes();
         assertThat(simulated).as("ranks simulated of %d", workers).isGreaterThanOrEqualTo(workers / 2).isLessThan(workers);
-        assertThat(r.err()).startsWith("ccsim: error: perf broadcast at 1073741824 B (Ring/Simple x16): the run needs about ")
+        assertThat(r.err()).startsWith("ccsim: error: perf broadcast at 1073741824 B (Ring/LL128 x16): the run needs about ")
                 .contains(String.format(java.util.Locale.ROOT, "%,d workers and %,d connections, folded", workers,
                         plan.connectionCount())).contains("or more heap: CCSIM_JAVA_OPTS=");
         long need = RunBudget.folded(t, plan, 1, simulated, Long.parseLong(m.group(2).replace(",", "")), 1).heapBytes();
@@ -238,8 +242,8 @@ class StopAndBudgetTest {
 
     @Test
     void aDefaultRunThatAutoWouldExtrapolateIsHeldToEveryWorkersHeapAndOffersExtrapolation() {
-        // 130 HGX nodes (1,040 GPUs): auto would extrapolate the tree, so the folded default run is budgeted unfolded;
-        // a heap the GPUs x channels bound fits but the tree's two lanes do not
+        // 130 HGX nodes (1,040 GPUs): auto would extrapolate NCCL's NVLSTree (the tree law), so the folded default run
+        // is budgeted unfolded; a heap the GPUs x channels bound fits but the NVLSTree's switch actors do not
         BuildOptions o = BuildOptions.of(0, 130);
         long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
         CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "130", "--op",
@@ -247,8 +251,8 @@ class StopAndBudgetTest {
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
-                .startsWith("ccsim: error: perf all_reduce at 1073741824 B (Tree/Simple x16): the run needs about ")
-                .contains("33,280 workers and 33,248 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
+                .startsWith("ccsim: error: perf all_reduce at 1073741824 B (NVLSTree/Simple x16): the run needs about ")
+                .contains("199,680 workers and 332,544 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
     }
 
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
@@ -292,12 +296,13 @@ class StopAndBudgetTest {
 
     @Test
     void twoSizesAtOnceThatDoNotFitAreRefusedNamingTheJobsThatFit() {
-        // two 64 MiB-class plans at once need twice the simulation; a heap between one and two suggests --jobs 1
+        // two 64 MiB-class tree plans at once need twice the simulation; a heap between one and two suggests --jobs 1
+        // (NCCL's own choice there is NVLSTree, whose switch actors no GPUs x channels estimate covers)
         BuildOptions o = BuildOptions.of(0, 64);
         long one = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
         long two = RunBudget.catalog("hgx-h100", o, 16, 2).heapBytes();
-        CliTest.Result r = withHeap((one + two) / 2, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "all_reduce",
-                "-b", "32M", "-e", "64M", "--jobs", "2");
+        CliTest.Result r = withHeap((one + two) / 2, Map.of("NCCL_ALGO", "Tree"), "perf", "--topology", "hgx-h100", "--nodes",
+                "64", "--op", "all_reduce", "-b", "32M", "-e", "64M", "--jobs", "2");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err()).contains("2 simulations at once (--jobs)").contains("valid here: --jobs 1, ");
     }

@@ -42,22 +42,24 @@ import java.util.Map;
  */
 public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intraClass, double intraBwGBs,
                         double interBwGBs, int nChannels, int[] gpuOfRank, CommLayout layout, RailRings rails,
-                        NvlsGraph nvls, CollNetGraph collNet) {
+                        NvlsGraph nvls, CollNetGraph collNet, TuneInput.NetGraph netGraph) {
     /*
      * Channels across hosts (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, connect.cc ncclTopoPostset):
      * the ring search starts at the fastest speed of its array (sm90: 48, 45, 42, 40, 30, 24, ... GB/s) not above the
      * NIC's bandwidth and finds floor(nicBw / speed) channels per NIC (each channel debits its NIC by the speed), so
-     * T = nics x that at bw = speed. On an NVLink host every GPU carries every channel once each way, so the GPU's
-     * NVLink (NCCL's per-link constant x links) bounds the count too: S = min(T, floor(nvl / speed), 32), and at
-     * lower speeds more channels may fit, down to the speed where T do; the search keeps the largest S x speed
-     * (ncclTopoCompareGraphs; ties keep the faster). 8 NICs on 8 x H100 (370.8 GB/s): 7 at 48, 8 at 45. Search
-     * channel c tries the c-th NIC first (ncclTopoSearchRecNet over ncclTopoSelectNets' list, in GPU order), so the
-     * first S NICs carry the channels. A GB200 NVL72 rack (72 NICs, 18 x 40.1 = 721.8 GB/s): 15 at 48, 16 at 45.1,
-     * no more at lower speeds, so 16 channels on the NICs of the first 16 GPUs: the "16 NICs between MNNVL domains"
-     * of NCCL 2.27.3's release notes (NCCL 2.28.9's search, run on that topology, finds the same).
+     * T = nics x that at bw = speed. On an NVLink host a channel crosses the NVLink of every GPU but its entry (in)
+     * and its exit (out), so the GPU's NVLink (NCCL's per-link constant x links) bounds the count too: S channels
+     * fit while S x speed does, or (S - S / ppn) x speed where every GPU is the entry of as many channels (S >= ppn);
+     * at lower speeds more channels may fit, down to the speed where T do; the search keeps the largest S x speed
+     * (ncclTopoCompareGraphs; ties keep the faster). Search channel c tries the c-th NIC first (ncclTopoSearchRecNet
+     * over ncclTopoSelectNets' list, in GPU order), so the first S NICs carry the channels. 8 NICs on 8 x H100
+     * (370.8 GB/s): 8 at 48, each GPU carrying 7. A GB200 NVL72 rack (72 NICs, 18 x 40.1 = 721.8 GB/s): 15 at 48,
+     * 16 at 45.1, no more at lower speeds, so 16 channels on the NICs of the first 16 GPUs: the "16 NICs between MNNVL
+     * domains" of NCCL 2.27.3's release notes. NCCL 2.28.9's own search, compiled and run on modelled HGX H100 and
+     * NVL72 topologies, finds both (8 at 48; 16 at 45.1).
      * ncclTopoDupChannels doubles them, halving bw, unless bw < 25 or (sm > 80 and bw < 50 and S > 4).
      * ncclTopoPostset doubles the channels again,
-     * and once more on sm90+ when bw > 45 and there are fewer than 16. 8 x NDR 400 Gb/s (50 GB/s): 8 at 45 -> no
+     * and once more on sm90+ when bw > 45 and there are fewer than 16. 8 x NDR 400 Gb/s (50 GB/s): 8 at 48 -> no
      * dup -> 16 channels; 4 NICs: 4 at 48 -> 8 at 24 -> 16 channels; 1 NIC: 1 at 48 -> 2 at 24 -> 4 channels;
      * GB200 NVL72: 16 at 45.1 -> no dup -> 32 channels, channel c + 16 on channel c's NIC.
      * ccsim takes min(that, the intra-node channels) and keeps its convention of raw bandwidths: per channel the
@@ -124,6 +126,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         RailRings rails;
         Nics netNics = null;
         CollNetGraph collNet = CollNetGraph.none("one node: CollNet reduces in the network between nodes");
+        TuneInput.NetGraph netGraph = null;
         if (nNodes > 1) {
             HostNics hostNics = new HostNics(topo, policy);
             int[] nicOfLocal = new int[ppn];
@@ -131,11 +134,12 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             Nics nics = nicsOf(topo, hostNics, nicOfLocal, g0);
             netNics = nics;
             boolean nvlink = intra.linkClass() == LinkClass.NVLINK && ppn > 1;
-            NetSearch search = NetSearch.of(nics, intra.nvl5(), nvlink ? intra.totalGBs() : 0);
+            NetSearch search = NetSearch.of(nics, ppn, intra.nvl5(), nvlink ? intra.totalGBs() : 0);
             nCh = Math.max(1, Math.min(nCh, search.commChannels()));
             interBw = search.nicsUsed() * (nics.totalGBs() / nics.count()) / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
             rails = RailRings.across(ppn, nNodes, nicOfLocal, nvlink, policy, search.nicsUsed());
+            netGraph = search.tunerGraph(nics.count());
             collNet = CollNetSearch.of(topo, g0, headLocals(nicOfLocal), nics.totalGBs() / nics.count(), ppn, nNodes, nCh,
                     intra.nvl5());
         } else {
@@ -145,7 +149,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         NvlsGraph nvls = netNics == null ? NvlsSearch.of(topo, g0, ppn, nNodes, 0, 0)
                 : NvlsSearch.of(topo, g0, ppn, nNodes, netNics.count(), netNics.totalGBs() / netNics.count());
         return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
-                nvls, collNet);
+                nvls, collNet, netGraph);
     }
 
     /** Per distinct local NIC ({@code nicOfLocal}: per local index, −1 for none), the first local index using it. */
@@ -167,10 +171,20 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      */
     record NetSearch(int searchChannels, double speed, int nicsUsed, int commChannels) {
         /**
-         * The search over {@code nics}, on sm100 ({@code sm100}) or sm90, every GPU's NVLink carrying
-         * {@code nvlinkGBs} (0: the host's GPUs are not joined by NVLink, no bound).
+         * The ring and tree graphs as NCCL's tuner reads them, on a host of {@code nics} NICs. The tree search looks
+         * for the balanced pattern first (a channel's parent on one NIC, its children on another) and falls back to
+         * the plain tree where the NICs cannot carry two per channel at the speed: 8 channels on 8 NICs of an HGX
+         * H100 find the plain tree, 16 on an NVL72 rack's 72 the balanced one (NCCL 2.28.9's search on both).
          */
-        static NetSearch of(Nics nics, boolean sm100, double nvlinkGBs) {
+        TuneInput.NetGraph tunerGraph(int nics) {
+            return new TuneInput.NetGraph(searchChannels, speed, 2 * searchChannels <= nics);
+        }
+
+        /**
+         * The search over {@code nics} of a host of {@code ppn} GPUs, on sm100 ({@code sm100}) or sm90, every GPU's
+         * NVLink carrying {@code nvlinkGBs} (0: the host's GPUs are not joined by NVLink, no bound).
+         */
+        static NetSearch of(Nics nics, int ppn, boolean sm100, double nvlinkGBs) {
             double[] speeds = sm100 ? SM100_INTER_SPEEDS : SM90_INTER_SPEEDS;
             double nicBw = nics.totalGBs() / nics.count();
             int i = 0;
@@ -180,9 +194,8 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             int best = 0;
             double bw = speeds[i];
             for (int j = i; j < speeds.length; j++) {
-                int n = target;
-                if (nvlinkGBs > 0) n = Math.min(n, (int) Math.floor(nvlinkGBs / speeds[j] + 1e-9));
-                n = Math.min(n, MAX_SEARCH_CHANNELS);
+                int n = Math.min(target, MAX_SEARCH_CHANNELS);
+                while (n > 1 && nvlinkGBs > 0 && nvlinkLoad(n, ppn) * speeds[j] > nvlinkGBs + 1e-9) n--;
                 if (n * speeds[j] > best * bw + 1e-9) {
                     best = n;
                     bw = speeds[j];
@@ -199,6 +212,11 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             if (bw > 45 && comm < 16) comm *= 2;
             return new NetSearch(search, bw, used, Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS));
         }
+    }
+
+    /** Channels that cross a GPU's NVLink one way when {@code s} channels enter by the first NICs of {@code ppn} GPUs. */
+    private static int nvlinkLoad(int s, int ppn) {
+        return s < ppn ? s : s - s / ppn;
     }
 
     /** The most channels NCCL's ring search looks for (init.cc: MAXCHANNELS / 2). */
@@ -326,8 +344,11 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
 
     /** The tuner's input for {@code op} of {@code bytes} (NCCL's nBytes) of {@code dtype} reduced by {@code redop}. */
     public TuneInput tuneInput(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
+        // NCCL's ring search keeps every channel on one GPU order (sameChannels) unless the channels enter by
+        // different NICs, as rail rings across nodes do; that sets a ring broadcast's latency (Tuner)
+        boolean sameChannels = nNodes == 1 || rails.channelNics().length == 1;
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, nNodes > 1 ? interBwGBs : 0.0,
-                intraClass, nChannels, 0.0, true, nvls, dtype, redop, collNet);
+                intraClass, nChannels, 0.0, sameChannels, nvls, dtype, redop, collNet, netGraph);
     }
 
     /** Ring orders (lists of ranks) for {@code channels} channels: ranks in order on one host, {@link RailRings} across hosts. */

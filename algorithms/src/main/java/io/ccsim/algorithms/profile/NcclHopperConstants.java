@@ -40,8 +40,11 @@ final class NcclHopperConstants {
      * (line 179: 39.0 for N2, 20.4 for N4) — ncclTopoTuneModel lines 269-272.
      */
     public static final ByNodeCount LL_MAX_BW = new ByNodeCount(141.0, 39.0, 20.4);
-    /** perChMaxRingLL128Bws Hopper, GB/s — line 188. */
+    /** perChMaxRingLL128Bws Hopper, GB/s — line 188 (36.7 at every node count). */
     public static final double RING_LL128_PER_CH_MAX_BW = 36.7;
+    /** {@link #RING_LL128_PER_CH_MAX_BW} by node count. */
+    public static final ByNodeCount RING_LL128_PER_CH_MAX = new ByNodeCount(RING_LL128_PER_CH_MAX_BW,
+            RING_LL128_PER_CH_MAX_BW, RING_LL128_PER_CH_MAX_BW);
     /** perChMaxTreeLL128Bws Hopper N1/N2/N4, GB/s — line 195. */
     public static final ByNodeCount TREE_LL128_PER_CH_MAX_BW = new ByNodeCount(36.7, 36.7, 29.0);
     /** perChMaxTreeBws Hopper N1/N2/N4, GB/s — line 202. */
@@ -76,9 +79,9 @@ final class NcclHopperConstants {
             for (int i = 0; i < row.length; i++) boxed[i] = row[i];
             corr.put(p, List.of(boxed));
         }
-        return new TunerConstants(LL_MAX_BW, TREE_PER_CH_MAX_BW, TREE_LL128_PER_CH_MAX_BW, LL128_EFFICIENCY,
-                TREE_EFFICIENCY, TREE_LL_FACTOR, TREE_LL128_INTRA, TREE_LL128_INTER, NET_OVERHEAD_US, RING_PLATEAU,
-                corr);
+        return new TunerConstants(LL_MAX_BW, TREE_PER_CH_MAX_BW, TREE_LL128_PER_CH_MAX_BW, RING_LL128_PER_CH_MAX,
+                LL128_EFFICIENCY, TREE_EFFICIENCY, TREE_LL_FACTOR, TREE_LL128_INTRA, TREE_LL128_INTER, NET_OVERHEAD_US,
+                RING_PLATEAU, corr);
     }
 
     /** NCCL's tree latencies (baseLat, hwLat of NCCL_ALGO_TREE) per protocol. */

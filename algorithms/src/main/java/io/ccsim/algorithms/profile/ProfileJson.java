@@ -53,6 +53,8 @@ final class ProfileJson {
             "tree_ll128_max_channel_bw_gbps", "ll128_efficiency", "tree_efficiency", "tree_ll_factor",
             "tree_ll128_intra_efficiency", "tree_ll128_inter_efficiency", "net_overhead_us",
             "ring_plateau_factor", "tree_correction");
+    /** The tuner's keys a profile may leave out (a file written before they existed), with their defaults. */
+    private static final List<String> TUNER_OPTIONAL_KEYS = List.of("ring_ll128_max_channel_bw_gbps");
     private static final List<String> FIT_KEYS = List.of("source", "date", "residuals");
 
     /** A cursor over the parsed tree that knows its source and path. */
@@ -156,7 +158,7 @@ final class ProfileJson {
         double reduce = c.positive(o, "reduce_bw_gbps", "$");
         double copy = c.positive(o, "copy_bw_gbps", "$");
         Map<LinkClass, Double> eff = links(c, o.get("link_efficiency"), "$.link_efficiency", true);
-        TunerConstants tuner = readTuner(c, o.get("tuner"));
+        TunerConstants tuner = readTuner(c, o.get("tuner"), protocols.get(Protocol.LL128).maxChannelBwGbps());
         SimCosts sim = readSim(c, o.get("sim"));
         Optional<FitInfo> fit = o.has("fit") ? Optional.of(readFit(c, o.get("fit"))) : Optional.empty();
         try {
@@ -197,15 +199,25 @@ final class ProfileJson {
         return treeLat;
     }
 
-    /** {@code tuner}: NCCL's bandwidth refinements. */
-    private static TunerConstants readTuner(Ctx c, JsonElement e) {
-        JsonObject t = c.object(e, "$.tuner", TUNER_KEYS, TUNER_KEYS);
+    /**
+     * {@code tuner}: NCCL's bandwidth refinements. Without {@code ring_ll128_max_channel_bw_gbps} the ring LL128 cap is
+     * the LL128 protocol's per-channel limit {@code ll128Cap} times the LL128 efficiency at every node count, which is
+     * how such a file's numbers were read before the key existed.
+     */
+    private static TunerConstants readTuner(Ctx c, JsonElement e, double ll128Cap) {
+        List<String> allowed = new ArrayList<>(TUNER_KEYS);
+        allowed.addAll(TUNER_OPTIONAL_KEYS);
+        JsonObject t = c.object(e, "$.tuner", allowed, TUNER_KEYS);
         String tp = "$.tuner";
         Map<Protocol, List<Double>> corr = readTreeCorrection(c, t.get("tree_correction"), tp + ".tree_correction");
+        double ll128Eff = c.fraction(t, "ll128_efficiency", tp);
+        ByNodeCount ringLl128 = t.has("ring_ll128_max_channel_bw_gbps")
+                ? byNodes(c, t, "ring_ll128_max_channel_bw_gbps", tp)
+                : new ByNodeCount(ll128Cap * ll128Eff, ll128Cap * ll128Eff, ll128Cap * ll128Eff);
         return new TunerConstants(
                 byNodes(c, t, "ll_max_bw_gbps", tp), byNodes(c, t, "tree_max_channel_bw_gbps", tp),
-                byNodes(c, t, "tree_ll128_max_channel_bw_gbps", tp),
-                c.fraction(t, "ll128_efficiency", tp), c.fraction(t, "tree_efficiency", tp),
+                byNodes(c, t, "tree_ll128_max_channel_bw_gbps", tp), ringLl128,
+                ll128Eff, c.fraction(t, "tree_efficiency", tp),
                 c.fraction(t, "tree_ll_factor", tp), c.fraction(t, "tree_ll128_intra_efficiency", tp),
                 c.fraction(t, "tree_ll128_inter_efficiency", tp), c.nonNegative(t, "net_overhead_us", tp),
                 c.positive(t, "ring_plateau_factor", tp), corr);
@@ -430,6 +442,7 @@ final class ProfileJson {
         writeNodes(w, "ll_max_bw_gbps", t.llMaxBwGbps());
         writeNodes(w, "tree_max_channel_bw_gbps", t.treeMaxChannelBwGbps());
         writeNodes(w, "tree_ll128_max_channel_bw_gbps", t.treeLl128MaxChannelBwGbps());
+        writeNodes(w, "ring_ll128_max_channel_bw_gbps", t.ringLl128MaxChannelBwGbps());
         w.name("ll128_efficiency").value(t.ll128Efficiency());
         w.name("tree_efficiency").value(t.treeEfficiency());
         w.name("tree_ll_factor").value(t.treeLlFactor());

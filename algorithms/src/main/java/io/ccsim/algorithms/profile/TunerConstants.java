@@ -16,6 +16,8 @@ import java.util.Map;
  * @param llMaxBwGbps                 cap on the total ring/tree LL bus bandwidth ({@code llMaxBws[index1][index2]})
  * @param treeMaxChannelBwGbps        per-channel cap of tree all-reduce ({@code perChMaxTreeBws})
  * @param treeLl128MaxChannelBwGbps   per-channel cap of tree LL128 ({@code perChMaxTreeLL128Bws})
+ * @param ringLl128MaxChannelBwGbps   per-channel cap of ring LL128 ({@code perChMaxRingLL128Bws}: Hopper 36.7 at every
+ *                                    node count, Blackwell 73.4 / 34.6 / 73.4)
  * @param ll128Efficiency             ring LL128 bandwidth factor (NCCL 0.92, "120.0/128.0" in its comment)
  * @param treeEfficiency              tree all-reduce bandwidth factor (NCCL 0.92)
  * @param treeLlFactor                tree LL bandwidth factor (NCCL 1/3.8)
@@ -30,7 +32,8 @@ import java.util.Map;
  *                                    i = log2(nBytes/64) ({@code treeCorrectionFactor})
  */
 public record TunerConstants(ByNodeCount llMaxBwGbps, ByNodeCount treeMaxChannelBwGbps,
-                             ByNodeCount treeLl128MaxChannelBwGbps, double ll128Efficiency, double treeEfficiency,
+                             ByNodeCount treeLl128MaxChannelBwGbps, ByNodeCount ringLl128MaxChannelBwGbps,
+                             double ll128Efficiency, double treeEfficiency,
                              double treeLlFactor, double treeLl128IntraEfficiency, double treeLl128InterEfficiency,
                              double netOverheadUs, double ringPlateauFactor,
                              Map<Protocol, List<Double>> treeCorrection) {

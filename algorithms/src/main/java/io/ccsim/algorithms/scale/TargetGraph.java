@@ -59,7 +59,7 @@ public record TargetGraph(CommGraph sample, String sampleName, int nodes, String
         NvlsGraph nvls = s.nvls().refusal().isEmpty() ? s.nvls() : NvlsGraph.none(renamed(s.nvls().refusal().get()));
         CollNetGraph collNet = s.collNet().available() ? s.collNet() : CollNetGraph.none(renamed(s.collNet().refusal().get()));
         return new TuneInput(op, bytes, nRanks(), nodes, s.gpusPerNode(), s.intraBwGBs(), s.interBwGBs(), s.intraClass(),
-                s.maxChannels(), s.interLatencyUs(), s.ringSameChannels(), nvls, s.dtype(), s.redop(), collNet);
+                s.maxChannels(), s.interLatencyUs(), s.ringSameChannels(), nvls, s.dtype(), s.redop(), collNet, s.netGraph());
     }
 
     /** {@code reason} naming the target's topology where it names the sample's. */

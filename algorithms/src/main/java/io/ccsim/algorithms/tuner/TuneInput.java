@@ -35,10 +35,40 @@ import java.util.Objects;
  * @param dtype            the element type (NVLS reduces only some, {@code NvlsSupport})
  * @param redop            the reduction (SUM for collectives without one)
  * @param collNet          the CollNet graphs (a SHARP network), or why there are none
+ * @param netGraph         across nodes, the ring and tree graphs as NCCL's tuner reads them ({@link NetGraph}); null
+ *                         on one node or where the caller has none, when {@code maxChannels} and the per-channel
+ *                         bandwidths stand for them
  */
 public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
                         double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
-                        boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop, CollNetGraph collNet) {
+                        boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop, CollNetGraph collNet,
+                        NetGraph netGraph) {
+
+    /**
+     * The ring and tree graphs across nodes as NCCL's ncclTopoTuneModel reads them (src/graph/tuning.cc): the search's
+     * channels and speed after ncclTopoDupChannels, before ncclTopoPostset doubles the communicator's channels
+     * ({@code graphs[a]->nChannels}, {@code bwIntra = bwInter}), and whether the tree search found the balanced
+     * pattern (parent and children on two NICs) or only the plain tree, whose bandwidth NCCL takes at 0.85
+     * ({@code maxTreePattern == NCCL_TOPO_PATTERN_TREE}).
+     *
+     * @param channels     search channels, &gt;= 1
+     * @param bwGBs        their speed, GB/s, &gt; 0
+     * @param balancedTree whether the tree graph is NCCL_TOPO_PATTERN_BALANCED_TREE
+     */
+    public record NetGraph(int channels, double bwGBs, boolean balancedTree) {
+        public NetGraph {
+            if (channels < 1) throw new IllegalArgumentException("graph channels must be >= 1, got " + channels);
+            if (!(bwGBs > 0) || Double.isInfinite(bwGBs)) throw new IllegalArgumentException("graph bandwidth must be finite and > 0, got " + bwGBs);
+        }
+    }
+
+    /** No graph across nodes given: {@code maxChannels} and the per-channel bandwidths stand for it. */
+    public TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
+                     double interBwGBs, LinkClass intraClass, int maxChannels, double interLatencyUs,
+                     boolean ringSameChannels, NvlsGraph nvls, DataType dtype, ReduceOp redop, CollNetGraph collNet) {
+        this(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass, maxChannels, interLatencyUs,
+                ringSameChannels, nvls, dtype, redop, collNet, null);
+    }
 
     /** No CollNet graph ("no SHARP network given"). */
     public TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int gpusPerNode, double intraBwGBs,
@@ -105,30 +135,30 @@ public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int
     /** The same call with another size in bytes. */
     public TuneInput withBytes(long newBytes) {
         return new TuneInput(op, newBytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet, netGraph);
     }
 
     /** The same communicator and size for another collective. */
     public TuneInput withOp(CollectiveOp newOp) {
         return new TuneInput(newOp, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, collNet, netGraph);
     }
 
     /** The same call of another element type and reduction. */
     public TuneInput withData(DataType newType, ReduceOp newRedop) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, newType, newRedop, collNet);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, newType, newRedop, collNet, netGraph);
     }
 
     /** The same call with the NVLS graph {@code g}. */
     public TuneInput withNvls(NvlsGraph g) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, g, dtype, redop, collNet);
+                maxChannels, interLatencyUs, ringSameChannels, g, dtype, redop, collNet, netGraph);
     }
 
     /** The same call with the CollNet graph {@code g}. */
     public TuneInput withCollNet(CollNetGraph g) {
         return new TuneInput(op, bytes, nRanks, nNodes, gpusPerNode, intraBwGBs, interBwGBs, intraClass,
-                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, g);
+                maxChannels, interLatencyUs, ringSameChannels, nvls, dtype, redop, g, netGraph);
     }
 }

@@ -23,13 +23,16 @@ import java.util.Optional;
  * <pre>
  * nsteps = 2(n−1) all-reduce | n−1 all-gather, reduce-scatter | n otherwise                 (l.289)
  * bw     = N ≤ 2 ? intraBw : interBw                     (per-channel graph bandwidth, l.306)
+ *          across nodes: the search graph's speed, with nc its channels (before Postset doubles them)
  * busBw  = nc × bw                                                                           (l.324)
  * Ring LL:     busBw = min(llMaxBw, nc × min(bw, capLL) × 0.5)                               (l.327)
- * Ring LL128:  busBw = nc × min(bw, capLL128) × ll128Eff    [= min(busBw·0.92, nc·36.7)]      (l.328)
+ * Ring LL128:  busBw = min(nc × bw × ll128Eff, nc × perChMaxRingLL128Bw)                     (l.328)
  * Ring Simple: busBw = nc × min(bw, capSimple)              [ccsim: cap from the profile; NCCL has none]
  * Tree AR:     busBw = min(busBw × treeEff, nc × perChMaxTreeBw)                            (l.330)
  *   Tree LL:    busBw = min(busBw × treeLlFactor, llMaxBw)                                  (l.332)
  *   Tree LL128: busBw = min(busBw × (N == 1 ? 7/9 : 120/128), nc × perChMaxTreeLL128Bw)     (l.333)
+ *   Tree across nodes on the plain pattern (NICs too few for two a channel): busBw × 0.85      (l.335)
+ * across nodes the communicator's nc of maxChannels channels get busBw × nc / maxChannels
  * bandwidth = busBw × (Ring ? n / nsteps : 0.5)                  (bus → algorithm bandwidth, l.376)
  * latency   = baseLat[a][p] +
  *   Ring bcast/reduce: sameChannels ? hwLat : nsteps × hwLat (Simple: tree's hwLat)          (l.395)
@@ -44,8 +47,8 @@ import java.util.Optional;
  * </pre>
  * The ring latency constants (baseLat, hwLat of Ring) are the profile's {@code protocols}; Tree's are the
  * profile's {@code tree}; caps and factors are the profile's {@code tuner}; the per-channel protocol limits
- * {@code capP} are the profile's {@code max_channel_bw_gbps} (for LL128 the built-in value is 36.7 / 0.92,
- * making the line-328 formula exact).
+ * {@code capP} are the profile's {@code max_channel_bw_gbps}; ring LL128's cap is the tuner's
+ * {@code ring_ll128_max_channel_bw_gbps} by node count (Hopper 36.7, Blackwell 73.4 / 34.6 / 73.4).
  *
  * <h2>Enablement</h2>
  * Candidates are the (algorithm, protocol) pairs ccsim implements for the collective — all-reduce: Tree,
@@ -385,19 +388,28 @@ public final class Tuner {
         }
     }
 
-    /** {@code comm->bandwidths[coll][a][p]} for {@code nc} channels (l.306-383), GB/s. */
+    /**
+     * {@code comm->bandwidths[coll][a][p]} for {@code nc} channels (l.306-383), GB/s. Across nodes NCCL reads the search
+     * graph ({@link TuneInput.NetGraph}: its channels at its speed, the plain tree at 0.85), of which the communicator's
+     * {@code nc} of {@code maxChannels} channels get their share.
+     */
     double bandwidthGBs(TuneInput in, Algorithm a, Protocol p, int nc) {
         TunerConstants t = profile.tuner();
         int n = in.nRanks();
         int nNodes = in.nNodes();
-        double bw = nNodes <= 2 ? in.intraBwGBs() : in.interBwGBs();
+        TuneInput.NetGraph g = nNodes > 1 ? in.netGraph() : null;
+        int commNc = nc;
+        if (g != null) nc = g.channels();
+        double bw = g != null ? g.bwGBs() : nNodes <= 2 ? in.intraBwGBs() : in.interBwGBs();
         double llMaxBw = t.llMaxBwGbps().forNodes(nNodes);
         double busBw;
         if (a == Algorithm.RING) {
-            double perCh = Math.min(bw, profile.protocol(p).maxChannelBwGbps());
-            busBw = nc * perCh;
+            if (p == Protocol.LL128) {
+                busBw = Math.min(nc * bw * t.ll128Efficiency(), nc * t.ringLl128MaxChannelBwGbps().forNodes(nNodes));
+            } else {
+                busBw = nc * Math.min(bw, profile.protocol(p).maxChannelBwGbps());
+            }
             if (p == Protocol.LL) busBw = Math.min(llMaxBw, busBw * 0.5);
-            if (p == Protocol.LL128) busBw = busBw * t.ll128Efficiency();
             busBw *= (double) n / nsteps(in.op(), n);
         } else if (a == Algorithm.TREE) {
             busBw = nc * bw;
@@ -409,12 +421,16 @@ public final class Tuner {
                 busBw = Math.min(busBw * (nNodes == 1 ? t.treeLl128IntraEfficiency() : t.treeLl128InterEfficiency()),
                         nc * t.treeLl128MaxChannelBwGbps().forNodes(nNodes));
             }
+            if (g != null && !g.balancedTree()) busBw *= PLAIN_TREE_FACTOR;
             busBw *= 0.5;
         } else {
             throw new IllegalStateException("no NCCL bandwidth model for " + a);
         }
-        return busBw;
+        return g != null ? busBw * commNc / in.maxChannels() : busBw;
     }
+
+    /** NCCL's tree bandwidth factor where the tree search found only the plain pattern (tuning.cc l.335). */
+    private static final double PLAIN_TREE_FACTOR = 0.85;
 
     /** {@code comm->latencies[coll][a][p]} (l.384-417), µs. */
     double latencyUs(TuneInput in, Algorithm a, Protocol p) {

@@ -39,10 +39,10 @@ class RailRingsTest {
     @Test
     void eightNdrNicsGiveSixteenChannelsAtFiftyGbPerSecondTotalPerNic() {
         CommGraph g = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4)), 32);
-        // search: 8 NICs x 1 channel; at 48 GB/s the GPU's NVLink (18 x 20.6 = 370.8) fits 7, at 45 all 8 (360 > 336);
-        // no duplication (45 < 50 and 8 > 4), Postset x2
-        CommGraph.NetSearch search = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 50.0, 8), false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
-        assertThat(search).isEqualTo(new CommGraph.NetSearch(8, 45, 8, 16));
+        // search: 8 NICs x 1 channel at 48 GB/s, each GPU's NVLink (18 x 20.6 = 370.8) carrying 7 of them (a channel
+        // leaves its entry GPU's NVLink in and its exit's out); no duplication (48 < 50 and 8 > 4), Postset x2
+        CommGraph.NetSearch search = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 50.0, 8), 8, false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
+        assertThat(search).isEqualTo(new CommGraph.NetSearch(8, 48, 8, 16));
         assertThat(g.nChannels()).isEqualTo(16);
         assertThat(g.interBwGBs()).isCloseTo(8 * 50.0 / 16, within(1e-9));
         assertThat(g.intraBwGBs()).isCloseTo(18 * CommGraph.SM90_NVLINK_BW_GBS / 16, within(1e-9));
@@ -137,7 +137,7 @@ class RailRingsTest {
     void aGb200RackRingsUseTheNicsOfItsFirstSixteenGpusTwoChannelsEach() {
         Topology t = TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 3));
         CommGraph g = CommGraph.of(t, 216);
-        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(72 * 50.0, 72), true, 18 * CommGraph.SM100_NVLINK_BW_GBS))
+        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(72 * 50.0, 72), 72, true, 18 * CommGraph.SM100_NVLINK_BW_GBS))
                 .isEqualTo(new CommGraph.NetSearch(16, 45.1, 16, 32));
         assertThat(g.nChannels()).isEqualTo(32);
         assertThat(g.interBwGBs()).isCloseTo(16 * 50.0 / 32, within(1e-9));
@@ -149,15 +149,16 @@ class RailRingsTest {
     }
 
     /**
-     * With 800 Gb/s NICs on 8 x H100 each NIC could carry two channels at 48 GB/s, but the GPU's NVLink bounds the
-     * search at 8 channels at 45: one per NIC, 16 after Postset, the network per channel 8 x 100 / 16.
+     * With 800 Gb/s NICs on 8 x H100 each NIC could carry two channels at 48 GB/s, but 16 channels would put 14 on
+     * each GPU's NVLink (672 of 370.8 GB/s). At 48 the NVLink fits 8 (7 x 48 = 336), at 45 it fits 9 (8 x 45 = 360,
+     * one GPU entering two): 405 GB/s beats 384, and Postset makes 18 channels over the 8 NICs.
      */
     @Test
     void fasterNicsDoNotAddChannelsBeyondWhatTheNvlinkCarries() {
-        CommGraph.NetSearch s = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
-        assertThat(s).isEqualTo(new CommGraph.NetSearch(8, 45, 8, 16));
+        CommGraph.NetSearch s = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
+        assertThat(s).isEqualTo(new CommGraph.NetSearch(9, 45, 8, 18));
         // without NVLink between the GPUs nothing bounds the search but the NICs: 16 at 48, Postset 32
-        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), false, 0))
+        assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 0))
                 .isEqualTo(new CommGraph.NetSearch(16, 48, 8, 32));
     }
 

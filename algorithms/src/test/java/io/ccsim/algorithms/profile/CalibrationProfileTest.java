@@ -55,6 +55,39 @@ class CalibrationProfileTest {
         assertThat(CalibrationProfile.builtin("h100")).isEqualTo(builtinFromConstants("H100"));
     }
 
+    /**
+     * The B200 profile (B200 and GB200) reads NCCL's Blackwell rows (tuning.cc v2.28.9): the tree caps, the ring and
+     * tree LL128 caps by node count, one node's LL cap; the rest of its tuner is Hopper's, as in NCCL.
+     */
+    @Test
+    void theB200ProfileCarriesNcclsBlackwellTunerConstants() {
+        CalibrationProfile p = CalibrationProfile.builtin("b200");
+        assertThat(p.computeCapability()).isEqualTo(100);
+        TunerConstants t = p.tuner();
+        assertThat(t).isEqualTo(NcclBlackwellConstants.tunerConstants());
+        assertThat(t.treeMaxChannelBwGbps()).isEqualTo(new ByNodeCount(70.0, 42.8, 24.0));
+        assertThat(t.ringLl128MaxChannelBwGbps()).isEqualTo(new ByNodeCount(73.4, 34.6, 73.4));
+        assertThat(t.treeLl128MaxChannelBwGbps()).isEqualTo(new ByNodeCount(55.6, 31.67, 20.0));
+        assertThat(t.llMaxBwGbps()).isEqualTo(new ByNodeCount(282.0, 39.0, 20.4));
+        assertThat(p.fit().get().source()).contains("Blackwell (sm100)");
+    }
+
+    /**
+     * A profile written before {@code ring_ll128_max_channel_bw_gbps} existed reads its ring LL128 cap as it did: the
+     * LL128 protocol's per-channel limit times the LL128 efficiency at every node count.
+     */
+    @Test
+    void aProfileWithoutTheRingLl128CapKeepsItsProtocolLimit(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("p.json");
+        CalibrationProfile.builtin("h100").write(f);
+        String json = Files.readString(f).replaceAll("\"ring_ll128_max_channel_bw_gbps\":\\s*\\{[^}]*\\},?\\s*", "");
+        assertThat(json).doesNotContain("ring_ll128");
+        Files.writeString(f, json);
+        CalibrationProfile p = CalibrationProfile.load(f);
+        double cap = p.protocol(Protocol.LL128).maxChannelBwGbps() * p.tuner().ll128Efficiency();
+        assertThat(p.tuner().ringLl128MaxChannelBwGbps()).isEqualTo(new ByNodeCount(cap, cap, cap));
+    }
+
     /** The built-in file equals what NcclHopperConstants builds, so the resource carries the cited numbers. */
     private static CalibrationProfile builtinFromConstants(String gpu) {
         CalibrationProfile file = CalibrationProfile.builtin(gpu);

@@ -37,7 +37,7 @@ class ExtrapolatorTest {
     @Test
     void theTargetsChoiceAndItsSamples() {
         Extrapolator.SizePlan tree = to(12_500, Map.of()).plan(CollectiveOp.ALL_REDUCE, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
-        assertThat(tree.choice()).isEqualTo("Tree/Simple x16");
+        assertThat(tree.choice()).isEqualTo("NVLSTree/Simple x16");
         assertThat(tree.law()).isEqualTo(ScalingLaw.TREE);
         assertThat(tree.count()).isEqualTo(1L << 28);
         assertThat(tree.samples()).containsExactly(new Extrapolator.Sample(24, 1L << 28, 0), new Extrapolator.Sample(48, 1L << 28, 0));
@@ -65,18 +65,19 @@ class ExtrapolatorTest {
      */
     @Test
     void aChainShorterThanTwoTrainsIsRefused() {
-        Extrapolator.SizePlan p = to(256, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
+        Map<String, String> simple = Map.of("NCCL_PROTO", "Simple"); // NCCL's own choice there is LL128
+        Extrapolator.SizePlan p = to(256, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
         assertThat(p.law()).isEqualTo(ScalingLaw.CHAIN);
         assertThat(p.units()).isEqualTo(1_024);
         assertThat(p.samples()).extracting(Extrapolator.Sample::nodes).containsExactly(16, 32, 64, 128, 32, 64, 128);
         assertThat(p.samples()).extracting(Extrapolator.Sample::units).containsExactly(32L, 32L, 32L, 32L, 64L, 64L, 64L);
         assertThat(p.samples().get(0).count()).isEqualTo((1L << 30) / 4 / 32);
-        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
+        assertThatThrownBy(() -> to(100, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain of 800 ranks shorter than two of"
                         + " its trains (1024 forwarding units per channel)").hasMessageContaining("from 256 nodes on");
         // 64 MiB (64 units) on 200 nodes is 25 trains long, but samples of 32 and 64 units need 16 to 128 nodes, up to
         // half the target: not extrapolated (shorter trains missed such targets by 2 to 4 %)
-        assertThatThrownBy(() -> to(200, Map.of()).plan(CollectiveOp.BROADCAST, 64L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
+        assertThatThrownBy(() -> to(200, simple).plan(CollectiveOp.BROADCAST, 64L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain whose samples (trains of up"
                         + " to 64 units, 4 or more trains long, on up to half the target) need 256 nodes or more");
     }
