@@ -22,6 +22,7 @@ GIB = ["-b", "1G", "-e", "1G"]
 CASES = [
     ("1,024 GPUs all_reduce Ring", 2, {"NCCL_ALGO": "Ring"}, ["--nodes", "128", "--op", "all_reduce"] + GIB, True),
     ("1,024 GPUs all_reduce default", 2, {}, ["--nodes", "128", "--op", "all_reduce"] + GIB, True),
+    ("1,024 GPUs all_reduce Tree", 2, {"NCCL_ALGO": "Tree"}, ["--nodes", "128", "--op", "all_reduce"] + GIB, True),
     ("1,024 GPUs all_gather default", 2, {}, ["--nodes", "128", "--op", "all_gather"] + GIB, True),
     ("1,024 GPUs reduce_scatter default", 2, {}, ["--nodes", "128", "--op", "reduce_scatter"] + GIB, True),
     ("1,024 GPUs broadcast default", 2, {}, ["--nodes", "128", "--op", "broadcast"] + GIB, True),
@@ -30,7 +31,11 @@ CASES = [
     ("1,024 x 1 GPU all_gather default (PAT)", 2, {}, ["--gpus", "1", "--nodes", "1024", "--op", "all_gather"] + GIB,
      True),
     ("8,192 GPUs all_reduce Ring", 20, {"NCCL_ALGO": "Ring"}, ["--nodes", "1024", "--op", "all_reduce"] + GIB, False),
-    ("8,192 GPUs all_reduce default", 20, {}, ["--nodes", "1024", "--op", "all_reduce"] + GIB, False),
+    ("8,192 GPUs all_reduce default, folded", 20, {},
+     ["--nodes", "1024", "--op", "all_reduce", "--sim-mode", "folded"] + GIB, False),
+    ("8,192 GPUs all_reduce default, extrapolated", 20, {},
+     ["--nodes", "1024", "--op", "all_reduce", "--sim-mode", "extrapolated"] + GIB, False),
+    ("8,192 GPUs all_reduce Tree", 20, {"NCCL_ALGO": "Tree"}, ["--nodes", "1024", "--op", "all_reduce"] + GIB, False),
     ("100,000 GPUs all_gather default", 60, {}, ["--nodes", "12500", "--op", "all_gather"] + GIB, False),
     ("100,000 GPUs reduce_scatter default", 60, {}, ["--nodes", "12500", "--op", "reduce_scatter"] + GIB, False),
     ("100,000 GPUs all_reduce default, extrapolated", 60, {},
@@ -41,6 +46,8 @@ CASES = [
     ("1,024 GPUs, one cable at 1/10, all_reduce Ring", 10, {"NCCL_ALGO": "Ring"},
      ["--nodes", "128", "--op", "all_reduce", "--degrade", CABLE] + GIB, True),
     ("1,024 GPUs, one cable at 1/10, all_reduce default", 10, {},
+     ["--nodes", "128", "--op", "all_reduce", "--degrade", CABLE] + GIB, True),
+    ("1,024 GPUs, one cable at 1/10, all_reduce Tree", 10, {"NCCL_ALGO": "Tree"},
      ["--nodes", "128", "--op", "all_reduce", "--degrade", CABLE] + GIB, True),
 ]
 
