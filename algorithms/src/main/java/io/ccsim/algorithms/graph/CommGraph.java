@@ -51,7 +51,9 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      * and its exit (out), so the GPU's NVLink (NCCL's per-link constant x links) bounds the count too: S channels
      * fit while S x speed does, or (S - S / ppn) x speed where every GPU is the entry of as many channels (S >= ppn);
      * at lower speeds more channels may fit, down to the speed where T do; the search keeps the largest S x speed
-     * (ncclTopoCompareGraphs; ties keep the faster). Search channel c tries the c-th NIC first (ncclTopoSearchRecNet
+     * (ncclTopoCompareGraphs; ties keep the faster). Beyond one channel a NIC ccsim keeps S a multiple of the NICs
+     * (its rails repeat by NIC; an odd count would load some NICs' rings more than the others, which no
+     * measurement or run of NCCL's search here has shown). Search channel c tries the c-th NIC first (ncclTopoSearchRecNet
      * over ncclTopoSelectNets' list, in GPU order), so the first S NICs carry the channels. 8 NICs on 8 x H100
      * (370.8 GB/s): 8 at 48, each GPU carrying 7. A GB200 NVL72 rack (72 NICs, 18 x 40.1 = 721.8 GB/s): 15 at 48,
      * 16 at 45.1, no more at lower speeds, so 16 channels on the NICs of the first 16 GPUs: the "16 NICs between MNNVL
@@ -196,6 +198,8 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             for (int j = i; j < speeds.length; j++) {
                 int n = Math.min(target, MAX_SEARCH_CHANNELS);
                 while (n > 1 && nvlinkGBs > 0 && nvlinkLoad(n, ppn) * speeds[j] > nvlinkGBs + 1e-9) n--;
+                // beyond one channel a NIC, only as many as every NIC carries alike (ccsim's rails repeat by NIC)
+                if (n > nics.count()) n -= n % nics.count();
                 if (n * speeds[j] > best * bw + 1e-9) {
                     best = n;
                     bw = speeds[j];

@@ -150,13 +150,13 @@ class RailRingsTest {
 
     /**
      * With 800 Gb/s NICs on 8 x H100 each NIC could carry two channels at 48 GB/s, but 16 channels would put 14 on
-     * each GPU's NVLink (672 of 370.8 GB/s). At 48 the NVLink fits 8 (7 x 48 = 336), at 45 it fits 9 (8 x 45 = 360,
-     * one GPU entering two): 405 GB/s beats 384, and Postset makes 18 channels over the 8 NICs.
+     * each GPU's NVLink (672 of 370.8 GB/s). At 48 the NVLink fits 8 (7 x 48 = 336); at 45 it would fit 9, which the
+     * 8 NICs do not carry alike, so 8: the search keeps 8 at 48, 16 channels after Postset, 8 x 100 / 16 each.
      */
     @Test
     void fasterNicsDoNotAddChannelsBeyondWhatTheNvlinkCarries() {
         CommGraph.NetSearch s = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
-        assertThat(s).isEqualTo(new CommGraph.NetSearch(9, 45, 8, 18));
+        assertThat(s).isEqualTo(new CommGraph.NetSearch(8, 48, 8, 16));
         // without NVLink between the GPUs nothing bounds the search but the NICs: 16 at 48, Postset 32
         assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 0))
                 .isEqualTo(new CommGraph.NetSearch(16, 48, 8, 32));
