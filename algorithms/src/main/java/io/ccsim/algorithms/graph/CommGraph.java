@@ -141,7 +141,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             interBw = search.nicsUsed() * (nics.totalGBs() / nics.count()) / nCh;
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
             rails = RailRings.across(ppn, nNodes, nicOfLocal, nvlink, policy, search.nicsUsed());
-            netGraph = search.tunerGraph(nics.count());
+            netGraph = search.tunerGraph(nics.count(), ppn);
             collNet = CollNetSearch.of(topo, g0, headLocals(nicOfLocal), nics.totalGBs() / nics.count(), ppn, nNodes, nCh,
                     intra.nvl5());
         } else {
@@ -171,15 +171,16 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
      * What NCCL's ring search across nodes finds (class comment): its channels and their speed (GB/s), the NICs they
      * use (the first ones in GPU order), and the communicator's channels after ncclTopoDupChannels and ncclTopoPostset.
      */
-    record NetSearch(int searchChannels, double speed, int nicsUsed, int commChannels) {
+    record NetSearch(int searchChannels, double speed, double undupSpeed, int nicsUsed, int commChannels) {
         /**
-         * The ring and tree graphs as NCCL's tuner reads them, on a host of {@code nics} NICs. The tree search looks
-         * for the balanced pattern first (a channel's parent on one NIC, its children on another) and falls back to
-         * the plain tree where the NICs cannot carry two per channel at the speed: 8 channels on 8 NICs of an HGX
-         * H100 find the plain tree, 16 on an NVL72 rack's 72 the balanced one (NCCL 2.28.9's search on both).
+         * The ring and tree graphs as NCCL's tuner reads them, on a host of {@code nics} NICs for {@code ppn} GPUs. The
+         * tree search looks for the balanced pattern first (a channel's parent traffic on one GPU, its children's on
+         * another) and falls back to the plain tree where the NICs cannot carry it: 8 channels on the 8 NICs of an
+         * HGX H100 find the plain tree; 16 on an NVL72 rack's 72, and 8 on 4 NICs shared by GPU pairs (both GPUs of a
+         * pair on one NIC), the balanced one (NCCL 2.28.9's search on all three).
          */
-        TuneInput.NetGraph tunerGraph(int nics) {
-            return new TuneInput.NetGraph(searchChannels, speed, 2 * searchChannels <= nics);
+        TuneInput.NetGraph tunerGraph(int nics, int ppn) {
+            return new TuneInput.NetGraph(searchChannels, speed, undupSpeed, nics < ppn || 2 * searchChannels <= nics);
         }
 
         /**
@@ -208,13 +209,14 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             }
             int search = Math.max(1, best);
             int used = Math.min(nics.count(), search); // channel c tries the c-th NIC first (ncclTopoSearchRecNet)
+            double undup = bw;
             if (!(bw < 25) && !(bw < 50 && search > 4)) {
                 search *= 2;
                 bw /= 2;
             }
             int comm = 2 * search;
             if (bw > 45 && comm < 16) comm *= 2;
-            return new NetSearch(search, bw, used, Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS));
+            return new NetSearch(search, bw, undup, used, Math.min(comm, io.ccsim.algorithms.tuner.NcclEnv.MAX_CHANNELS));
         }
     }
 

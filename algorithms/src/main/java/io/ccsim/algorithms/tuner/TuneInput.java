@@ -51,14 +51,20 @@ public record TuneInput(CollectiveOp op, long bytes, int nRanks, int nNodes, int
      * pattern (parent and children on two NICs) or only the plain tree, whose bandwidth NCCL takes at 0.85
      * ({@code maxTreePattern == NCCL_TOPO_PATTERN_TREE}).
      *
-     * @param channels     search channels, &gt;= 1
-     * @param bwGBs        their speed, GB/s, &gt; 0
-     * @param balancedTree whether the tree graph is NCCL_TOPO_PATTERN_BALANCED_TREE
+     * @param channels        search channels, &gt;= 1
+     * @param bwGBs           their speed, GB/s, &gt; 0 (the ring graph's bwIntra = bwInter, the tree graph's bwInter)
+     * @param treeIntraBwGBs  the tree graph's bwIntra, GB/s, &gt; 0: the search's speed before ncclTopoDupChannels
+     *                        halved it, as the tree's NVLink part needs no NIC (48 with 4 NICs on 8 H100, whose
+     *                        ring runs at 24)
+     * @param balancedTree    whether the tree graph is NCCL_TOPO_PATTERN_BALANCED_TREE
      */
-    public record NetGraph(int channels, double bwGBs, boolean balancedTree) {
+    public record NetGraph(int channels, double bwGBs, double treeIntraBwGBs, boolean balancedTree) {
         public NetGraph {
             if (channels < 1) throw new IllegalArgumentException("graph channels must be >= 1, got " + channels);
             if (!(bwGBs > 0) || Double.isInfinite(bwGBs)) throw new IllegalArgumentException("graph bandwidth must be finite and > 0, got " + bwGBs);
+            if (!(treeIntraBwGBs > 0) || Double.isInfinite(treeIntraBwGBs)) {
+                throw new IllegalArgumentException("tree intra bandwidth must be finite and > 0, got " + treeIntraBwGBs);
+            }
         }
     }
 

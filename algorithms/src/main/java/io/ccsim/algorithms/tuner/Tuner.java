@@ -412,6 +412,8 @@ public final class Tuner {
             if (p == Protocol.LL) busBw = Math.min(llMaxBw, busBw * 0.5);
             busBw *= (double) n / nsteps(in.op(), n);
         } else if (a == Algorithm.TREE) {
+            // the tree graph's NVLink part runs at the undivided search speed (its bwIntra, read on up to 2 nodes)
+            if (g != null && nNodes <= 2) bw = g.treeIntraBwGBs();
             busBw = nc * bw;
             if (in.op() == CollectiveOp.ALL_REDUCE) {
                 busBw = Math.min(busBw * t.treeEfficiency(), nc * t.treeMaxChannelBwGbps().forNodes(nNodes));

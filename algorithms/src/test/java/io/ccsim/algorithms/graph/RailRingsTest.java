@@ -42,7 +42,7 @@ class RailRingsTest {
         // search: 8 NICs x 1 channel at 48 GB/s, each GPU's NVLink (18 x 20.6 = 370.8) carrying 7 of them (a channel
         // leaves its entry GPU's NVLink in and its exit's out); no duplication (48 < 50 and 8 > 4), Postset x2
         CommGraph.NetSearch search = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 50.0, 8), 8, false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
-        assertThat(search).isEqualTo(new CommGraph.NetSearch(8, 48, 8, 16));
+        assertThat(search).isEqualTo(new CommGraph.NetSearch(8, 48, 48, 8, 16));
         assertThat(g.nChannels()).isEqualTo(16);
         assertThat(g.interBwGBs()).isCloseTo(8 * 50.0 / 16, within(1e-9));
         assertThat(g.intraBwGBs()).isCloseTo(18 * CommGraph.SM90_NVLINK_BW_GBS / 16, within(1e-9));
@@ -138,7 +138,7 @@ class RailRingsTest {
         Topology t = TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 3));
         CommGraph g = CommGraph.of(t, 216);
         assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(72 * 50.0, 72), 72, true, 18 * CommGraph.SM100_NVLINK_BW_GBS))
-                .isEqualTo(new CommGraph.NetSearch(16, 45.1, 16, 32));
+                .isEqualTo(new CommGraph.NetSearch(16, 45.1, 45.1, 16, 32));
         assertThat(g.nChannels()).isEqualTo(32);
         assertThat(g.interBwGBs()).isCloseTo(16 * 50.0 / 32, within(1e-9));
         int[] nics = g.rails().channelNics();
@@ -156,10 +156,10 @@ class RailRingsTest {
     @Test
     void fasterNicsDoNotAddChannelsBeyondWhatTheNvlinkCarries() {
         CommGraph.NetSearch s = CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 18 * CommGraph.SM90_NVLINK_BW_GBS);
-        assertThat(s).isEqualTo(new CommGraph.NetSearch(8, 48, 8, 16));
+        assertThat(s).isEqualTo(new CommGraph.NetSearch(8, 48, 48, 8, 16));
         // without NVLink between the GPUs nothing bounds the search but the NICs: 16 at 48, Postset 32
         assertThat(CommGraph.NetSearch.of(new CommGraph.Nics(8 * 100.0, 8), 8, false, 0))
-                .isEqualTo(new CommGraph.NetSearch(16, 48, 8, 32));
+                .isEqualTo(new CommGraph.NetSearch(16, 48, 48, 8, 32));
     }
 
     /**
