@@ -140,7 +140,7 @@ final class ExtrapolatedPerf {
                 if (auto) throw new NoLaw(e);
                 if (e.tooSmall()) throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
                 throw new UserException("perf --sim-mode extrapolated: " + e.getMessage() + "; valid here: --sim-mode"
-                        + " folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law", e);
+                        + " folded or full (at a node count that fits), or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
             } catch (IllegalArgumentException e) {
                 throw new UserException("perf --sim-mode extrapolated" + (cmd.extrapolateFrom == null ? "" : " --extrapolate-from")
                         + ": " + e.getMessage(), e);

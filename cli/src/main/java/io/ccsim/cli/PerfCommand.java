@@ -179,7 +179,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             } catch (ExtrapolatedPerf.NoLaw e) {
                 if (!catalogFits(nccl, Math.min(threads, sizes.length))) {
                     throw new UserException("perf --sim-mode auto: " + e.getMessage() + ", and the folded run does not"
-                            + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an algorithm with a law", e);
+                            + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
                 }
                 noLaw = e;   // the exact (folded) run is the answer there, where ranks fold
             }

@@ -189,7 +189,7 @@ final class PerfSizes {
                 throw new UserException("perf --sim-mode auto: " + setup.noLaw() + ", and the folded run would simulate"
                         + " its ranks one by one (no two are known to run the same steps); valid here: --sim-mode folded (every"
                         + " rank simulated, slower), fewer --nodes,"
-                        + " or NCCL_ALGO for an algorithm with a law");
+                        + " or NCCL_ALGO or NCCL_PROTO for a choice with a law");
             }
         }
         return plans;

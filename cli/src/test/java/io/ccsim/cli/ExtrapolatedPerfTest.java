@@ -140,7 +140,7 @@ class ExtrapolatedPerfTest {
                         + " units per channel)")
                 .contains("and the folded run would simulate its ranks one by one (no two are known to run the same"
                         + " steps); valid here: --sim-mode folded (every rank simulated, slower), fewer --nodes, or"
-                        + " NCCL_ALGO for an algorithm with a law"));
+                        + " NCCL_ALGO or NCCL_PROTO for a choice with a law"));
         CliTest.Result shortTrain = CliTest.run(Map.of("NCCL_PROTO", "LL128"), "perf", "--topology", "hgx-h100", "--gpus",
                 "2", "--nodes", "600", "--op", "broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
         assertThat(shortTrain.code()).as(shortTrain.err()).isZero();
@@ -180,8 +180,8 @@ class ExtrapolatedPerfTest {
         assertThat(r.code()).isNotZero();
         assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
                 .startsWith("ccsim: error: perf --sim-mode auto: all_gather of ")
-                .endsWith(", and the folded run does not fit this heap; valid here: fewer --nodes, or NCCL_ALGO for an"
-                        + " algorithm with a law"));
+                .endsWith(", and the folded run does not fit this heap; valid here: fewer --nodes, or NCCL_ALGO or"
+                        + " NCCL_PROTO for a choice with a law"));
     }
 
     private static String[] concat(String[] a, String last) {
@@ -200,7 +200,7 @@ class ExtrapolatedPerfTest {
         assertThat(a2a.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: all_to_all of 1036800 B on 100 nodes runs"
                 + " P2P/Simple x16 (NCCL's choice there), which is not extrapolated: point-to-point time is not linear in the"
                 + " peers on this fabric (all-to-all at fixed bytes per peer grows unevenly with the nodes); valid here:"
-                + " --sim-mode folded or full (at a node count that fits), or NCCL_ALGO for an algorithm with a law\n");
+                + " --sim-mode folded or full (at a node count that fits), or NCCL_ALGO or NCCL_PROTO for a choice with a law\n");
         CliTest.Result iters = CliTest.run(concat(base, "--op", "all_reduce", "-n", "5"));
         assertThat(iters.err()).isEqualTo("ccsim: error: -n/--iters 5: --sim-mode extrapolated times one call; valid: 1\n");
         CliTest.Result few = CliTest.run(concat(base, "--op", "all_reduce", "--extrapolate-from", "8,200"));
