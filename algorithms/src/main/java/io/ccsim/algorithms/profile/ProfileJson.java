@@ -53,8 +53,9 @@ final class ProfileJson {
             "tree_ll128_max_channel_bw_gbps", "ll128_efficiency", "tree_efficiency", "tree_ll_factor",
             "tree_ll128_intra_efficiency", "tree_ll128_inter_efficiency", "net_overhead_us",
             "ring_plateau_factor", "tree_correction");
-    /** The tuner's keys a profile may leave out (a file written before they existed), with their defaults. */
-    private static final List<String> TUNER_OPTIONAL_KEYS = List.of("ring_ll128_max_channel_bw_gbps");
+    /** The tuner's keys: the required ones and those a profile written before they existed may leave out (readTuner). */
+    private static final List<String> TUNER_ALLOWED_KEYS = java.util.stream.Stream.concat(TUNER_KEYS.stream(),
+            java.util.stream.Stream.of("ring_ll128_max_channel_bw_gbps")).toList();
     private static final List<String> FIT_KEYS = List.of("source", "date", "residuals");
 
     /** A cursor over the parsed tree that knows its source and path. */
@@ -205,9 +206,7 @@ final class ProfileJson {
      * how such a file's numbers were read before the key existed.
      */
     private static TunerConstants readTuner(Ctx c, JsonElement e, double ll128Cap) {
-        List<String> allowed = new ArrayList<>(TUNER_KEYS);
-        allowed.addAll(TUNER_OPTIONAL_KEYS);
-        JsonObject t = c.object(e, "$.tuner", allowed, TUNER_KEYS);
+        JsonObject t = c.object(e, "$.tuner", TUNER_ALLOWED_KEYS, TUNER_KEYS);
         String tp = "$.tuner";
         Map<Protocol, List<Double>> corr = readTreeCorrection(c, t.get("tree_correction"), tp + ".tree_correction");
         double ll128Eff = c.fraction(t, "ll128_efficiency", tp);

@@ -31,7 +31,7 @@ import java.util.Optional;
  * Tree AR:     busBw = min(busBw × treeEff, nc × perChMaxTreeBw)                            (l.330)
  *   Tree LL:    busBw = min(busBw × treeLlFactor, llMaxBw)                                  (l.332)
  *   Tree LL128: busBw = min(busBw × (N == 1 ? 7/9 : 120/128), nc × perChMaxTreeLL128Bw)     (l.333)
- *   Tree across nodes on the plain pattern (NICs too few for two a channel): busBw × 0.85      (l.335)
+ *   Tree across nodes on the plain pattern (no NIC-sharing pairs, too few NICs): busBw × 0.85   (l.335)
  * across nodes the communicator's nc of maxChannels channels get busBw × nc / maxChannels
  * bandwidth = busBw × (Ring ? n / nsteps : 0.5)                  (bus → algorithm bandwidth, l.376)
  * latency   = baseLat[a][p] +
@@ -398,37 +398,36 @@ public final class Tuner {
         int n = in.nRanks();
         int nNodes = in.nNodes();
         TuneInput.NetGraph g = nNodes > 1 ? in.netGraph() : null;
-        int commNc = nc;
-        if (g != null) nc = g.channels();
+        int gc = g != null ? g.channels() : nc; // the channels NCCL's bandwidth counts
         double bw = g != null ? g.bwGBs() : nNodes <= 2 ? in.intraBwGBs() : in.interBwGBs();
         double llMaxBw = t.llMaxBwGbps().forNodes(nNodes);
         double busBw;
         if (a == Algorithm.RING) {
             if (p == Protocol.LL128) {
-                busBw = Math.min(nc * bw * t.ll128Efficiency(), nc * t.ringLl128MaxChannelBwGbps().forNodes(nNodes));
+                busBw = Math.min(gc * bw * t.ll128Efficiency(), gc * t.ringLl128MaxChannelBwGbps().forNodes(nNodes));
             } else {
-                busBw = nc * Math.min(bw, profile.protocol(p).maxChannelBwGbps());
+                busBw = gc * Math.min(bw, profile.protocol(p).maxChannelBwGbps());
             }
             if (p == Protocol.LL) busBw = Math.min(llMaxBw, busBw * 0.5);
             busBw *= (double) n / nsteps(in.op(), n);
         } else if (a == Algorithm.TREE) {
             // the tree graph's NVLink part runs at the undivided search speed (its bwIntra, read on up to 2 nodes)
             if (g != null && nNodes <= 2) bw = g.treeIntraBwGBs();
-            busBw = nc * bw;
+            busBw = gc * bw;
             if (in.op() == CollectiveOp.ALL_REDUCE) {
-                busBw = Math.min(busBw * t.treeEfficiency(), nc * t.treeMaxChannelBwGbps().forNodes(nNodes));
+                busBw = Math.min(busBw * t.treeEfficiency(), gc * t.treeMaxChannelBwGbps().forNodes(nNodes));
             }
             if (p == Protocol.LL) busBw = Math.min(busBw * t.treeLlFactor(), llMaxBw);
             if (p == Protocol.LL128) {
                 busBw = Math.min(busBw * (nNodes == 1 ? t.treeLl128IntraEfficiency() : t.treeLl128InterEfficiency()),
-                        nc * t.treeLl128MaxChannelBwGbps().forNodes(nNodes));
+                        gc * t.treeLl128MaxChannelBwGbps().forNodes(nNodes));
             }
             if (g != null && !g.balancedTree()) busBw *= PLAIN_TREE_FACTOR;
             busBw *= 0.5;
         } else {
             throw new IllegalStateException("no NCCL bandwidth model for " + a);
         }
-        return g != null ? busBw * commNc / in.maxChannels() : busBw;
+        return g != null ? busBw * nc / in.maxChannels() : busBw;
     }
 
     /** NCCL's tree bandwidth factor where the tree search found only the plain pattern (tuning.cc l.335). */
