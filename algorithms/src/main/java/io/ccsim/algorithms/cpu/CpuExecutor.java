@@ -276,6 +276,10 @@ public final class CpuExecutor {
             Primitive p = c.prim();
             int cnt = c.count();
             if (cnt < 0) throw violation(t, "has a negative element count " + cnt);
+            if (c.hasParts()) {
+                executeParts(t, c, nr, ns);
+                return;
+            }
             if (cnt > capacityElems && !p.isLocal()) {
                 throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
             }
@@ -296,12 +300,60 @@ public final class CpuExecutor {
             int src = (int) (fromOut ? c.dstOffset() : c.srcOffset());
             boolean preIn = pre && !fromOut; // an operand read back from the output had its pre-operator already
             int dst = (int) c.dstOffset();
-            if (nr > 0) received(t, c, nr, cnt);
+            if (nr > 0) received(t, c, nr);
             compute(t, p, cnt, nr, inBuf, src, outBuf, dst, preIn);
             // Free the received slots only now: the data was read in place.
             for (int k = 0; k < nr; k++) recvConns[k].head += c.slots();
             if (p.sends()) {
                 for (int k = 0; k < ns; k++) send(t, c, sendConns[k], scratch, cnt);
+            }
+        }
+
+        /**
+         * A scatter (a rank's SEND to several peers, part i to peer i) or a gather (a RECV from several, part i from
+         * peer i into the output), {@link StepCursor#hasParts()}.
+         */
+        private void executeParts(Task t, StepCursor c, int nr, int ns) {
+            Primitive p = c.prim();
+            boolean scatter = p == Primitive.SEND && nr == 0 && ns > 0 && !c.fromOutput() && !c.memory();
+            boolean gather = p == Primitive.RECV && ns == 0 && nr > 0 && !c.memory();
+            if (!scatter && !gather || t.rank >= n) {
+                throw violation(t, "has parts, which only a rank's SEND to several peers (a scatter) or RECV from several"
+                        + " (a gather) may have");
+            }
+            int peers = scatter ? ns : nr;
+            if (c.partElems() > capacityElems) {
+                throw violation(t, "moves parts of " + c.partElems() + " elements but its " + c.slots() + " slot(s) hold "
+                        + capacityElems);
+            }
+            if ((long) peers * c.partElems() < c.count()) {
+                throw violation(t, "has " + c.count() + " elements in parts of " + c.partElems() + " for " + peers + " peers");
+            }
+            ElementBuffer buf = scatter ? in[t.rank] : out[t.rank];
+            long base = scatter ? c.srcOffset() : c.dstOffset();
+            for (int k = 0; k < peers; k++) {
+                int pc = c.partCount(k);
+                if (pc > 0) bounds(t, buf, base + k * c.partStride(), pc, scatter ? "input" : "output");
+            }
+            if (gather) {
+                received(t, c, nr);
+                long[][] recv = recvData;
+                for (int k = 0; k < nr; k++) {
+                    int at = (int) (base + k * c.partStride());
+                    for (int i = 0, pc = c.partCount(k); i < pc; i++) buf.setBits(at + i, recv[k][i]);
+                    recvConns[k].head += c.slots();
+                }
+                return;
+            }
+            long[] v = scratch;
+            for (int k = 0; k < ns; k++) {
+                int at = (int) (base + k * c.partStride());
+                int pc = c.partCount(k);
+                for (int i = 0; i < pc; i++) {
+                    long x = buf.getBits(at + i);
+                    v[i] = pre ? red.preOp(x) : x;
+                }
+                send(t, c, sendConns[k], v, pc);
             }
         }
 
@@ -395,10 +447,12 @@ public final class CpuExecutor {
             }
         }
 
-        private void received(Task t, StepCursor c, int nr, int cnt) {
+        /** Reads each receive connection's slice into recvData, checking its slots, count and flags. */
+        private void received(Task t, StepCursor c, int nr) {
             long[][] r = recvData;
             for (int k = 0; k < nr; k++) {
                 Conn cn = recvConns[k];
+                int cnt = c.partCount(k);
                 int pos = (int) (cn.head % slots);
                 if (cn.slotData[pos] == null) {
                     throw violation(t, "reads a slot from rank " + cn.from + " that was never written");

@@ -40,8 +40,10 @@ import io.ccsim.algorithms.CollectiveOp;
  * </pre>
  * Per GPU this moves about S + S/n each way for an all-reduce of S bytes (a ring: 2S(n − 1)/n), as NCCL's
  * multimem traffic does. NCCL's {@code scatter} and {@code gather} are one primitive call per loop that moves a part
- * to or from every head; here they are one step per head, all but the first {@link StepCursor#continued() continued}
- * (one flag and fence per call). Slots are NVLS's: {@code NCCL_NVLS_CHUNKSIZE} = 128 KiB each (src/transport/nvls.cc), a
+ * to or from every head, waits for all of them first and posts all of them last (prims_simple.h ScatterGatherOp):
+ * here one step per loop with a {@link StepCursor#hasParts() part per head}. The symmetric kernels' memory lanes
+ * (below) have no such call: one step per head, all but the first {@link StepCursor#continued() continued}.
+ * Slots are NVLS's: {@code NCCL_NVLS_CHUNKSIZE} = 128 KiB each (src/transport/nvls.cc), a
  * slice is one chunk; the chunk shrinks for small sizes as {@code calcCollChunking} shrinks it ({@link Chunking}).
  *
  * <p>NCCL's symmetric AllReduce_RSxLDMC_AGxSTMC (src/device/symmetric/all_reduce.cuh, v2.28.9) has the same data
@@ -136,7 +138,7 @@ final class NvlsSchedule implements Schedule {
         if (actor >= n) return lane == 0 ? loops : 0;
         if (op == CollectiveOp.ALL_REDUCE && lane == 1 && actor >= heads) return 0; // not a head
         boolean perHead = op == CollectiveOp.ALL_REDUCE ? lane != 1 : op == CollectiveOp.ALL_GATHER ? lane == 1 : lane == 0;
-        return perHead ? loops * heads : loops;
+        return perHead && memoryLanes ? loops * heads : loops; // NVLS: one scatter or gather step per loop
     }
 
     @Override
@@ -159,6 +161,16 @@ final class NvlsSchedule implements Schedule {
             c.set(Primitive.RECV_COPY_SEND, off, off, arCount(ch, i, actor), 1);
             c.addRecv(reduceBase + actor);
             c.addSend(castBase + actor);
+        } else if (!memoryLanes) {
+            long off = base + arStart(ch, i, 0);
+            int part = (int) arChunk(ch, i);
+            int total = (int) Math.min((long) heads * part, parts.count[ch] - arStart(ch, i, 0));
+            c.set(lane == 0 ? Primitive.SEND : Primitive.RECV, off, off, total, 1);
+            for (int h = 0; h < heads; h++) {
+                if (lane == 0) c.addSend(reduceBase + h);
+                else c.addRecv(castBase + h);
+            }
+            c.markParts(part, part);
         } else {
             int j = i / heads;
             int h = i % heads;
@@ -171,7 +183,7 @@ final class NvlsSchedule implements Schedule {
                 c.addRecv(castBase + h);
             }
             if (h > 0) c.markContinued();
-            if (memoryLanes) c.markMemory();
+            c.markMemory();
         }
     }
 
@@ -183,6 +195,12 @@ final class NvlsSchedule implements Schedule {
             long off = parts.chunkStart(ch, i);
             c.set(Primitive.SEND, off, off, chunkCount(ch, i), 1);
             c.addSend(castBase + actor);
+        } else if (!memoryLanes) {
+            long off = parts.chunkStart(ch, i);
+            int part = chunkCount(ch, i);
+            c.set(Primitive.RECV, off, off, n * part, 1);
+            for (int h = 0; h < n; h++) c.addRecv(castBase + h);
+            if (part > 0) c.markParts(part, count);
         } else {
             int j = i / n;
             int h = i % n;
@@ -190,13 +208,19 @@ final class NvlsSchedule implements Schedule {
             c.set(Primitive.RECV, off, h * count + off, chunkCount(ch, j), 1);
             c.addRecv(castBase + h);
             if (h > 0) c.markContinued();
-            if (memoryLanes) c.markMemory();
+            c.markMemory();
         }
     }
 
     private void rsStep(int actor, int ch, int lane, int i, StepCursor c) {
         if (actor >= n) {
             switchStep(c, Primitive.MULTIMEM_REDUCE, chunkCount(ch, i), -1, actor - reduceBase);
+        } else if (lane == 0 && !memoryLanes) {
+            long off = parts.chunkStart(ch, i);
+            int part = chunkCount(ch, i);
+            c.set(Primitive.SEND, off, off, n * part, 1);
+            for (int h = 0; h < n; h++) c.addSend(reduceBase + h);
+            if (part > 0) c.markParts(part, count);
         } else if (lane == 0) {
             int j = i / n;
             int h = i % n;
@@ -204,7 +228,7 @@ final class NvlsSchedule implements Schedule {
             c.set(Primitive.SEND, h * count + off, off, chunkCount(ch, j), 1);
             c.addSend(reduceBase + h);
             if (h > 0) c.markContinued();
-            if (memoryLanes) c.markMemory();
+            c.markMemory();
         } else {
             long off = parts.chunkStart(ch, i);
             c.set(Primitive.RECV, off, off, chunkCount(ch, i), 1);

@@ -21,10 +21,12 @@ import io.ccsim.algorithms.profile.NcclNvlsConstants;
  *
  * <h2>As a plan</h2>
  * Per node k and head h a reduction actor {@code R_kh} (the switch summing sub-chunk h of the node's GPUs for head
- * (k, h)) and a multicast actor {@code M_kh}. Lanes: 0 scatter (SEND to every R_kh of the rank's node), 1 reduce
- * (heads: {@link Primitive#RECV_REDUCE_FORWARD} from R_kh and the child heads, to the parent head — or, at the root,
- * to M_kh and the child heads), 2 bcast (non-root heads: RECV_COPY_SEND from the parent head to M_kh and the child
- * heads), 3 gather (RECV from every M_kh). A head has at most 3 peers each way. The chunk is NCCL's NVLSTree chunk:
+ * (k, h)) and a multicast actor {@code M_kh}. Lanes: 0 scatter (per loop one SEND of sub-chunk h to every R_kh of
+ * the rank's node, {@link StepCursor#hasParts() in parts}, as NCCL's one {@code scatter} call), 1 reduce (heads:
+ * {@link Primitive#RECV_REDUCE_FORWARD} from R_kh and the child heads, to the parent head — or, at the root, to M_kh
+ * and the child heads), 2 bcast (non-root heads: RECV_COPY_SEND from the parent head to M_kh and the child heads),
+ * 3 gather (per loop one RECV of sub-chunk h from every M_kh, in parts). A head has at most 3 peers each way besides
+ * its node's switch actors. The chunk is NCCL's NVLSTree chunk:
  * NCCL_NVLS_CHUNKSIZE (128 KiB), at most 64 KiB from 4 nodes (NCCL_NVLSTREE_MAX_CHUNKSIZE), shrunk for small sizes.
  */
 final class NvlsTreeSchedule implements Schedule {
@@ -105,7 +107,7 @@ final class NvlsTreeSchedule implements Schedule {
         if (actor >= n) return lane == 0 ? loops : 0;
         int local = localOf[actor];
         switch (lane) {
-            case 0: case 3: return loops * heads;
+            case 0: case 3: return loops;
             case 1: return local < heads ? loops : 0;
             default: return local < heads && nodeTree[ch % 2][3 * hostOf[actor]] >= 0 ? loops : 0;
         }
@@ -131,17 +133,15 @@ final class NvlsTreeSchedule implements Schedule {
         }
         int node = hostOf[actor];
         if (lane == 0 || lane == 3) {
-            int j = i / heads;
-            int h = i % heads;
-            long off = base + start(ch, j, h);
-            if (lane == 0) {
-                c.set(Primitive.SEND, off, off, count(ch, j, h), 1);
-                c.addSend(reduceActor(node, h));
-            } else {
-                c.set(Primitive.RECV, off, off, count(ch, j, h), 1);
-                c.addRecv(castActor(node, h));
+            long off = base + start(ch, i, 0);
+            int part = (int) chunk(ch, i);
+            int total = (int) Math.min((long) heads * part, parts.count[ch] - start(ch, i, 0));
+            c.set(lane == 0 ? Primitive.SEND : Primitive.RECV, off, off, total, 1);
+            for (int h = 0; h < heads; h++) {
+                if (lane == 0) c.addSend(reduceActor(node, h));
+                else c.addRecv(castActor(node, h));
             }
-            if (h > 0) c.markContinued();
+            c.markParts(part, part);
             return;
         }
         int h = localOf[actor];
@@ -181,7 +181,7 @@ final class NvlsTreeSchedule implements Schedule {
      * and how many child nodes it has (the peers of lanes 1 and 2). Peers are met in one order for every rank of one
      * key: lane 0 the node's reduction actors by head, lane 1 its own reduction actor, the children, then the parent
      * or the multicast actor and the children, lane 2 the parent, the multicast actor and the children, lane 3 the
-     * node's multicast actors by head. A non-head (a node of more than MAX_HEADS GPUs) has lanes 0 and 3 alone, the
+     * node's multicast actors by head (lanes 0 and 3 in parts of the loop's sub-chunk size). A non-head (a node of more than MAX_HEADS GPUs) has lanes 0 and 3 alone, the
      * same for all. A switch actor's steps depend on its kind and head alone (a reduction actor receives from the
      * node's GPUs in local order and sends to the head; a multicast actor the reverse). Rank keys are below 2^32,
      * switch keys at 2^40 and above, so they never collide.

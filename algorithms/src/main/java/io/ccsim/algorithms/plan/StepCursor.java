@@ -30,6 +30,8 @@ public final class StepCursor {
     int sendConn;
     boolean fromOutput;
     boolean memory;
+    int partElems;
+    long partStride;
 
     /** A cursor for steps of up to {@link #MAX_PEERS} peers each way (it grows for more). */
     public StepCursor() { this(MAX_PEERS); }
@@ -96,6 +98,31 @@ public final class StepCursor {
      */
     public boolean memory() { return memory; }
 
+    /**
+     * Whether the step is one call of NCCL's {@code scatter} or {@code gather} primitive (prims_simple.h
+     * ScatterGatherOp, NVIDIA/nccl v2.28.9): it moves a different part of its {@link #count()} elements to each send
+     * peer (a scatter) or from each receive peer (a gather), waits for every peer before it moves any, and posts all of
+     * them when the last part is moved. Peer i's part is {@link #partCount(int)} elements at offset
+     * {@code i × }{@link #partStride()} from {@code srcOffset} (a scatter's input) or {@code dstOffset} (a gather's
+     * output); its connection carries only that part. The parts are of the step's one direction with several peers.
+     */
+    public boolean hasParts() { return partElems > 0; }
+
+    /** Elements of each part but the last ones ({@link #hasParts()}), 0 for a step without parts. */
+    public int partElems() { return partElems; }
+
+    /** Elements between the starts of consecutive parts in the rank's buffer ({@link #hasParts()}). */
+    public long partStride() { return partStride; }
+
+    /**
+     * Elements of peer i's part: {@code partElems} up to what is left of {@code count}, at least 0 (NCCL's
+     * {@code realPeerSize}; a peer past the end still gets its empty slice posted); {@link #count()} without parts.
+     */
+    public int partCount(int i) {
+        if (partElems == 0) return count;
+        return (int) Math.max(0, Math.min(partElems, count - (long) i * partElems));
+    }
+
     void set(Primitive p, long src, long dst, int cnt, int nSlots) {
         prim = p;
         srcOffset = src;
@@ -109,6 +136,18 @@ public final class StepCursor {
         sendConn = 0;
         fromOutput = false;
         memory = false;
+        partElems = 0;
+        partStride = 0;
+    }
+
+    /**
+     * Makes the step a scatter or gather of parts of {@code elems} elements, {@code stride} elements apart
+     * ({@link #hasParts()}).
+     */
+    void markParts(int elems, long stride) {
+        if (elems <= 0 || stride < elems) throw new IllegalArgumentException("parts of " + elems + " elements " + stride + " apart");
+        partElems = elems;
+        partStride = stride;
     }
 
     /** Marks the step as a one-sided memory access served by this rank's memory ({@link #memory()}). */
@@ -150,6 +189,9 @@ public final class StepCursor {
         if (memory) {
             throw new IllegalStateException("a one-sided memory step (a symmetric kernel's load or store) has no kernel encoding");
         }
+        if (partElems > 0) {
+            throw new IllegalStateException("a scatter or gather step (NVLS) has no kernel encoding");
+        }
         if (nRecv > MAX_PEERS || nSend > MAX_PEERS) {
             throw new IllegalStateException("a step with " + Math.max(nRecv, nSend) + " peers (an NVLink switch's step)"
                     + " has no kernel encoding: at most " + MAX_PEERS + " peers each way");
@@ -173,6 +215,7 @@ public final class StepCursor {
         for (int i = 0; i < nSend; i++) sb.append(i == 0 ? "" : ",").append(sendPeers[i]);
         return sb.append(" src=").append(srcOffset).append(" dst=").append(dstOffset).append(" count=").append(count)
                 .append(" slots=").append(slots).append(recvConn + sendConn > 0 ? " conn=" + recvConn + "/" + sendConn : "")
-                .append(fromOutput ? " fromOutput" : "").append(memory ? " memory" : "").append(')').toString();
+                .append(fromOutput ? " fromOutput" : "").append(memory ? " memory" : "")
+                .append(partElems > 0 ? " parts=" + partElems + "/" + partStride : "").append(')').toString();
     }
 }

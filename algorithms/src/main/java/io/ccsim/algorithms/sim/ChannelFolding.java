@@ -194,6 +194,7 @@ final class ChannelFolding {
             h = 31 * h + 7919;
             for (int p = 0; p < cur.nSend(); p++) h = 31 * h + cur.sendPeer(p);
             h = 31 * h + cur.count();
+            h = 31 * h + cur.partElems();
             h = 31 * h + cur.slots();
         }
         return h;

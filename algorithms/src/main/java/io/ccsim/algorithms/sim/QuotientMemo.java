@@ -10,7 +10,8 @@ import java.util.Arrays;
 final class QuotientMemo {
     /*
      * Why. A folded worker binds its step's connections by (connection channel, from, to); where its peers change from
-     * step to step (NVLSTree: a rank's scatter sends to each of its node's 8 reduction actors in turn), every step
+     * step to step, or a step has more peers than the worker's block keeps (NVLSTree: a rank's scatter sends to its
+     * node's 8 reduction actors, its gather receives from the 8 multicast actors), every step
      * looks up the real connection in a hash table of all connections with a representative end, which is far larger
      * than the cache (6 % of the samples of a 1,024-GPU NVLSTree run). A worker has few distinct peers (NVLSTree: at
      * most the heads of its node and 3 tree neighbours). For one worker the real connection is given by the

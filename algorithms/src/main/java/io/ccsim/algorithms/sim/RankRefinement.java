@@ -208,6 +208,7 @@ final class RankRefinement {
                     h = mix(h, ((long) cur.prim().ordinal() << 48) | ((long) cur.slots() << 32) | (cur.continued() ? 2 : 0)
                             | (cur.memory() ? 1 : 0));
                     h = mix(h, ((long) cur.count() << 16) | ((long) cur.nRecv() << 8) | cur.nSend());
+                    if (cur.hasParts()) h = mix(h, cur.partElems());
                     int rc = plan.connectionChannel(c, cur.recvConn());
                     for (int p = 0; p < cur.nRecv(); p++) h = mix(h, meet(full.find(rc, cur.recvPeer(p), a) * 2 + 1, l, i) * 2L + 1);
                     int sc = plan.connectionChannel(c, cur.sendConn());

@@ -4,6 +4,7 @@ import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Primitive;
+import io.ccsim.algorithms.plan.SwitchKind;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.profile.LinkClass;
@@ -73,9 +74,14 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
         double reduceCap = Math.min(channelCap, profile.reduceBwGbps() * 1e9 / proto.dataEfficiency());
         CtaCosts cta = profile.sim().ctaOf(proto);
         long workingSet = (plan.call().inputCount() + plan.call().outputCount()) * (long) plan.call().dtype().bytes();
+        // NVLS and NVLSTree post a chunk whole (their primitives are ProtoSimple<1, 1>: one slice of one step per
+        // chunk, NVIDIA/nccl v2.28.9 src/device/all_reduce.h), and a scatter's or gather's parts land together: their
+        // steps move as one unit whatever the forwarding unit
+        boolean nvls = plan.nActors() > plan.nRanks() && plan.switchKind(plan.nRanks()) == SwitchKind.NVLINK;
         return new StepCosts(proto, algo, family, pc, Time.us(pc.launchLatencyUs()),
                 Math.round(profile.sim().channelSkewNs() * 1000.0), Time.ns(pc.stepOverheadNs()),
-                Time.ns(pc.recvOnlyStepOverheadNs()), channelCap, reduceCap, profile.copyBwGbps() * 1e9, pc.pipelineBytes(),
+                Time.ns(pc.recvOnlyStepOverheadNs()), channelCap, reduceCap, profile.copyBwGbps() * 1e9,
+                nvls ? Long.MAX_VALUE : pc.pipelineBytes(),
                 cta, cta == null ? 1.0 : cta.loadFactor(plan.nChannels()), cta == null ? 1.0 : cta.bufferFactor(workingSet));
     }
 

@@ -30,6 +30,11 @@ final class StepScheduler {
      * (StepCosts#localTimePs); only a step that sends zero bytes waits for its start time (a wake event) and
      * re-evaluates.
      *
+     * The sends of a step that is one operation over several peers move as one flow over the union of their paths
+     * (OneFlowPaths says why): a switch's multicast (MULTIMEM_FORWARD: the same bytes into every destination) and a
+     * scatter (a step with parts: the step's bytes, every part, through the rank's ports). When it ends, every send
+     * connection's data lands.
+     *
      * When a flow ends, its unit (with the step's slots on the last unit) lands at the receiver one hop latency
      * later; when a step ends, the receive slots it consumed are freed and their credit lands at the sender one hop
      * latency later. Each of these events tries to start the worker on the other end.
@@ -49,9 +54,13 @@ final class StepScheduler {
     private final boolean folded;
     /** folded: each worker's last quotient connections, by real connection */
     private final QuotientMemo quotientMemo;
+    /** the paths of one-flow steps; null for a plan without switch actors, which has none */
+    private final OneFlowPaths oneFlowPaths;
     private final IntConsumer workerDone;
     private final int elemBytes;
     private final StepCursor cursor;
+    /** the step being loaded: per bound send connection, the real sends it carries (more than 1 where folded peers merge) */
+    private final int[] sendsPerConn;
     /** the one listener of every flow: the flow's key is its connection (no object per connection) */
     private final FlowListener flowDone = f -> onFlowDone(f.key());
     private final Runnable[] localDone;
@@ -73,9 +82,11 @@ final class StepScheduler {
         this.ranks = ranks;
         this.folded = ranks.folds();
         this.quotientMemo = folded ? new QuotientMemo(ranks, workers.count()) : null;
+        this.oneFlowPaths = plan.nActors() > plan.nRanks() ? new OneFlowPaths(conns, net, workers.count()) : null;
         this.workerDone = workerDone;
         this.elemBytes = plan.call().dtype().bytes();
         this.cursor = new StepCursor(plan.maxPeers());
+        this.sendsPerConn = new int[Math.max(StepCursor.MAX_PEERS, plan.maxPeers())];
         int nw = workers.count();
         localDone = new Runnable[nw];
         wake = new Runnable[nw];
@@ -120,6 +131,13 @@ final class StepScheduler {
         else workers.clearFlag(w, Workers.F_CONTINUED);
         if (cursor.memory()) workers.setFlag(w, Workers.F_MEMORY);
         else workers.clearFlag(w, Workers.F_MEMORY);
+        if (ns > 1 && (cursor.hasParts() || cursor.prim() == Primitive.MULTIMEM_FORWARD)) {
+            if (oneFlowPaths == null) throw new IllegalStateException(plan + ": a multicast or scatter without switch actors");
+            oneFlowPaths.bind(workers, w, boundSend, sendsPerConn, cursor.hasParts());
+            workers.setFlag(w, Workers.F_ONE_FLOW);
+        } else {
+            workers.clearFlag(w, Workers.F_ONE_FLOW);
+        }
     }
 
     /*
@@ -146,7 +164,14 @@ final class StepScheduler {
                 k = !folded ? conns.find(cch, from, to) : quotientMemo.connection(w, conn, receiving, peer, cch, from, to);
                 paths.ensure(conns, k);
             }
-            if (folded && boundBefore(w, m, receiving, k)) continue;
+            if (folded) {
+                int j = boundBefore(w, m, receiving, k);
+                if (j >= 0) {
+                    if (!receiving) sendsPerConn[j]++;
+                    continue;
+                }
+            }
+            if (!receiving) sendsPerConn[m] = 1;
             if (!cached) workers.setConn(w, m, receiving, k, tagBase + peer);
             if (receiving) conns.setReceiver(k, w);
             else conns.setSender(k, w);
@@ -155,12 +180,12 @@ final class StepScheduler {
         return m;
     }
 
-    /** Whether one of worker {@code w}'s first {@code m} bound connections (of that direction) is {@code k}. */
-    private boolean boundBefore(int w, int m, boolean receiving, int k) {
+    /** Which of worker {@code w}'s first {@code m} bound connections (of that direction) is {@code k}; −1 if none. */
+    private int boundBefore(int w, int m, boolean receiving, int k) {
         for (int j = 0; j < m; j++) {
-            if (workers.conn(w, j, receiving) == k) return true;
+            if (workers.conn(w, j, receiving) == k) return j;
         }
-        return false;
+        return -1;
     }
 
     private void tryStart(int w) {
@@ -201,11 +226,17 @@ final class StepScheduler {
             // per-channel limit
             boolean free = prim.isSwitch() || (flags & Workers.F_MEMORY) != 0;
             double cap = free ? Double.POSITIVE_INFINITY : costs.sendRateCap(prim, workers.psPerByte(w), workers.laneShare(w));
-            workers.setPending(w, ns);
-            for (int i = 0; i < ns; i++) {
-                int k = workers.sendConn(w, i);
+            if ((flags & Workers.F_ONE_FLOW) != 0) {
+                workers.setPending(w, 1);
                 flowsStarted++;
-                net.startRecycled(conns.path(k), wire, delay, cap, flowDone, k);
+                net.startRecycled(oneFlowPaths.path(w), wire, delay, cap, flowDone, workers.sendConn(w, 0));
+            } else {
+                workers.setPending(w, ns);
+                for (int i = 0; i < ns; i++) {
+                    int k = workers.sendConn(w, i);
+                    flowsStarted++;
+                    net.startRecycled(conns.path(k), wire, delay, cap, flowDone, k);
+                }
             }
         } else if ((flags & Workers.F_MEMORY) != 0) {
             sim.schedule(delay, localDone[w]); // a peer's store landed: nothing for this rank's SMs to do
@@ -247,10 +278,19 @@ final class StepScheduler {
         int s = workers.sub(w) == workers.units(w) - 1 ? workers.slots(w) : 0;
         // the data (and its flag) become visible to the receiver one hop latency later; the step's
         // slots count as arrived with its last sub-transfer
+        if ((workers.flags(w) & Workers.F_ONE_FLOW) != 0) {
+            for (int i = 0, ns = workers.nSend(w); i < ns; i++) arrived(workers.sendConn(w, i), s);
+        } else {
+            arrived(k, s);
+        }
+        if (workers.flowEnded(w)) onStepDone(w);
+    }
+
+    /** Connection {@code k}'s data, with {@code s} slots, lands now (plus its hop latency); its receiver may start. */
+    private void arrived(int k, int s) {
         conns.arrive(k, sim.now(), s);
         int rw = conns.receiver(k);
         if (rw >= 0) tryStart(rw);
-        if (workers.flowEnded(w)) onStepDone(w);
     }
 
     /** Worker {@code w}'s current sub-transfer is done; after the last one, its step is. */

@@ -35,6 +35,8 @@ final class Workers {
     static final int F_CONTINUED = 16;
     /** Flag bit: the current step is a one-sided memory access served by this rank's memory (no SM work of its own). */
     static final int F_MEMORY = 32;
+    /** Flag bit: the current step's sends move as one flow over their connections' paths ({@link OneFlowPaths}). */
+    static final int F_ONE_FLOW = 64;
 
     private static final int WI = 16; // ints per worker in wi
     private static final int STEP_IDX = 0, STEP_COUNT = 1, FLAGS = 2, PRIM = 3, NRECV = 4, NSEND = 5, SLOTS = 6,

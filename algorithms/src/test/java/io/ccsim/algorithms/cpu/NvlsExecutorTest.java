@@ -137,11 +137,15 @@ class NvlsExecutorTest {
         assertThat(c.recvPeer(0)).isEqualTo(3);
         assertThat(c.nSend()).isEqualTo(8);
         // 4 MiB per rank on 16 channels: 256 KiB per channel, so NCCL's chunk shrinks 128 -> 64 -> 32 -> 16 KiB
-        // (256 KiB < 64·8·128 KiB, < 8·8·64 KiB, < 2·8·32 KiB): two loops of 8 heads x 16 KiB
-        assertThat(plan.stepCount(0, 0, 0)).isEqualTo(2 * 8);
+        // (256 KiB < 64·8·128 KiB, < 8·8·64 KiB, < 2·8·32 KiB): two loops of 8 heads x 16 KiB, one scatter per loop
+        assertThat(plan.stepCount(0, 0, 0)).isEqualTo(2);
         assertThat(plan.stepCount(0, 0, 1)).isEqualTo(2);
         plan.step(0, 0, 0, 0, c);
-        assertThat((long) c.count() * 4).isEqualTo(16384);
+        assertThat(c.nSend()).isEqualTo(8);
+        assertThat(c.hasParts()).isTrue();
+        assertThat((long) c.partElems() * 4).isEqualTo(16384);
+        assertThat((long) c.count() * 4).isEqualTo(8 * 16384);
+        for (int h = 0; h < 8; h++) assertThat(c.sendPeer(h)).isEqualTo(8 + h);
         assertThat(plan.switchHost(8)).isZero();
     }
 

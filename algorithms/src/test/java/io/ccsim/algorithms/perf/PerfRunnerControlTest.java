@@ -5,6 +5,7 @@ import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.sim.RunControl;
 import io.ccsim.sim.RunStoppedException;
@@ -52,6 +53,7 @@ class PerfRunnerControlTest {
             if (f >= 0.5) control.requestStop("test");
         });
         r.setRunControl(control);
+        r.setFolding(SimExecution.Folding.NONE); // a run long enough to be watched
         assertThatThrownBy(() -> r.run(CollectiveOp.ALL_REDUCE, 256L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(RunStoppedException.class);
         assertThat(seen).isSorted().last().satisfies(f -> assertThat(f).isBetween(0.5, 1.0));

@@ -220,13 +220,15 @@ class PlanStructureTest {
                 for (int l = 0; l < p.nLanes(); l++)
                     for (int i = 0; i < p.stepCount(r, ch, l); i++) {
                         p.step(r, ch, l, i, c);
-                        long sig = ((long) c.count() << 8) | c.slots();
                         int sch = p.connectionChannel(ch, c.sendConn());
                         int rch = p.connectionChannel(ch, c.recvConn());
+                        // a scatter's or gather's connection carries its peer's part
                         for (int k = 0; k < c.nSend(); k++) {
+                            long sig = ((long) (c.nRecv() == 0 ? c.partCount(k) : c.count()) << 8) | c.slots();
                             sent.computeIfAbsent(sch + ":" + r + ">" + c.sendPeer(k), x -> new ArrayList<>()).add(sig);
                         }
                         for (int k = 0; k < c.nRecv(); k++) {
+                            long sig = ((long) (c.nSend() == 0 ? c.partCount(k) : c.count()) << 8) | c.slots();
                             recv.computeIfAbsent(rch + ":" + c.recvPeer(k) + ">" + r, x -> new ArrayList<>()).add(sig);
                         }
                     }

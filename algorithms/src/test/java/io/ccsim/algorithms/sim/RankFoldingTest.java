@@ -84,6 +84,21 @@ class RankFoldingTest {
     }
 
     /**
+     * NVLSTree's heads of one node fold where a loop's parts are equal (the scatter and gather take every head at once,
+     * and a folded scatter's merged connections weigh once on the sender's ports); a size whose last loop splits
+     * unevenly keeps the heads apart. Both give the unfolded time.
+     */
+    @Test
+    void nvlsTreeHeadsFoldWhereTheirPartsAreEqual() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4));
+        List<Run> folded = new ArrayList<>();
+        assertSame(t, CollectiveOp.ALL_REDUCE, 64L << 20, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertSame(t, CollectiveOp.ALL_REDUCE, (64L << 20) + 4 * 12_345, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertThat(folded.get(0).simulated()).as("heads folded").isLessThanOrEqualTo(folded.get(0).total() / 64);
+        assertThat(folded.get(1).simulated()).as("uneven parts: heads apart").isGreaterThan(folded.get(1).total() / 64);
+    }
+
+    /**
      * All-to-all: every rank's connections to the ranks of another host cross its NIC, so a quotient connection carries
      * the weight of its class on each hop; on 3 and 6 hosts (not a power of two: the hosts fold unevenly) the folded
      * time is the unfolded one.

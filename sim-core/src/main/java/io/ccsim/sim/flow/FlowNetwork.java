@@ -328,6 +328,11 @@ public final class FlowNetwork extends FlowLifecycle {
             }
         }
 
+        /** The route it was resolved from: its hops ({@link FlowNetwork#hop}), in order; a copy. */
+        public int[] route() {
+            return route.clone();
+        }
+
         /** @return identical flows each flow on this path stands for */
         public int multiplicity() {
             return multiplicity;
