@@ -127,6 +127,7 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
         double intraBw;
         RailRings rails;
         Nics netNics = null;
+        int[] netHeads = null; // per distinct NIC of a host, its first GPU's local index
         CollNetGraph collNet = CollNetGraph.none("one node: CollNet reduces in the network between nodes");
         TuneInput.NetGraph netGraph = null;
         if (nNodes > 1) {
@@ -142,14 +143,14 @@ public record CommGraph(int nRanks, int nNodes, int gpusPerNode, LinkClass intra
             intraBw = Math.min(intra.totalGBs() / nCh, interBw);
             rails = RailRings.across(ppn, nNodes, nicOfLocal, nvlink, policy, search.nicsUsed());
             netGraph = search.tunerGraph(nics.count(), ppn);
-            collNet = CollNetSearch.of(topo, g0, headLocals(nicOfLocal), nics.totalGBs() / nics.count(), ppn, nNodes, nCh,
-                    intra.nvl5());
+            netHeads = headLocals(nicOfLocal);
+            collNet = CollNetSearch.of(topo, g0, netHeads, nics.totalGBs() / nics.count(), ppn, nNodes, nCh, intra.nvl5());
         } else {
             intraBw = intra.totalGBs() / nCh;
             rails = RailRings.singleHost(ppn);
         }
-        NvlsGraph nvls = netNics == null ? NvlsSearch.of(topo, g0, ppn, nNodes, 0, 0)
-                : NvlsSearch.of(topo, g0, ppn, nNodes, netNics.count(), netNics.totalGBs() / netNics.count());
+        NvlsGraph nvls = netNics == null ? NvlsSearch.of(topo, g0, ppn, nNodes, null, 0)
+                : NvlsSearch.of(topo, g0, ppn, nNodes, netHeads, netNics.totalGBs() / netNics.count());
         return new CommGraph(nRanks, nNodes, ppn, intra.linkClass(), intraBw, interBw, nCh, gpuNodeIndices.clone(), layout, rails,
                 nvls, collNet, netGraph);
     }

@@ -27,17 +27,20 @@ final class NvlsSearch {
      * starts at a NIC and takes its local GPU as a head: one head per NIC (the first 32 GPUs' on a GB200 NVL72 rack,
      * getNvlsNetDev), and pass 2 raises bwInter along the inter-node speeds while it is below 2 × bwIntra and the NIC
      * carries it (NDR 400 Gb/s = 50 GB/s: up to 48). 8 × H100: bwIntra 40, bwInter 48; an NVL72 rack (33 × 20 =
-     * 660 of 721.8 GB/s): bwIntra 20, bwInter 40 (NCCL 2.28.9's search, run on that topology). ccsim models it with
-     * one NIC per GPU (heads = GPUs, up to 32). The graph serves NVLSTree; NCCL's plain NVLS across nodes needs
-     * CollNet (SHARP) on top.
+     * 660 of 721.8 GB/s): bwIntra 20, bwInter 40 (NCCL 2.28.9's search, run on that topology). Across nodes the
+     * search's speeds are the inter-node ladder's from the NIC's speed down, for bwIntra too: 4 heads on an HGX H100
+     * with 4 NICs get bwIntra 48 (5 × 48 ≤ 370.8), where the intra-node ladder would give 60 (NCCL 2.28.9's search on
+     * that board: 4 heads, 48 and 48). The graph serves NVLSTree; NCCL's plain NVLS across nodes needs CollNet (SHARP)
+     * on top.
      */
     private NvlsSearch() { }
 
     /**
-     * The NVLS graph of a communicator of {@code nNodes} nodes of {@code ppn} GPUs like {@code g0}, whose nodes have
-     * {@code nics} NICs of {@code nicGBs} each (both 0 on one node).
+     * The NVLS graph of a communicator of {@code nNodes} nodes of {@code ppn} GPUs like {@code g0}, whose nodes' NICs
+     * (of {@code nicGBs} each) have the GPUs of local indices {@code netHeads} as their first local GPUs (null and 0 on
+     * one node).
      */
-    static NvlsGraph of(Topology topo, Node g0, int ppn, int nNodes, int nics, double nicGBs) {
+    static NvlsGraph of(Topology topo, Node g0, int ppn, int nNodes, int[] netHeads, double nicGBs) {
         boolean nvl5 = "B200".equalsIgnoreCase(g0.attr("model")) || "GB200".equalsIgnoreCase(g0.attr("model"));
         int cc = nvl5 ? 100 : 90;
         if (!reachesMulticastSwitch(topo, g0)) {
@@ -45,13 +48,15 @@ final class NvlsSearch {
                     + g0.id());
         }
         if (ppn < 2) return NvlsGraph.none("NVLS needs at least 2 GPUs per node (NCCL 2.28.7+), got " + ppn);
-        if (nNodes > 1 && nics != ppn) {
-            return NvlsGraph.none("ccsim models NVLS across nodes with one NIC per GPU (NCCL's heads are the NICs' GPUs);"
-                    + " the nodes have " + nics + " NICs for " + ppn + " GPUs");
+        boolean net = nNodes > 1;
+        if (net && (netHeads == null || netHeads.length < 2)) {
+            return NvlsGraph.none("NVLSTree needs at least 2 NICs per node (one head per NIC), got "
+                    + (netHeads == null ? 0 : netHeads.length));
         }
-        int heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
+        int heads = Math.min(net ? netHeads.length : ppn, NcclNvlsConstants.MAX_HEADS);
+        int[] headLocals = net ? java.util.Arrays.copyOf(netHeads, heads) : null;
         double total = nvlinkLanes(topo, g0) * (nvl5 ? CommGraph.SM100_NVLINK_BW_GBS : CommGraph.SM90_NVLINK_BW_GBS);
-        double[] ladder = NcclNvlsConstants.intraSpeeds(cc);
+        double[] ladder = net ? interFrom(nvl5, nicGBs) : NcclNvlsConstants.intraSpeeds(cc);
         double start = ppn > 1 ? total * ppn / (ppn - 1) : total;
         double bwIntra = 0;
         for (double speed : ladder) {
@@ -62,6 +67,8 @@ final class NvlsSearch {
             }
         }
         if (bwIntra == 0) return NvlsGraph.none("the NVLS graph search finds no speed for " + heads + " heads");
+        // pass 2 raises bwInter to the first speed >= 2 x bwIntra, or to the ladder's top (across nodes: as far as the
+        // NIC allows, since each head's NIC carries it)
         double bwInter = ladder[0];
         for (int i = ladder.length - 1; i >= 0; i--) {
             if (ladder[i] >= 2 * bwIntra) {
@@ -69,19 +76,16 @@ final class NvlsSearch {
                 break;
             }
         }
-        if (nNodes > 1) { // each head's NIC carries bwInter: raised up to 2 x bwIntra, as far as the NIC allows
-            double[] inter = nvl5 ? CommGraph.SM100_INTER_SPEEDS : CommGraph.SM90_INTER_SPEEDS;
-            int i = 0;
-            while (i < inter.length - 1 && inter[i] > nicGBs) i++;
-            bwInter = inter[i];
-            for (int j = inter.length - 1; j > i; j--) {
-                if (inter[j] >= 2 * bwIntra) {
-                    bwInter = inter[j];
-                    break;
-                }
-            }
-        }
-        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, java.util.Optional.empty());
+        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, java.util.Optional.empty(),
+                headLocals);
+    }
+
+    /** The inter-node search speeds (GB/s, descending) from the first at or below {@code nicGBs}. */
+    private static double[] interFrom(boolean nvl5, double nicGBs) {
+        double[] inter = nvl5 ? CommGraph.SM100_INTER_SPEEDS : CommGraph.SM90_INTER_SPEEDS;
+        int i = 0;
+        while (i < inter.length - 1 && inter[i] > nicGBs) i++;
+        return java.util.Arrays.copyOfRange(inter, i, inter.length);
     }
 
     private static boolean reachesMulticastSwitch(Topology topo, Node gpu) {

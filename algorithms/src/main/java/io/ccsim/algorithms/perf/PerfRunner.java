@@ -338,7 +338,9 @@ public final class PerfRunner {
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
-            opts = opts.withCollNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
+            opts = opts.withNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
+        } else if (algo == Algorithm.NVLS_TREE && graph.nNodes() > 1 && graph.nvls().available()) {
+            opts = opts.withNetHeads(graph.nvls().headLocals()); // the NICs' GPUs, as NCCL's NVLS heads
         }
         return planners.plan(call, opts);
     }

@@ -34,7 +34,7 @@ abstract class AbstractPlanner implements AlgorithmPlanner {
         if (options.ringOrders() != null) validateRings(options, call.nRanks());
         ProtocolGeometry g = Chunking.geometry(algorithm, op, options);
         int ppn = Math.max(1, call.nRanks() / call.layout().nHosts());
-        int heads = options.collNetHeads() == null ? ppn : options.collNetHeads().length;
+        int heads = options.netHeads() == null ? ppn : options.netHeads().length;
         ChannelParts parts = new ChannelParts(call, g, algorithm, options.nChannels(), call.dtype().bytes(), heads,
                 options.chunkingNodes());
         Schedule s = call.nRanks() == 1 ? new LocalSchedule(call, parts) : build(call, options, g, parts);

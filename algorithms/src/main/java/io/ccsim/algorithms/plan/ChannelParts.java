@@ -16,11 +16,11 @@ final class ChannelParts {
     }
 
     /**
-     * As the other constructor, with CollNet Direct's heads per host ({@link PlanOptions#collNetHeads}) and the node
+     * As the other constructor, with CollNet Direct's heads per host ({@link PlanOptions#netHeads}) and the node
      * count the tree chunk rules read ({@link PlanOptions#chunkingNodes}, 0: the call's own).
      */
     ChannelParts(CollectiveCall call, ProtocolGeometry g, Algorithm a, int nChannels, long bytesPerElementOfPart,
-                 int collNetHeads, int chunkingNodes) {
+                 int netHeads, int chunkingNodes) {
         int elt = call.dtype().bytes();
         long[][] p = Chunking.partition(call.count(), elt, nChannels);
         offset = p[0];
@@ -35,7 +35,7 @@ final class ChannelParts {
         }
         for (int c = 0; c < nChannels; c++) {
             long bytes = count[c] * bytesPerElementOfPart;
-            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, nRanks, nNodes, collNetHeads) / elt);
+            chunkElems[c] = Math.max(1, Chunking.chunkBytes(g, a, call.op(), bytes, nRanks, nNodes, netHeads) / elt);
         }
     }
 

@@ -128,7 +128,7 @@ final class Chunking {
 
     /** As {@link #chunkBytes(ProtocolGeometry, Algorithm, CollectiveOp, long, int, int)}, with CollNet Direct's heads per host. */
     static long chunkBytes(ProtocolGeometry g, Algorithm a, CollectiveOp op, long channelBytes, int nRanks, int nNodes,
-                           int collNetHeads) {
+                           int netHeads) {
         long chunk = g.chunkBytes();
         if (a == Algorithm.TREE && g.protocol() == Protocol.LL128) {
             float ppn = nRanks / (float) nNodes;
@@ -159,7 +159,7 @@ final class Chunking {
         }
         if (a == Algorithm.COLLNET_DIRECT || a == Algorithm.COLLNET_CHAIN) {
             long bytes = op == CollectiveOp.ALL_REDUCE ? channelBytes : channelBytes * nRanks; // AG/RS: the whole buffer
-            chunk = collNetChunk(a, chunk, bytes, nRanks, nNodes, collNetHeads);
+            chunk = collNetChunk(a, chunk, bytes, nRanks, nNodes, netHeads);
         }
         if (a == Algorithm.PAT) {
             long global = channelBytes * nRanks; // calcCollChunking gets the channel's share of the whole buffer

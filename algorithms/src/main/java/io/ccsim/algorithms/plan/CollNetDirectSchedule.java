@@ -29,7 +29,7 @@ package io.ccsim.algorithms.plan;
  * Actors 0..n−1 are the ranks, actor n + h is the SHARP aggregation for head h (local index {@code heads[h]}) of every
  * host ({@link SwitchKind#NETWORK}, {@link Primitive#SHARP_REDUCE}: one slice from each host's head h on connection 1,
  * the sum back to each on connection 0). Lanes 0..3 are scatter, reduce, bcast, gather. Heads come from
- * {@link PlanOptions#collNetHeads} (every GPU by default). Channel c covers a contiguous part ({@link ChannelParts})
+ * {@link PlanOptions#netHeads} (every GPU by default). Channel c covers a contiguous part ({@link ChannelParts})
  * instead of NCCL's grid-strided loop; NCCL's {@code scatter} and {@code gather} are one call per loop, here one step
  * per head, all but the first {@link StepCursor#continued() continued}.
  */
@@ -55,7 +55,7 @@ final class CollNetDirectSchedule implements Schedule {
         this.nHosts = byHost.length;
         this.ppn = byHost[0].length;
         this.nChannels = o.nChannels();
-        this.headLocal = o.collNetHeadsOf(ppn);
+        this.headLocal = o.netHeadsOf(ppn);
         this.nHeads = headLocal.length;
         this.headOf = new int[ppn];
         java.util.Arrays.fill(headOf, -1);

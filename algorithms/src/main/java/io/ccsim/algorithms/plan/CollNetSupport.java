@@ -80,7 +80,7 @@ public final class CollNetSupport {
         }
         Optional<String> r = call.op() == CollectiveOp.ALL_GATHER ? Optional.empty() : refusal(call.dtype(), call.redop());
         if (r.isEmpty()) r = layoutRefusal(call.layout());
-        if (r.isEmpty() && a == Algorithm.COLLNET_DIRECT) r = headsRefusal(call.op(), call.layout(), o.collNetHeads());
+        if (r.isEmpty() && a == Algorithm.COLLNET_DIRECT) r = headsRefusal(call.op(), call.layout(), o.netHeads());
         if (r.isPresent()) throw new UnsupportedAlgorithmException(r.get());
     }
 

@@ -42,6 +42,10 @@ final class NvlsTreeSchedule implements Schedule {
     private final int[][] byHost;
     private final int[] hostOf;
     private final int[] localOf;
+    /** per head index, its GPU's local index (the NICs' GPUs, {@link PlanOptions#netHeads}) */
+    private final int[] headLocal;
+    /** per local index, its head index, or −1 for a GPU that is no head */
+    private final int[] headOf;
     /** [tree][node*3 + k]: {parent, child0, child1} node indices, −1 for none */
     private final int[][] nodeTree = new int[2][];
 
@@ -51,7 +55,17 @@ final class NvlsTreeSchedule implements Schedule {
         this.byHost = call.layout().ranksByHost();
         this.nNodes = byHost.length;
         this.ppn = byHost[0].length;
-        this.heads = Math.min(ppn, NcclNvlsConstants.MAX_HEADS);
+        int[] locals = o.netHeadsOf(ppn);
+        this.heads = Math.min(locals.length, NcclNvlsConstants.MAX_HEADS);
+        this.headLocal = java.util.Arrays.copyOf(locals, heads);
+        this.headOf = new int[ppn];
+        java.util.Arrays.fill(headOf, -1);
+        for (int h = 0; h < heads; h++) {
+            if (headLocal[h] >= ppn) {
+                throw new UnsupportedAlgorithmException("NVLSTree head GPU " + headLocal[h] + " is not one of a node's " + ppn);
+            }
+            headOf[headLocal[h]] = h;
+        }
         this.nChannels = o.nChannels();
         this.alignElems = Math.max(1, 16384 / call.dtype().bytes());
         this.hostOf = new int[n];
@@ -82,7 +96,7 @@ final class NvlsTreeSchedule implements Schedule {
 
     private int castActor(int node, int h) { return n + nNodes * heads + node * heads + h; }
 
-    private int head(int node, int h) { return byHost[node][h]; }
+    private int head(int node, int h) { return byHost[node][headLocal[h]]; }
 
     private int loops(int ch) {
         return Math.toIntExact(Chunking.divUp(parts.count[ch], heads * parts.chunkElems[ch]));
@@ -105,11 +119,11 @@ final class NvlsTreeSchedule implements Schedule {
     public int stepCount(int actor, int ch, int lane) {
         int loops = loops(ch);
         if (actor >= n) return lane == 0 ? loops : 0;
-        int local = localOf[actor];
+        boolean isHead = headOf[localOf[actor]] >= 0;
         switch (lane) {
             case 0: case 3: return loops;
-            case 1: return local < heads ? loops : 0;
-            default: return local < heads && nodeTree[ch % 2][3 * hostOf[actor]] >= 0 ? loops : 0;
+            case 1: return isHead ? loops : 0;
+            default: return isHead && nodeTree[ch % 2][3 * hostOf[actor]] >= 0 ? loops : 0;
         }
     }
 
@@ -144,7 +158,7 @@ final class NvlsTreeSchedule implements Schedule {
             c.markParts(part, part);
             return;
         }
-        int h = localOf[actor];
+        int h = headOf[localOf[actor]];
         long off = base + start(ch, i, h);
         int parent = tree[3 * node];
         if (lane == 1) {
@@ -176,7 +190,7 @@ final class NvlsTreeSchedule implements Schedule {
 
     /*
      * Sequence keys. A rank's steps in a channel depend on the channel (counts) and on three facts of its place: its
-     * local index when it is a head (which sub-chunk it reduces and broadcasts: the last loop's counts differ by head),
+     * head index when it is a head (which sub-chunk it reduces and broadcasts: the last loop's counts differ by head),
      * whether its node is the root of the channel's tree (no bcast lane, the reduce lane ends at the multicast actor)
      * and how many child nodes it has (the peers of lanes 1 and 2). Peers are met in one order for every rank of one
      * key: lane 0 the node's reduction actors by head, lane 1 its own reduction actor, the children, then the parent
@@ -194,12 +208,12 @@ final class NvlsTreeSchedule implements Schedule {
 
     @Override
     public long sequenceKey(int actor, int ch, int lane) {
-        int local = localOf[actor];
-        if (local >= heads) return NON_HEAD;
+        int head = headOf[localOf[actor]];
+        if (head < 0) return NON_HEAD;
         int[] tree = nodeTree[ch % 2];
         int node = hostOf[actor];
         int children = (tree[3 * node + 1] >= 0 ? 1 : 0) + (tree[3 * node + 2] >= 0 ? 1 : 0);
-        return ((long) local << 3) | (tree[3 * node] < 0 ? 4 : 0) | children;
+        return ((long) head << 3) | (tree[3 * node] < 0 ? 4 : 0) | children;
     }
 
     /*

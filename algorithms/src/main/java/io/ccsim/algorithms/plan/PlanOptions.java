@@ -19,16 +19,17 @@ import java.util.Arrays;
  *                    {@link Protocol#defaultBufferBytes()} (NCCL_BUFFSIZE applies to Simple).
  * @param ringOrders  null for the default ring (hosts in order, see {@link CommLayout#defaultRingOrder()}),
  *                    or one permutation of 0..n−1 per channel
- * @param collNetHeads CollNet Direct's heads: the local indices (ascending, distinct, ≥ 0) of the GPUs of a host that
- *                    have a NIC of their own, the same on every host; null for every GPU of a host (one NIC per GPU).
- *                    Other algorithms ignore it
+ * @param netHeads    the heads across the network of CollNet Direct and NVLSTree: the local indices (ascending,
+ *                    distinct, ≥ 0) of the GPUs of a host that have a NIC of their own (NCCL's heads are the NICs'
+ *                    GPUs), the same on every host; null for every GPU of a host (one NIC per GPU; NVLSTree: the
+ *                    first 32). Other algorithms ignore it
  * @param chunkingNodes the node count NCCL's chunk rules for trees read (calcCollChunking's nNodes: Tree LL128's
  *                    shrink by depth, NVLSTree's cap from 4 nodes), ≥ 1; 0 for the communicator's own. A smaller
  *                    communicator that stands for a larger one of the same nodes (an extrapolation's sample) sets
  *                    the larger one's count, so that its chunks are those of the larger one
  */
 public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
-                          int[] collNetHeads, int chunkingNodes) {
+                          int[] netHeads, int chunkingNodes) {
 
     /** NCCL's MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -59,15 +60,15 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
             }
             ringOrders = copy;
         }
-        if (collNetHeads != null) {
-            if (collNetHeads.length == 0) throw new IllegalArgumentException("PlanOptions.collNetHeads must not be empty");
-            for (int i = 0; i < collNetHeads.length; i++) {
-                if (collNetHeads[i] < 0 || (i > 0 && collNetHeads[i] <= collNetHeads[i - 1])) {
-                    throw new IllegalArgumentException("PlanOptions.collNetHeads must be ascending distinct local indices"
-                            + " >= 0, got " + Arrays.toString(collNetHeads));
+        if (netHeads != null) {
+            if (netHeads.length == 0) throw new IllegalArgumentException("PlanOptions.netHeads must not be empty");
+            for (int i = 0; i < netHeads.length; i++) {
+                if (netHeads[i] < 0 || (i > 0 && netHeads[i] <= netHeads[i - 1])) {
+                    throw new IllegalArgumentException("PlanOptions.netHeads must be ascending distinct local indices"
+                            + " >= 0, got " + Arrays.toString(netHeads));
                 }
             }
-            collNetHeads = collNetHeads.clone();
+            netHeads = netHeads.clone();
         }
         if (chunkingNodes < 0) {
             throw new IllegalArgumentException("PlanOptions.chunkingNodes must be >= 1, or 0 for the communicator's own,"
@@ -77,8 +78,8 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** The options as given, with the communicator's own node count for the chunk rules. */
     public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
-                       int[] collNetHeads) {
-        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, collNetHeads, 0);
+                       int[] netHeads) {
+        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, 0);
     }
 
     /** The options as given, every GPU a CollNet head. */
@@ -93,27 +94,27 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** A copy with another buffer size (bytes per connection). */
     public PlanOptions withBufferBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, collNetHeads, chunkingNodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, netHeads, chunkingNodes);
     }
 
     /** A copy with explicit ring orders, one permutation of the ranks per channel. */
     public PlanOptions withRingOrders(int[][] orders) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, collNetHeads, chunkingNodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, netHeads, chunkingNodes);
     }
 
-    /** A copy with CollNet Direct's heads, the local indices of the GPUs with a NIC of their own (see the record). */
-    public PlanOptions withCollNetHeads(int[] localIndices) {
+    /** A copy with the heads across the network (CollNet Direct, NVLSTree), the local indices of the GPUs with a NIC of their own (see the record). */
+    public PlanOptions withNetHeads(int[] localIndices) {
         return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices, chunkingNodes);
     }
 
     /** A copy whose tree chunk rules read {@code nodes} nodes (see the record; 0: the communicator's own). */
     public PlanOptions withChunkingNodes(int nodes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, collNetHeads, nodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, nodes);
     }
 
-    /** CollNet Direct's head local indices on hosts of {@code ppn} GPUs: {@link #collNetHeads} or 0..ppn−1. */
-    public int[] collNetHeadsOf(int ppn) {
-        if (collNetHeads != null) return collNetHeads.clone();
+    /** The network heads' local indices on hosts of {@code ppn} GPUs: {@link #netHeads} or 0..ppn−1. */
+    public int[] netHeadsOf(int ppn) {
+        if (netHeads != null) return netHeads.clone();
         int[] all = new int[ppn];
         for (int j = 0; j < ppn; j++) all[j] = j;
         return all;
@@ -138,26 +139,26 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
         return copy;
     }
 
-    @Override public int[] collNetHeads() { return collNetHeads == null ? null : collNetHeads.clone(); }
+    @Override public int[] netHeads() { return netHeads == null ? null : netHeads.clone(); }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
                 && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders)
-                && Arrays.equals(p.collNetHeads, collNetHeads) && p.chunkingNodes == chunkingNodes;
+                && Arrays.equals(p.netHeads, netHeads) && p.chunkingNodes == chunkingNodes;
     }
 
     @Override
     public int hashCode() {
         return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
-                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(collNetHeads) + 31 * chunkingNodes;
+                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(netHeads) + 31 * chunkingNodes;
     }
 
     @Override
     public String toString() {
         return "PlanOptions[" + algorithm + "/" + protocol + ", " + nChannels + " ch, buffer " + bufferBytes + " B"
                 + (ringOrders == null ? "" : ", custom rings")
-                + (collNetHeads == null ? "" : ", CollNet heads " + Arrays.toString(collNetHeads))
+                + (netHeads == null ? "" : ", CollNet heads " + Arrays.toString(netHeads))
                 + (chunkingNodes == 0 ? "" : ", chunks as on " + chunkingNodes + " nodes") + "]";
     }
 }

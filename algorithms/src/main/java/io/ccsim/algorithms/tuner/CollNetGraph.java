@@ -9,7 +9,7 @@ import java.util.Optional;
  * network, or why there is no CollNet: the graphs NCCL's tuner reads for CollNetDirect and CollNetChain.
  *
  * @param headLocals      CollNetDirect heads: local indices (ascending) of the GPUs of a host with a NIC of their own,
- *                        one per NIC (the NIC's local GPU; NCCL's collNetHeads); empty without CollNet
+ *                        one per NIC (the NIC's local GPU; NCCL's netHeads); empty without CollNet
  * @param directChannels  the CollNetDirect graph's channels (heads, one GPU per NIC, duplicated as the search does)
  * @param directBwGBs     its {@code bwIntra} (= {@code bwInter}), GB/s per channel
  * @param chainChannels   the CollNetChain graph's channels (as many as the ring graph's)

@@ -13,8 +13,16 @@ import java.util.Optional;
  * @param ctas       the thread blocks NVLS runs ({@code nvlsChannels}: 16 on sm90, 24 or 32 on sm100)
  * @param cc         the GPUs' compute capability (90 Hopper, 100 Blackwell), which picks nvlsEfficiency
  * @param refusal    why there is no NVLS graph (empty when there is one)
+ * @param headLocals across nodes, the local indices of the heads' GPUs (ascending: the NICs' GPUs, NCCL's
+ *                   getNvlsNetDev); null for the first {@code heads} GPUs of a node
  */
-public record NvlsGraph(int heads, double bwIntraGBs, double bwInterGBs, int ctas, int cc, Optional<String> refusal) {
+public record NvlsGraph(int heads, double bwIntraGBs, double bwInterGBs, int ctas, int cc, Optional<String> refusal,
+                        int[] headLocals) {
+
+    /** A graph whose heads are a node's first {@code heads} GPUs. */
+    public NvlsGraph(int heads, double bwIntraGBs, double bwInterGBs, int ctas, int cc, Optional<String> refusal) {
+        this(heads, bwIntraGBs, bwInterGBs, ctas, cc, refusal, null);
+    }
 
     public NvlsGraph {
         Objects.requireNonNull(refusal, "refusal");
@@ -22,11 +30,41 @@ public record NvlsGraph(int heads, double bwIntraGBs, double bwInterGBs, int cta
             throw new IllegalArgumentException("an NVLS graph needs >= 2 heads, bandwidths > 0 and >= 1 CTA, got heads "
                     + heads + ", bwIntra " + bwIntraGBs + ", bwInter " + bwInterGBs + ", ctas " + ctas);
         }
+        if (headLocals != null) {
+            if (headLocals.length != heads) {
+                throw new IllegalArgumentException(heads + " heads, but " + headLocals.length + " head GPUs");
+            }
+            headLocals = headLocals.clone();
+        }
     }
 
     /** No NVLS graph, for {@code reason}. */
     public static NvlsGraph none(String reason) {
         return new NvlsGraph(0, 0, 0, 0, 0, Optional.of(reason));
+    }
+
+    /** The heads' local GPU indices (a copy), or null for a node's first {@code heads} GPUs. */
+    @Override
+    public int[] headLocals() { return headLocals == null ? null : headLocals.clone(); }
+
+    /** Equal when every component is, the head GPUs by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof NvlsGraph g && heads == g.heads && Double.compare(bwIntraGBs, g.bwIntraGBs) == 0
+                && Double.compare(bwInterGBs, g.bwInterGBs) == 0 && ctas == g.ctas && cc == g.cc && refusal.equals(g.refusal)
+                && java.util.Arrays.equals(headLocals, g.headLocals);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(heads, bwIntraGBs, bwInterGBs, ctas, cc, refusal) * 31 + java.util.Arrays.hashCode(headLocals);
+    }
+
+    @Override
+    public String toString() {
+        return "NvlsGraph[heads=" + heads + (headLocals == null ? "" : " " + java.util.Arrays.toString(headLocals))
+                + ", bwIntraGBs=" + bwIntraGBs + ", bwInterGBs=" + bwInterGBs + ", ctas=" + ctas + ", cc=" + cc
+                + ", refusal=" + refusal + "]";
     }
 
     /** Whether NCCL found an NVLS graph. */

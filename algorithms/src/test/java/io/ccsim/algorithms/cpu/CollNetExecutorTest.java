@@ -103,7 +103,7 @@ class CollNetExecutorTest {
                         CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, count, dt, red, 0,
                                 CommLayout.uniform(hosts, ppn));
                         PlanOptions opts = PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, ch).withBufferBytes(buffer)
-                                .withCollNetHeads(l[1]);
+                                .withNetHeads(l[1]);
                         String name = dt + " " + red + " " + hosts + "x" + ppn + " heads " + java.util.Arrays.toString(l[1])
                                 + " " + ch + "ch count=" + count;
                         tests.add(DynamicTest.dynamicTest(name, () -> CollectiveCheck.planRunVerify(planners, exec, call, opts,
@@ -153,7 +153,7 @@ class CollNetExecutorTest {
     void directWithFourNicsForEightGpusHasFourHeads() {
         CollectiveCall call = CollectiveCall.of(CollectiveOp.ALL_REDUCE, 1 << 20, DataType.FLOAT32, CommLayout.uniform(2, 8));
         Plan plan = Planners.standard().plan(call, PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 2)
-                .withCollNetHeads(new int[] {0, 2, 4, 6}));
+                .withNetHeads(new int[] {0, 2, 4, 6}));
         assertThat(plan.nActors()).isEqualTo(16 + 4);
         assertThat(plan.switchRail(16 + 1)).isEqualTo(2); // head 1 is local 2, the GPU beside NIC 1
         assertThat(plan.maxPeers()).isEqualTo(7); // a head still reduces the 7 other GPUs' parts
@@ -266,12 +266,12 @@ class CollNetExecutorTest {
         assertThatThrownBy(() -> planners.plan(ag, PlanOptions.of(Algorithm.COLLNET_CHAIN, Protocol.SIMPLE, 2)))
                 .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("not supported for all_gather");
         CollectiveCall rs = CollectiveCall.of(CollectiveOp.REDUCE_SCATTER, 1024, DataType.FLOAT32, CommLayout.uniform(2, 8));
-        PlanOptions fourNics = PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 2).withCollNetHeads(new int[] {0, 2, 4, 6});
+        PlanOptions fourNics = PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 2).withNetHeads(new int[] {0, 2, 4, 6});
         assertThatThrownBy(() -> planners.plan(rs, fourNics))
                 .isInstanceOf(UnsupportedAlgorithmException.class).hasMessageContaining("requires 1:1 GPU:NIC")
                 .hasMessageContaining("8 ranks per node, 4 CollNet heads");
         assertThatThrownBy(() -> planners.plan(two, PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 2)
-                .withCollNetHeads(new int[] {1, 2}))).isInstanceOf(UnsupportedAlgorithmException.class)
+                .withNetHeads(new int[] {1, 2}))).isInstanceOf(UnsupportedAlgorithmException.class)
                 .hasMessageContaining("head local index 2 is not a GPU of a host of 2 ranks");
         assertThat(planners.supportedOnKernels(CollectiveOp.ALL_REDUCE)).doesNotContain(Algorithm.COLLNET_DIRECT,
                 Algorithm.COLLNET_CHAIN);

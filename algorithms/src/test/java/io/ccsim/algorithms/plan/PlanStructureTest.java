@@ -310,10 +310,10 @@ class PlanStructureTest {
                 .hasMessageContaining("nChannels must be in 1..64");
         assertThatThrownBy(() -> PlanOptions.of(Algorithm.RING, Protocol.LL128, 1).withBufferBytes(1000))
                 .hasMessageContaining("multiple of 2048");
-        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withCollNetHeads(new int[] {0, 2, 2}))
-                .hasMessageContaining("collNetHeads must be ascending distinct local indices >= 0, got [0, 2, 2]");
-        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withCollNetHeads(new int[0]))
-                .hasMessageContaining("collNetHeads must not be empty");
+        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withNetHeads(new int[] {0, 2, 2}))
+                .hasMessageContaining("netHeads must be ascending distinct local indices >= 0, got [0, 2, 2]");
+        assertThatThrownBy(() -> PlanOptions.of(Algorithm.COLLNET_DIRECT, Protocol.SIMPLE, 1).withNetHeads(new int[0]))
+                .hasMessageContaining("netHeads must not be empty");
         assertThatThrownBy(() -> planners.plan(CollectiveCall.of(CollectiveOp.ALL_GATHER, 10, DataType.FLOAT32, l),
                 PlanOptions.of(Algorithm.TREE, Protocol.SIMPLE, 1)))
                 .isInstanceOf(UnsupportedAlgorithmException.class)

@@ -72,7 +72,7 @@ final class RailRun {
         CollectiveCall call = new CollectiveCall(op, count, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
         PlanOptions opts = PlanOptions.of(algo, Protocol.SIMPLE, g.nChannels());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(g.ringOrders(g.nChannels()));
-        if (algo == Algorithm.COLLNET_DIRECT) opts = opts.withCollNetHeads(g.collNet().headLocals());
+        if (algo == Algorithm.COLLNET_DIRECT) opts = opts.withNetHeads(g.collNet().headLocals());
         Plan plan = Planners.standard().plan(call, opts);
         Simulator sim = new Simulator(1);
         Fabric f = new Fabric(sim, topo, CalibrationProfile.builtin("h100"), trackLinkTraffic);

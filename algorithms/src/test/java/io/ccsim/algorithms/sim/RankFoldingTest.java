@@ -44,6 +44,7 @@ class RankFoldingTest {
         CollectiveCall call = new CollectiveCall(op, bytes / 4, DataType.FLOAT32, ReduceOp.SUM, 0, g.layout());
         PlanOptions opts = PlanOptions.of(algo, proto, g.nChannels());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(g.ringOrders(g.nChannels()));
+        if (algo == Algorithm.NVLS_TREE && g.nvls().headLocals() != null) opts = opts.withNetHeads(g.nvls().headLocals());
         Plan plan = Planners.standard().plan(call, opts);
         Simulator sim = new Simulator(1);
         Fabric f = new Fabric(sim, topo, H100, false);
@@ -96,6 +97,11 @@ class RankFoldingTest {
         assertSame(t, CollectiveOp.ALL_REDUCE, (64L << 20) + 4 * 12_345, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
         assertThat(folded.get(0).simulated()).as("heads folded").isLessThanOrEqualTo(folded.get(0).total() / 64);
         assertThat(folded.get(1).simulated()).as("uneven parts: heads apart").isGreaterThan(folded.get(1).total() / 64);
+        // 4 NICs for 8 GPUs: one head per NIC (GPUs 0, 2, 4, 6), the others scatter and gather only
+        Topology four = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 4).withNicsPerNode(4));
+        assertSame(four, CollectiveOp.ALL_REDUCE, 64L << 20, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertSame(four, CollectiveOp.ALL_REDUCE, (64L << 20) + 4 * 12_345, Algorithm.NVLS_TREE, Protocol.SIMPLE, folded);
+        assertThat(folded).hasSize(4);
     }
 
     /**
