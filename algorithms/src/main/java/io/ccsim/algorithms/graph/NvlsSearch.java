@@ -8,6 +8,8 @@ import io.ccsim.topology.LinkKind;
 import io.ccsim.topology.Node;
 import io.ccsim.topology.NodeKind;
 import io.ccsim.topology.Topology;
+import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * ccsim's model of NCCL's NVLS graph search (NVIDIA/nccl v2.28.9 src/graph/search.cc ncclTopoCompute, NVLS pattern;
@@ -54,7 +56,7 @@ final class NvlsSearch {
                     + (netHeads == null ? 0 : netHeads.length));
         }
         int heads = Math.min(net ? netHeads.length : ppn, NcclNvlsConstants.MAX_HEADS);
-        int[] headLocals = net ? java.util.Arrays.copyOf(netHeads, heads) : null;
+        int[] headLocals = net ? Arrays.copyOf(netHeads, heads) : null;
         double total = nvlinkLanes(topo, g0) * (nvl5 ? CommGraph.SM100_NVLINK_BW_GBS : CommGraph.SM90_NVLINK_BW_GBS);
         double[] ladder = net ? interFrom(nvl5, nicGBs) : NcclNvlsConstants.intraSpeeds(cc);
         double start = ppn > 1 ? total * ppn / (ppn - 1) : total;
@@ -76,7 +78,7 @@ final class NvlsSearch {
                 break;
             }
         }
-        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, java.util.Optional.empty(),
+        return new NvlsGraph(heads, bwIntra, bwInter, NcclNvlsConstants.ctas(cc, nNodes > 1), cc, Optional.empty(),
                 headLocals);
     }
 
@@ -85,7 +87,7 @@ final class NvlsSearch {
         double[] inter = nvl5 ? CommGraph.SM100_INTER_SPEEDS : CommGraph.SM90_INTER_SPEEDS;
         int i = 0;
         while (i < inter.length - 1 && inter[i] > nicGBs) i++;
-        return java.util.Arrays.copyOfRange(inter, i, inter.length);
+        return Arrays.copyOfRange(inter, i, inter.length);
     }
 
     private static boolean reachesMulticastSwitch(Topology topo, Node gpu) {

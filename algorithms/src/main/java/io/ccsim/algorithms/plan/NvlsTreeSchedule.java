@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.plan;
 
 import io.ccsim.algorithms.profile.NcclNvlsConstants;
+import java.util.Arrays;
 
 /**
  * NVLSTree all-reduce: NVLS inside every node, NCCL's double binary tree across nodes between the nodes' same-index
@@ -57,9 +58,9 @@ final class NvlsTreeSchedule implements Schedule {
         this.ppn = byHost[0].length;
         int[] locals = o.netHeadsOf(ppn);
         this.heads = Math.min(locals.length, NcclNvlsConstants.MAX_HEADS);
-        this.headLocal = java.util.Arrays.copyOf(locals, heads);
+        this.headLocal = Arrays.copyOf(locals, heads);
         this.headOf = new int[ppn];
-        java.util.Arrays.fill(headOf, -1);
+        Arrays.fill(headOf, -1);
         for (int h = 0; h < heads; h++) {
             if (headLocal[h] >= ppn) {
                 throw new UnsupportedAlgorithmException("NVLSTree head GPU " + headLocal[h] + " is not one of a node's " + ppn);

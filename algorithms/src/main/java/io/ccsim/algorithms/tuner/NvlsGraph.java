@@ -1,5 +1,6 @@
 package io.ccsim.algorithms.tuner;
 
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -52,17 +53,17 @@ public record NvlsGraph(int heads, double bwIntraGBs, double bwInterGBs, int cta
     public boolean equals(Object o) {
         return o instanceof NvlsGraph g && heads == g.heads && Double.compare(bwIntraGBs, g.bwIntraGBs) == 0
                 && Double.compare(bwInterGBs, g.bwInterGBs) == 0 && ctas == g.ctas && cc == g.cc && refusal.equals(g.refusal)
-                && java.util.Arrays.equals(headLocals, g.headLocals);
+                && Arrays.equals(headLocals, g.headLocals);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(heads, bwIntraGBs, bwInterGBs, ctas, cc, refusal) * 31 + java.util.Arrays.hashCode(headLocals);
+        return Objects.hash(heads, bwIntraGBs, bwInterGBs, ctas, cc, refusal) * 31 + Arrays.hashCode(headLocals);
     }
 
     @Override
     public String toString() {
-        return "NvlsGraph[heads=" + heads + (headLocals == null ? "" : " " + java.util.Arrays.toString(headLocals))
+        return "NvlsGraph[heads=" + heads + (headLocals == null ? "" : " " + Arrays.toString(headLocals))
                 + ", bwIntraGBs=" + bwIntraGBs + ", bwInterGBs=" + bwInterGBs + ", ctas=" + ctas + ", cc=" + cc
                 + ", refusal=" + refusal + "]";
     }

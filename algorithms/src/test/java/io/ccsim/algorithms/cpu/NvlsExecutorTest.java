@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -99,14 +101,14 @@ class NvlsExecutorTest {
                     CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_REDUCE, count, dt, red, 0, CommLayout.uniform(k, ppn));
                     // heads: every GPU, or one GPU per NIC (every other GPU, or two apart from the first)
                     int[] heads = ppn < 3 || (di + ki) % 3 == 0 ? null
-                            : ri % 2 == 0 ? java.util.stream.IntStream.range(0, ppn).filter(j -> j % 2 == 0).toArray()
+                            : ri % 2 == 0 ? IntStream.range(0, ppn).filter(j -> j % 2 == 0).toArray()
                             : new int[] {1, ppn - 1};
                     PlanOptions base = PlanOptions.of(Algorithm.NVLS_TREE, Protocol.SIMPLE, ch).withBufferBytes(2048);
                     PlanOptions opts = heads == null ? base : base.withNetHeads(heads);
                     boolean ok = NvlsSupport.refusal(CollectiveOp.ALL_REDUCE, dt, red).isEmpty();
                     long seed = 31L * di + 7L * ri + ki;
                     tests.add(DynamicTest.dynamicTest("nvlstree " + dt + " " + red + " " + k + "x" + ppn + " " + ch + "ch count="
-                            + count + (heads == null ? "" : " heads " + java.util.Arrays.toString(heads)), () -> {
+                            + count + (heads == null ? "" : " heads " + Arrays.toString(heads)), () -> {
                         CollectiveCheck.planRunVerify(planners, exec, call, opts, seed,
                                 !ok ? "NVLSTree cannot reduce" : null);
                     }));
