@@ -52,8 +52,8 @@ final class NvlsSearch {
         if (ppn < 2) return NvlsGraph.none("NVLS needs at least 2 GPUs per node (NCCL 2.28.7+), got " + ppn);
         boolean net = nNodes > 1;
         if (net && (netHeads == null || netHeads.length < 2)) {
-            return NvlsGraph.none("NVLSTree needs at least 2 NICs per node (one head per NIC), got "
-                    + (netHeads == null ? 0 : netHeads.length));
+            return NvlsGraph.none("ccsim's NVLS graph across nodes needs at least 2 heads (one per NIC), but the nodes"
+                    + " have " + (netHeads == null ? 0 : netHeads.length) + " NIC(s) for their GPUs");
         }
         int heads = Math.min(net ? netHeads.length : ppn, NcclNvlsConstants.MAX_HEADS);
         int[] headLocals = net ? Arrays.copyOf(netHeads, heads) : null;

@@ -178,4 +178,24 @@ class RailRingsTest {
         assertThat(h.bwIntraGBs()).isEqualTo(40);
         assertThat(h.bwInterGBs()).isEqualTo(48);
     }
+
+    /**
+     * One head per NIC, the NIC's first GPU, with speeds from the inter-node ladder below the NIC's: 4 NICs for 8 H100
+     * give heads 0, 2, 4, 6 at bwIntra 48 (5 x 48 <= 370.8; the intra-node ladder would give 60) and bwInter 48, as
+     * NCCL 2.28.9's search finds on that board; one NIC leaves no NVLS graph.
+     */
+    @Test
+    void nvlsAcrossNodesTakesOneHeadPerNic() {
+        var four = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2).withNicsPerNode(4)), 16).nvls();
+        assertThat(four.heads()).isEqualTo(4);
+        assertThat(four.headLocals()).containsExactly(0, 2, 4, 6);
+        assertThat(four.bwIntraGBs()).isEqualTo(48);
+        assertThat(four.bwInterGBs()).isEqualTo(48);
+        var one = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2).withNicsPerNode(1)), 16).nvls();
+        assertThat(one.available()).isFalse();
+        assertThat(one.refusal()).hasValueSatisfying(r -> assertThat(r).contains("at least 2 heads (one per NIC)"));
+        var single = CommGraph.of(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 1)), 8).nvls();
+        assertThat(single.headLocals()).as("one node: the first heads GPUs").isNull();
+        assertThat(single.heads()).isEqualTo(8);
+    }
 }
