@@ -165,12 +165,8 @@ final class NvlsSchedule implements Schedule {
             long off = base + arStart(ch, i, 0);
             int part = (int) arChunk(ch, i);
             int total = (int) Math.min((long) heads * part, parts.count[ch] - arStart(ch, i, 0));
-            c.set(lane == 0 ? Primitive.SEND : Primitive.RECV, off, off, total, 1);
-            for (int h = 0; h < heads; h++) {
-                if (lane == 0) c.addSend(reduceBase + h);
-                else c.addRecv(castBase + h);
-            }
-            c.markParts(part, part);
+            c.setScatterGather(lane == 0 ? Primitive.SEND : Primitive.RECV, off, total, part, part,
+                    lane == 0 ? reduceBase : castBase, heads);
         } else {
             int j = i / heads;
             int h = i % heads;
@@ -198,9 +194,7 @@ final class NvlsSchedule implements Schedule {
         } else if (!memoryLanes) {
             long off = parts.chunkStart(ch, i);
             int part = chunkCount(ch, i);
-            c.set(Primitive.RECV, off, off, n * part, 1);
-            for (int h = 0; h < n; h++) c.addRecv(castBase + h);
-            if (part > 0) c.markParts(part, count);
+            c.setScatterGather(Primitive.RECV, off, n * part, part, count, castBase, n);
         } else {
             int j = i / n;
             int h = i % n;
@@ -218,9 +212,7 @@ final class NvlsSchedule implements Schedule {
         } else if (lane == 0 && !memoryLanes) {
             long off = parts.chunkStart(ch, i);
             int part = chunkCount(ch, i);
-            c.set(Primitive.SEND, off, off, n * part, 1);
-            for (int h = 0; h < n; h++) c.addSend(reduceBase + h);
-            if (part > 0) c.markParts(part, count);
+            c.setScatterGather(Primitive.SEND, off, n * part, part, count, reduceBase, n);
         } else if (lane == 0) {
             int j = i / n;
             int h = i % n;

@@ -63,7 +63,8 @@ final class NvlsTreeSchedule implements Schedule {
         Arrays.fill(headOf, -1);
         for (int h = 0; h < heads; h++) {
             if (headLocal[h] >= ppn) {
-                throw new UnsupportedAlgorithmException("NVLSTree head GPU " + headLocal[h] + " is not one of a node's " + ppn);
+                throw new UnsupportedAlgorithmException("NVLSTree head GPU " + headLocal[h] + " is not one of a node's "
+                        + ppn);
             }
             headOf[headLocal[h]] = h;
         }
@@ -151,12 +152,8 @@ final class NvlsTreeSchedule implements Schedule {
             long off = base + start(ch, i, 0);
             int part = (int) chunk(ch, i);
             int total = (int) Math.min((long) heads * part, parts.count[ch] - start(ch, i, 0));
-            c.set(lane == 0 ? Primitive.SEND : Primitive.RECV, off, off, total, 1);
-            for (int h = 0; h < heads; h++) {
-                if (lane == 0) c.addSend(reduceActor(node, h));
-                else c.addRecv(castActor(node, h));
-            }
-            c.markParts(part, part);
+            c.setScatterGather(lane == 0 ? Primitive.SEND : Primitive.RECV, off, total, part, part,
+                    lane == 0 ? reduceActor(node, 0) : castActor(node, 0), heads);
             return;
         }
         int h = headOf[localOf[actor]];
@@ -196,8 +193,8 @@ final class NvlsTreeSchedule implements Schedule {
      * and how many child nodes it has (the peers of lanes 1 and 2). Peers are met in one order for every rank of one
      * key: lane 0 the node's reduction actors by head, lane 1 its own reduction actor, the children, then the parent
      * or the multicast actor and the children, lane 2 the parent, the multicast actor and the children, lane 3 the
-     * node's multicast actors by head (lanes 0 and 3 in parts of the loop's sub-chunk size). A non-head (a node of more than MAX_HEADS GPUs) has lanes 0 and 3 alone, the
-     * same for all. A switch actor's steps depend on its kind and head alone (a reduction actor receives from the
+     * node's multicast actors by head (lanes 0 and 3 in parts of the loop's sub-chunk size). A non-head (a GPU without
+     * a NIC of its own, or beyond MAX_HEADS) has lanes 0 and 3 alone, the same for all. A switch actor's steps depend on its kind and head alone (a reduction actor receives from the
      * node's GPUs in local order and sends to the head; a multicast actor the reverse). Rank keys are below 2^32,
      * switch keys at 2^40 and above, so they never collide.
      */

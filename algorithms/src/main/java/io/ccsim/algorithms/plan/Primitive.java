@@ -99,6 +99,12 @@ public enum Primitive {
     public boolean isLocal() { return this == LOCAL_COPY || this == LOCAL_REDUCE; }
 
     /**
+     * True for an NVLink switch's multicast (MULTIMEM_FORWARD): one store by the head that the NVSwitch replicates into
+     * every destination GPU, so its sends are one operation, not one per destination.
+     */
+    public boolean isMulticast() { return this == MULTIMEM_FORWARD; }
+
+    /**
      * True for the steps of a switch actor (MULTIMEM_REDUCE, MULTIMEM_FORWARD, SHARP_REDUCE, SHARP_GATHER): no thread
      * block, no buffers.
      */

@@ -145,9 +145,28 @@ public final class StepCursor {
      * ({@link #hasParts()}).
      */
     void markParts(int elems, long stride) {
-        if (elems <= 0 || stride < elems) throw new IllegalArgumentException("parts of " + elems + " elements " + stride + " apart");
+        if (elems <= 0 || stride < elems) {
+            throw new IllegalArgumentException("parts of " + elems + " elements " + stride + " apart");
+        }
         partElems = elems;
         partStride = stride;
+    }
+
+    /**
+     * Fills a scatter ({@code SEND}) or gather ({@code RECV}) of {@code total} elements at {@code offset}, one slot, with
+     * peers {@code firstPeer} to {@code firstPeer + peers − 1}: peer i's part {@code partElems} elements at
+     * {@code offset + i × stride} ({@link #hasParts()}; no parts where {@code partElems} is 0, a loop with no data).
+     */
+    void setScatterGather(Primitive p, long offset, int total, int partElems, long stride, int firstPeer, int peers) {
+        if (p != Primitive.SEND && p != Primitive.RECV) {
+            throw new IllegalArgumentException("a scatter or gather is a SEND or a RECV, not " + p);
+        }
+        set(p, offset, offset, total, 1);
+        for (int i = 0; i < peers; i++) {
+            if (p == Primitive.SEND) addSend(firstPeer + i);
+            else addRecv(firstPeer + i);
+        }
+        if (partElems > 0) markParts(partElems, stride);
     }
 
     /** Marks the step as a one-sided memory access served by this rank's memory ({@link #memory()}). */

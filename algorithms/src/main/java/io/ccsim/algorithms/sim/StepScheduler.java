@@ -131,8 +131,10 @@ final class StepScheduler {
         else workers.clearFlag(w, Workers.F_CONTINUED);
         if (cursor.memory()) workers.setFlag(w, Workers.F_MEMORY);
         else workers.clearFlag(w, Workers.F_MEMORY);
-        if (ns > 1 && (cursor.hasParts() || cursor.prim() == Primitive.MULTIMEM_FORWARD)) {
-            if (oneFlowPaths == null) throw new IllegalStateException(plan + ": a multicast or scatter without switch actors");
+        if (ns > 1 && (cursor.hasParts() || cursor.prim().isMulticast())) {
+            if (oneFlowPaths == null) {
+                throw new IllegalStateException(plan + ": a multicast or scatter without switch actors");
+            }
             oneFlowPaths.bind(workers, w, boundSend, sendsPerConn, cursor.hasParts());
             workers.setFlag(w, Workers.F_ONE_FLOW);
         } else {
