@@ -2,6 +2,7 @@ package io.ccsim.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ccsim.algorithms.scale.ScalingLaw;
 import io.ccsim.sim.RunControl;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -26,6 +27,26 @@ class ExtrapolatedPerfTest {
     }
 
     /**
+     * Runs {@code common} folded and with {@code --sim-mode extrapolated} under {@code env}, checks that the
+     * extrapolated row has the folded row's size, count and choice and its time within {@code law}'s bound, and returns
+     * the extrapolated run.
+     */
+    private static CliTest.Result extrapolatedBesideFolded(Map<String, String> env, String[] common, ScalingLaw law) {
+        CliTest.Result folded = CliTest.run(env, common);
+        String[] extra = java.util.Arrays.copyOf(common, common.length + 2);
+        extra[common.length] = "--sim-mode";
+        extra[common.length + 1] = "extrapolated";
+        CliTest.Result ex = CliTest.run(env, extra);
+        assertThat(ex.code()).as(ex.err()).isZero();
+        String[] f = rows(folded.out()).get(0);
+        String[] x = rows(ex.out()).get(0);
+        assertThat(List.of(x[0], x[1], x[8], x[9], x[10])).isEqualTo(List.of(f[0], f[1], f[8], f[9], f[10]));
+        double err = Math.abs(Double.parseDouble(x[5]) / Double.parseDouble(f[5]) - 1);
+        assertThat(100 * err).isLessThanOrEqualTo(law.errorBoundPct());
+        return ex;
+    }
+
+    /**
      * 40 nodes of 2 GPUs, Ring all-gather at 64 MiB (209,712 floats a rank: nccl-tests' 16-byte blocks): the extrapolated
      * row has the folded row's size, count, choice and (within the law's bound) time, and the footer says how it was
      * found; samples of 16 and 32 nodes run the same count per rank.
@@ -34,18 +55,7 @@ class ExtrapolatedPerfTest {
     void anExtrapolatedRowMatchesTheSimulatedOne() {
         String[] common = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "40", "--op", "all_gather", "-b", "64M",
             "-e", "64M"};
-        Map<String, String> ring = Map.of("NCCL_ALGO", "Ring");
-        CliTest.Result folded = CliTest.run(ring, common);
-        String[] extra = java.util.Arrays.copyOf(common, common.length + 2);
-        extra[common.length] = "--sim-mode";
-        extra[common.length + 1] = "extrapolated";
-        CliTest.Result ex = CliTest.run(ring, extra);
-        assertThat(ex.code()).as(ex.err()).isZero();
-        String[] f = rows(folded.out()).get(0);
-        String[] x = rows(ex.out()).get(0);
-        assertThat(List.of(x[0], x[1], x[8], x[9], x[10])).isEqualTo(List.of(f[0], f[1], f[8], f[9], f[10]));
-        double err = Math.abs(Double.parseDouble(x[5]) / Double.parseDouble(f[5]) - 1);
-        assertThat(100 * err).isLessThanOrEqualTo(io.ccsim.algorithms.scale.ScalingLaw.RING.errorBoundPct());
+        CliTest.Result ex = extrapolatedBesideFolded(Map.of("NCCL_ALGO", "Ring"), common, ScalingLaw.RING);
         assertThat(ex.out()).containsPattern("# ccsim .+ perf \\(extrapolated, NCCL 2.28.9 model\\): all_gather_perf on"
                         + " hgx-h100-2g-40n, nRanks 80 nNodes 40")
                 .contains("# mode: extrapolated: not simulated at 40 nodes;")
@@ -53,6 +63,23 @@ class ExtrapolatedPerfTest {
                         + " on 16, 32 nodes;")
                 .containsPattern("#     67107840 B Ring/LL128 x\\d+: [0-9.]+ us \\(16 nodes, 26843136 B\\), [0-9.]+ us \\(32 nodes,"
                         + " 53686272 B\\); T = [0-9.]+ \\+ [0-9.]+ x, x = 40 at 40 nodes");
+    }
+
+    /**
+     * A chain no longer than its train: 16 nodes of 2 GPUs, a 256 MiB broadcast on Ring/LL x2 (32 ranks, 32,768 units of
+     * 4 KiB a channel). TRAIN samples 2, 4 and 8 nodes at 128 and 256 MiB (the profile's cache regime) and reads the
+     * plane at the target's 16 nodes and 32,768 units: the folded row's time within the law's bound.
+     */
+    @Test
+    void aTrainLongerThanItsChainMatchesTheSimulatedOne() {
+        String[] common = {"perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "16", "--op", "broadcast", "-b",
+            "256M", "-e", "256M"};
+        CliTest.Result ex = extrapolatedBesideFolded(Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL", "NCCL_MAX_NCHANNELS",
+                "2"), common, ScalingLaw.TRAIN);
+        assertThat(List.of(rows(ex.out()).get(0)).subList(8, 11)).containsExactly("Ring", "LL", "2");
+        assertThat(ex.out()).contains("#   law TRAIN: ").contains("simulated on 2, 4, 8 nodes;")
+                .containsPattern("#     268435456 B Ring/LL x2: [0-9.]+ us \\(2 nodes, 134217728 B\\), .+ [0-9.]+ us \\(8"
+                        + " nodes\\); T = [0-9.]+ \\+ [0-9.]+ U \\+ [0-9.]+ N, U = 32768 at 16 nodes");
     }
 
     /**
@@ -114,9 +141,9 @@ class ExtrapolatedPerfTest {
 
     /**
      * auto beyond 1,024 GPUs where NCCL's choice has no law (a ring across more than 4 leaf groups): the folded run,
-     * which the same rows show, where the plan knows the ranks alike; a broadcast too short for its chain law (1 GiB
-     * on 1,200 ranks), whose ranks the plan does not know alike, is refused in one line that says why neither mode
-     * serves, and at 1 MiB it is extrapolated.
+     * which the same rows show, where the plan knows the ranks alike; a broadcast between one train and two (1 GiB on
+     * 3,000 ranks, 2,048 units a channel), whose ranks the plan does not know alike, is refused in one line that says
+     * why neither mode serves, and at 1 MiB it is extrapolated.
      */
     @Test
     void autoSimulatesFoldedWhereTheChoiceHasNoLawAndTheRanksFold() {
@@ -131,13 +158,13 @@ class ExtrapolatedPerfTest {
         assertThat(rows(auto.out()).get(0)).containsExactly(rows(folded.out()).get(0));
         // NCCL's own choices for these broadcasts are LL128 and LL; Simple and LL128 keep the two kinds of chain
         CliTest.Result chain = CliTest.run(Map.of("NCCL_PROTO", "Simple"), "perf", "--topology", "hgx-h100", "--gpus", "2",
-                "--nodes", "600", "--op", "broadcast", "-b", "1G", "-e", "1G", "--sim-mode", "auto");
+                "--nodes", "1500", "--op", "broadcast", "-b", "1G", "-e", "1G", "--sim-mode", "auto");
         assertThat(chain.code()).isNotZero();
         assertThat(chain.out()).isEmpty();
         assertThat(chain.err().lines()).singleElement().satisfies(l -> assertThat(l)
-                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1073741824 B on 600 nodes runs Ring/Simple x8"
-                        + " (NCCL's choice there), a chain of 1200 ranks shorter than two of its trains (2048 forwarding"
-                        + " units per channel)")
+                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1073741824 B on 1500 nodes runs Ring/Simple x8"
+                        + " (NCCL's choice there), a chain of 3000 ranks longer than its train (2048 forwarding units per"
+                        + " channel) but shorter than two of them")
                 .contains("and the folded run would simulate its ranks one by one (no two are known to run the same"
                         + " steps); valid here: --sim-mode folded (every rank simulated, slower), fewer --nodes, or"
                         + " NCCL_ALGO or NCCL_PROTO for a choice with a law"));

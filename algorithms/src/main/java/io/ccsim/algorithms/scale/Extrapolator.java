@@ -9,6 +9,7 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.sim.PipelineUnits;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.Candidate;
@@ -48,7 +49,8 @@ public final class Extrapolator {
 
     /**
      * One simulation of a size: {@code count} elements per rank on {@code nodes} nodes, rooted at {@code root}; a
-     * chain's train of {@code units} forwarding units per channel ({@link ScalingLaw#CHAIN}, 0 for other laws).
+     * chain's train of {@code units} forwarding units per channel ({@link ScalingLaw#CHAIN}, {@link ScalingLaw#TRAIN};
+     * 0 for other laws).
      */
     public record Sample(int nodes, long count, int root, long units) {
         /** A sample of a law that reads no train. */
@@ -63,7 +65,8 @@ public final class Extrapolator {
      * @param count    nccl-tests' per-rank count at the target
      * @param bytes    nccl-tests' size at the target
      * @param samples  the simulations, by ascending node count (a chain's: by train, then nodes)
-     * @param units    the target's train, forwarding units per channel ({@link ScalingLaw#CHAIN}; 0 for other laws)
+     * @param units    the target's train, forwarding units per channel ({@link ScalingLaw#CHAIN},
+     *                 {@link ScalingLaw#TRAIN}; 0 for other laws)
      */
     public record SizePlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long bytes,
                            Algorithm algo, Protocol proto, int channels, ScalingLaw law, List<Sample> samples, long units) {
@@ -154,21 +157,24 @@ public final class Extrapolator {
     }
 
     /**
-     * A chain's plan: the target's train, refused where the chain is shorter than two trains, and samples of shorter
-     * trains ({@link SampleNodes#chain}) at the counts that give them (a ring chain's chunks do not depend on the ranks,
-     * so a count's train is read on 2 nodes).
+     * A chain's plan: the target's train; a chain no longer than it is a TRAIN ({@link #trainPlan}), one shorter
+     * than two trains but longer than one is refused, and a longer one takes samples of shorter trains
+     * ({@link SampleNodes#chain}) at the counts that give them (a ring chain's chunks do not depend on the ranks, so a
+     * count's train is read on 2 nodes).
      */
     private SizePlan chainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size, Candidate c) {
         int ppn = target.sample().gpusPerNode();
         PerfRunner two = runnerAt(2);
         long units = unitsOf(two, op, count, dtype, redop, root % ppn, c);
         long ranks = (long) targetNodes * ppn;
+        if (ranks <= units) return trainPlan(op, dtype, redop, root, count, size, c, two, units);
         if (ranks < 2 * units) {
             throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
-                    + " choice there), a chain of %d ranks shorter than two of its trains (%d forwarding units per"
-                    + " channel), where CHAIN misses by 2 %% or more; it is extrapolated from %d nodes on at this size",
-                    op.cliName(), size, targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(),
-                    ranks, units, (2 * units + ppn - 1) / ppn));
+                    + " choice there), a chain of %d ranks longer than its train (%d forwarding units per channel) but"
+                    + " shorter than two of them, where the time jumps from TRAIN's plane to CHAIN's; it is extrapolated"
+                    + " up to %d nodes and from %d nodes on at this size", op.cliName(), size, targetNodes,
+                    c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(), ranks, units, units / ppn,
+                    (2 * units + ppn - 1) / ppn));
         }
         int least = SampleNodes.chainLeast(ppn, units);
         if (sampleOverride == null && targetNodes < least) {   // too small for the validated samples
@@ -194,6 +200,51 @@ public final class Extrapolator {
         }
         return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), ScalingLaw.CHAIN,
                 samples, units);
+    }
+
+    /**
+     * The plan of a chain no longer than its train ({@link ScalingLaw#TRAIN}). Its samples run the target's train, or,
+     * where half the target's bytes still lie in the target's cache regime ({@link #cacheFloorBytes}) and still make a
+     * train twice the longest sample chain, the shortest halving of the count that does and its double: trains that
+     * cost what the target's per unit and per node, at a fraction of its simulation.
+     */
+    private SizePlan trainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size,
+                               Candidate c, PerfRunner two, long units) {
+        int ppn = target.sample().gpusPerNode();
+        double floor = cacheFloorBytes(c.protocol());
+        long least = Math.max(TRAIN_MIN_UNITS, 2L * 8 * ppn);
+        long loCount = count;
+        long loUnits = units;
+        for (long half = count / 2; half >= 1; half /= 2) {
+            long halfUnits = unitsOf(two, op, half, dtype, redop, root % ppn, c);
+            if ((double) half * dtype.bytes() < floor || halfUnits < least) break;
+            loCount = half;
+            loUnits = halfUnits;
+        }
+        long hiCount = loCount == count ? count : Math.min(count, 2 * loCount);
+        long hiUnits = hiCount == count ? units : unitsOf(two, op, hiCount, dtype, redop, root % ppn, c);
+        long[] trains = hiCount == loCount ? new long[] {loUnits} : new long[] {loUnits, hiUnits};
+        List<SampleNodes.ChainSample> design = sampleOverride == null ? SampleNodes.train(targetNodes, ppn, trains)
+                : SampleNodes.trainGiven(sampleOverride, targetNodes, ppn, trains);
+        List<Sample> samples = new ArrayList<>();
+        for (SampleNodes.ChainSample d : design) {
+            samples.add(new Sample(d.nodes(), d.units() == loUnits ? loCount : hiCount, root % ppn, d.units()));
+        }
+        return new SizePlan(op, dtype, redop, root, count, size, c.algorithm(), c.protocol(), c.channels(), ScalingLaw.TRAIN,
+                samples, units);
+    }
+
+    /** The shortest train a TRAIN sample runs where it runs fewer bytes than the target, units per channel. */
+    static final long TRAIN_MIN_UNITS = 1024;
+
+    /**
+     * The fewest bytes per rank a sample may run for the target's cache regime under protocol {@code p}: twice the
+     * profile's {@code l2_bytes} where the protocol's costs have a cache effect (a broadcast's working set, input plus
+     * output, is then 4 × l2_bytes or more, whose hit fraction is below 2e-5: {@link CtaCosts}), else 0.
+     */
+    private double cacheFloorBytes(Protocol p) {
+        CtaCosts cc = profile.sim().ctaOf(p);
+        return cc == null || !(cc.l2MissFactor() > 1) ? 0 : 2 * cc.l2Bytes();
     }
 
     /** The train of a chain of {@code count} elements per rank: the root's forwarding units on channel 0. */
@@ -235,7 +286,7 @@ public final class Extrapolator {
             bytes[i] = PerfRunner.sizeFor(p.op(), s.count(), p.dtype(), s.nodes() * target.sample().gpusPerNode());
         }
         double[] targetRow = p.law().regressors(targetNodes, p.units());
-        LawFit fit = p.law() == ScalingLaw.CHAIN ? LawFit.of(rows, sampleUs) : LawFit.of(column(rows), sampleUs);
+        LawFit fit = p.law().readsTrain() ? LawFit.of(rows, sampleUs) : LawFit.of(column(rows), sampleUs);
         double us = fit.at(targetRow);
         int n = target.nRanks();
         double algbw = us > 0 ? p.bytes() / (us * 1e3) : 0;

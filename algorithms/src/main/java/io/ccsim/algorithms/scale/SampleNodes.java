@@ -132,6 +132,61 @@ public final class SampleNodes {
         return out;
     }
 
+    /*
+     * Trains (TRAIN, a chain no longer than its train): the time is a plane in N and U while every sample's chain, like
+     * the target's, is no longer than its train, so the samples are the smallest node counts (2, 4, 8: the slope per
+     * node is the same from 2 nodes on, ScalingLaw's block comment) at one or two trains, each at least twice the
+     * largest sample's ranks.
+     */
+
+    /** Node counts a train's samples take, at most (the first of 2, 4, 8 that suit). */
+    static final int TRAIN_SAMPLE_COUNTS = 3;
+
+    /**
+     * A train's default samples for a target of {@code targetNodes} nodes of {@code ranksPerNode} ranks, at the trains
+     * {@code trains} (ascending; the shortest bounds the sample chains): the node counts 2, 4 and 8 that are at most half
+     * the target and whose chains are at most half the shortest train, each at every train, by train then nodes.
+     *
+     * @throws NotExtrapolatedException if fewer than two node counts suit (saying why)
+     */
+    public static List<ChainSample> train(int targetNodes, int ranksPerNode, long[] trains) {
+        List<Integer> nodes = new ArrayList<>();
+        for (int v = 2; nodes.size() < TRAIN_SAMPLE_COUNTS && v <= targetNodes / 2; v *= 2) {
+            if (2L * v * ranksPerNode <= trains[0]) nodes.add(v);
+        }
+        if (nodes.size() < 2) {
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%d nodes of %d ranks are too few to extrapolate"
+                    + " TRAIN: its samples are 2 node counts or more from 2, 4 and 8, up to half the target, whose chains"
+                    + " are at most half its shortest sample train (%d units); valid: --sim-mode folded", targetNodes,
+                    ranksPerNode, trains[0]), true);
+        }
+        return trainSamples(nodes.stream().mapToInt(Integer::intValue).toArray(), trains);
+    }
+
+    /**
+     * A train's samples at the user's node counts ({@code --extrapolate-from}), each at every train, checked: two or
+     * more counts whose chains are at most half the shortest train.
+     *
+     * @throws IllegalArgumentException naming the count that is wrong and what is valid
+     */
+    public static List<ChainSample> trainGiven(int[] nodes, int targetNodes, int ranksPerNode, long[] trains) {
+        int[] s = given(ScalingLaw.TRAIN, nodes, targetNodes, 0);
+        for (int v : s) {
+            if (2L * v * ranksPerNode > trains[0]) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "sample of %d nodes: its chain of %d ranks is"
+                        + " longer than half its train of %d units; valid: %d nodes or fewer", v, v * ranksPerNode,
+                        trains[0], Math.max(1, trains[0] / (2L * ranksPerNode))));
+            }
+        }
+        return trainSamples(s, trains);
+    }
+
+    private static List<ChainSample> trainSamples(int[] nodes, long[] trains) {
+        List<ChainSample> out = new ArrayList<>();
+        for (long u : trains) for (int v : nodes) out.add(new ChainSample(v, u));
+        return out;
+    }
+
     private SampleNodes() { }
 
     /**

@@ -11,8 +11,8 @@ import java.util.Optional;
  * per-step work of a smaller sample equal to the target's ({@link #sampleCount}).
  *
  * <p>Contract: for a node shape held fixed and nodes {@code N} beyond the samples', {@code T(N) = a + b · x(N)}, with
- * {@code a} and {@code b} fitted on simulations at fewer nodes ({@link LawFit}); {@link #CHAIN} fits four
- * coefficients over the node count and the chain's train length ({@link #regressors}). {@link #errorBoundPct} is the largest
+ * {@code a} and {@code b} fitted on simulations at fewer nodes ({@link LawFit}); {@link #CHAIN} and {@link #TRAIN} fit
+ * four and three coefficients over the node count and the chain's train length ({@link #regressors}). {@link #errorBoundPct} is the largest
  * error of that prediction against the simulation at the target measured on the validation grid
  * (docs/performance.md, "Extrapolated mode").
  */
@@ -31,7 +31,14 @@ public enum ScalingLaw {
      * the train of U forwarding units a rank sends per channel, fitted on samples of shorter trains.
      */
     CHAIN("time T = a + s U + b N + k U ln(N/U) in the nodes N and the chain's train of U forwarding units per channel,"
-            + " on samples of shorter trains", true, 1.0);
+            + " on samples of shorter trains", true, 1.0),
+    /**
+     * Ring broadcast and reduce where the chain's n ranks are no more than its train's U units per channel (n &le; U:
+     * every hop busy at once): {@code T = a + s·U + b·N}, fitted on samples of 2 to 8 nodes at trains as long as the
+     * target's or, in the same cache regime, shorter.
+     */
+    TRAIN("time T = a + s U + b N in the nodes N and the train of U forwarding units per channel, for a chain no longer"
+            + " than its train, on samples of a few nodes", true, 1.5);
 
     /** The most leaf groups (hosts per leaf each) a ring target may span: see the block comment. */
     public static final int RING_MAX_LEAF_GROUPS = 4;
@@ -64,7 +71,7 @@ public enum ScalingLaw {
      * Samples in the long-ring regime cost what the target does, so the law is used up to 4 leaf groups (128 HGX
      * nodes at 1:1), where the grid holds it to 1.7 %, and refused beyond.
      *
-     * CHAIN. A ring broadcast (src/device/broadcast.h runRing) or reduce sends each channel's part down a chain of the
+     * CHAIN and TRAIN. A ring broadcast (src/device/broadcast.h runRing) or reduce sends each channel's part down a chain of the
      * n = pN ranks in chunks, and each rank forwards a chunk in U sub-transfers as they land (cut-through, StepCosts),
      * so a channel is a train of U units travelling n − 1 hops. In the textbook, T = a + (U + n − 1) · h: linear in N.
      * Simulated, the time per node is not constant: it falls from the full pipeline's cost while the chain is shorter
@@ -80,6 +87,21 @@ public enum ScalingLaw {
      * pipeline and the law misses (1 GiB at 192 nodes, n = 1.5 U: 2.0 % low); such targets are refused (they are 2,048
      * ranks or fewer at 1 GiB over 16 channels: folded runs them). The samples run the target's algorithm, protocol and
      * channels at fewer bytes (SampleNodes.chain).
+     *
+     * TRAIN is the other side of that gap: a chain no longer than its train (n ≤ U). The head reaches the last rank
+     * while the root is still sending, every hop is busy at once and the train moves at its slowest hop's rate, so
+     * nothing spreads: T = a + s·U + b·N. Measured on HGX H100 nodes, Ring/LL x2 (4 KiB units), for every train of 16
+     * to 1,024 units and N = 2 to 128 nodes while n ≤ U: 6.32 µs per node (6.300 to 6.325 between any two counts, one
+     * leaf or across the spines) and 0.377 µs per unit. Past n = U the time jumps onto CHAIN's side, where a unit
+     * costs twice (0.754 µs): U = 256 runs 307.8 µs at n = 256 and 426.9 at n = 288, then 6.32 µs per node again.
+     * Targets between one and two trains are therefore refused. The cost per unit and per node depends on the size
+     * through the protocol's cache term (CtaCosts: 0.377 and 6.32 µs at 8 MiB, 0.531 and 7.5 from 64 MiB on), so a
+     * sample of fewer bytes than the target must lie in the target's cache regime: at least twice l2_bytes per rank
+     * (Extrapolator.trainPlan). Validated against folded runs of broadcast and reduce on 16 to 128 HGX nodes, with
+     * samples of 2, 4 and 8 nodes (docs/performance.md): Ring/LL x2 exact to the printed digit at every point, up to
+     * n = U (8 MiB on 128 nodes) and across the cache regimes (1 GiB on 64 nodes from samples at 128 and 256 MiB);
+     * NCCL's Ring/LL128 x16 up to +1.50 % where n nears U (1 GiB, 128 nodes: n = 1,024, U = 1,052), because its time per
+     * node drifts from 30.0 µs on 2 to 8 nodes to 29.1 on 64 to 128; Ring/Simple x16 up to −0.65 %.
      *
      * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
      * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's
@@ -114,6 +136,9 @@ public enum ScalingLaw {
         this.scalesCount = scalesCount;
         this.errorBoundPct = errorBoundPct;
     }
+
+    /** Whether the law reads a chain's train ({@link #CHAIN}, {@link #TRAIN}): more than one regressor besides 1. */
+    public boolean readsTrain() { return this == CHAIN || this == TRAIN; }
 
     /** What the law says, in words. */
     public String description() { return description; }
@@ -174,8 +199,8 @@ public enum ScalingLaw {
 
     /**
      * The regressors of a sample or target of {@code nodes} nodes whose chain sends {@code units} forwarding units per
-     * channel (read by {@link #CHAIN} only): {@code (1, x(nodes))} for a line (a constant's x is 0),
-     * {@code (1, U, N, U·ln(N/U))} for a chain.
+     * channel (read by {@link #CHAIN} and {@link #TRAIN} only): {@code (1, x(nodes))} for a line (a constant's x is
+     * 0), {@code (1, U, N, U·ln(N/U))} for a chain, {@code (1, U, N)} for a chain no longer than its train.
      *
      * @throws IllegalArgumentException if {@code nodes} &lt; 1, or a chain's {@code units} &lt; 1
      */
@@ -186,6 +211,11 @@ public enum ScalingLaw {
                     throw new IllegalArgumentException("a chain needs nodes >= 1 and units >= 1, got " + nodes + " and " + units);
                 }
                 return new double[] {1, units, nodes, units * Math.log(nodes / units)};
+            case TRAIN:
+                if (nodes < 1 || !(units >= 1)) {
+                    throw new IllegalArgumentException("a train needs nodes >= 1 and units >= 1, got " + nodes + " and " + units);
+                }
+                return new double[] {1, units, nodes};
             default: return new double[] {1, x(nodes)};
         }
     }
@@ -196,6 +226,10 @@ public enum ScalingLaw {
         if (this == CHAIN) {
             return String.format(java.util.Locale.ROOT, "T = %.3f + %.4f U + %.4f N + %.5f U ln(N/U), U = %.0f at %,d nodes",
                     c[0], c[1], c[2], c[3], row[1], targetNodes);
+        }
+        if (this == TRAIN) {
+            return String.format(java.util.Locale.ROOT, "T = %.3f + %.4f U + %.4f N, U = %.0f at %,d nodes", c[0], c[1], c[2],
+                    row[1], targetNodes);
         }
         return String.format(java.util.Locale.ROOT, "T = %.3f + %.4f x, x = %.0f at %,d nodes", c[0], c[1], row[1],
                 targetNodes);

@@ -137,6 +137,23 @@ class ExtrapolationGridTest {
         assertWithinBounds(points);
     }
 
+    /**
+     * Chains no longer than their train on HGX nodes, from samples of 2, 4 and 8 nodes: NCCL's Ring/LL128 x16 at 256 MiB
+     * on 32 nodes (256 ranks, a train of 263 units: the regime's far end), Ring/Simple x16 at 1 GiB on 32 nodes, and
+     * Ring/LL x2 at 1 GiB on 16 nodes, whose samples run 128 and 256 MiB (the target's cache regime).
+     */
+    @Test
+    void trains() {
+        Map<String, String> ll = Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL", "NCCL_MAX_NCHANNELS", "2");
+        List<Point> points = new ArrayList<>();
+        points.add(point(HGX, Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL128"), CollectiveOp.BROADCAST, 256L << 20, 32));
+        points.add(point(HGX, Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"), CollectiveOp.REDUCE, 1L << 30, 32));
+        points.add(point(HGX, ll, CollectiveOp.REDUCE, 1L << 30, 16));
+        assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.TRAIN);
+        assertThat(points.get(2).ex().sampleBytes()).containsExactly(1L << 27, 1L << 27, 1L << 27, 1L << 28, 1L << 28, 1L << 28);
+        assertWithinBounds(points);
+    }
+
     /** The same inputs give the same extrapolation, bit for bit. */
     @Test
     void deterministic() {

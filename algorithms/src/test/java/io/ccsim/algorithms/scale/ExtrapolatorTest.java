@@ -59,12 +59,13 @@ class ExtrapolatorTest {
     }
 
     /**
-     * A chain (ring broadcast) of 1 GiB over 16 channels is a train of 1,024 units of 64 KiB: extrapolated on 256 nodes
-     * (2,048 ranks, two trains), refused on 100 (800 ranks) with the node count from which it is; its samples run
-     * trains of 32 and 64 units (2 and 4 MiB a channel).
+     * A chain (ring broadcast) of 1 GiB over 16 channels is a train of 1,024 units of 64 KiB: extrapolated by CHAIN on
+     * 256 nodes (2,048 ranks, two trains; samples of 32 and 64 units, 2 and 4 MiB a channel), by TRAIN on 100 (800
+     * ranks, no more than the train; samples of 2, 4 and 8 nodes at the target's train, whose half is too short for a
+     * sample train), refused on 200 (1,600 ranks, between one train and two) with the node counts where it is.
      */
     @Test
-    void aChainShorterThanTwoTrainsIsRefused() {
+    void aChainIsATrainOrTwoTrainsLong() {
         Map<String, String> simple = Map.of("NCCL_PROTO", "Simple"); // NCCL's own choice there is LL128
         Extrapolator.SizePlan p = to(256, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
         assertThat(p.law()).isEqualTo(ScalingLaw.CHAIN);
@@ -72,14 +73,36 @@ class ExtrapolatorTest {
         assertThat(p.samples()).extracting(Extrapolator.Sample::nodes).containsExactly(16, 32, 64, 128, 32, 64, 128);
         assertThat(p.samples()).extracting(Extrapolator.Sample::units).containsExactly(32L, 32L, 32L, 32L, 64L, 64L, 64L);
         assertThat(p.samples().get(0).count()).isEqualTo((1L << 30) / 4 / 32);
-        assertThatThrownBy(() -> to(100, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
-                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain of 800 ranks shorter than two of"
-                        + " its trains (1024 forwarding units per channel)").hasMessageContaining("from 256 nodes on");
+        Extrapolator.SizePlan train = to(100, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(train.law()).isEqualTo(ScalingLaw.TRAIN);
+        assertThat(train.samples()).containsExactly(new Extrapolator.Sample(2, 1L << 28, 0, 1_024),
+                new Extrapolator.Sample(4, 1L << 28, 0, 1_024), new Extrapolator.Sample(8, 1L << 28, 0, 1_024));
+        assertThatThrownBy(() -> to(200, simple).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
+                .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain of 1600 ranks longer than its"
+                        + " train (1024 forwarding units per channel) but shorter than two of them")
+                .hasMessageContaining("up to 128 nodes and from 256 nodes on");
         // 64 MiB (64 units) on 200 nodes is 25 trains long, but samples of 32 and 64 units need 16 to 128 nodes, up to
         // half the target: not extrapolated (shorter trains missed such targets by 2 to 4 %)
         assertThatThrownBy(() -> to(200, simple).plan(CollectiveOp.BROADCAST, 64L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("a chain whose samples (trains of up"
                         + " to 64 units, 4 or more trains long, on up to half the target) need 256 nodes or more");
+    }
+
+    /**
+     * NCCL's choice for a 1 GiB broadcast on 12,500 HGX nodes is Ring/LL on 2 channels: a train of 131,072 units of
+     * 4 KiB on a chain of 100,000 ranks. Its samples run 128 and 256 MiB (16,384 and 32,768 units), the shortest
+     * halvings of the target at twice the profile's l2_bytes (60 MB) or more, on 2, 4 and 8 nodes.
+     */
+    @Test
+    void aTrainLongerThanItsChainSamplesShorterTrainsInItsCacheRegime() {
+        Extrapolator.SizePlan p = to(12_500, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(p.choice()).isEqualTo("Ring/LL x2");
+        assertThat(p.law()).isEqualTo(ScalingLaw.TRAIN);
+        assertThat(p.units()).isEqualTo(131_072);
+        assertThat(p.samples()).containsExactly(new Extrapolator.Sample(2, 1L << 25, 0, 16_384),
+                new Extrapolator.Sample(4, 1L << 25, 0, 16_384), new Extrapolator.Sample(8, 1L << 25, 0, 16_384),
+                new Extrapolator.Sample(2, 1L << 26, 0, 32_768), new Extrapolator.Sample(4, 1L << 26, 0, 32_768),
+                new Extrapolator.Sample(8, 1L << 26, 0, 32_768));
     }
 
     /** A root outside the target's ranks is refused before anything else. */

@@ -104,4 +104,38 @@ class SampleNodesTest {
     private static SampleNodes.ChainSample chain(int nodes, long units) {
         return new SampleNodes.ChainSample(nodes, units);
     }
+
+    /**
+     * A train no shorter than its chain: nodes 2, 4 and 8 (each chain at most half the shortest train, up to half the
+     * target) at every train, by train then nodes; fewer where the train is short or the target small.
+     */
+    @Test
+    void aTrainSamplesTheFewestNodes() {
+        assertThat(SampleNodes.train(12_500, HGX, new long[] {16_384, 32_768})).containsExactly(
+                new SampleNodes.ChainSample(2, 16_384), new SampleNodes.ChainSample(4, 16_384),
+                new SampleNodes.ChainSample(8, 16_384), new SampleNodes.ChainSample(2, 32_768),
+                new SampleNodes.ChainSample(4, 32_768), new SampleNodes.ChainSample(8, 32_768));
+        // 64 units: chains of 16 and 32 ranks (2 and 4 nodes) are half the train or less, 8 nodes' 64 ranks are not
+        assertThat(SampleNodes.train(100, HGX, new long[] {64})).extracting(SampleNodes.ChainSample::nodes)
+                .containsExactly(2, 4);
+        assertThat(SampleNodes.train(9, HGX, new long[] {1_024})).extracting(SampleNodes.ChainSample::nodes)
+                .containsExactly(2, 4);
+        assertThatThrownBy(() -> SampleNodes.train(100, HGX, new long[] {63})).isInstanceOf(NotExtrapolatedException.class)
+                .hasMessageContaining("100 nodes of 8 ranks are too few to extrapolate TRAIN")
+                .hasMessageContaining("its shortest sample train (63 units)");
+        assertThatThrownBy(() -> SampleNodes.train(7, HGX, new long[] {1_024})).isInstanceOf(NotExtrapolatedException.class);
+    }
+
+    /** The user's train samples: two or more counts below the target whose chains are at most half the shortest train. */
+    @Test
+    void aTrainTakesTheUsersNodes() {
+        assertThat(SampleNodes.trainGiven(new int[] {6, 3}, 100, HGX, new long[] {1_024, 2_048})).containsExactly(
+                new SampleNodes.ChainSample(3, 1_024), new SampleNodes.ChainSample(6, 1_024),
+                new SampleNodes.ChainSample(3, 2_048), new SampleNodes.ChainSample(6, 2_048));
+        assertThatThrownBy(() -> SampleNodes.trainGiven(new int[] {2, 65}, 100, HGX, new long[] {1_024}))
+                .hasMessage("sample of 65 nodes: its chain of 520 ranks is longer than half its train of 1024 units;"
+                        + " valid: 64 nodes or fewer");
+        assertThatThrownBy(() -> SampleNodes.trainGiven(new int[] {4}, 100, HGX, new long[] {1_024}))
+                .hasMessageContaining("TRAIN needs two or more sample node counts");
+    }
 }

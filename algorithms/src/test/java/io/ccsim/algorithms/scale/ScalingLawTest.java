@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.scale;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
@@ -68,5 +69,18 @@ class ScalingLawTest {
     @Test
     void boundsAreWithinTwoPerCent() {
         for (ScalingLaw l : ScalingLaw.values()) assertThat(l.errorBoundPct()).as(l.name()).isBetween(0.0, 2.0);
+    }
+
+    /** A train's row: (1, U, N), and only the chains read a train. */
+    @Test
+    void aTrainsRegressors() {
+        assertThat(ScalingLaw.TRAIN.regressors(12_500, 131_072)).containsExactly(1, 131_072, 12_500);
+        assertThatThrownBy(() -> ScalingLaw.TRAIN.regressors(12_500, 0)).hasMessageContaining("a train needs");
+        assertThat(ScalingLaw.TRAIN.readsTrain()).isTrue();
+        assertThat(ScalingLaw.CHAIN.readsTrain()).isTrue();
+        assertThat(ScalingLaw.RING.readsTrain()).isFalse();
+        assertThat(ScalingLaw.TRAIN.formula(new LawFit(new double[] {9.06, 0.5312, 7.5383}, 0),
+                ScalingLaw.TRAIN.regressors(12_500, 131_072), 12_500))
+                .isEqualTo("T = 9.060 + 0.5312 U + 7.5383 N, U = 131072 at 12,500 nodes");
     }
 }
