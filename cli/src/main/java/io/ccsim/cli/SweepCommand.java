@@ -78,7 +78,8 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     Double nvlinkGbps;
     @Option(names = "--routing", paramLabel = "ecmp|dmodk", description = "as perf, for every point (default: the fabric's)")
     String routing;
-    @Option(names = "--sim-mode", paramLabel = "folded|full", description = "as perf (default: folded)")
+    @Option(names = "--sim-mode", paramLabel = "folded|full|extrapolated", description = "as perf (default: folded);"
+            + " extrapolated reads each point from fewer of its nodes, never building its cluster")
     String simMode;
     @Option(names = "--out", paramLabel = "FILE", description = "write rows to FILE.csv or FILE.jsonl (repeatable;"
             + " FILE.parquet with --master); an existing file resumes the sweep it holds")

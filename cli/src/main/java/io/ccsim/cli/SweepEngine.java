@@ -31,6 +31,10 @@ public final class SweepEngine {
 
     private final RunControl control;
     private final Map<String, Setup> setups = new LinkedHashMap<>(8, 0.75f, true);
+    private final SweepExtrapolation extrapolation;
+
+    /** The {@code sim_mode} whose rows are extrapolated ({@link SweepExtrapolation}), not simulated at the point. */
+    static final String EXTRAPOLATED = "extrapolated";
 
     /** The runner of one setup, and its provenance. */
     private record Setup(PerfRunner runner, Provenance provenance) { }
@@ -38,6 +42,7 @@ public final class SweepEngine {
     /** @param control the control every simulation polls (stop requests), or null for none */
     public SweepEngine(RunControl control) {
         this.control = control;
+        this.extrapolation = new SweepExtrapolation(control);
     }
 
     /** The row of {@code p} as one line of JSON (keys of {@link SweepRows#COLUMNS}, in that order). */
@@ -47,11 +52,12 @@ public final class SweepEngine {
 
     /** The row of {@code p} as a JSON object. */
     public JsonObject rowObject(SweepPoint p) {
-        Setup s = setup(p);
+        SweepExtrapolation.Result ex = EXTRAPOLATED.equals(p.simMode()) ? extrapolation.run(p) : null;
+        Provenance provenance = ex != null && ex.provenance() != null ? ex.provenance() : setup(p).provenance();
         JsonObject o = new JsonObject();
         o.addProperty("point", p.index());
         o.addProperty("id", p.id());
-        s.provenance().addTo(o);
+        provenance.addTo(o);
         o.addProperty("nics_per_node", p.nicsPerNode());
         o.addProperty("oversubscription", p.oversubscription());
         o.addProperty("sharp", p.sharp());
@@ -63,25 +69,32 @@ public final class SweepEngine {
         o.addProperty("bytes", p.bytes());
         CollectiveOp op = CollectiveOp.parse(p.op());
         DataType dt = DataType.parse(p.dtype());
-        PerfRunner r = s.runner();
-        long count = r.countFor(op, p.bytes(), dt);
+        long count = PerfRunner.countFor(op, p.bytes(), dt, provenance.ranks());
         o.addProperty("count", count);
         PerfRow row = null;
+        long events = 0;
         String error = "";
         if (count == 0 && p.bytes() != 0) {
             error = "below one element per rank (nccl-tests skips this size)";
+        } else if (ex != null) {
+            row = ex.extrapolation() == null ? null : ex.extrapolation().row();
+            events = ex.events();
+            error = ex.error();
         } else {
+            PerfRunner r = setup(p).runner();
             try {
                 String tooLong = "full".equals(p.simMode()) ? null : foldingReadsProblem(r, op, p, dt);
                 if (tooLong != null) throw new IllegalArgumentException(tooLong);   // the point's error, as perf's refusal
                 row = r.run(op, p.bytes(), dt, ReduceOp.SUM, 0, 1);
+                events = r.lastEvents();
             } catch (StalledRunException e) {
                 error = "never completes: " + e.getMessage();
             } catch (IllegalArgumentException e) {
                 error = e.getMessage();
             }
         }
-        SweepRows.perf(o, row, row == null ? 0 : r.lastEvents());
+        SweepRows.perf(o, row, events);
+        SweepRows.law(o, ex == null ? null : ex.extrapolation());
         o.addProperty("error", error);
         return o;
     }
@@ -118,8 +131,11 @@ public final class SweepEngine {
         return s;
     }
 
-    /** The runner that simulates {@code p} (built for its setup if not kept), e.g. for progress. */
+    /**
+     * The runner that simulates {@code p} (built for its setup if not kept), e.g. for progress; null for an
+     * extrapolated point, whose cluster is never built.
+     */
     PerfRunner runnerFor(SweepPoint p) {
-        return setup(p).runner();
+        return EXTRAPOLATED.equals(p.simMode()) ? null : setup(p).runner();
     }
 }

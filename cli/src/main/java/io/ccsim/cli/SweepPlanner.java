@@ -1,6 +1,7 @@
 package io.ccsim.cli;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -70,17 +71,22 @@ final class SweepPlanner {
         String where = spec.file() + ": topology " + base.topology() + " gpus " + base.gpus() + " nodes " + base.nodes()
                 + " nics_per_node " + base.nicsPerNode() + " oversubscription " + WhatIfOptions.num(base.oversubscription())
                 + " sharp " + base.sharp() + ": ";
+        // a configuration only extrapolated is never built at its nodes (12,500 HGX nodes take seconds and most of a
+        // GiB): its options are checked on 2 nodes, and its what-ifs on the points, where a degraded link is refused
+        boolean extrapolatedOnly = TopologyArgs.isCatalog(base.topology()) && base.nodes() >= 2;
+        for (JsonElement mode : spec.axis("sim_mode")) extrapolatedOnly &= SweepEngine.EXTRAPOLATED.equals(mode.getAsString());
+        for (JsonObject w : spec.whatIf()) extrapolatedOnly &= !w.has("each");
         Topology t;
         try {
-            t = TopologyArgs.resolve(base.topology(), base.gpus(), base.nodes(), base.oversubscription(), 0,
-                    base.nicsPerNode(), base.sharp());
+            t = TopologyArgs.resolve(base.topology(), base.gpus(), extrapolatedOnly ? 2 : base.nodes(),
+                    base.oversubscription(), 0, base.nicsPerNode(), base.sharp());
         } catch (UserException e) {
             throw new UserException(where + e.getMessage(), e);
         }
         for (int w = 0; w < spec.whatIf().size(); w++) {
             String path = "$.what_if[" + w + "]";
             for (SweepWhatIf wi : SweepWhatIf.expand(spec.whatIf().get(w), t, spec.file(), path)) {
-                if (!spec.whatIf().get(w).has("each")) {
+                if (!spec.whatIf().get(w).has("each") && !extrapolatedOnly) {
                     try {
                         wi.whatIf().apply(wi.routed(t));
                     } catch (IllegalArgumentException e) {

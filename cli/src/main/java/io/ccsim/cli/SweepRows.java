@@ -29,7 +29,8 @@ public final class SweepRows {
         List<String> c = new ArrayList<>(List.of("point", "id"));
         c.addAll(Provenance.COLUMNS);
         c.addAll(List.of("nics_per_node", "oversubscription", "sharp", "what_if", "env", "sim_mode", "op", "dtype", "bytes",
-                "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events", "error"));
+                "count", "time_us", "algbw_gbps", "busbw_gbps", "algo", "proto", "channels", "events", "law", "error_bound_pct",
+                "error"));
         return List.copyOf(c);
     }
 
@@ -48,6 +49,20 @@ public final class SweepRows {
         o.addProperty("proto", row.proto().ncclName());
         o.addProperty("channels", row.channels());
         o.addProperty("events", events);
+    }
+
+    /**
+     * Adds how an extrapolated row was found to {@code o}: its law and the law's measured error bound, in per cent;
+     * both null for a simulated row (null {@code e}), which is exact.
+     */
+    static void law(JsonObject o, io.ccsim.algorithms.scale.Extrapolation e) {
+        if (e == null) {
+            o.add("law", JsonNull.INSTANCE);
+            o.add("error_bound_pct", JsonNull.INSTANCE);
+            return;
+        }
+        o.addProperty("law", e.law().name());
+        o.addProperty("error_bound_pct", e.law().errorBoundPct());
     }
 
     /** {@code o} as one line of JSON, nulls kept. */

@@ -161,6 +161,49 @@ class SweepCommandTest {
                 + " InfiniBand; absent: the fabric's own)\n");
     }
 
+    /**
+     * sim_mode extrapolated: a point's row is perf --sim-mode extrapolated's (time, choice, law and its bound), its
+     * cluster named but never built; a degraded link, which no law of the node count describes, is the point's error.
+     */
+    @Test
+    void anExtrapolatedPointIsPerfsExtrapolatedRow() throws IOException {
+        CliTest.Result r = CliTest.run("sweep", spec("{\"topology\": \"hgx-h100\", \"gpus\": 2, \"nodes\": 40, \"ops\":"
+                + " \"all_gather\", \"sizes\": \"64M\", \"env\": {\"NCCL_ALGO\": \"Ring\"}, \"sim_mode\": [\"folded\","
+                + " \"extrapolated\"], \"what_if\": [{}, {\"degrade\": [\"n5.nic0~*=0.5\"]}]}").toString(), "--format", "jsonl");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonObject> rows = rows(r.out());
+        assertThat(rows).extracting(o -> o.get("sim_mode").getAsString() + " " + o.get("what_if").getAsString())
+                .containsExactlyInAnyOrder("folded ", "extrapolated ", "folded --degrade n5.nic0~*=0.5",
+                        "extrapolated --degrade n5.nic0~*=0.5");
+        JsonObject ex = rows.stream().filter(o -> o.get("sim_mode").getAsString().equals("extrapolated")
+                && o.get("what_if").getAsString().isEmpty()).findFirst().orElseThrow();
+        CliTest.Result perf = CliTest.run(Map.of("NCCL_ALGO", "Ring"), "perf", "--topology", "hgx-h100", "--gpus", "2",
+                "--nodes", "40", "--op", "all_gather", "-b", "64M", "-e", "64M", "--sim-mode", "extrapolated", "--format",
+                "json");
+        JsonObject p = JsonParser.parseString(perf.out()).getAsJsonArray().get(0).getAsJsonObject();
+        for (String k : List.of("time_us", "algo", "proto", "channels", "count", "topology", "ranks", "nodes", "law")) {
+            assertThat(ex.get(k)).as(k).isEqualTo(p.get(k));
+        }
+        assertThat(ex.get("error_bound_pct").getAsDouble()).isEqualTo(1.7);
+        assertThat(ex.get("error").getAsString()).isEmpty();
+        JsonObject folded = rows.stream().filter(o -> o.get("sim_mode").getAsString().equals("folded")
+                && o.get("what_if").getAsString().isEmpty()).findFirst().orElseThrow();
+        assertThat(folded.get("law").isJsonNull()).isTrue();
+        assertThat(folded.get("error_bound_pct").isJsonNull()).isTrue();
+        double err = ex.get("time_us").getAsDouble() / folded.get("time_us").getAsDouble() - 1;
+        assertThat(100 * Math.abs(err)).isLessThanOrEqualTo(1.7);
+        JsonObject degraded = rows.stream().filter(o -> o.get("sim_mode").getAsString().equals("extrapolated")
+                && !o.get("what_if").getAsString().isEmpty()).findFirst().orElseThrow();
+        assertThat(degraded.get("time_us").isJsonNull()).isTrue();
+        assertThat(degraded.get("topology").getAsString()).isEqualTo("hgx-h100-2g-40n");
+        assertThat(degraded.get("error").getAsString()).startsWith("sim_mode extrapolated simulates fewer of the same"
+                + " healthy nodes; a degraded or down link makes the run asymmetric");
+        CliTest.Result bad = CliTest.run("sweep", spec("{\"topology\": \"hgx-h100\", \"ops\": \"all_reduce\", \"sizes\":"
+                + " \"1M\", \"sim_mode\": \"auto\"}").toString());
+        assertThat(bad.err()).isEqualTo("ccsim: error: " + dir.resolve("study.json") + ": $.sim_mode: invalid \"auto\"; valid:"
+                + " \"folded\", \"full\" or \"extrapolated\"\n");
+    }
+
     @Test
     void aBadSpecIsOneLineWithFilePathAndWhatIsValid() throws IOException {
         Path s = spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"sizes\": \"1M\", \"what_if\": [{\"each\": \"x*\"}]}");

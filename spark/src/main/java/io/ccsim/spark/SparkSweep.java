@@ -93,7 +93,7 @@ public final class SparkSweep implements SweepCluster {
         return switch (column) {
             case "point", "ranks", "nodes", "nics_per_node", "channels" -> DataTypes.IntegerType;
             case "seed", "bytes", "count", "events" -> DataTypes.LongType;
-            case "oversubscription", "time_us", "algbw_gbps", "busbw_gbps" -> DataTypes.DoubleType;
+            case "oversubscription", "time_us", "algbw_gbps", "busbw_gbps", "error_bound_pct" -> DataTypes.DoubleType;
             case "calibrated", "sharp" -> DataTypes.BooleanType;
             default -> DataTypes.StringType;
         };

@@ -1,0 +1,94 @@
+package io.ccsim.cli;
+
+import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.DataType;
+import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.scale.Extrapolation;
+import io.ccsim.algorithms.scale.Extrapolator;
+import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.sim.RunControl;
+import io.ccsim.topology.BuildOptions;
+import io.ccsim.topology.Topology;
+import io.ccsim.topology.TopologyCatalog;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * A study point in {@code sim_mode} {@code extrapolated}: the row {@code perf --sim-mode extrapolated} prints for the
+ * same cluster and call ({@link Extrapolator}: NCCL's choice at the point's nodes, simulated exactly on fewer of the
+ * same nodes, its scaling law read at the point's). The point's own cluster is never built.
+ *
+ * <p>Contract: {@link #run} is a function of the point; a point the mode cannot serve (a topology file, a degraded or
+ * down link, a choice without a law, a target too small for its law's samples) gives a result whose {@code error} says
+ * why, as perf's refusal does. Not thread-safe: one per worker thread, like {@link SweepEngine}.
+ */
+final class SweepExtrapolation {
+    private final RunControl control;
+
+    /**
+     * What a point's extrapolation found: the fit ({@code null} where it did not run), the events its samples
+     * dispatched, the provenance of the point's cluster (null where the mode refused it before building anything), and
+     * why it did not run ({@code ""} where it did).
+     */
+    record Result(Extrapolation extrapolation, long events, Provenance provenance, String error) { }
+
+    /** @param control the control every sample simulation polls (stop requests), or null for none */
+    SweepExtrapolation(RunControl control) {
+        this.control = control;
+    }
+
+    /**
+     * Extrapolates point {@code p} (its {@code simMode} is {@code extrapolated}); a topology file gives a result
+     * without provenance (the caller's own setup has it: the file is small), anything else the point's.
+     */
+    Result run(SweepPoint p) {
+        if (!TopologyArgs.isCatalog(p.topology())) {
+            return new Result(null, 0, null, "sim_mode extrapolated needs a catalog topology: it simulates fewer of the"
+                    + " same healthy nodes, and a topology file may be uneven or faulty; valid: folded or full");
+        }
+        if (p.nodes() < 2) {
+            return new Result(null, 0, null, "sim_mode extrapolated reads a law of the node count from fewer nodes, so it"
+                    + " needs 2 nodes or more; valid: folded or full");
+        }
+        // the samples take the what-ifs that change every link alike; a degraded or down link is refused below
+        SweepWhatIf alike = new SweepWhatIf(List.of(), List.of(), p.nicGbps(), p.nvlinkGbps(), p.routing());
+        Map<Integer, Topology> built = new HashMap<>();
+        IntFunction<Topology> at = n -> built.computeIfAbsent(n, k -> alike.whatIf().apply(alike.routed(
+                TopologyArgs.resolve(p.topology(), p.gpus(), k, p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp())))
+                .topology());
+        NcclEnv nccl = SimSetup.ncclEnv(p.env());
+        Topology two = at.apply(2);
+        CalibrationProfile prof = SimSetup.profile(null, two);
+        BuildOptions target = new BuildOptions(p.gpus(), p.nodes(), p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp());
+        Extrapolator x = new Extrapolator(at, p.nodes(), TopologyCatalog.fullName(p.topology(), target),
+                TopologyCatalog.hostsPerLeaf(target), prof, nccl, p.seed());
+        x.setRunControl(control);
+        Provenance sample = Provenance.of(null, prof, two, x.target().sample(), p.seed());
+        Provenance provenance = new Provenance(sample.ccsimVersion(), sample.ncclModel(), sample.profile(),
+                sample.calibrated(), x.target().name(), sample.gpu(), x.target().nRanks(), x.target().nodes(), sample.seed());
+        if (!p.degrade().isEmpty() || !p.down().isEmpty()) {
+            return new Result(null, 0, provenance, "sim_mode extrapolated simulates fewer of the same healthy nodes; a"
+                    + " degraded or down link makes the run asymmetric, which no law of the node count describes; valid:"
+                    + " folded or full (nic_gbps and nvlink_gbps, which change every link alike, apply)");
+        }
+        try {
+            Extrapolator.SizePlan plan = x.plan(CollectiveOp.parse(p.op()), p.bytes(), DataType.parse(p.dtype()),
+                    ReduceOp.SUM, 0);
+            double[] us = new double[plan.samples().size()];
+            long events = 0;
+            for (int i = 0; i < us.length; i++) {
+                Extrapolator.Sample s = plan.samples().get(i);
+                PerfRunner r = x.runnerAt(s.nodes());
+                us[i] = x.simulate(plan, s, r);
+                events += r.lastEvents();
+            }
+            return new Result(x.fit(plan, us), events, provenance, "");
+        } catch (IllegalArgumentException e) {   // no law, a refused regime, a target too small, nothing to choose
+            return new Result(null, 0, provenance, e.getMessage());
+        }
+    }
+}
