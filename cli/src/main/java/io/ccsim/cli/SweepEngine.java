@@ -35,6 +35,11 @@ public final class SweepEngine {
 
     /** The {@code sim_mode} whose rows are extrapolated ({@link SweepExtrapolation}), not simulated at the point. */
     static final String EXTRAPOLATED = "extrapolated";
+    /**
+     * The {@code sim_mode} that extrapolates a point where {@code perf --sim-mode auto} would (a healthy catalog cluster
+     * beyond {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs whose choice has a law) and simulates it folded otherwise.
+     */
+    static final String AUTO = "auto";
 
     /** The runner of one setup, and its provenance. */
     private record Setup(PerfRunner runner, Provenance provenance) { }
@@ -52,7 +57,9 @@ public final class SweepEngine {
 
     /** The row of {@code p} as a JSON object. */
     public JsonObject rowObject(SweepPoint p) {
-        SweepExtrapolation.Result ex = EXTRAPOLATED.equals(p.simMode()) ? extrapolation.run(p) : null;
+        SweepExtrapolation.Result ex = EXTRAPOLATED.equals(p.simMode())
+                || AUTO.equals(p.simMode()) && SweepExtrapolation.autoExtrapolates(p) ? extrapolation.run(p) : null;
+        if (ex != null && ex.noLaw() && AUTO.equals(p.simMode())) ex = null;   // auto simulates it folded instead
         Provenance provenance = ex != null && ex.provenance() != null ? ex.provenance() : setup(p).provenance();
         JsonObject o = new JsonObject();
         o.addProperty("point", p.index());
@@ -136,6 +143,7 @@ public final class SweepEngine {
      * extrapolated point, whose cluster is never built.
      */
     PerfRunner runnerFor(SweepPoint p) {
-        return EXTRAPOLATED.equals(p.simMode()) ? null : setup(p).runner();
+        return EXTRAPOLATED.equals(p.simMode()) || AUTO.equals(p.simMode()) && SweepExtrapolation.autoExtrapolates(p) ? null
+                : setup(p).runner();
     }
 }

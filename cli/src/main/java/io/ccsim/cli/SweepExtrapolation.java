@@ -7,6 +7,7 @@ import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.scale.Extrapolation;
 import io.ccsim.algorithms.scale.Extrapolator;
+import io.ccsim.algorithms.scale.NotExtrapolatedException;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.sim.RunControl;
 import io.ccsim.topology.BuildOptions;
@@ -31,10 +32,31 @@ final class SweepExtrapolation {
 
     /**
      * What a point's extrapolation found: the fit ({@code null} where it did not run), the events its samples
-     * dispatched, the provenance of the point's cluster (null where the mode refused it before building anything), and
-     * why it did not run ({@code ""} where it did).
+     * dispatched, the provenance of the point's cluster (null where the mode refused it before building anything), why
+     * it did not run ({@code ""} where it did), and whether that is because NCCL's choice there has no law or the
+     * target is too small for its law's samples (where {@code auto} simulates the point folded instead).
      */
-    record Result(Extrapolation extrapolation, long events, Provenance provenance, String error) { }
+    record Result(Extrapolation extrapolation, long events, Provenance provenance, String error, boolean noLaw) {
+        Result(Extrapolation extrapolation, long events, Provenance provenance, String error) {
+            this(extrapolation, events, provenance, error, false);
+        }
+    }
+
+    /**
+     * Whether {@code auto} extrapolates point {@code p}, as {@code perf --sim-mode auto} does: a healthy catalog cluster
+     * of more than {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it).
+     */
+    static boolean autoExtrapolates(SweepPoint p) {
+        if (!TopologyArgs.isCatalog(p.topology()) || p.nodes() < 2 || !p.degrade().isEmpty() || !p.down().isEmpty()) {
+            return false;
+        }
+        try {
+            return TopologyCatalog.size(p.topology(), new BuildOptions(p.gpus(), p.nodes(), p.oversubscription(), p.seed(),
+                    p.nicsPerNode(), p.sharp())).gpus() > PerfCommand.AUTO_FOLDED_MAX_GPUS;
+        } catch (IllegalArgumentException e) {
+            return false;   // the folded point's build reports it
+        }
+    }
 
     /** @param control the control every sample simulation polls (stop requests), or null for none */
     SweepExtrapolation(RunControl control) {
@@ -87,7 +109,9 @@ final class SweepExtrapolation {
                 events += r.lastEvents();
             }
             return new Result(x.fit(plan, us), events, provenance, "");
-        } catch (IllegalArgumentException e) {   // no law, a refused regime, a target too small, nothing to choose
+        } catch (NotExtrapolatedException e) {   // no law, a refused regime, a target too small
+            return new Result(null, 0, provenance, e.getMessage(), true);
+        } catch (IllegalArgumentException e) {   // nothing to choose, samples that do not suit
             return new Result(null, 0, provenance, e.getMessage());
         }
     }

@@ -71,11 +71,15 @@ final class SweepPlanner {
         String where = spec.file() + ": topology " + base.topology() + " gpus " + base.gpus() + " nodes " + base.nodes()
                 + " nics_per_node " + base.nicsPerNode() + " oversubscription " + WhatIfOptions.num(base.oversubscription())
                 + " sharp " + base.sharp() + ": ";
-        // a configuration only extrapolated is never built at its nodes (12,500 HGX nodes take seconds and most of a
-        // GiB): its options are checked on 2 nodes, and its what-ifs on the points, where a degraded link is refused
+        // a configuration only extrapolated (or auto beyond its folded limit) is not built at its nodes here (12,500 HGX
+        // nodes take seconds and most of a GiB): its options are checked on 2 nodes; what-ifs that edit links need it
         boolean extrapolatedOnly = TopologyArgs.isCatalog(base.topology()) && base.nodes() >= 2;
-        for (JsonElement mode : spec.axis("sim_mode")) extrapolatedOnly &= SweepEngine.EXTRAPOLATED.equals(mode.getAsString());
-        for (JsonObject w : spec.whatIf()) extrapolatedOnly &= !w.has("each");
+        for (JsonElement mode : spec.axis("sim_mode")) {
+            String m = mode.getAsString();
+            extrapolatedOnly &= SweepEngine.EXTRAPOLATED.equals(m) || SweepEngine.AUTO.equals(m)
+                    && SweepExtrapolation.autoExtrapolates(base);
+        }
+        for (JsonObject w : spec.whatIf()) extrapolatedOnly &= !w.has("each") && !w.has("degrade") && !w.has("down");
         Topology t;
         try {
             t = TopologyArgs.resolve(base.topology(), base.gpus(), extrapolatedOnly ? 2 : base.nodes(),

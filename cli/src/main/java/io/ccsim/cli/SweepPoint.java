@@ -33,7 +33,7 @@ import java.util.TreeMap;
  * @param bytes     message size in bytes, as nccl-tests' size column
  * @param env       NCCL_* variables of the point (sorted by name)
  * @param seed      simulation seed
- * @param simMode   {@code folded}, {@code full} or {@code extrapolated}
+ * @param simMode   {@code folded}, {@code full}, {@code extrapolated} or {@code auto}
  */
 public record SweepPoint(int index, String topology, int gpus, int nodes, int nicsPerNode, double oversubscription,
                          boolean sharp, List<String> degrade, List<String> down, Double nicGbps, Double nvlinkGbps,

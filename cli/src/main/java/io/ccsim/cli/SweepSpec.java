@@ -31,7 +31,7 @@ import java.util.Set;
  * dtypes            nccl-tests type names                     (default "float")
  * env               {"NCCL_ALGO": ["Ring", "Tree"], ...}: a grid over each variable's values (default none)
  * seeds             simulation seeds                          (default 0)
- * sim_mode          folded|full|extrapolated                  (default folded)
+ * sim_mode          folded|full|extrapolated|auto             (default folded)
  * sample            {"count": N, "seed": S}: N points drawn from the grid without replacement (default: all)
  * </pre>
  * A bad value is refused with one line naming the file, the JSON path and what is valid.
@@ -147,7 +147,8 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
             case "seeds" -> isInt(v);
             case "oversubscription" -> v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber() && v.getAsDouble() >= 1;
             case "sharp" -> v.isJsonPrimitive() && v.getAsJsonPrimitive().isBoolean();
-            case "sim_mode" -> v.isJsonPrimitive() && Set.of("folded", "full", SweepEngine.EXTRAPOLATED).contains(v.getAsString());
+            case "sim_mode" -> v.isJsonPrimitive() && Set.of("folded", "full", SweepEngine.EXTRAPOLATED, SweepEngine.AUTO)
+                    .contains(v.getAsString());
             default -> true;
         };
         if (!ok) throw bad(file, path, "invalid " + v + "; valid: " + valid(key));
@@ -163,7 +164,7 @@ record SweepSpec(Map<String, List<JsonElement>> axes, List<JsonObject> whatIf, l
             case "seeds" -> "an integer";
             case "oversubscription" -> "a number >= 1";
             case "sharp" -> "true or false";
-            default -> "\"folded\", \"full\" or \"extrapolated\"";
+            default -> "\"folded\", \"full\", \"extrapolated\" or \"auto\"";
         };
     }
 

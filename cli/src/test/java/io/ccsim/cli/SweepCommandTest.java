@@ -199,9 +199,34 @@ class SweepCommandTest {
         assertThat(degraded.get("error").getAsString()).startsWith("sim_mode extrapolated simulates fewer of the same"
                 + " healthy nodes; a degraded or down link makes the run asymmetric");
         CliTest.Result bad = CliTest.run("sweep", spec("{\"topology\": \"hgx-h100\", \"ops\": \"all_reduce\", \"sizes\":"
-                + " \"1M\", \"sim_mode\": \"auto\"}").toString());
-        assertThat(bad.err()).isEqualTo("ccsim: error: " + dir.resolve("study.json") + ": $.sim_mode: invalid \"auto\"; valid:"
-                + " \"folded\", \"full\" or \"extrapolated\"\n");
+                + " \"1M\", \"sim_mode\": \"exact\"}").toString());
+        assertThat(bad.err()).isEqualTo("ccsim: error: " + dir.resolve("study.json") + ": $.sim_mode: invalid \"exact\"; valid:"
+                + " \"folded\", \"full\", \"extrapolated\" or \"auto\"\n");
+    }
+
+    /**
+     * sim_mode auto, as perf's: folded up to 1,024 GPUs; beyond, extrapolated where a law serves NCCL's choice (a 1 MiB
+     * broadcast on 1,200 GPUs: the chain law) and folded where none does (all-gather's ring across more than 4 leaf
+     * groups), the row then perf's folded one.
+     */
+    @Test
+    void autoExtrapolatesBeyondItsFoldedLimitWhereALawServes() throws IOException {
+        CliTest.Result r = CliTest.run(Map.of("NCCL_PROTO", "LL128"), "sweep", "--topology", "hgx-h100", "--gpus", "2",
+                "--nodes", "8,600", "--op", "all_gather,broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto", "--format",
+                "jsonl");
+        assertThat(r.code()).as(r.err()).isZero();
+        List<JsonObject> rows = rows(r.out());
+        assertThat(rows).extracting(o -> o.get("nodes").getAsInt() + " " + o.get("op").getAsString() + " "
+                + (o.get("law").isJsonNull() ? "simulated" : o.get("law").getAsString()))
+                .containsExactly("8 all_gather simulated", "8 broadcast simulated", "600 all_gather simulated",
+                        "600 broadcast CHAIN");
+        assertThat(rows).extracting(o -> o.get("sim_mode").getAsString()).containsOnly("auto");
+        CliTest.Result perf = CliTest.run(Map.of("NCCL_PROTO", "LL128"), "perf", "--topology", "hgx-h100", "--gpus", "2",
+                "--nodes", "600", "--op", "all_gather", "-b", "1M", "-e", "1M", "--format", "json");
+        assertThat(rows.get(2).get("time_us")).isEqualTo(JsonParser.parseString(perf.out()).getAsJsonArray().get(0)
+                .getAsJsonObject().get("time_us"));
+        assertThat(rows.get(3).get("error").getAsString()).isEmpty();
+        assertThat(rows.get(3).get("time_us").getAsDouble()).isPositive();
     }
 
     @Test
