@@ -67,8 +67,9 @@ class ExtrapolatedPerfTest {
 
     /**
      * A chain no longer than its train: 16 nodes of 2 GPUs, a 256 MiB broadcast on Ring/LL x2 (32 ranks, 32,768 units of
-     * 4 KiB a channel). TRAIN samples 2, 4 and 8 nodes at 128 and 256 MiB (the profile's cache regime) and reads the
-     * plane at the target's 16 nodes and 32,768 units: the folded row's time within the law's bound.
+     * 4 KiB a channel). TRAIN samples 2, 4 and 8 nodes at 8 and 16 MiB (1,024 and 2,048 units, their bytes costing
+     * what the target's do) and reads the plane at the target's 16 nodes and 32,768 units: the folded row's time within
+     * the law's bound.
      */
     @Test
     void aTrainLongerThanItsChainMatchesTheSimulatedOne() {
@@ -78,8 +79,8 @@ class ExtrapolatedPerfTest {
                 "2"), common, ScalingLaw.TRAIN);
         assertThat(List.of(rows(ex.out()).get(0)).subList(8, 11)).containsExactly("Ring", "LL", "2");
         assertThat(ex.out()).contains("#   law TRAIN: ").contains("simulated on 2, 4, 8 nodes;")
-                .containsPattern("#     268435456 B Ring/LL x2: [0-9.]+ us \\(2 nodes, 134217728 B\\), .+ [0-9.]+ us \\(8"
-                        + " nodes\\); T = [0-9.]+ \\+ [0-9.]+ U \\+ [0-9.]+ N, U = 32768 at 16 nodes");
+                .containsPattern("#     268435456 B Ring/LL x2: [0-9.]+ us \\(2 nodes, 8388608 B\\), .+ [0-9.]+ us \\(8"
+                        + " nodes, 16777216 B\\); T = [0-9.]+ \\+ [0-9.]+ U \\+ [0-9.]+ N, U = 32768 at 16 nodes");
     }
 
     /**

@@ -281,26 +281,29 @@ public final class PerfRunner {
 
     /**
      * As {@link #simulate(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)}, this communicator
-     * standing for a larger one of {@code targetNodes} of the same nodes: the trees' chunks are those NCCL gives the
-     * larger one ({@link PlanOptions#chunkingNodes}); everything else is this communicator's.
+     * standing for a larger one of {@code targetNodes} of the same nodes whose call has a working set of
+     * {@code targetWorkingSetBytes} per GPU: the trees' chunks are those NCCL gives the larger one
+     * ({@link PlanOptions#chunkingNodes}) and the bytes cost what the larger call's do
+     * ({@link PlanOptions#workingSetBytes}); everything else is this communicator's.
      */
-    public PerfRow simulateAsPartOf(int targetNodes, CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
-                                    Algorithm algo, Protocol proto, int channels) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes);
+    public PerfRow simulateAsPartOf(int targetNodes, long targetWorkingSetBytes, CollectiveOp op, long count, DataType dtype,
+                                    ReduceOp redop, int root, Algorithm algo, Protocol proto, int channels) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes, targetWorkingSetBytes);
     }
 
     /** The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call. */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                              Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0);
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0, 0);
     }
 
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
-                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes) {
+                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes,
+                             long workingSetBytes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
-        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes);
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
@@ -327,6 +330,16 @@ public final class PerfRunner {
      */
     public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                      Algorithm algo, Protocol proto, int channels, int chunkingNodes) {
+        return plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, 0);
+    }
+
+    /**
+     * As {@link #plan(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int, int)}, the bytes costing
+     * what those of a call of {@code workingSetBytes} per GPU do (0: this call's own; see
+     * {@link PlanOptions#workingSetBytes}).
+     */
+    public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                     Algorithm algo, Protocol proto, int channels, int chunkingNodes, long workingSetBytes) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -334,7 +347,8 @@ public final class PerfRunner {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank communicator; valid: 0.." + (n - 1));
         }
         CollectiveCall call = new CollectiveCall(op, count, dtype, hasRedop ? redop : ReduceOp.SUM, hasRoot ? root : 0, graph.layout());
-        PlanOptions opts = PlanOptions.of(algo, proto, channels).withChunkingNodes(chunkingNodes);
+        PlanOptions opts = PlanOptions.of(algo, proto, channels).withChunkingNodes(chunkingNodes)
+                .withWorkingSetBytes(workingSetBytes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {

@@ -63,16 +63,26 @@ public record CollectiveCall(CollectiveOp op, long count, DataType dtype, Reduce
 
     /** Elements of each rank's input buffer (see the class table). */
     public long inputCount() {
+        return inputCount(op, count, nRanks());
+    }
+
+    /** Elements of each rank's input buffer for {@code op} of {@code count} elements on {@code nRanks} ranks. */
+    public static long inputCount(CollectiveOp op, long count, long nRanks) {
         switch (op) {
-            case REDUCE_SCATTER: case ALL_TO_ALL: return count * nRanks();
+            case REDUCE_SCATTER: case ALL_TO_ALL: return count * nRanks;
             default: return count;
         }
     }
 
     /** Elements of each rank's output buffer (see the class table). */
     public long outputCount() {
+        return outputCount(op, count, nRanks());
+    }
+
+    /** Elements of each rank's output buffer for {@code op} of {@code count} elements on {@code nRanks} ranks. */
+    public static long outputCount(CollectiveOp op, long count, long nRanks) {
         switch (op) {
-            case ALL_GATHER: case ALL_TO_ALL: return count * nRanks();
+            case ALL_GATHER: case ALL_TO_ALL: return count * nRanks;
             default: return count;
         }
     }

@@ -27,9 +27,12 @@ import java.util.Arrays;
  *                    shrink by depth, NVLSTree's cap from 4 nodes), ≥ 1; 0 for the communicator's own. A smaller
  *                    communicator that stands for a larger one of the same nodes (an extrapolation's sample) sets
  *                    the larger one's count, so that its chunks are those of the larger one
+ * @param workingSetBytes the working set per GPU, bytes, the cost model's cache term reads (CtaCosts: input plus output
+ *                    buffer), ≥ 1; 0 for the call's own. A sample that stands for a larger call (an extrapolation's)
+ *                    sets the larger one's, so that its bytes cost what the larger call's do
  */
 public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
-                          int[] netHeads, int chunkingNodes) {
+                          int[] netHeads, int chunkingNodes, long workingSetBytes) {
 
     /** NCCL's MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -74,6 +77,16 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
             throw new IllegalArgumentException("PlanOptions.chunkingNodes must be >= 1, or 0 for the communicator's own,"
                     + " got " + chunkingNodes);
         }
+        if (workingSetBytes < 0) {
+            throw new IllegalArgumentException("PlanOptions.workingSetBytes must be >= 1, or 0 for the call's own, got "
+                    + workingSetBytes);
+        }
+    }
+
+    /** The options as given, with the call's own working set. */
+    public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
+                       int[] netHeads, int chunkingNodes) {
+        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes, 0);
     }
 
     /** The options as given, with the communicator's own node count for the chunk rules. */
@@ -94,22 +107,28 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** A copy with another buffer size (bytes per connection). */
     public PlanOptions withBufferBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, netHeads, chunkingNodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, netHeads, chunkingNodes, workingSetBytes);
     }
 
     /** A copy with explicit ring orders, one permutation of the ranks per channel. */
     public PlanOptions withRingOrders(int[][] orders) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, netHeads, chunkingNodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, netHeads, chunkingNodes, workingSetBytes);
     }
 
     /** A copy with the heads across the network (CollNet Direct, NVLSTree), the local indices of the GPUs with a NIC of their own (see the record). */
     public PlanOptions withNetHeads(int[] localIndices) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices, chunkingNodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices, chunkingNodes,
+                workingSetBytes);
     }
 
     /** A copy whose tree chunk rules read {@code nodes} nodes (see the record; 0: the communicator's own). */
     public PlanOptions withChunkingNodes(int nodes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, nodes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, nodes, workingSetBytes);
+    }
+
+    /** A copy whose cost model reads a working set of {@code bytes} per GPU (see the record; 0: the call's own). */
+    public PlanOptions withWorkingSetBytes(long bytes) {
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes, bytes);
     }
 
     /** The network heads' local indices on hosts of {@code ppn} GPUs: {@link #netHeads} or 0..ppn−1. */
@@ -145,13 +164,15 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
     public boolean equals(Object o) {
         return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
                 && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders)
-                && Arrays.equals(p.netHeads, netHeads) && p.chunkingNodes == chunkingNodes;
+                && Arrays.equals(p.netHeads, netHeads) && p.chunkingNodes == chunkingNodes
+                && p.workingSetBytes == workingSetBytes;
     }
 
     @Override
     public int hashCode() {
         return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
-                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(netHeads) + 31 * chunkingNodes;
+                + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(netHeads) + 31 * chunkingNodes
+                + 37 * Long.hashCode(workingSetBytes);
     }
 
     @Override
@@ -159,6 +180,7 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
         return "PlanOptions[" + algorithm + "/" + protocol + ", " + nChannels + " ch, buffer " + bufferBytes + " B"
                 + (ringOrders == null ? "" : ", custom rings")
                 + (netHeads == null ? "" : ", CollNet heads " + Arrays.toString(netHeads))
-                + (chunkingNodes == 0 ? "" : ", chunks as on " + chunkingNodes + " nodes") + "]";
+                + (chunkingNodes == 0 ? "" : ", chunks as on " + chunkingNodes + " nodes")
+                + (workingSetBytes == 0 ? "" : ", costs as for " + workingSetBytes + " B per GPU") + "]";
     }
 }

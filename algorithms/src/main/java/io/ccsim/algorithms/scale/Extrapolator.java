@@ -8,8 +8,8 @@ import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.profile.CalibrationProfile;
-import io.ccsim.algorithms.profile.CtaCosts;
 import io.ccsim.algorithms.sim.PipelineUnits;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.Candidate;
@@ -158,7 +158,7 @@ public final class Extrapolator {
 
     /**
      * A chain's plan: the target's train; a chain no longer than it is a TRAIN ({@link #trainPlan}), one shorter
-     * than two trains but longer than one is refused, and a longer one takes samples of shorter trains
+     * than two trains but longer than one is refused but under LL, and a longer one takes samples of shorter trains
      * ({@link SampleNodes#chain}) at the counts that give them (a ring chain's chunks do not depend on the ranks, so a
      * count's train is read on 2 nodes).
      */
@@ -168,7 +168,8 @@ public final class Extrapolator {
         long units = unitsOf(two, op, count, dtype, redop, root % ppn, c);
         long ranks = (long) targetNodes * ppn;
         if (ranks <= units) return trainPlan(op, dtype, redop, root, count, size, c, two, units);
-        if (ranks < 2 * units) {
+        // between one train and two, LL's time is already on CHAIN's line (ScalingLaw's block comment); the others' not
+        if (ranks < 2 * units && c.protocol() != Protocol.LL) {
             throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
                     + " choice there), a chain of %d ranks longer than its train (%d forwarding units per channel) but"
                     + " shorter than two of them, where the time jumps from TRAIN's plane to CHAIN's; it is extrapolated"
@@ -204,20 +205,19 @@ public final class Extrapolator {
 
     /**
      * The plan of a chain no longer than its train ({@link ScalingLaw#TRAIN}). Its samples run the target's train, or,
-     * where half the target's bytes still lie in the target's cache regime ({@link #cacheFloorBytes}) and still make a
-     * train twice the longest sample chain, the shortest halving of the count that does and its double: trains that
-     * cost what the target's per unit and per node, at a fraction of its simulation.
+     * where half the target's count still makes a train of {@link #TRAIN_MIN_UNITS} units and twice the longest sample
+     * chain, the shortest such halving of the count and its double: trains that cost what the target's do per unit
+     * and per node (their bytes cost what the target's do: {@link #simulate}), at a fraction of its simulation.
      */
     private SizePlan trainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size,
                                Candidate c, PerfRunner two, long units) {
         int ppn = target.sample().gpusPerNode();
-        double floor = cacheFloorBytes(c.protocol());
         long least = Math.max(TRAIN_MIN_UNITS, 2L * 8 * ppn);
         long loCount = count;
         long loUnits = units;
         for (long half = count / 2; half >= 1; half /= 2) {
             long halfUnits = unitsOf(two, op, half, dtype, redop, root % ppn, c);
-            if ((double) half * dtype.bytes() < floor || halfUnits < least) break;
+            if (halfUnits < least) break;
             loCount = half;
             loUnits = halfUnits;
         }
@@ -237,16 +237,6 @@ public final class Extrapolator {
     /** The shortest train a TRAIN sample runs where it runs fewer bytes than the target, units per channel. */
     static final long TRAIN_MIN_UNITS = 1024;
 
-    /**
-     * The fewest bytes per rank a sample may run for the target's cache regime under protocol {@code p}: twice the
-     * profile's {@code l2_bytes} where the protocol's costs have a cache effect (a broadcast's working set, input plus
-     * output, is then 4 × l2_bytes or more, whose hit fraction is below 2e-5: {@link CtaCosts}), else 0.
-     */
-    private double cacheFloorBytes(Protocol p) {
-        CtaCosts cc = profile.sim().ctaOf(p);
-        return cc == null || !(cc.l2MissFactor() > 1) ? 0 : 2 * cc.l2Bytes();
-    }
-
     /** The train of a chain of {@code count} elements per rank: the root's forwarding units on channel 0. */
     private long unitsOf(PerfRunner two, CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Candidate c) {
         return PipelineUnits.of(profile, two.plan(op, count, dtype, redop, root, c.algorithm(), c.protocol(), c.channels()),
@@ -262,14 +252,23 @@ public final class Extrapolator {
         return r;
     }
 
-    /** Simulates {@code s} of {@code p} with {@code runner} (one of {@link #runnerAt} its node count): its time, µs. */
+    /**
+     * Simulates {@code s} of {@code p} with {@code runner} (one of {@link #runnerAt} its node count): its time, µs. The
+     * sample stands for the target: NCCL's tree chunks for the target's node count, and its bytes costing what the
+     * target call's do (the cost model's cache term reads the target's working set per GPU, input plus output: a
+     * sample of a 1 GiB broadcast that runs 128 KiB would otherwise find it in L2 and cost 0.377 µs a unit and 6.32 a
+     * node where the target pays 0.531 and 7.54, Ring/LL on HGX H100).
+     */
     public double simulate(SizePlan p, Sample s, PerfRunner runner) {
         if (runner.graph().nNodes() != s.nodes()) {
             throw new IllegalArgumentException("the runner spans " + runner.graph().nNodes() + " nodes, the sample "
                     + s.nodes());
         }
-        return runner.simulateAsPartOf(targetNodes, p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(), p.proto(),
-                p.channels()).timeUs();
+        long n = target.nRanks();
+        long workingSet = (CollectiveCall.inputCount(p.op(), p.count(), n) + CollectiveCall.outputCount(p.op(), p.count(), n))
+                * p.dtype().bytes();
+        return runner.simulateAsPartOf(targetNodes, workingSet, p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
+                p.proto(), p.channels()).timeUs();
     }
 
     /** The target's row from the samples' times ({@code sampleUs[i]} for {@code p.samples().get(i)}), µs. */

@@ -34,8 +34,8 @@ public enum ScalingLaw {
             + " on samples of shorter trains", true, 1.0),
     /**
      * Ring broadcast and reduce where the chain's n ranks are no more than its train's U units per channel (n &le; U:
-     * every hop busy at once): {@code T = a + s·U + b·N}, fitted on samples of 2 to 8 nodes at trains as long as the
-     * target's or, in the same cache regime, shorter.
+     * every hop busy at once): {@code T = a + s·U + b·N}, fitted on samples of 2 to 8 nodes at the target's train or
+     * shorter ones (1,024 units or more).
      */
     TRAIN("time T = a + s U + b N in the nodes N and the train of U forwarding units per channel, for a chain no longer"
             + " than its train, on samples of a few nodes", true, 1.5);
@@ -92,16 +92,22 @@ public enum ScalingLaw {
      * while the root is still sending, every hop is busy at once and the train moves at its slowest hop's rate, so
      * nothing spreads: T = a + s·U + b·N. Measured on HGX H100 nodes, Ring/LL x2 (4 KiB units), for every train of 16
      * to 1,024 units and N = 2 to 128 nodes while n ≤ U: 6.32 µs per node (6.300 to 6.325 between any two counts, one
-     * leaf or across the spines) and 0.377 µs per unit. Past n = U the time jumps onto CHAIN's side, where a unit
-     * costs twice (0.754 µs): U = 256 runs 307.8 µs at n = 256 and 426.9 at n = 288, then 6.32 µs per node again.
-     * Targets between one and two trains are therefore refused. The cost per unit and per node depends on the size
-     * through the protocol's cache term (CtaCosts: 0.377 and 6.32 µs at 8 MiB, 0.531 and 7.5 from 64 MiB on), so a
-     * sample of fewer bytes than the target must lie in the target's cache regime: at least twice l2_bytes per rank
-     * (Extrapolator.trainPlan). Validated against folded runs of broadcast and reduce on 16 to 128 HGX nodes, with
-     * samples of 2, 4 and 8 nodes (docs/performance.md): Ring/LL x2 exact to the printed digit at every point, up to
-     * n = U (8 MiB on 128 nodes) and across the cache regimes (1 GiB on 64 nodes from samples at 128 and 256 MiB);
-     * NCCL's Ring/LL128 x16 up to +1.50 % where n nears U (1 GiB, 128 nodes: n = 1,024, U = 1,052), because its time per
-     * node drifts from 30.0 µs on 2 to 8 nodes to 29.1 on 64 to 128; Ring/Simple x16 up to −0.65 %.
+     * leaf or across the spines) and 0.377 µs per unit. Past n = U the time jumps onto CHAIN's side, where a unit costs
+     * twice (0.754 µs): U = 256 runs 307.8 µs at n = 256 and 426.9 at n = 288, then 6.32 µs per node again, on CHAIN's
+     * line (603.7 at n = 512 = 2U, 629.0 at 544); with one channel there is no jump at all (U = 512: 6.3 µs per node
+     * from n = 256 to 2,048). So under LL a chain longer than its train is a CHAIN (measured between one train and two
+     * on 256 to 384 nodes, x1 and x2: equal to the printed digit); under LL128 and Simple, whose chain law misses there
+     * (above), targets between one and two trains are refused. The cost per unit and per node depends on the size
+     * through the protocol's cache term (CtaCosts: 0.377 and 6.32 µs at 8 MiB, 0.531 and 7.5 from 64 MiB on), so every
+     * sample, of either chain law, costs its bytes as the target call does (Extrapolator.simulate: the target's working
+     * set), and a TRAIN sample may run a shorter train (1,024 units or more, Extrapolator.trainPlan). Fitted so, a 128
+     * MiB broadcast on 12,500 HGX nodes (Ring/LL x1, a CHAIN: samples of 32 and 64 units) and a 1 GiB one (Ring/LL x2,
+     * a TRAIN) read the same 0.5312 µs a unit and 7.5383 a node. Validated against folded runs of broadcast and reduce
+     * on 16 to 128 HGX nodes, with samples of 2, 4 and 8 nodes (docs/performance.md): Ring/LL x2 exact to the printed
+     * digit at every point, up to n = U (8 MiB on 128 nodes) and across the cache regimes (1 GiB on 64 nodes from
+     * samples at 8 and 16 MiB); NCCL's Ring/LL128 x16 up to +1.50 % where n nears U (1 GiB, 128 nodes: n = 1,024, U =
+     * 1,052), because its time per node drifts from 30.0 µs on 2 to 8 nodes to 29.1 on 64 to 128; Ring/Simple x16 up to
+     * −0.65 %.
      *
      * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
      * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's

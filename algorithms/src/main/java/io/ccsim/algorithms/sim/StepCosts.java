@@ -73,7 +73,8 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
         double channelCap = pc.maxChannelBwGbps() * 1e9;
         double reduceCap = Math.min(channelCap, profile.reduceBwGbps() * 1e9 / proto.dataEfficiency());
         CtaCosts cta = profile.sim().ctaOf(proto);
-        long workingSet = (plan.call().inputCount() + plan.call().outputCount()) * (long) plan.call().dtype().bytes();
+        long own = (plan.call().inputCount() + plan.call().outputCount()) * (long) plan.call().dtype().bytes();
+        long workingSet = plan.options().workingSetBytes() > 0 ? plan.options().workingSetBytes() : own;
         // NVLS and NVLSTree post a chunk whole (their primitives are ProtoSimple<1, 1>: one slice of one step per
         // chunk, NVIDIA/nccl v2.28.9 src/device/all_reduce.h), and a scatter's or gather's parts land together: their
         // steps move as one unit whatever the forwarding unit

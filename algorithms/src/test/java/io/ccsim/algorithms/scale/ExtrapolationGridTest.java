@@ -124,7 +124,8 @@ class ExtrapolationGridTest {
      * Chains (ring broadcast and reduce) on HGX nodes: 64 MiB (Ring/Simple x16, a train of 64 units) on 256 nodes from
      * trains of 32 and 64 units on 16 to 128 nodes; 1 MiB (Ring/LL128, a train of one unit) on 128 nodes from 8 to 64
      * nodes. NCCL's own choices there are LL128 and LL (rail rings are not sameChannels, so a ring broadcast pays
-     * every step's latency); the protocols are forced to keep the two kinds of train.
+     * every step's latency); the protocols are forced to keep the two kinds of train. Ring/LL between one train and
+     * two, which CHAIN serves under LL alone.
      */
     @Test
     void chains() {
@@ -133,6 +134,9 @@ class ExtrapolationGridTest {
             points.add(point(HGX, Map.of("NCCL_PROTO", "Simple"), op, 64L << 20, 256));
             points.add(point(HGX, Map.of("NCCL_PROTO", "LL128"), op, 1L << 20, 128));
         }
+        // Ring/LL x1 at 6 MiB on 256 nodes: 2,048 ranks, a train of 1,536 units, between one train and two
+        points.add(point(HGX, Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "LL", "NCCL_MAX_NCHANNELS", "1"),
+                CollectiveOp.BROADCAST, 6L << 20, 256));
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.CHAIN);
         assertWithinBounds(points);
     }
@@ -140,7 +144,7 @@ class ExtrapolationGridTest {
     /**
      * Chains no longer than their train on HGX nodes, from samples of 2, 4 and 8 nodes: NCCL's Ring/LL128 x16 at 256 MiB
      * on 32 nodes (256 ranks, a train of 263 units: the regime's far end), Ring/Simple x16 at 1 GiB on 32 nodes, and
-     * Ring/LL x2 at 1 GiB on 16 nodes, whose samples run 128 and 256 MiB (the target's cache regime).
+     * Ring/LL x2 at 1 GiB on 16 nodes, whose samples run 8 and 16 MiB at the target's cost per byte.
      */
     @Test
     void trains() {
@@ -150,7 +154,7 @@ class ExtrapolationGridTest {
         points.add(point(HGX, Map.of("NCCL_ALGO", "Ring", "NCCL_PROTO", "Simple"), CollectiveOp.REDUCE, 1L << 30, 32));
         points.add(point(HGX, ll, CollectiveOp.REDUCE, 1L << 30, 16));
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.TRAIN);
-        assertThat(points.get(2).ex().sampleBytes()).containsExactly(1L << 27, 1L << 27, 1L << 27, 1L << 28, 1L << 28, 1L << 28);
+        assertThat(points.get(2).ex().sampleBytes()).containsExactly(1L << 23, 1L << 23, 1L << 23, 1L << 24, 1L << 24, 1L << 24);
         assertWithinBounds(points);
     }
 

@@ -90,19 +90,25 @@ class ExtrapolatorTest {
 
     /**
      * NCCL's choice for a 1 GiB broadcast on 12,500 HGX nodes is Ring/LL on 2 channels: a train of 131,072 units of
-     * 4 KiB on a chain of 100,000 ranks. Its samples run 128 and 256 MiB (16,384 and 32,768 units), the shortest
-     * halvings of the target at twice the profile's l2_bytes (60 MB) or more, on 2, 4 and 8 nodes.
+     * 4 KiB on a chain of 100,000 ranks. Its samples run 8 and 16 MiB (1,024 and 2,048 units: the shortest halving of
+     * 1,024 units or more, and its double) on 2, 4 and 8 nodes.
      */
     @Test
-    void aTrainLongerThanItsChainSamplesShorterTrainsInItsCacheRegime() {
+    void aTrainLongerThanItsChainSamplesShorterTrains() {
         Extrapolator.SizePlan p = to(12_500, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0);
         assertThat(p.choice()).isEqualTo("Ring/LL x2");
         assertThat(p.law()).isEqualTo(ScalingLaw.TRAIN);
         assertThat(p.units()).isEqualTo(131_072);
-        assertThat(p.samples()).containsExactly(new Extrapolator.Sample(2, 1L << 25, 0, 16_384),
-                new Extrapolator.Sample(4, 1L << 25, 0, 16_384), new Extrapolator.Sample(8, 1L << 25, 0, 16_384),
-                new Extrapolator.Sample(2, 1L << 26, 0, 32_768), new Extrapolator.Sample(4, 1L << 26, 0, 32_768),
-                new Extrapolator.Sample(8, 1L << 26, 0, 32_768));
+        // 256 MiB there is Ring/LL x1, 65,536 units on 100,000 ranks: between one train and two, on CHAIN's line
+        Extrapolator.SizePlan gap = to(12_500, Map.of()).plan(CollectiveOp.BROADCAST, 1L << 28, DataType.FLOAT32,
+                ReduceOp.SUM, 0);
+        assertThat(gap.choice()).isEqualTo("Ring/LL x1");
+        assertThat(gap.law()).isEqualTo(ScalingLaw.CHAIN);
+        assertThat(gap.units()).isEqualTo(65_536);
+        assertThat(p.samples()).containsExactly(new Extrapolator.Sample(2, 1L << 21, 0, 1_024),
+                new Extrapolator.Sample(4, 1L << 21, 0, 1_024), new Extrapolator.Sample(8, 1L << 21, 0, 1_024),
+                new Extrapolator.Sample(2, 1L << 22, 0, 2_048), new Extrapolator.Sample(4, 1L << 22, 0, 2_048),
+                new Extrapolator.Sample(8, 1L << 22, 0, 2_048));
     }
 
     /** A root outside the target's ranks is refused before anything else. */
