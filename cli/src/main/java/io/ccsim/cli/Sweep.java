@@ -115,7 +115,12 @@ final class Sweep<I, R> {
     }
 
     private R runItem(PerfRunner runner, int i, Task<I, R> task) {
-        if (control.stopRequested()) return null;
+        if (control.stopRequested()) {   // stopped before this item began: it did not run, and the sweep ended early
+            synchronized (this) {
+                if (stopped == null) stopped = new RunStoppedException(control.stopReason());
+            }
+            return null;
+        }
         Slot s = new Slot(i, runner);
         current.set(s);
         synchronized (this) {

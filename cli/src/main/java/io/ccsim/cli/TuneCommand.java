@@ -133,6 +133,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         PerfRunner runner = runners.get();
         List<Sized> todo = sized(runner, cop, dt, sizes);
         if (todo.isEmpty()) throw SimSetup.nothingToRun(sizeOptions.minBytes, sizeOptions.maxBytes, cop, dt, topo.gpus().size());
+        String scale = scaleNote();
+        if (scale != null) {
+            spec.commandLine().getErr().println(scale);
+            spec.commandLine().getErr().flush();
+        }
         List<Plan> all = new ArrayList<>();
         for (Sized z : todo) all.addAll(z.plans());
         if (!all.isEmpty()) {
@@ -223,6 +228,27 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         err.println("ccsim: tune stopped " + note);
         err.flush();
         return StopSignals.exitCode(stopped.reason());
+    }
+
+    /**
+     * For a catalog cluster beyond {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it): the
+     * note that every candidate is simulated folded, which may take long, and that a study extrapolates each from fewer
+     * nodes; null otherwise.
+     */
+    private String scaleNote() {
+        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return null;
+        long total;
+        try {
+            total = io.ccsim.topology.TopologyCatalog.size(topology, new io.ccsim.topology.BuildOptions(gpus, nodes,
+                    whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp)).gpus();
+        } catch (IllegalArgumentException e) {
+            return null;   // the build reports it
+        }
+        if (total <= PerfCommand.AUTO_FOLDED_MAX_GPUS) return null;
+        return String.format(Locale.ROOT, "ccsim: note: tune simulates every candidate on all %,d GPUs folded (exact), which"
+                + " may take long where ranks do not fold (trees, chains); a sweep with sim_mode extrapolated or auto and"
+                + " NCCL_ALGO and NCCL_PROTO as env axes reads each candidate from fewer nodes in seconds"
+                + " (docs/studies.md)", total);
     }
 
     /** One size of the table: its nccl-tests size and per-rank count, NCCL's candidates, the plan of each, their steps. */
