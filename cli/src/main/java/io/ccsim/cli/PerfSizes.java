@@ -183,9 +183,11 @@ final class PerfSizes {
             long reads = FoldingReads.of(plans[i]);
             checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B (" + label(plans[i]) + ")",
                     plans[i], reads, setup.nodes(), FoldingReads.LIMIT);
-            if (setup.noLaw() != null && 2 * reads > plans[i].totalSteps()) {
+            if (setup.noLaw() != null && 2 * reads > plans[i].totalSteps()
+                    && flowsUnfolded(runner, plans[i]) > AUTO_FOLDED_MAX_FLOWS) {
                 // --sim-mode auto turned to the folded run because the choice has no law: it serves where the plan knows
-                // ranks alike; where it keys fewer than half the steps, each rank is read and most are simulated
+                // ranks alike, or where simulating every rank stays within about a minute; else each rank is read and
+                // most are simulated, for hours at 100,000 GPUs
                 throw new UserException("perf --sim-mode auto: " + setup.noLaw() + ", and the folded run would simulate"
                         + " its ranks one by one (no two are known to run the same steps); valid here: --sim-mode folded (every"
                         + " rank simulated, slower), fewer --nodes,"
@@ -193,6 +195,22 @@ final class PerfSizes {
             }
         }
         return plans;
+    }
+
+    /**
+     * The most sub-transfers (flows) {@code --sim-mode auto} simulates folded where the plan does not know its ranks
+     * alike: 2^26, about a minute at the 0.7-1.3 M flows a second of a chain on this 2-core machine (the 1,024-GPU
+     * broadcast, Ring/LL128 x16 at 1 GiB: 17.2 M flows before channels fold, 15-18 s).
+     */
+    static final long AUTO_FOLDED_MAX_FLOWS = 1L << 26;
+
+    /**
+     * The sub-transfers of {@code plan} were no two of its ranks alike: rank 0's on channel 0 (a chain's root sends the
+     * whole train) times the ranks and channels.
+     */
+    static long flowsUnfolded(PerfRunner runner, Plan plan) {
+        long units = io.ccsim.algorithms.sim.PipelineUnits.of(runner.tuner().profile(), plan, 0, 0);
+        return units * plan.nRanks() * plan.nChannels();
     }
 
     /**

@@ -142,9 +142,10 @@ class ExtrapolatedPerfTest {
 
     /**
      * auto beyond 1,024 GPUs where NCCL's choice has no law (a ring across more than 4 leaf groups): the folded run,
-     * which the same rows show, where the plan knows the ranks alike; a broadcast between one train and two (1 GiB on
-     * 3,000 ranks, 2,048 units a channel), whose ranks the plan does not know alike, is refused in one line that says
-     * why neither mode serves, and at 1 MiB it is extrapolated.
+     * which the same rows show, where the plan knows the ranks alike; a Simple broadcast between one train and two (2
+     * GiB on 6,000 ranks, 4,096 units a channel), whose ranks the plan does not know alike and whose unfolded flows
+     * exceed what auto simulates, is refused in one line that says why neither mode serves; a smaller one runs folded;
+     * at 1 MiB it is extrapolated.
      */
     @Test
     void autoSimulatesFoldedWhereTheChoiceHasNoLawAndTheRanksFold() {
@@ -159,16 +160,24 @@ class ExtrapolatedPerfTest {
         assertThat(rows(auto.out()).get(0)).containsExactly(rows(folded.out()).get(0));
         // NCCL's own choices for these broadcasts are LL128 and LL; Simple and LL128 keep the two kinds of chain
         CliTest.Result chain = CliTest.run(Map.of("NCCL_PROTO", "Simple"), "perf", "--topology", "hgx-h100", "--gpus", "2",
-                "--nodes", "1500", "--op", "broadcast", "-b", "1G", "-e", "1G", "--sim-mode", "auto");
+                "--nodes", "3000", "--op", "broadcast", "-b", "2G", "-e", "2G", "--sim-mode", "auto");
         assertThat(chain.code()).isNotZero();
         assertThat(chain.out()).isEmpty();
         assertThat(chain.err().lines()).singleElement().satisfies(l -> assertThat(l)
-                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 1073741824 B on 1500 nodes runs Ring/Simple x8"
-                        + " (NCCL's choice there), a chain of 3000 ranks longer than its train (2048 forwarding units per"
+                .startsWith("ccsim: error: perf --sim-mode auto: broadcast of 2147483648 B on 3000 nodes runs Ring/Simple x8"
+                        + " (NCCL's choice there), a chain of 6000 ranks longer than its train (4096 forwarding units per"
                         + " channel) but shorter than two of them")
                 .contains("and the folded run would simulate its ranks one by one (no two are known to run the same"
                         + " steps); valid here: --sim-mode folded (every rank simulated, slower), fewer --nodes, or"
                         + " NCCL_ALGO or NCCL_PROTO for a choice with a law"));
+        // the same gap at 128 MiB over 2 channels on 600 nodes (1,200 ranks, 1,024 units): 2.5 M flows unfolded, within
+        // what auto simulates folded (PerfSizes.AUTO_FOLDED_MAX_FLOWS), so it runs them
+        CliTest.Result affordable = CliTest.run(Map.of("NCCL_PROTO", "Simple", "NCCL_MIN_NCHANNELS", "2",
+                "NCCL_MAX_NCHANNELS", "2"), "perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "600", "--op",
+                "broadcast", "-b", "128M", "-e", "128M", "--sim-mode", "auto");
+        assertThat(affordable.code()).as(affordable.err()).isZero();
+        assertThat(affordable.out()).contains("# mode: folded (exact, --sim-mode auto: NCCL's choice has no scaling law"
+                + " here): no two of the 2400 workers (rank, channel) are equivalent, all simulated");
         CliTest.Result shortTrain = CliTest.run(Map.of("NCCL_PROTO", "LL128"), "perf", "--topology", "hgx-h100", "--gpus",
                 "2", "--nodes", "600", "--op", "broadcast", "-b", "1M", "-e", "1M", "--sim-mode", "auto");
         assertThat(shortTrain.code()).as(shortTrain.err()).isZero();
