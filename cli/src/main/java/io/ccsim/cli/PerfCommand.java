@@ -258,13 +258,30 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      */
     private SimMode autoMode(NcclEnv nccl, int concurrent) {
         if (!TopologyArgs.isCatalog(topology) || nodes < 2) return SimMode.folded;
-        long gpusTotal;
+        if (catalogGpus(topology, catalogOptions()) < 0) return SimMode.folded;   // the build reports it
+        return beyondAutoFolded(topology, catalogOptions()) || !catalogFits(nccl, concurrent) ? SimMode.extrapolated
+                : SimMode.folded;
+    }
+
+    /**
+     * The GPUs of catalog cluster {@code topology} built with {@code options}, counted without building it; -1 if it is
+     * not a catalog name or the options do not build (the build reports why).
+     */
+    static long catalogGpus(String topology, io.ccsim.topology.BuildOptions options) {
+        if (!TopologyArgs.isCatalog(topology)) return -1;
         try {
-            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, catalogOptions()).gpus();
+            return io.ccsim.topology.TopologyCatalog.size(topology, options).gpus();
         } catch (IllegalArgumentException e) {
-            return SimMode.folded;   // the build reports it
+            return -1;
         }
-        return gpusTotal > AUTO_FOLDED_MAX_GPUS || !catalogFits(nccl, concurrent) ? SimMode.extrapolated : SimMode.folded;
+    }
+
+    /**
+     * Whether catalog cluster {@code topology} of {@code options} (2 nodes or more) has more GPUs than
+     * {@code --sim-mode auto} simulates folded ({@link #AUTO_FOLDED_MAX_GPUS}).
+     */
+    static boolean beyondAutoFolded(String topology, io.ccsim.topology.BuildOptions options) {
+        return options.nodes() >= 2 && catalogGpus(topology, options) > AUTO_FOLDED_MAX_GPUS;
     }
 
     /**
@@ -272,15 +289,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * would extrapolate some of its sizes ({@link ExtrapolatedPerf#autoNote}), or null.
      */
     private String autoHint(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads) {
-        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return null;
-        long gpusTotal;
-        try {
-            gpusTotal = io.ccsim.topology.TopologyCatalog.size(topology, catalogOptions()).gpus();
-        } catch (IllegalArgumentException e) {
-            return null;   // the build reports it
-        }
-        if (gpusTotal <= AUTO_FOLDED_MAX_GPUS) return null;
-        return new ExtrapolatedPerf(this, session).autoNote(cop, dt, ro, sizes, nccl, threads, (int) gpusTotal);
+        if (!beyondAutoFolded(topology, catalogOptions())) return null;
+        return new ExtrapolatedPerf(this, session).autoNote(cop, dt, ro, sizes, nccl, threads,
+                (int) catalogGpus(topology, catalogOptions()));
     }
 
     /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */

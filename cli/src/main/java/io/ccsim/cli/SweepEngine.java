@@ -57,8 +57,7 @@ public final class SweepEngine {
 
     /** The row of {@code p} as a JSON object. */
     public JsonObject rowObject(SweepPoint p) {
-        SweepExtrapolation.Result ex = EXTRAPOLATED.equals(p.simMode())
-                || AUTO.equals(p.simMode()) && SweepExtrapolation.autoExtrapolates(p) ? extrapolation.run(p) : null;
+        SweepExtrapolation.Result ex = SweepExtrapolation.extrapolates(p.simMode(), p) ? extrapolation.run(p) : null;
         if (ex != null && ex.noLaw() && AUTO.equals(p.simMode())) ex = null;   // auto simulates it folded instead
         Provenance provenance = ex != null && ex.provenance() != null ? ex.provenance() : setup(p).provenance();
         JsonObject o = new JsonObject();
@@ -143,7 +142,6 @@ public final class SweepEngine {
      * extrapolated point, whose cluster is never built.
      */
     PerfRunner runnerFor(SweepPoint p) {
-        return EXTRAPOLATED.equals(p.simMode()) || AUTO.equals(p.simMode()) && SweepExtrapolation.autoExtrapolates(p) ? null
-                : setup(p).runner();
+        return SweepExtrapolation.extrapolates(p.simMode(), p) ? null : setup(p).runner();
     }
 }

@@ -8,12 +8,12 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.scale.Extrapolation;
 import io.ccsim.algorithms.scale.Extrapolator;
 import io.ccsim.algorithms.scale.NotExtrapolatedException;
-import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.sim.RunControl;
 import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
@@ -43,19 +43,51 @@ final class SweepExtrapolation {
     }
 
     /**
-     * Whether {@code auto} extrapolates point {@code p}, as {@code perf --sim-mode auto} does: a healthy catalog cluster
-     * of more than {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it).
+     * Whether point {@code p} is extrapolated when its mode is {@code mode}: always under {@code extrapolated}; under
+     * {@code auto} as {@code perf --sim-mode auto} does, for a healthy catalog cluster of more than
+     * {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it).
      */
-    static boolean autoExtrapolates(SweepPoint p) {
-        if (!TopologyArgs.isCatalog(p.topology()) || p.nodes() < 2 || !p.degrade().isEmpty() || !p.down().isEmpty()) {
-            return false;
-        }
-        try {
-            return TopologyCatalog.size(p.topology(), new BuildOptions(p.gpus(), p.nodes(), p.oversubscription(), p.seed(),
-                    p.nicsPerNode(), p.sharp())).gpus() > PerfCommand.AUTO_FOLDED_MAX_GPUS;
-        } catch (IllegalArgumentException e) {
-            return false;   // the folded point's build reports it
-        }
+    static boolean extrapolates(String mode, SweepPoint p) {
+        if (SweepEngine.EXTRAPOLATED.equals(mode)) return true;
+        return SweepEngine.AUTO.equals(mode) && p.degrade().isEmpty() && p.down().isEmpty()
+                && PerfCommand.beyondAutoFolded(p.topology(), options(p));
+    }
+
+    private static BuildOptions options(SweepPoint p) {
+        return new BuildOptions(p.gpus(), p.nodes(), p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp());
+    }
+
+    /** The extrapolator of one setup (its sample clusters built once) and the provenance of the setup's cluster. */
+    private record Setup(Extrapolator extrapolator, Provenance provenance) { }
+
+    /** Setups kept, as {@link SweepEngine} keeps its runners: the sizes of one setup are adjacent in a study. */
+    private static final int KEPT = 4;
+
+    private final Map<String, Setup> setups = new LinkedHashMap<>(8, 0.75f, true);
+
+    /** The setup of catalog point {@code p} of 2 nodes or more, kept across its sizes. */
+    private Setup setup(SweepPoint p) {
+        String key = p.setupKey();
+        Setup kept = setups.get(key);
+        if (kept != null) return kept;
+        // the samples take the what-ifs that change every link alike; a degraded or down link is refused by run
+        SweepWhatIf alike = new SweepWhatIf(List.of(), List.of(), p.nicGbps(), p.nvlinkGbps(), p.routing());
+        Map<Integer, Topology> built = new HashMap<>();
+        IntFunction<Topology> at = n -> built.computeIfAbsent(n, k -> alike.whatIf().apply(alike.routed(
+                TopologyArgs.resolve(p.topology(), p.gpus(), k, p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp())))
+                .topology());
+        Topology two = at.apply(2);
+        CalibrationProfile prof = SimSetup.profile(null, two);
+        BuildOptions target = options(p);
+        Extrapolator x = new Extrapolator(at, p.nodes(), TopologyCatalog.fullName(p.topology(), target),
+                TopologyCatalog.hostsPerLeaf(target), prof, SimSetup.ncclEnv(p.env()), p.seed());
+        x.setRunControl(control);
+        Provenance sample = Provenance.of(null, prof, two, x.target().sample(), p.seed());
+        Setup s = new Setup(x, new Provenance(sample.ccsimVersion(), sample.ncclModel(), sample.profile(),
+                sample.calibrated(), x.target().name(), sample.gpu(), x.target().nRanks(), x.target().nodes(), sample.seed()));
+        setups.put(key, s);
+        if (setups.size() > KEPT) setups.remove(setups.keySet().iterator().next());
+        return s;
     }
 
     /** @param control the control every sample simulation polls (stop requests), or null for none */
@@ -76,22 +108,9 @@ final class SweepExtrapolation {
             return new Result(null, 0, null, "sim_mode extrapolated reads a law of the node count from fewer nodes, so it"
                     + " needs 2 nodes or more; valid: folded or full");
         }
-        // the samples take the what-ifs that change every link alike; a degraded or down link is refused below
-        SweepWhatIf alike = new SweepWhatIf(List.of(), List.of(), p.nicGbps(), p.nvlinkGbps(), p.routing());
-        Map<Integer, Topology> built = new HashMap<>();
-        IntFunction<Topology> at = n -> built.computeIfAbsent(n, k -> alike.whatIf().apply(alike.routed(
-                TopologyArgs.resolve(p.topology(), p.gpus(), k, p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp())))
-                .topology());
-        NcclEnv nccl = SimSetup.ncclEnv(p.env());
-        Topology two = at.apply(2);
-        CalibrationProfile prof = SimSetup.profile(null, two);
-        BuildOptions target = new BuildOptions(p.gpus(), p.nodes(), p.oversubscription(), p.seed(), p.nicsPerNode(), p.sharp());
-        Extrapolator x = new Extrapolator(at, p.nodes(), TopologyCatalog.fullName(p.topology(), target),
-                TopologyCatalog.hostsPerLeaf(target), prof, nccl, p.seed());
-        x.setRunControl(control);
-        Provenance sample = Provenance.of(null, prof, two, x.target().sample(), p.seed());
-        Provenance provenance = new Provenance(sample.ccsimVersion(), sample.ncclModel(), sample.profile(),
-                sample.calibrated(), x.target().name(), sample.gpu(), x.target().nRanks(), x.target().nodes(), sample.seed());
+        Setup setup = setup(p);
+        Extrapolator x = setup.extrapolator();
+        Provenance provenance = setup.provenance();
         if (!p.degrade().isEmpty() || !p.down().isEmpty()) {
             return new Result(null, 0, provenance, "sim_mode extrapolated simulates fewer of the same healthy nodes; a"
                     + " degraded or down link makes the run asymmetric, which no law of the node count describes; valid:"

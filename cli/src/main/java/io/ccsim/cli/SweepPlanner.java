@@ -74,11 +74,7 @@ final class SweepPlanner {
         // a configuration only extrapolated (or auto beyond its folded limit) is not built at its nodes here (12,500 HGX
         // nodes take seconds and most of a GiB): its options are checked on 2 nodes; what-ifs that edit links need it
         boolean extrapolatedOnly = TopologyArgs.isCatalog(base.topology()) && base.nodes() >= 2;
-        for (JsonElement mode : spec.axis("sim_mode")) {
-            String m = mode.getAsString();
-            extrapolatedOnly &= SweepEngine.EXTRAPOLATED.equals(m) || SweepEngine.AUTO.equals(m)
-                    && SweepExtrapolation.autoExtrapolates(base);
-        }
+        for (JsonElement mode : spec.axis("sim_mode")) extrapolatedOnly &= SweepExtrapolation.extrapolates(mode.getAsString(), base);
         for (JsonObject w : spec.whatIf()) extrapolatedOnly &= !w.has("each") && !w.has("degrade") && !w.has("down");
         Topology t;
         try {

@@ -236,15 +236,10 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * nodes; null otherwise.
      */
     private String scaleNote() {
-        if (!TopologyArgs.isCatalog(topology) || nodes < 2) return null;
-        long total;
-        try {
-            total = io.ccsim.topology.TopologyCatalog.size(topology, new io.ccsim.topology.BuildOptions(gpus, nodes,
-                    whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp)).gpus();
-        } catch (IllegalArgumentException e) {
-            return null;   // the build reports it
-        }
-        if (total <= PerfCommand.AUTO_FOLDED_MAX_GPUS) return null;
+        io.ccsim.topology.BuildOptions options = new io.ccsim.topology.BuildOptions(gpus, nodes, whatIf.oversubscription,
+                seed, whatIf.nicsPerNode, sharp);
+        if (!PerfCommand.beyondAutoFolded(topology, options)) return null;
+        long total = PerfCommand.catalogGpus(topology, options);
         return String.format(Locale.ROOT, "ccsim: note: tune simulates every candidate on all %,d GPUs folded (exact), which"
                 + " may take long where ranks do not fold (trees, chains); a sweep with sim_mode extrapolated or auto and"
                 + " NCCL_ALGO and NCCL_PROTO as env axes reads each candidate from fewer nodes in seconds"
