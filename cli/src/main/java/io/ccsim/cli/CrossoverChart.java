@@ -41,7 +41,9 @@ final class CrossoverChart {
         int nx = lines.size();
         int ny = labels.size();
         double[][] cells = new double[3][nx * ny];
-        XYSeries fastest = new XYSeries("fastest (simulated)", false, true);
+        boolean extrapolated = !lines.isEmpty() && !lines.get(0).cells().isEmpty()
+                && lines.get(0).cells().get(0).extrapolation() != null;
+        XYSeries fastest = new XYSeries(extrapolated ? "fastest (extrapolated)" : "fastest (simulated)", false, true);
         XYSeries nccl = new XYSeries("NCCL's pick (cost model)", false, true);
         int k = 0;
         for (int x = 0; x < nx; x++) {

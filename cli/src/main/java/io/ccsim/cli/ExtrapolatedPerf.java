@@ -196,24 +196,32 @@ final class ExtrapolatedPerf {
 
     /** The options this mode cannot honour, refused in one line each. */
     private void refuseWhatDoesNotApply() {
-        if (!TopologyArgs.isCatalog(cmd.topology)) {
-            throw new UserException("--sim-mode extrapolated needs a catalog topology (--topology " + String.join("|",
-                    TopologyCatalog.names()) + " with --nodes): it simulates fewer of the same healthy nodes; a topology"
-                    + " file may be uneven or faulty (a degraded link makes the run asymmetric), so simulate it with"
-                    + " --sim-mode folded or full");
-        }
-        if (!cmd.whatIf.degrade.isEmpty() || !cmd.whatIf.down.isEmpty()) {
-            throw new UserException((cmd.whatIf.degrade.isEmpty() ? "--down" : "--degrade") + ": --sim-mode extrapolated"
-                    + " simulates fewer of the same healthy nodes; a degraded or down link makes the run asymmetric, which no"
-                    + " law of the node count describes: simulate it with --sim-mode folded or full (--nic-gbps and"
-                    + " --nvlink-gbps, which change every link alike, apply)");
-        }
+        refuseAsymmetric(cmd.topology, cmd.whatIf, "--sim-mode folded or full");
         if (cmd.iters != 1) {
             throw new UserException("-n/--iters " + cmd.iters + ": --sim-mode extrapolated times one call; valid: 1");
         }
         if (cmd.register == 2 || cmd.symmMem != null) {
             throw new UserException((cmd.register == 2 ? "-R 2" : "--symm-mem") + " runs inside one node;"
                     + " --sim-mode extrapolated is for clusters of many nodes");
+        }
+    }
+
+    /**
+     * Refuses, in one line, what no extrapolation describes: a topology file (it may be uneven or faulty) or a degraded
+     * or down link; {@code valid} names the modes that simulate it ("--sim-mode folded or full").
+     */
+    static void refuseAsymmetric(String topology, WhatIfOptions whatIf, String valid) {
+        if (!TopologyArgs.isCatalog(topology)) {
+            throw new UserException("--sim-mode extrapolated needs a catalog topology (--topology " + String.join("|",
+                    TopologyCatalog.names()) + " with --nodes): it simulates fewer of the same healthy nodes; a topology"
+                    + " file may be uneven or faulty (a degraded link makes the run asymmetric), so simulate it with "
+                    + valid);
+        }
+        if (!whatIf.degrade.isEmpty() || !whatIf.down.isEmpty()) {
+            throw new UserException((whatIf.degrade.isEmpty() ? "--down" : "--degrade") + ": --sim-mode extrapolated"
+                    + " simulates fewer of the same healthy nodes; a degraded or down link makes the run asymmetric, which no"
+                    + " law of the node count describes: simulate it with " + valid + " (--nic-gbps and --nvlink-gbps,"
+                    + " which change every link alike, apply)");
         }
     }
 

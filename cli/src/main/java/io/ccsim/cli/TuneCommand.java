@@ -85,7 +85,15 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             description = "candidates simulated at once (of one size or several), each on its own thread (same results"
                     + " as one at a time; default: the machine's processors)")
     int jobs;
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|extrapolated|auto",
+            description = {"folded: every candidate simulated on all GPUs (exact, ranks folded by symmetry);"
+                    + " extrapolated: each candidate simulated on fewer of the same nodes and read at --nodes by its scaling"
+                    + " law (healthy catalog clusters; error bound per law printed); auto: folded up to "
+                    + PerfCommand.AUTO_FOLDED_MAX_GPUS + " GPUs, extrapolated beyond (default: ${DEFAULT-VALUE})"})
+    SimMode simMode;
     @Mixin ProgressOption progressOption = new ProgressOption();
+
+    enum SimMode { folded, extrapolated, auto }
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -93,7 +101,16 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     @Override
     public void setSession(Main.Session session) { this.session = session; }
 
-    record Cell(String label, Algorithm algorithm, Protocol protocol, int channels, double timeUs) { }
+    /**
+     * One candidate of one size: its time, µs, simulated, or read at the target by its scaling law
+     * ({@code extrapolation}, null where simulated).
+     */
+    record Cell(String label, Algorithm algorithm, Protocol protocol, int channels, double timeUs,
+                io.ccsim.algorithms.scale.Extrapolation extrapolation) {
+        Cell(String label, Algorithm algorithm, Protocol protocol, int channels, double timeUs) {
+            this(label, algorithm, protocol, channels, timeUs, null);
+        }
+    }
 
     record Line(long bytes, long ncclBytes, List<Cell> cells, String best, String nccl) {
         Cell bestCell() {
@@ -121,6 +138,11 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
+        if (extrapolates()) {
+            ExtrapolatedTune.Result x = new ExtrapolatedTune(this, session).run(cop, dt, sizes, nccl, threads);
+            return output(cop, x.provenance(), x.profileLabel(), x.lines(), x.labels(), x.unavailable(), x, x.stopped(),
+                    x.missing(), x.sizes());
+        }
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
@@ -201,25 +223,38 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             for (Cell c : t.cells()) labels.add(c.label());
             unavailable = todo.get(i).result().unavailable();
         }
+        return output(cop, Provenance.of(profile, prof, topo, runner.graph(), seed),
+                SimSetup.profileLabel(profile, runner.tuner().profile()), lines, new ArrayList<>(labels), unavailable,
+                null, sweep.stopped(), missing, todo.size());
+    }
+
+    /**
+     * Prints the table of {@code lines} (and writes the tuner config and chart asked for), with what the extrapolation
+     * {@code x} found (null where simulated); the exit code: 0, or the stop's where {@code stopped} left {@code missing}
+     * of {@code sizes} sizes undone.
+     */
+    private int output(CollectiveOp cop, Provenance provenance, String profileLabel, List<Line> lines, List<String> labels,
+                       List<Unavailable> unavailable, ExtrapolatedTune.Result x, RunStoppedException stopped,
+                       List<Long> missing, int sizes) {
         List<String[]> crossovers = new ArrayList<>();
         for (int i = 1; i < lines.size(); i++) {
             Line a = lines.get(i - 1);
             Line b = lines.get(i);
             if (!a.best().equals(b.best())) crossovers.add(new String[] {a.best(), b.best(), Long.toString(a.bytes()), Long.toString(b.bytes())});
         }
-        RunStoppedException stopped = sweep.stopped();
-        String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("sizes", todo.size(), missing);
+        String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("sizes", sizes, missing);
         PrintWriter out = spec.commandLine().getOut();
-        Provenance provenance = Provenance.of(profile, prof, topo, runner.graph(), seed);
-        if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, topo, runner, provenance, lines);
-        if (format == Format.csv) printCsv(out, lines, new ArrayList<>(labels), provenance);
-        else if (format == Format.json) printJson(out, cop, provenance, whatIf.lines(), lines, crossovers);
-        else printText(out, cop, topo, runner, provenance, lines, new ArrayList<>(labels), crossovers, unavailable);
+        if (tunerConfig != null && !lines.isEmpty()) writeTunerConfig(cop, provenance, profileLabel, lines);
+        if (format == Format.csv) printCsv(out, lines, labels, provenance, x != null);
+        else if (format == Format.json) printJson(out, cop, provenance, whatIf.lines(), lines, crossovers, x);
+        else printText(out, cop, provenance, profileLabel, lines, labels, crossovers, unavailable);
+        if (format == Format.text && x != null) ExtrapolatedTune.footer(x).forEach(out::println);
         if (note != null && format == Format.text) out.println("# interrupted " + note);
         if (chart != null && !lines.isEmpty()) {
-            ChartFile.Written w = CrossoverChart.write(chart, PerfChart.title(cop, topo, runner, "profile "
-                    + SimSetup.profileLabel(profile, runner.tuner().profile())).replace(" busbw on ", " crossover map on "),
-                    lines, new ArrayList<>(labels));
+            int n = provenance.nodes();
+            String title = cop.cliName() + " crossover map on " + provenance.topology() + ": " + provenance.ranks()
+                    + " ranks, " + n + (n == 1 ? " node, " : " nodes, ") + "profile " + profileLabel;
+            ChartFile.Written w = CrossoverChart.write(chart, title, lines, labels);
             if (format == Format.text) out.printf(Locale.ROOT, "# chart: %s (%s)%n", chart, w.describe());
         }
         out.flush();
@@ -231,19 +266,32 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /**
-     * For a catalog cluster beyond {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it): the
-     * note that every candidate is simulated folded, which may take long, and that a study extrapolates each from fewer
-     * nodes; null otherwise.
+     * Whether the candidates are extrapolated: {@code --sim-mode extrapolated}, or {@code auto} on a healthy catalog
+     * cluster of more than {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it), as perf's auto.
+     */
+    private boolean extrapolates() {
+        if (simMode == SimMode.extrapolated) return true;
+        return simMode == SimMode.auto && TopologyArgs.isCatalog(topology) && nodes >= 2 && whatIf.degrade.isEmpty()
+                && whatIf.down.isEmpty() && PerfCommand.beyondAutoFolded(topology, new io.ccsim.topology.BuildOptions(gpus,
+                nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp));
+    }
+
+    /**
+     * For a healthy catalog cluster beyond {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it)
+     * tuned folded by default (no {@code --sim-mode}): the note that every candidate is simulated folded, which may take
+     * long, and that {@code --sim-mode auto} reads each from fewer nodes; null otherwise.
      */
     private String scaleNote() {
         io.ccsim.topology.BuildOptions options = new io.ccsim.topology.BuildOptions(gpus, nodes, whatIf.oversubscription,
                 seed, whatIf.nicsPerNode, sharp);
-        if (!PerfCommand.beyondAutoFolded(topology, options)) return null;
+        if (spec.commandLine().getParseResult().hasMatchedOption("--sim-mode") || !whatIf.degrade.isEmpty()
+                || !whatIf.down.isEmpty() || !PerfCommand.beyondAutoFolded(topology, options)) {
+            return null;
+        }
         long total = PerfCommand.catalogGpus(topology, options);
         return String.format(Locale.ROOT, "ccsim: note: tune simulates every candidate on all %,d GPUs folded (exact), which"
-                + " may take long where ranks do not fold (trees, chains); a sweep with sim_mode extrapolated or auto and"
-                + " NCCL_ALGO and NCCL_PROTO as env axes reads each candidate from fewer nodes in seconds"
-                + " (docs/studies.md)", total);
+                + " may take long where ranks do not fold (trees, chains); --sim-mode auto reads each candidate that has a"
+                + " scaling law from fewer nodes in seconds", total);
     }
 
     /** One size of the table: its nccl-tests size and per-rank count, NCCL's candidates, the plan of each, their steps. */
@@ -320,19 +368,23 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         return out;
     }
 
-    private void printText(PrintWriter out, CollectiveOp cop, Topology topo, PerfRunner runner, Provenance provenance,
+    private void printText(PrintWriter out, CollectiveOp cop, Provenance provenance, String profileLabel,
                            List<Line> lines, List<String> labels, List<String[]> crossovers, List<Unavailable> unavailable) {
-        out.printf(Locale.ROOT, "# ccsim tune: %s on %s (%d ranks, %d node(s)); simulated time in us at NCCL's channel count per candidate%n",
-                cop.cliName(), topo.name(), runner.graph().nRanks(), runner.graph().nNodes());
+        out.printf(Locale.ROOT, "# ccsim tune: %s on %s (%d ranks, %d node(s)); %s time in us at NCCL's channel count per candidate%n",
+                cop.cliName(), provenance.topology(), provenance.ranks(), provenance.nodes(),
+                extrapolates() ? "extrapolated" : "simulated");
         out.println("# provenance: " + provenance.text());
-        out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", SimSetup.profileLabel(profile, runner.tuner().profile()),
-                CalibrationProfile.NCCL_VERSION);
+        out.printf(Locale.ROOT, "# profile %s; NCCL %s model%n", profileLabel, CalibrationProfile.NCCL_VERSION);
         for (String line : SimSetup.ncclEnvLines(env)) out.println(line);
         for (String line : whatIf.header()) out.println(line);
         out.println("# '*' marks the fastest; 'nccl' is what NCCL's cost model (the tuner) picks by default");
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "#%11s", "size"));
-        for (String l : labels) h.append(String.format(Locale.ROOT, "  %14s", l));
-        h.append(String.format(Locale.ROOT, "  %-12s  %-12s  %s", "fastest", "nccl", "nccl/fastest"));
+        // each candidate's column as wide as its label (CollnetDirect/Simple), 14 at least; the picks' as the longest
+        int pw = 12;
+        for (Line line : lines) pw = Math.max(pw, Math.max(line.best().length(), line.nccl().length()));
+        String picks = "  %-" + pw + "s  %-" + pw + "s  %s";
+        for (String l : labels) h.append(String.format(Locale.ROOT, "  %" + Math.max(14, l.length()) + "s", l));
+        h.append(String.format(Locale.ROOT, picks, "fastest", "nccl", "nccl/fastest"));
         out.println(h);
         for (Line line : lines) {
             StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%12d", line.bytes()));
@@ -344,10 +396,13 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             }
             for (String l : labels) {
                 Cell c = line.cells().stream().filter(x -> x.label().equals(l)).findFirst().orElse(null);
-                if (c == null) sb.append(String.format(Locale.ROOT, "  %14s", "-"));
-                else sb.append(String.format(Locale.ROOT, "  %9.2f%s(%2d)", c.timeUs(), c.label().equals(line.best()) ? "*" : " ", c.channels()));
+                int w = Math.max(14, l.length());
+                if (c == null) sb.append(String.format(Locale.ROOT, "  %" + w + "s", "-"));
+                else sb.append(String.format(Locale.ROOT, "  %" + (w - 5) + ".2f%s(%2d)", c.timeUs(),
+                        c.label().equals(line.best()) ? "*" : " ", c.channels()));
             }
-            sb.append(String.format(Locale.ROOT, "  %-12s  %-12s  %.2fx", line.best(), line.nccl(), ncclT / bestT));
+            sb.append(String.format(Locale.ROOT, picks, line.best(), line.nccl(),
+                    Double.isNaN(ncclT) ? "-" : String.format(Locale.ROOT, "%.2fx", ncclT / bestT)));
             out.println(sb);
         }
         out.println("# crossovers (fastest changes):");
@@ -360,7 +415,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** The fastest choice of every size, as NCCL's example tuner plugin reads it ({@link TunerConfigWriter}). */
-    private void writeTunerConfig(CollectiveOp cop, Topology topo, PerfRunner runner, Provenance provenance, List<Line> lines) {
+    private void writeTunerConfig(CollectiveOp cop, Provenance provenance, String profileLabel, List<Line> lines) {
         List<TunerConfigWriter.Choice> choices = new ArrayList<>();
         for (Line l : lines) {
             Cell b = l.bestCell();
@@ -369,17 +424,17 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         String text;
         try {
             List<String> comments = new ArrayList<>(List.of(
-                    "ccsim tune --op " + cop.cliName() + " on " + topo.name() + " ("
-                            + runner.graph().nRanks() + " ranks, " + runner.graph().nNodes() + " node(s)), profile "
-                            + SimSetup.profileLabel(profile, runner.tuner().profile()) + ", NCCL "
-                            + CalibrationProfile.NCCL_VERSION + " model",
-                    "the fastest simulated algorithm/protocol/channels per size; sizes are NCCL's nBytes (all-gather,"
+                    "ccsim tune --op " + cop.cliName() + " on " + provenance.topology() + " ("
+                            + provenance.ranks() + " ranks, " + provenance.nodes() + " node(s)), profile "
+                            + profileLabel + ", NCCL " + CalibrationProfile.NCCL_VERSION + " model",
+                    "the fastest " + (extrapolates() ? "extrapolated" : "simulated")
+                            + " algorithm/protocol/channels per size; sizes are NCCL's nBytes (all-gather,"
                             + " reduce-scatter: the whole buffer)",
                     "NCCL's example tuner plugin (ext-tuner/example): NCCL_TUNER_PLUGIN=<its .so>"
                             + " NCCL_TUNER_CONFIG_FILE=<this file>",
                     "provenance: " + provenance.text()));
             for (String w : whatIf.lines()) comments.add("what-if: " + w);
-            text = TunerConfigWriter.write(cop, runner.graph().nNodes(), runner.graph().nRanks(), choices, comments);
+            text = TunerConfigWriter.write(cop, provenance.nodes(), provenance.ranks(), choices, comments);
         } catch (IllegalArgumentException e) {
             throw new UserException("--tuner-config: " + e.getMessage(), e);
         }
@@ -395,17 +450,25 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * One CSV row per size: its time and channel count per candidate (empty where not a candidate), the picks, then
      * the {@link Provenance} columns.
      */
-    private static void printCsv(PrintWriter out, List<Line> lines, List<String> labels, Provenance provenance) {
+    private static void printCsv(PrintWriter out, List<Line> lines, List<String> labels, Provenance provenance,
+                                 boolean extrapolated) {
         StringBuilder h = new StringBuilder("size");
-        for (String l : labels) h.append(',').append(l).append("_time_us,").append(l).append("_channels");
+        for (String l : labels) {
+            h.append(',').append(l).append("_time_us,").append(l).append("_channels");
+            if (extrapolated) h.append(',').append(l).append("_law,").append(l).append("_error_bound_pct");
+        }
         out.println(h.append(",fastest,nccl,").append(String.join(",", Provenance.COLUMNS)));
         String prov = csvFields(provenance.csvValues());
         for (Line line : lines) {
             StringBuilder sb = new StringBuilder(Long.toString(line.bytes()));
             for (String l : labels) {
                 Cell c = line.cells().stream().filter(x -> x.label().equals(l)).findFirst().orElse(null);
-                if (c == null) sb.append(",,");
+                if (c == null) sb.append(extrapolated ? ",,,," : ",,");
                 else sb.append(String.format(Locale.ROOT, ",%.3f,%d", c.timeUs(), c.channels()));
+                if (c != null && extrapolated) {
+                    sb.append(String.format(Locale.ROOT, ",%s,%.2f", c.extrapolation().law().name(),
+                            c.extrapolation().law().errorBoundPct()));
+                }
             }
             out.println(sb.append(',').append(line.best()).append(',').append(line.nccl()).append(',').append(prov));
         }
@@ -422,9 +485,10 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     private static void printJson(PrintWriter out, CollectiveOp cop, Provenance provenance, List<String> whatIf, List<Line> lines,
-                                  List<String[]> crossovers) {
+                                  List<String[]> crossovers, ExtrapolatedTune.Result x) {
         JsonObject root = new JsonObject();
         root.add("provenance", provenance.toJson());
+        root.addProperty("sim_mode", x == null ? "folded" : "extrapolated");
         root.addProperty("op", cop.cliName());
         root.addProperty("topology", provenance.topology());
         if (!whatIf.isEmpty()) {
@@ -444,6 +508,10 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 co.addProperty("proto", ap[1]);
                 co.addProperty("channels", c.channels());
                 co.addProperty("time_us", PerfCommand.round(c.timeUs(), 3));
+                if (c.extrapolation() != null) {
+                    co.addProperty("law", c.extrapolation().law().name());
+                    co.addProperty("error_bound_pct", c.extrapolation().law().errorBoundPct());
+                }
                 cand.add(co);
             }
             o.add("candidates", cand);
@@ -462,6 +530,29 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             xs.add(o);
         }
         root.add("crossovers", xs);
+        if (x != null) {
+            JsonArray refused = new JsonArray();
+            for (ExtrapolatedTune.Refused f : x.refused()) {
+                JsonObject o = new JsonObject();
+                o.addProperty("bytes", f.size());
+                o.addProperty("algo", f.candidate().algorithm().ncclName());
+                o.addProperty("proto", f.candidate().protocol().ncclName());
+                o.addProperty("channels", f.candidate().channels());
+                o.addProperty("reason", f.reason());
+                refused.add(o);
+            }
+            root.add("not_extrapolated", refused);
+            JsonArray close = new JsonArray();
+            for (ExtrapolatedTune.Close c : ExtrapolatedTune.closeCalls(lines)) {
+                JsonObject o = new JsonObject();
+                o.addProperty("bytes", c.bytes());
+                o.addProperty("fastest", c.best().label());
+                o.addProperty("runner_up", c.next().label());
+                o.addProperty("gap_pct", PerfCommand.round(c.gapPct(), 3));
+                close.add(o);
+            }
+            root.add("fastest_within_error_bounds", close);
+        }
         out.println(new GsonBuilder().setPrettyPrinting().create().toJson(root));
     }
 }

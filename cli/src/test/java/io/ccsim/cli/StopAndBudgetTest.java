@@ -131,19 +131,19 @@ class StopAndBudgetTest {
     }
 
     /**
-     * tune beyond 1,024 GPUs notes, before it simulates, that every candidate runs folded on all of them and that a
-     * study extrapolates each from fewer nodes; stopped then, before any candidate ran, it says so and exits 143.
+     * tune beyond 1,024 GPUs notes, before it simulates, that every candidate runs folded on all of them and that
+     * --sim-mode auto reads each from fewer nodes; stopped then, before any candidate ran, it says so and exits 143.
      */
     @Test
-    void tuneBeyondAutosFoldedLimitNotesTheStudyThatExtrapolates() throws Exception {
+    void tuneBeyondAutosFoldedLimitNotesWhatAutoWouldDo() throws Exception {
         Stopped s = stopWhenShown(java.util.regex.Pattern.quote("ccsim: note: tune simulates every candidate"), "SIGTERM",
                 "tune", "--topology", "hgx-h100", "--nodes", "129", "--op", "all_reduce", "-b", "1G", "-e", "1G", "--jobs", "1");
         assertThat(s.code()).as(s.err() + s.out()).isEqualTo(143);   // stopped before any candidate ran: said so
         assertThat(s.err()).contains("ccsim: tune stopped by SIGTERM: the 0 sizes above are complete; not simulated:"
                 + " 1073741824 B");
         assertThat(s.err()).contains("ccsim: note: tune simulates every candidate on all 1,032 GPUs folded (exact), which"
-                + " may take long where ranks do not fold (trees, chains); a sweep with sim_mode extrapolated or auto and"
-                + " NCCL_ALGO and NCCL_PROTO as env axes reads each candidate from fewer nodes in seconds");
+                + " may take long where ranks do not fold (trees, chains); --sim-mode auto reads each candidate that has a"
+                + " scaling law from fewer nodes in seconds");
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.ccsim.algorithms.sim.PipelineUnits;
 import io.ccsim.algorithms.sim.SimExecution;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
+import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.Tuner;
 import io.ccsim.sim.RunControl;
 import io.ccsim.topology.Topology;
@@ -116,6 +117,17 @@ public final class Extrapolator {
     }
 
     /**
+     * NCCL's tuner at the target for nccl-tests size {@code bytes}: its candidates (each at the channel count NCCL
+     * would use) and its pick, without simulating.
+     *
+     * @throws io.ccsim.algorithms.tuner.TunerException if the NCCL environment leaves nothing to choose
+     */
+    public TuneResult tune(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
+        long count = countFor(op, bytes, dtype);
+        return tuner.tune(target.tuneInput(op, PerfRunner.sizeFor(op, count, dtype, target.nRanks()), dtype, redop));
+    }
+
+    /**
      * NCCL's choice at the target for nccl-tests size {@code bytes}, its law and its samples.
      *
      * @throws NotExtrapolatedException if the choice has no law, or a ring's target spans more than
@@ -125,6 +137,20 @@ public final class Extrapolator {
      * @throws io.ccsim.algorithms.tuner.TunerException if the NCCL environment leaves nothing to choose
      */
     public SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
+        return plan(op, bytes, dtype, redop, root, tune(op, bytes, dtype, redop).winner(), "NCCL's choice there");
+    }
+
+    /**
+     * Candidate {@code c} of {@link #tune}'s result (any algorithm, protocol and channel count the tuner offers) at the
+     * target for nccl-tests size {@code bytes}, its law and its samples; as {@link #plan(CollectiveOp, long, DataType,
+     * ReduceOp, int)} for NCCL's choice, with the same refusals.
+     */
+    public SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Candidate c) {
+        return plan(op, bytes, dtype, redop, root, c, "a candidate there");
+    }
+
+    /** {@code role} names {@code c} in refusals: "NCCL's choice there" or "a candidate there". */
+    private SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Candidate c, String role) {
         long count = countFor(op, bytes, dtype);
         int n = target.nRanks();
         if ((op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE) && (root < 0 || root >= n)) {
@@ -132,21 +158,18 @@ public final class Extrapolator {
                     + (n - 1));
         }
         long size = PerfRunner.sizeFor(op, count, dtype, n);
-        Candidate c = tuner.tune(target.tuneInput(op, size, dtype, redop)).winner();
-        ScalingLaw law = ScalingLaw.of(c.algorithm(), op).orElseThrow(() -> new NotExtrapolatedException(String.format(
-                Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's choice there), which is not extrapolated: %s",
-                op.cliName(), size, targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(),
-                ScalingLaw.refusal(c.algorithm(), op))));
+        String runs = String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (%s)", op.cliName(), size,
+                targetNodes, c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(), role);
+        ScalingLaw law = ScalingLaw.of(c.algorithm(), op).orElseThrow(() -> new NotExtrapolatedException(runs
+                + ", which is not extrapolated: " + ScalingLaw.refusal(c.algorithm(), op)));
         if (law == ScalingLaw.RING && targetNodes > ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf) {
-            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
-                    + " choice there), a ring, which is extrapolated up to %d leaf groups (%d nodes here): on longer rings"
-                    + " each step slows towards the slowest hop's (Ring/LL all-gather at the bytes per step of 12,500"
-                    + " nodes: 11.5 µs per node up to 256 nodes, 15.2 from 384 to 512)", op.cliName(), size, targetNodes,
-                    c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(), ScalingLaw.RING_MAX_LEAF_GROUPS,
-                    ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf));
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s, a ring, which is extrapolated up to %d leaf"
+                    + " groups (%d nodes here): on longer rings each step slows towards the slowest hop's (Ring/LL"
+                    + " all-gather at the bytes per step of 12,500 nodes: 11.5 µs per node up to 256 nodes, 15.2 from 384"
+                    + " to 512)", runs, ScalingLaw.RING_MAX_LEAF_GROUPS, ScalingLaw.RING_MAX_LEAF_GROUPS * hostsPerLeaf));
         }
         int ppn = target.sample().gpusPerNode();
-        if (law == ScalingLaw.CHAIN) return chainPlan(op, dtype, redop, root, count, size, c);
+        if (law == ScalingLaw.CHAIN) return chainPlan(op, dtype, redop, root, count, size, c, runs);
         int[] nodes = sampleOverride == null ? SampleNodes.defaults(law, targetNodes, ppn, hostsPerLeaf)
                 : SampleNodes.given(law, sampleOverride, targetNodes, hostsPerLeaf);
         List<Sample> samples = new ArrayList<>();
@@ -162,7 +185,8 @@ public final class Extrapolator {
      * ({@link SampleNodes#chain}) at the counts that give them (a ring chain's chunks do not depend on the ranks, so a
      * count's train is read on 2 nodes).
      */
-    private SizePlan chainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size, Candidate c) {
+    private SizePlan chainPlan(CollectiveOp op, DataType dtype, ReduceOp redop, int root, long count, long size, Candidate c,
+                               String runs) {
         int ppn = target.sample().gpusPerNode();
         PerfRunner two = runnerAt(2);
         long units = unitsOf(two, op, count, dtype, redop, root % ppn, c);
@@ -170,20 +194,16 @@ public final class Extrapolator {
         if (ranks <= units) return trainPlan(op, dtype, redop, root, count, size, c, two, units);
         // between one train and two, LL's time is already on CHAIN's line (ScalingLaw's block comment); the others' not
         if (ranks < 2 * units && c.protocol() != Protocol.LL) {
-            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
-                    + " choice there), a chain of %d ranks longer than its train (%d forwarding units per channel) but"
-                    + " shorter than two of them, where the time jumps from TRAIN's plane to CHAIN's; it is extrapolated"
-                    + " up to %d nodes and from %d nodes on at this size", op.cliName(), size, targetNodes,
-                    c.algorithm().ncclName(), c.protocol().ncclName(), c.channels(), ranks, units, units / ppn,
-                    (2 * units + ppn - 1) / ppn));
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s, a chain of %d ranks longer than its train"
+                    + " (%d forwarding units per channel) but shorter than two of them, where the time jumps from TRAIN's"
+                    + " plane to CHAIN's; it is extrapolated up to %d nodes and from %d nodes on at this size", runs, ranks,
+                    units, units / ppn, (2 * units + ppn - 1) / ppn));
         }
         int least = SampleNodes.chainLeast(ppn, units);
         if (sampleOverride == null && targetNodes < least) {   // too small for the validated samples
-            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s of %d B on %d nodes runs %s/%s x%d (NCCL's"
-                    + " choice there), a chain whose samples (trains of up to 64 units, 4 or more trains long, on up to"
-                    + " half the target) need %s", op.cliName(), size, targetNodes, c.algorithm().ncclName(),
-                    c.protocol().ncclName(), c.channels(), least == Integer.MAX_VALUE ? "more ranks than a sample may have"
-                            : least + " nodes or more"));
+            throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s, a chain whose samples (trains of up to 64"
+                    + " units, 4 or more trains long, on up to half the target) need %s", runs,
+                    least == Integer.MAX_VALUE ? "more ranks than a sample may have" : least + " nodes or more"));
         }
         List<SampleNodes.ChainSample> design = sampleOverride == null ? SampleNodes.chain(targetNodes, ppn, units)
                 : SampleNodes.chainGiven(sampleOverride, targetNodes, ppn, units);

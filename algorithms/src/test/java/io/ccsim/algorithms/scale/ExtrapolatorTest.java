@@ -13,6 +13,7 @@ import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +129,33 @@ class ExtrapolatorTest {
                 CalibrationProfile.builtin("h100"), NcclEnv.parse(Map.of("NCCL_ALGO", "PAT")), 0);
         assertThatThrownBy(() -> onePerNode.plan(CollectiveOp.ALL_GATHER, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(NotExtrapolatedException.class).hasMessageContaining("PAT/Simple").hasMessageContaining("PAT's time");
+    }
+
+    /**
+     * Every candidate NCCL's tuner offers at the target, not only its pick, is planned with its own law: at 12,500 HGX
+     * nodes and 1 MiB the trees by TREE, the rings refused (beyond 4 leaf groups) naming the candidate as such.
+     */
+    @Test
+    void everyCandidateOfTheTunerIsPlannedOrRefused() {
+        Extrapolator x = to(12_500, Map.of());
+        io.ccsim.algorithms.tuner.TuneResult tr = x.tune(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM);
+        assertThat(tr.input().nRanks()).isEqualTo(100_000);
+        assertThat(tr.candidates()).extracting(c -> c.algorithm()).contains(Algorithm.TREE, Algorithm.RING, Algorithm.NVLS_TREE);
+        for (io.ccsim.algorithms.tuner.Candidate c : tr.candidates()) {
+            if (c.algorithm() == Algorithm.RING) {
+                assertThatThrownBy(() -> x.plan(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0, c))
+                        .isInstanceOf(NotExtrapolatedException.class)
+                        .hasMessageStartingWith("all_reduce of 1048576 B on 12500 nodes runs Ring/" + c.protocol().ncclName()
+                                + " x" + c.channels() + " (a candidate there), a ring, which is extrapolated up to 4 leaf");
+            } else {
+                Extrapolator.SizePlan p = x.plan(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0, c);
+                assertThat(List.<Object>of(p.algo(), p.proto(), p.channels(), p.law()))
+                        .isEqualTo(List.<Object>of(c.algorithm(), c.protocol(), c.channels(), ScalingLaw.TREE));
+            }
+        }
+        // NCCL's pick planned as a candidate is the plan of NCCL's choice
+        assertThat(x.plan(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0, tr.winner()))
+                .isEqualTo(x.plan(CollectiveOp.ALL_REDUCE, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0));
     }
 
     @Test
