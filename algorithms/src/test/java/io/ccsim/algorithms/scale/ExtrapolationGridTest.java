@@ -89,7 +89,7 @@ class ExtrapolationGridTest {
 
     /**
      * NCCL's trees (Tree, NVLSTree) and NCCL's default choice, which is a tree here, across leaves: 80 nodes (depth 7)
-     * from 20 and 40, 100 nodes from 25 and 50.
+     * from 20 and 40, 100 nodes from 25 and 50; and the grid's worst point, which sets TREE's bound.
      */
     @Test
     void trees() {
@@ -100,6 +100,10 @@ class ExtrapolationGridTest {
         }
         points.add(point(PLAIN, Map.of("NCCL_ALGO", "Tree"), CollectiveOp.ALL_REDUCE, 1L << 20, 100));
         points.add(point(PLAIN, Map.of(), CollectiveOp.ALL_REDUCE, 64L << 10, 80));
+        // the law's worst point: Tree/LL128 at 4 MiB on 600 nodes, from 18 and 37 (+6.1 %)
+        Point worst = point(PLAIN, Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "LL128"), CollectiveOp.ALL_REDUCE, 4L << 20, 600);
+        assertThat(worst.errPct()).as(worst.what()).isGreaterThan(6.0);
+        points.add(worst);
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.TREE);
         assertWithinBounds(points);
     }
