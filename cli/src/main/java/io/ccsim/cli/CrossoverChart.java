@@ -40,27 +40,17 @@ final class CrossoverChart {
     static ChartFile.Written write(Path file, String title, List<TuneCommand.Line> lines, List<String> labels) {
         int nx = lines.size();
         int ny = labels.size();
-        double[][] cells = new double[3][nx * ny];
         boolean extrapolated = !lines.isEmpty() && !lines.get(0).cells().isEmpty()
                 && lines.get(0).cells().get(0).extrapolation() != null;
         XYSeries fastest = new XYSeries(extrapolated ? "fastest (extrapolated)" : "fastest (simulated)", false, true);
         XYSeries nccl = new XYSeries("NCCL's pick (cost model)", false, true);
-        int k = 0;
         for (int x = 0; x < nx; x++) {
             TuneCommand.Line line = lines.get(x);
-            double best = line.bestCell().timeUs();
-            for (int y = 0; y < ny; y++) {
-                TuneCommand.Cell c = cell(line, labels.get(y));
-                cells[0][k] = x;
-                cells[1][k] = y;
-                cells[2][k] = c == null ? Double.NaN : c.timeUs() / best;
-                k++;
-            }
             fastest.add(x, labels.indexOf(line.best()));
             if (labels.contains(line.nccl())) nccl.add(x, labels.indexOf(line.nccl()));
         }
         DefaultXYZDataset map = new DefaultXYZDataset();
-        map.addSeries("t / t_fastest", cells);
+        map.addSeries("t / t_fastest", blocks(lines, labels));
         XYBlockRenderer blocks = new XYBlockRenderer();
         LookupPaintScale scale = new LookupPaintScale(1.0, 4.4, new Color(0x8C8C8C));
         scale.add(1.0, BAND_COLORS[0]);
@@ -107,7 +97,7 @@ final class CrossoverChart {
     }
 
     private static PaintScaleLegend scaleLegend(LookupPaintScale scale) {
-        NumberAxis a = new NumberAxis("time / fastest time of the size (grey: more than 4x)");
+        NumberAxis a = new NumberAxis("time / fastest time of the size (grey: more than 4x; blank: no time, see the table)");
         a.setRange(1.0, 4.4);
         a.setTickLabelFont(ChartStyle.SMALL);
         PaintScaleLegend l = new PaintScaleLegend(scale, a);
@@ -116,6 +106,29 @@ final class CrossoverChart {
         l.setMargin(4, 80, 4, 80);
         l.setSubdivisionCount(200);
         return l;
+    }
+
+    /**
+     * The map's blocks {x (size index), y (label index), t / t_fastest}, one per cell with a time: a candidate without
+     * one at a size (not extrapolated there) is no block and stays blank.
+     */
+    static double[][] blocks(List<TuneCommand.Line> lines, List<String> labels) {
+        double[][] cells = new double[3][lines.size() * labels.size()];
+        int k = 0;
+        for (int x = 0; x < lines.size(); x++) {
+            TuneCommand.Line line = lines.get(x);
+            double best = line.bestCell().timeUs();
+            for (int y = 0; y < labels.size(); y++) {
+                TuneCommand.Cell c = cell(line, labels.get(y));
+                if (c == null) continue;
+                cells[0][k] = x;
+                cells[1][k] = y;
+                cells[2][k] = c.timeUs() / best;
+                k++;
+            }
+        }
+        for (int i = 0; i < 3; i++) cells[i] = java.util.Arrays.copyOf(cells[i], k);
+        return cells;
     }
 
     private static TuneCommand.Cell cell(TuneCommand.Line line, String label) {

@@ -61,6 +61,22 @@ class ChartsTest {
                 ">Ring/LL<");
     }
 
+    /**
+     * A candidate without a time at a size (not extrapolated there) is no block of the map, so it stays blank rather
+     * than taking a colour of the scale; the candidates with one are blocks at their slowdown.
+     */
+    @Test
+    void aCandidateWithoutATimeIsNoBlock() {
+        TuneCommand.Line line = new TuneCommand.Line(1 << 20, 1 << 20, java.util.List.of(
+                new TuneCommand.Cell("Tree/LL", io.ccsim.algorithms.Algorithm.TREE, io.ccsim.algorithms.Protocol.LL, 16, 100),
+                new TuneCommand.Cell("Tree/Simple", io.ccsim.algorithms.Algorithm.TREE, io.ccsim.algorithms.Protocol.SIMPLE, 16,
+                        250)), "Tree/LL", "Ring/LL");
+        double[][] b = CrossoverChart.blocks(java.util.List.of(line), java.util.List.of("Tree/LL", "Ring/LL", "Tree/Simple"));
+        assertThat(b[0]).containsExactly(0, 0);
+        assertThat(b[1]).containsExactly(0, 2);
+        assertThat(b[2]).containsExactly(1.0, 2.5);
+    }
+
     @Test
     void crossoverColoursRankBySlowdown() {
         assertThat(CrossoverChart.colorOf(1.0)).isNotEqualTo(CrossoverChart.colorOf(1.1));
