@@ -130,6 +130,19 @@ class StopAndBudgetTest {
                 .contains("# interrupted by SIGTERM: the 1 sizes above are complete; not simulated: 4194304, 16777216,");
     }
 
+    /** An extrapolated tune stopped in its second size prints the first, says what it left, and exits 143. */
+    @Test
+    void anExtrapolatedTuneStoppedPrintsTheSizesDone() throws Exception {
+        Stopped s = stopWhenShown(java.util.regex.Pattern.quote("tune all_reduce 2M (2/"), "SIGTERM", "tune", "--topology",
+                "hgx-h100", "--nodes", "12500", "--op", "all_reduce", "-b", "1M", "-e", "1G", "-f", "2", "--sim-mode",
+                "extrapolated", "--jobs", "1", "--progress");
+        assertThat(s.stopNanos()).isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(143);
+        assertThat(s.out()).containsPattern("(?m)^ +1048576 ").doesNotContainPattern("(?m)^ +2097152 ")
+                .contains("# mode: extrapolated: not simulated at 12,500 nodes")
+                .contains("# interrupted by SIGTERM: the 1 sizes above are complete; not simulated: 2097152, 4194304,");
+    }
+
     /**
      * tune beyond 1,024 GPUs notes, before it simulates, that every candidate runs folded on all of them and that
      * --sim-mode auto reads each from fewer nodes; stopped then, before any candidate ran, it says so and exits 143.
