@@ -53,7 +53,19 @@ final class ExtrapolatedTune {
      */
     record Result(Provenance provenance, String profileLabel, List<TuneCommand.Line> lines, List<String> labels,
                   List<Unavailable> unavailable, List<Refused> refused, double wallS, int simulations, long events,
-                  RunStoppedException stopped, List<Long> missing, int sizes) { }
+                  RunStoppedException stopped, List<Long> missing, int sizes, List<Long> uncovered) { }
+
+    /**
+     * No candidate of any size has a law at the target (a ring all-gather on 12,500 nodes): nothing was simulated;
+     * {@code auto} simulates them folded instead, {@code extrapolated} refuses.
+     */
+    static final class NoLaw extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        NoLaw(String message) {
+            super(message);
+        }
+    }
 
     /** One sample simulation: size {@code size}'s candidate {@code candidate}'s sample {@code sample}. */
     private record Item(int size, int candidate, int sample) { }
@@ -109,6 +121,12 @@ final class ExtrapolatedTune {
             todo.add(new Sized(s, tr, plans));
         }
         if (todo.isEmpty()) throw SimSetup.nothingToRun(cmd.sizeOptions.minBytes, cmd.sizeOptions.maxBytes, cop, dt, ex.target().nRanks());
+        List<Long> uncovered = new ArrayList<>();   // sizes of which no candidate has a law
+        for (Sized z : todo) if (z.plans().stream().allMatch(java.util.Objects::isNull)) uncovered.add(z.bytes());
+        if (uncovered.size() == todo.size()) {
+            throw new NoLaw(String.format(Locale.ROOT, "no candidate has a scaling law at %,d nodes (%s)", cmd.nodes,
+                    refused.get(0).reason()));
+        }
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < todo.size(); i++) {
@@ -169,7 +187,7 @@ final class ExtrapolatedTune {
         Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(),
                 ex.target().name(), p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
         return new Result(provenance, SimSetup.profileLabel(cmd.profile, prof), lines, new ArrayList<>(labels), unavailable,
-                refused, wall, items.size(), events, sweep.stopped(), missing, todo.size());
+                refused, wall, items.size(), events, sweep.stopped(), missing, todo.size(), uncovered);
     }
 
     /**
@@ -240,6 +258,11 @@ final class ExtrapolatedTune {
             if (!shown.isEmpty()) {
                 out.add("#   so the fastest (and the crossovers) at " + String.join(", ", shown) + " B are of the"
                         + " extrapolated candidates only");
+            }
+            if (!r.uncovered().isEmpty()) {
+                out.add("#   and no candidate is extrapolated at " + r.uncovered().stream().map(String::valueOf)
+                        .collect(java.util.stream.Collectors.joining(", ")) + " B, left out of the table (--sim-mode"
+                        + " folded simulates them)");
             }
         }
         List<Close> close = closeCalls(r.lines());

@@ -95,6 +95,9 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
 
     enum SimMode { folded, extrapolated, auto }
 
+    /** Whether {@code --sim-mode auto} fell back to folded (no candidate has a law at the target). */
+    private boolean autoFolded;
+
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
 
@@ -139,9 +142,20 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         if (extrapolates()) {
-            ExtrapolatedTune.Result x = new ExtrapolatedTune(this, session).run(cop, dt, sizes, nccl, threads);
-            return output(cop, x.provenance(), x.profileLabel(), x.lines(), x.labels(), x.unavailable(), x, x.stopped(),
-                    x.missing(), x.sizes());
+            try {
+                ExtrapolatedTune.Result x = new ExtrapolatedTune(this, session).run(cop, dt, sizes, nccl, threads);
+                return output(cop, x.provenance(), x.profileLabel(), x.lines(), x.labels(), x.unavailable(), x,
+                        x.stopped(), x.missing(), x.sizes());
+            } catch (ExtrapolatedTune.NoLaw e) {
+                if (simMode != SimMode.auto) {
+                    throw new UserException("tune --sim-mode extrapolated: " + e.getMessage() + "; valid here:"
+                            + " --sim-mode folded or auto", e);
+                }
+                spec.commandLine().getErr().println("ccsim: note: --sim-mode auto: " + e.getMessage() + "; every"
+                        + " candidate is simulated folded");
+                spec.commandLine().getErr().flush();
+                autoFolded = true;
+            }
         }
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
@@ -270,6 +284,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * cluster of more than {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs (counted without building it), as perf's auto.
      */
     private boolean extrapolates() {
+        if (autoFolded) return false;
         if (simMode == SimMode.extrapolated) return true;
         return simMode == SimMode.auto && TopologyArgs.isCatalog(topology) && nodes >= 2 && whatIf.degrade.isEmpty()
                 && whatIf.down.isEmpty() && PerfCommand.beyondAutoFolded(topology, new io.ccsim.topology.BuildOptions(gpus,

@@ -112,6 +112,28 @@ class ExtrapolatedTuneTest {
                 .containsOnly("Ring").hasSize(3);
     }
 
+    /**
+     * Where no candidate of any size has a law (an all-gather on 1,100 nodes of one GPU: rings beyond 4 leaf groups, PAT),
+     * extrapolated refuses in one line, and auto simulates every candidate folded, saying so on stderr: the table is
+     * the folded tune's.
+     */
+    @Test
+    void withoutAnyLawAutoSimulatesFoldedAndExtrapolatedRefuses() {
+        String[] args = {"tune", "--topology", "hgx-h100", "--gpus", "1", "--nodes", "1100", "--op", "all_gather", "-b", "1M",
+            "-e", "1M", "--sim-mode"};
+        CliTest.Result refused = CliTest.run(concat(args, "extrapolated"));
+        assertThat(refused.code()).isNotZero();
+        assertThat(refused.err().lines()).singleElement().satisfies(l -> assertThat(l).startsWith("ccsim: error: tune"
+                + " --sim-mode extrapolated: no candidate has a scaling law at 1,100 nodes (all_gather of ")
+                .endsWith("; valid here: --sim-mode folded or auto"));
+        CliTest.Result auto = CliTest.run(concat(args, "auto"));
+        assertThat(auto.code()).as(auto.err()).isZero();
+        assertThat(auto.err()).contains("ccsim: note: --sim-mode auto: no candidate has a scaling law at 1,100 nodes");
+        assertThat(auto.out()).contains("; simulated time in us").doesNotContain("# mode: extrapolated");
+        CliTest.Result folded = CliTest.run(concat(args, "folded"));
+        assertThat(auto.out()).isEqualTo(folded.out());
+    }
+
     /** What no law describes is refused in one line naming what is valid; auto falls back to folded there. */
     @Test
     void asymmetricOrSingleNodeTargetsAreRefused() {
