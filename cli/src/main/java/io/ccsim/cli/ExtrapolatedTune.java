@@ -100,8 +100,10 @@ final class ExtrapolatedTune {
         ex.setRunControl(session.control());
         List<Sized> todo = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
-        for (long s : sizes) {
-            if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;   // nccl-tests skips sizes below one element per rank
+        for (long requested : sizes) {
+            long count = ex.countFor(cop, requested, dt);
+            if (count == 0 && requested != 0) continue;   // nccl-tests skips sizes below one element per rank
+            long s = PerfRunner.sizeFor(cop, count, dt, ex.target().nRanks());   // nccl-tests' size, as the folded table's
             TuneResult tr;
             try {
                 tr = ex.tune(cop, s, dt, ReduceOp.SUM);

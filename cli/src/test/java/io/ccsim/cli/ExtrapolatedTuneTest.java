@@ -76,6 +76,10 @@ class ExtrapolatedTuneTest {
         assertThat(extrapolated.getAsJsonArray("sizes").get(0).getAsJsonObject().get("fastest").getAsString())
                 .isEqualTo(fastest);
         assertThat(extrapolated.getAsJsonArray("not_extrapolated")).isEmpty();
+        // nccl-tests' size at the target's ranks (16-byte blocks of 80 ranks), as the folded table's
+        assertThat(extrapolated.getAsJsonArray("sizes").get(0).getAsJsonObject().get("bytes").getAsLong())
+                .isEqualTo(folded.getAsJsonArray("sizes").get(0).getAsJsonObject().get("bytes").getAsLong())
+                .isEqualTo(67_107_840L);
     }
 
     /**
