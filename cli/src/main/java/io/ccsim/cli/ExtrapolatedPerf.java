@@ -282,8 +282,8 @@ final class ExtrapolatedPerf {
         Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(), targetName,
                 p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
         switch (cmd.format) {
-            case json: PerfCommand.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
-            case csv: PerfCommand.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            case json: PerfRowFormats.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            case csv: PerfRowFormats.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             default:
                 cmd.printText(out, rows, targetName, built.get(2).routing(), ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
                         sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
@@ -348,7 +348,8 @@ final class ExtrapolatedPerf {
         return lines;
     }
 
-    private static String join(int[] v) {
+    /** {@code 16, 32, 64}. */
+    static String join(int[] v) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < v.length; i++) sb.append(i == 0 ? "" : ", ").append(v[i]);
         return sb.toString();

@@ -70,6 +70,9 @@ final class ExtrapolatedTune {
     /** One sample simulation: size {@code size}'s candidate {@code candidate}'s sample {@code sample}. */
     private record Item(int size, int candidate, int sample) { }
 
+    /** A sample's time, µs, and the events its simulation dispatched. */
+    private record SampleRun(double us, long events) { }
+
     /** One size: nccl-tests' size, the tuner's result and a plan per candidate (null where it has no law). */
     private record Sized(long bytes, TuneResult result, List<Extrapolator.SizePlan> plans) { }
 
@@ -152,9 +155,9 @@ final class ExtrapolatedTune {
         Progress progress = cmd.progressOption.open(cmd.spec.commandLine().getErr(), session);
         long[] work = new long[items.size()];
         for (int i = 0; i < work.length; i++) work[i] = progress.enabled() ? samplePlans.get(i).totalSteps() : 1;
-        Sweep<Item, double[]> sweep = new Sweep<>(items, work, i -> label(cop, todo, items.get(i)), progress,
+        Sweep<Item, SampleRun> sweep = new Sweep<>(items, work, i -> label(cop, todo, items.get(i)), progress,
                 session.control());
-        List<double[]> runs;
+        List<SampleRun> runs;
         try {
             runs = sweep.run(() -> null, threads, (none, item, part) -> {
                 Extrapolator.SizePlan p = todo.get(item.size()).plans().get(item.candidate());
@@ -162,7 +165,7 @@ final class ExtrapolatedTune {
                 PerfRunner r = ex.runnerAt(s.nodes());
                 part.runner(r);
                 double us = ex.simulate(p, s, r);
-                return new double[] {us, r.lastEvents()};
+                return new SampleRun(us, r.lastEvents());
             });
         } catch (IllegalArgumentException e) {   // the planner refusing a candidate on a sample
             throw new UserException("tune --sim-mode extrapolated: " + e.getMessage(), e);
@@ -172,7 +175,7 @@ final class ExtrapolatedTune {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         long events = 0;
-        for (double[] r : runs) if (r != null) events += (long) r[1];
+        for (SampleRun r : runs) if (r != null) events += r.events();
         Set<String> labels = new LinkedHashSet<>();
         List<TuneCommand.Line> lines = new ArrayList<>();
         List<Long> missing = new ArrayList<>();
@@ -196,13 +199,13 @@ final class ExtrapolatedTune {
      * Size {@code i}'s line: a cell per candidate whose samples all ran, the fastest the first of the least time;
      * null where a stop left one of its samples undone.
      */
-    private static TuneCommand.Line line(Extrapolator ex, Sized z, int i, List<Item> items, List<double[]> runs) {
+    private static TuneCommand.Line line(Extrapolator ex, Sized z, int i, List<Item> items, List<SampleRun> runs) {
         Map<Integer, double[]> us = new LinkedHashMap<>();
         for (int t = 0; t < items.size(); t++) {
             Item it = items.get(t);
             if (it.size() != i) continue;
             if (runs.get(t) == null) return null;
-            us.computeIfAbsent(it.candidate(), k -> new double[z.plans().get(k).samples().size()])[it.sample()] = runs.get(t)[0];
+            us.computeIfAbsent(it.candidate(), k -> new double[z.plans().get(k).samples().size()])[it.sample()] = runs.get(t).us();
         }
         List<TuneCommand.Cell> cells = new ArrayList<>();
         TuneCommand.Cell best = null;
@@ -234,7 +237,7 @@ final class ExtrapolatedTune {
         for (TuneCommand.Line l : r.lines()) {
             for (TuneCommand.Cell c : l.cells()) {
                 Extrapolation x = c.extrapolation();
-                String key = x.law().name() + " on " + join(x.sampleNodes());
+                String key = x.law().name() + " on " + sampleNodes(x);
                 served.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(c.label());
                 lawOf.putIfAbsent(key, x);
             }
@@ -243,7 +246,7 @@ final class ExtrapolatedTune {
             Extrapolation x = lawOf.get(e.getKey());
             out.add(String.format(Locale.ROOT, "#   law %s (%s): %s; simulated on %s nodes; measured error <= %.2f %%"
                     + " (validation grid, docs/performance.md)", x.law().name(), String.join(", ", e.getValue()),
-                    x.law().description(), join(x.sampleNodes()), x.law().errorBoundPct()));
+                    x.law().description(), sampleNodes(x), x.law().errorBoundPct()));
         }
         if (!r.refused().isEmpty()) {
             out.add("# not extrapolated (no cell):");
@@ -320,10 +323,8 @@ final class ExtrapolatedTune {
                 item.size() + 1, todo.size(), p.choice(), p.samples().get(item.sample()).nodes());
     }
 
-    private static String join(int[] v) {
-        StringBuilder sb = new StringBuilder();
-        int[] d = java.util.Arrays.stream(v).distinct().sorted().toArray();
-        for (int i = 0; i < d.length; i++) sb.append(i == 0 ? "" : ", ").append(d[i]);
-        return sb.toString();
+    /** {@code 24, 48}: the node counts {@code x}'s samples ran, each once, ascending. */
+    private static String sampleNodes(Extrapolation x) {
+        return ExtrapolatedPerf.join(java.util.Arrays.stream(x.sampleNodes()).distinct().sorted().toArray());
     }
 }

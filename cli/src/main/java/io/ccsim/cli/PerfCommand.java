@@ -1,8 +1,5 @@
 package io.ccsim.cli;
 
-import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
-import com.google.gson.JsonObject;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
@@ -339,8 +336,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
-            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: PerfRowFormats.printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "simulated, NCCL " + CalibrationProfile.NCCL_VERSION + " model", "profile "
@@ -460,8 +457,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         switch (format) {
-            case json: printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
-            case csv: printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case csv: PerfRowFormats.printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
             default:
                 printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "measured", "GPUs " + java.util.Arrays.toString(devices)
@@ -534,75 +531,5 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             sum += r.busbwGbps();
         }
         out.printf(Locale.ROOT, "# Avg bus bandwidth    : %g%n", rows.isEmpty() ? 0.0 : sum / rows.size());
-    }
-
-    static JsonObject rowJson(PerfRow r) {
-        JsonObject o = new JsonObject();
-        o.addProperty("op", r.op().cliName());
-        o.addProperty("bytes", r.bytes());
-        o.addProperty("count", r.count());
-        o.addProperty("dtype", r.dtype().ncclTestsName());
-        o.addProperty("redop", r.redop() == null ? "none" : r.redop().ncclTestsName());
-        o.addProperty("root", r.root());
-        o.addProperty("algo", r.algo().ncclName());
-        o.addProperty("proto", r.proto().ncclName());
-        o.addProperty("channels", r.channels());
-        o.addProperty("time_us", round(r.timeUs(), 3));
-        o.addProperty("algbw_gbps", round(r.algbwGbps(), 3));
-        o.addProperty("busbw_gbps", round(r.busbwGbps(), 3));
-        return o;
-    }
-
-    static double round(double v, int digits) {
-        double f = Math.pow(10, digits);
-        return Math.round(v * f) / f;
-    }
-
-    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
-        printJson(out, rows, provenance, List.of(), i -> List.of());
-    }
-
-    /** As {@link #printJson(PrintWriter, List, Provenance)}, row i with {@code extra.apply(i)} under {@code keys}. */
-    static void printJson(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
-                          java.util.function.IntFunction<List<String>> extra) {
-        JsonArray a = new JsonArray();
-        for (int i = 0; i < rows.size(); i++) {
-            JsonObject o = rowJson(rows.get(i));
-            provenance.addTo(o);
-            List<String> v = extra.apply(i);
-            for (int k = 0; k < keys.size(); k++) o.addProperty(keys.get(k), v.get(k));
-            a.add(o);
-        }
-        out.println(new GsonBuilder().setPrettyPrinting().create().toJson(a));
-    }
-
-    /** The rows as CSV (RFC 4180: a value with a comma or quote is quoted), with the provenance columns. */
-    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance) {
-        printCsv(out, rows, provenance, List.of(), i -> List.of());
-    }
-
-    /** As {@link #printCsv(PrintWriter, List, Provenance)}, with the columns {@code keys}, row i's {@code extra.apply(i)}. */
-    static void printCsv(PrintWriter out, List<PerfRow> rows, Provenance provenance, List<String> keys,
-                         java.util.function.IntFunction<List<String>> extra) {
-        List<String> header = new ArrayList<>(List.of("op", "bytes", "count", "dtype", "redop", "root", "algo", "proto", "channels",
-                "time_us", "algbw_gbps", "busbw_gbps"));
-        header.addAll(Provenance.COLUMNS);
-        header.addAll(keys);
-        try {
-            org.apache.commons.csv.CSVPrinter csv = org.apache.commons.csv.CSVFormat.DEFAULT.builder()
-                    .setRecordSeparator(System.lineSeparator()).get().print(out);
-            csv.printRecord(header);
-            for (int i = 0; i < rows.size(); i++) {
-                JsonObject o = rowJson(rows.get(i));
-                List<String> values = new ArrayList<>();
-                for (String k : o.keySet()) values.add(o.get(k).getAsString());
-                values.addAll(provenance.csvValues());
-                values.addAll(extra.apply(i));
-                csv.printRecord(values);
-            }
-            csv.flush();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

@@ -42,9 +42,9 @@ public final class SweepRows {
             }
             return;
         }
-        o.addProperty("time_us", PerfCommand.round(row.timeUs(), 3));
-        o.addProperty("algbw_gbps", PerfCommand.round(row.algbwGbps(), 3));
-        o.addProperty("busbw_gbps", PerfCommand.round(row.busbwGbps(), 3));
+        o.addProperty("time_us", PerfRowFormats.round(row.timeUs(), 3));
+        o.addProperty("algbw_gbps", PerfRowFormats.round(row.algbwGbps(), 3));
+        o.addProperty("busbw_gbps", PerfRowFormats.round(row.busbwGbps(), 3));
         o.addProperty("algo", row.algo().ncclName());
         o.addProperty("proto", row.proto().ncclName());
         o.addProperty("channels", row.channels());

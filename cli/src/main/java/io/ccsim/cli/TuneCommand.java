@@ -287,8 +287,12 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (autoFolded) return false;
         if (simMode == SimMode.extrapolated) return true;
         return simMode == SimMode.auto && TopologyArgs.isCatalog(topology) && nodes >= 2 && whatIf.degrade.isEmpty()
-                && whatIf.down.isEmpty() && PerfCommand.beyondAutoFolded(topology, new io.ccsim.topology.BuildOptions(gpus,
-                nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp));
+                && whatIf.down.isEmpty() && PerfCommand.beyondAutoFolded(topology, catalogOptions());
+    }
+
+    /** The build options of this run's catalog cluster (to count its GPUs without building it). */
+    private io.ccsim.topology.BuildOptions catalogOptions() {
+        return new io.ccsim.topology.BuildOptions(gpus, nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp);
     }
 
     /**
@@ -297,8 +301,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * long, and that {@code --sim-mode auto} reads each from fewer nodes; null otherwise.
      */
     private String scaleNote() {
-        io.ccsim.topology.BuildOptions options = new io.ccsim.topology.BuildOptions(gpus, nodes, whatIf.oversubscription,
-                seed, whatIf.nicsPerNode, sharp);
+        io.ccsim.topology.BuildOptions options = catalogOptions();
         if (spec.commandLine().getParseResult().hasMatchedOption("--sim-mode") || !whatIf.degrade.isEmpty()
                 || !whatIf.down.isEmpty() || !PerfCommand.beyondAutoFolded(topology, options)) {
             return null;
@@ -522,7 +525,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 co.addProperty("algo", ap[0]);
                 co.addProperty("proto", ap[1]);
                 co.addProperty("channels", c.channels());
-                co.addProperty("time_us", PerfCommand.round(c.timeUs(), 3));
+                co.addProperty("time_us", PerfRowFormats.round(c.timeUs(), 3));
                 if (c.extrapolation() != null) {
                     co.addProperty("law", c.extrapolation().law().name());
                     co.addProperty("error_bound_pct", c.extrapolation().law().errorBoundPct());
@@ -563,7 +566,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 o.addProperty("bytes", c.bytes());
                 o.addProperty("fastest", c.best().label());
                 o.addProperty("runner_up", c.next().label());
-                o.addProperty("gap_pct", PerfCommand.round(c.gapPct(), 3));
+                o.addProperty("gap_pct", PerfRowFormats.round(c.gapPct(), 3));
                 close.add(o);
             }
             root.add("fastest_within_error_bounds", close);
