@@ -30,16 +30,27 @@ public final class SimulatedCollectiveCosts implements CollectiveCosts {
         Key k = new Key(op, bytes, dtype);
         CollectiveCost c = cache.get(k);
         if (c != null) return c;
-        long count = runner.countFor(op, bytes, dtype);
-        if (count <= 0 || runner.sizeFor(op, count, dtype) != bytes) {
-            throw new IllegalArgumentException(op.cliName() + " of " + bytes + " B of " + dtype.longName()
-                    + " is not a whole number of elements per rank over " + runner.graph().nRanks() + " ranks");
-        }
-        PerfRow row = runner.run(op, bytes, dtype, ReduceOp.SUM, 0);
+        long count = countOf(op, bytes, dtype, runner.graph().nRanks());
+        PerfRow row = runner.runCount(op, count, dtype, ReduceOp.SUM, 0, 1);
         simulations++;
         c = new CollectiveCost(Math.round(row.timeUs() * 1e6), row.algo(), row.proto(), row.channels());
         cache.put(k, c);
         return c;
+    }
+
+    /**
+     * The per-rank element count of a call of {@code bytes} on {@code ranks} ranks, any whole count (a training
+     * framework pads its buffers to whole elements per rank, not to nccl-tests' 16-byte blocks).
+     *
+     * @throws IllegalArgumentException if {@code bytes} is not a whole, positive number of elements per rank
+     */
+    public static long countOf(CollectiveOp op, long bytes, DataType dtype, int ranks) {
+        long count = PerfRunner.countOf(op, bytes, dtype, ranks);
+        if (count <= 0 || PerfRunner.sizeFor(op, count, dtype, ranks) != bytes) {
+            throw new IllegalArgumentException(op.cliName() + " of " + bytes + " B of " + dtype.longName()
+                    + " is not a whole number of elements per rank over " + ranks + " ranks");
+        }
+        return count;
     }
 
     /** The collectives simulated so far (distinct calls; repeated ones are served from memory). */

@@ -154,11 +154,16 @@ public final class PerfRunner {
      * divides exactly either way).
      */
     public long countOf(CollectiveOp op, long bytes, DataType dtype) {
+        return countOf(op, bytes, dtype, graph.nRanks());
+    }
+
+    /** As {@link #countOf(CollectiveOp, long, DataType)} on {@code nRanks} ranks. */
+    public static long countOf(CollectiveOp op, long bytes, DataType dtype, int nRanks) {
         long elems = bytes / dtype.bytes();
         switch (op) {
             case ALL_GATHER:
             case REDUCE_SCATTER:
-            case ALL_TO_ALL: return elems / graph.nRanks();
+            case ALL_TO_ALL: return elems / nRanks;
             default: return elems;
         }
     }

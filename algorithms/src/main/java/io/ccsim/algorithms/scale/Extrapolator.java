@@ -123,7 +123,10 @@ public final class Extrapolator {
      * @throws io.ccsim.algorithms.tuner.TunerException if the NCCL environment leaves nothing to choose
      */
     public TuneResult tune(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop) {
-        long count = countFor(op, bytes, dtype);
+        return tuneCount(op, countFor(op, bytes, dtype), dtype, redop);
+    }
+
+    private TuneResult tuneCount(CollectiveOp op, long count, DataType dtype, ReduceOp redop) {
         return tuner.tune(target.tuneInput(op, PerfRunner.sizeFor(op, count, dtype, target.nRanks()), dtype, redop));
     }
 
@@ -137,7 +140,16 @@ public final class Extrapolator {
      * @throws io.ccsim.algorithms.tuner.TunerException if the NCCL environment leaves nothing to choose
      */
     public SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root) {
-        return plan(op, bytes, dtype, redop, root, tune(op, bytes, dtype, redop).winner(), "NCCL's choice there");
+        return planCount(op, countFor(op, bytes, dtype), dtype, redop, root);
+    }
+
+    /**
+     * As {@link #plan(CollectiveOp, long, DataType, ReduceOp, int)} for a call of {@code count} elements per rank at
+     * the target, any count (a training framework's, not rounded to nccl-tests' 16-byte blocks), {@code >= 1}.
+     */
+    public SizePlan planCount(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root) {
+        if (count < 1) throw new IllegalArgumentException("count must be >= 1, got " + count);
+        return plan(op, count, dtype, redop, root, tuneCount(op, count, dtype, redop).winner(), "NCCL's choice there");
     }
 
     /**
@@ -146,12 +158,14 @@ public final class Extrapolator {
      * ReduceOp, int)} for NCCL's choice, with the same refusals.
      */
     public SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Candidate c) {
-        return plan(op, bytes, dtype, redop, root, c, "a candidate there");
+        return plan(op, countFor(op, bytes, dtype), dtype, redop, root, c, "a candidate there");
     }
 
-    /** {@code role} names {@code c} in refusals: "NCCL's choice there" or "a candidate there". */
-    private SizePlan plan(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Candidate c, String role) {
-        long count = countFor(op, bytes, dtype);
+    /**
+     * The plan of {@code count} elements per rank; {@code role} names {@code c} in refusals: "NCCL's choice there" or
+     * "a candidate there".
+     */
+    private SizePlan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Candidate c, String role) {
         int n = target.nRanks();
         if ((op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE) && (root < 0 || root >= n)) {
             throw new IllegalArgumentException("root " + root + " is not a rank of the " + n + "-rank target; valid: 0.."

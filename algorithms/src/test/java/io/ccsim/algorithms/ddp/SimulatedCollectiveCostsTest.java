@@ -34,6 +34,22 @@ class SimulatedCollectiveCostsTest {
         assertThat(costs.simulations()).isEqualTo(1);
     }
 
+    /**
+     * FSDP pads a flat parameter to whole elements per rank, not to nccl-tests' 16-byte blocks: 4 ranks of 3 floats
+     * (48 B) is a call of 3 floats per rank, simulated as such, where nccl-tests' rounding would run none.
+     */
+    @Test
+    void aGatherOfWholeElementsPerRankOutsideNcclTestsBlocksRunsItsOwnCount() {
+        SimulatedCollectiveCosts costs = new SimulatedCollectiveCosts(runner());
+        assertThat(runner().countFor(CollectiveOp.ALL_GATHER, 48, DataType.FLOAT32)).isZero();
+        CollectiveCost c = costs.cost(CollectiveOp.ALL_GATHER, 48, DataType.FLOAT32);
+        PerfRow row = runner().runCount(CollectiveOp.ALL_GATHER, 3, DataType.FLOAT32, ReduceOp.SUM, 0, 1);
+        assertThat(row.bytes()).isEqualTo(48);
+        assertThat(c.timePs()).isEqualTo(Math.round(row.timeUs() * 1e6)).isPositive();
+        assertThat(SimulatedCollectiveCosts.countOf(CollectiveOp.REDUCE_SCATTER, 4L * 1_000_003 * 2, DataType.BFLOAT16, 4))
+                .isEqualTo(1_000_003);
+    }
+
     @Test
     void aGatherThatDoesNotSplitIntoWholeElementsPerRankIsRefused() {
         SimulatedCollectiveCosts costs = new SimulatedCollectiveCosts(runner());
