@@ -8,14 +8,15 @@ import io.ccsim.algorithms.ddp.DdpSweep;
 import io.ccsim.algorithms.ddp.FsdpResult;
 import io.ccsim.algorithms.ddp.FsdpStep;
 import io.ccsim.algorithms.ddp.MlpModel;
-import io.ccsim.algorithms.ddp.SimulatedCollectiveCosts;
 import io.ccsim.algorithms.ddp.StepOptions;
 import io.ccsim.algorithms.ddp.StepProfile;
 import io.ccsim.algorithms.ddp.StepProfileJson;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.profile.CalibrationProfile;
+import io.ccsim.algorithms.scale.Extrapolator;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TunerException;
+import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import java.nio.file.Path;
 import java.util.List;
@@ -109,6 +110,15 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
     Format format;
     @Option(names = "--seed", defaultValue = "0", paramLabel = "S", description = "simulation seed (default: ${DEFAULT-VALUE})")
     long seed;
+    @Option(names = "--sim-mode", defaultValue = "folded", paramLabel = "folded|extrapolated|auto",
+            description = "how each distinct collective is timed: folded simulates every GPU of the cluster (exact, equal"
+                    + " ranks simulated once); extrapolated reads it from exact simulations on fewer of the same nodes"
+                    + " (healthy catalog clusters; the output states each law and its measured error); auto: folded up to "
+                    + PerfCommand.AUTO_FOLDED_MAX_GPUS + " GPUs, beyond that extrapolated where NCCL's choice has a law"
+                    + " and folded where not (default: ${DEFAULT-VALUE})")
+    SimMode simMode;
+
+    enum SimMode { folded, extrapolated, auto }
 
     @Override
     public void setEnv(Map<String, String> env) { this.env = env; }
@@ -123,42 +133,57 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         checkCaps();
         NcclEnv nccl = SimSetup.ncclEnv(env);
         session.stoppable();
-        Topology topo = whatIf.resolve(topology, gpus, nodes, seed, false,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), 1));
-        CalibrationProfile cal = SimSetup.profile(profile, topo);
-        int ranks = topo.gpus().size();
-        PerfRunner runner = new PerfRunner(topo, ranks, cal, nccl, seed);
-        runner.setRunControl(session.control());
-        SimulatedCollectiveCosts simulated = new SimulatedCollectiveCosts(runner);
+        DdpCollectives collectives;
+        String topoName;
+        int ranks;
+        Provenance provenance;
+        String profileLabel;
+        Extrapolator ex = extrapolator(nccl);
+        if (ex == null) {
+            Target t = target(nccl, false);
+            collectives = new DdpCollectives(null, null, t::runner, session);
+            topoName = t.topology().name();
+            ranks = t.runner().graph().nRanks();
+            provenance = Provenance.of(profile, t.profile(), t.topology(), t.runner().graph(), seed);
+            profileLabel = SimSetup.profileLabel(profile, t.profile());
+        } else {
+            collectives = new DdpCollectives(ex, clusters, simMode == SimMode.auto ? () -> target(nccl, true).runner() : null,
+                    session);
+            topoName = ex.target().name();
+            ranks = ex.target().nRanks();
+            provenance = SampleClusters.provenance(profile, sampleProfile, clusters.at(2), ex, seed);
+            profileLabel = SimSetup.profileLabel(profile, sampleProfile);
+        }
         // the status line: the collective being simulated (each distinct one once) and how far it is
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         String[] current = {""};
         io.ccsim.algorithms.ddp.CollectiveCosts costs = (op, bytes, dt) -> {
             current[0] = String.format(java.util.Locale.ROOT, "ddp: %s %s (distinct collective %d)", op.cliName(),
-                    Sizes.human(bytes), simulated.simulations() + 1);
-            return simulated.cost(op, bytes, dt);
+                    Sizes.human(bytes), collectives.found().size() + 1);
+            return collectives.cost(op, bytes, dt);
         };
-        session.control().setWatcher(sim -> progress.show(current[0], runner.runningFraction()));
+        session.control().setWatcher(sim -> progress.show(current[0], collectives.runningFraction()));
         long t0 = session.clock().getAsLong();
         DdpReport report = new DdpReport(spec.commandLine().getOut(), format == Format.json);
-        report.header(mode == Mode.fsdp ? "FSDP (ZeRO-3)" : "DDP", topo, runner.graph(), SimSetup.profileLabel(profile, cal),
-                sourceLabel(), prof, options, headerLines(), Provenance.of(profile, cal, topo, runner.graph(), seed));
+        Runnable body;   // the step is simulated first: a call refused there leaves no partial output
         try {
             if (mode == Mode.fsdp) {
                 FsdpResult r = FsdpStep.simulate(prof, ranks, costs, options);
-                report.fsdp(prof, r);
+                body = () -> report.fsdp(prof, r);
             } else if (sweep != null) {
                 List<DdpSweep.Point> points = DdpSweep.run(prof, sweepCaps(), costs, options);
                 DdpSweep.Point best = DdpSweep.best(points);
-                report.sweep(prof, points, best, DdpSweep.bestMeasured(points), ranks);
-                report.ddp(prof, best.capMb(), best.firstCapBytes(), best.result(), ranks);
+                body = () -> {
+                    report.sweep(prof, points, best, DdpSweep.bestMeasured(points), ranks);
+                    report.ddp(prof, best.capMb(), best.firstCapBytes(), best.result(), ranks);
+                };
             } else {
                 double cap = capMb == null ? BucketAssigner.DEFAULT_CAP_MB : capMb;
                 long capBytes = BucketAssigner.capBytes(cap);
                 long first = firstMb != null ? BucketAssigner.capBytes(firstMb)
                         : capMb == null ? BucketAssigner.DEFAULT_FIRST_BUCKET_BYTES : capBytes;
                 DdpResult r = DdpStep.simulate(prof, BucketAssigner.assign(prof, capBytes, first), costs, options);
-                report.ddp(prof, cap, first, r, ranks);
+                body = () -> report.ddp(prof, cap, first, r, ranks);
             }
         } catch (TunerException | io.ccsim.algorithms.plan.UnsupportedAlgorithmException e) {
             throw new UserException(e.getMessage(), e);
@@ -168,8 +193,60 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
             session.control().setWatcher(null);
             progress.clear();
         }
-        report.finish(simulated.simulations(), (session.clock().getAsLong() - t0) / 1e9);
+        report.header(mode == Mode.fsdp ? "FSDP (ZeRO-3)" : "DDP", topoName, ranks, profileLabel, sourceLabel(), prof, options,
+                headerLines(), provenance);
+        body.run();
+        report.finish(collectives.found(), ex == null ? List.of() : collectives.modeLines(simMode == SimMode.auto),
+                simMode.name(), (session.clock().getAsLong() - t0) / 1e9);
         return 0;
+    }
+
+    /** The sample clusters of an extrapolating run, and their profile (null in a folded run). */
+    private SampleClusters clusters;
+    private CalibrationProfile sampleProfile;
+
+    /**
+     * The extrapolator to the cluster, where {@code --sim-mode} extrapolates (extrapolated; auto beyond
+     * {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs of a healthy catalog cluster), else null.
+     */
+    private Extrapolator extrapolator(NcclEnv nccl) {
+        if (simMode == SimMode.folded) return null;
+        BuildOptions target = new BuildOptions(gpus, nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, false);
+        if (simMode == SimMode.auto) {
+            if (!PerfCommand.beyondAutoFolded(topology, target) || !whatIf.degrade.isEmpty() || !whatIf.down.isEmpty()) {
+                return null;
+            }
+        } else {
+            ExtrapolatedPerf.refuseAsymmetric(topology, whatIf, "--sim-mode folded");
+            if (nodes < 2) {
+                throw new UserException("--sim-mode extrapolated reads a law of the node count from fewer nodes, so it"
+                        + " needs --nodes 2 or more (got " + nodes + "); valid here: --sim-mode folded");
+            }
+        }
+        clusters = new SampleClusters(topology, gpus, whatIf, false, seed, session, nccl, 1);
+        sampleProfile = SimSetup.profile(profile, clusters.at(2));
+        try {
+            return clusters.extrapolator(nodes, sampleProfile);
+        } catch (IllegalArgumentException e) {
+            throw new UserException("ddp --sim-mode " + simMode + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The whole cluster, its profile and the runner that simulates it folded (exact). */
+    private record Target(Topology topology, CalibrationProfile profile, PerfRunner runner) { }
+
+    /**
+     * The whole cluster, built; {@code foldedBudget}: held to the heap of a folded run (auto's calls without a law),
+     * else to that of simulating every worker.
+     */
+    private Target target(NcclEnv nccl, boolean foldedBudget) {
+        boolean offer = simMode == SimMode.folded && TopologyArgs.isCatalog(topology) && nodes > 1;
+        Topology topo = whatIf.resolve(topology, gpus, nodes, seed, false, new TopologyArgs.Guard(session.control(),
+                session.budget(), nccl.net(), 1, offer ? "--sim-mode auto, " : "", foldedBudget));
+        CalibrationProfile cal = SimSetup.profile(profile, topo);
+        PerfRunner runner = new PerfRunner(topo, topo.gpus().size(), cal, nccl, seed);
+        runner.setRunControl(session.control());
+        return new Target(topo, cal, runner);
     }
 
     private StepOptions options() {

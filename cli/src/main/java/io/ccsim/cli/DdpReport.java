@@ -11,8 +11,7 @@ import io.ccsim.algorithms.ddp.FsdpResult;
 import io.ccsim.algorithms.ddp.MeasuredRun;
 import io.ccsim.algorithms.ddp.StepOptions;
 import io.ccsim.algorithms.ddp.StepProfile;
-import io.ccsim.algorithms.graph.CommGraph;
-import io.ccsim.topology.Topology;
+import io.ccsim.algorithms.scale.Extrapolation;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +32,7 @@ final class DdpReport {
         this.json = json;
     }
 
-    void header(String what, Topology topo, CommGraph g, String profileLabel, String source, StepProfile p,
+    void header(String what, String topology, int ranks, String profileLabel, String source, StepProfile p,
                 StepOptions o, List<String> headerLines, Provenance provenance) {
         String measuredAt = p.worldSize().isPresent() ? " (measured at " + p.worldSize().getAsInt() + " ranks)" : "";
         if (json) {
@@ -42,8 +41,8 @@ final class DdpReport {
             for (String l : headerLines) if (l.startsWith(WHAT_IF)) whatIf.add(l.substring(WHAT_IF.length()));
             if (!whatIf.isEmpty()) root.add("what_if", whatIf);
             root.addProperty("mode", what);
-            root.addProperty("topology", topo.name());
-            root.addProperty("ranks", g.nRanks());
+            root.addProperty("topology", topology);
+            root.addProperty("ranks", ranks);
             root.addProperty("profile", profileLabel);
             root.addProperty("gradients", source);
             root.addProperty("tensors", p.gradients().size());
@@ -57,7 +56,7 @@ final class DdpReport {
             return;
         }
         out.printf(Locale.ROOT, "# ccsim ddp: one %s training step on %s, %d ranks; collectives by ccsim's tuner and simulator,"
-                + " profile %s%n", what, topo.name(), g.nRanks(), profileLabel);
+                + " profile %s%n", what, topology, ranks, profileLabel);
         out.println("# provenance: " + provenance.text());
         out.printf(Locale.ROOT, "# gradients: %s: %d tensors, %.1f MiB %s; forward %.3f ms, backward %.3f ms without"
                 + " communication%s%n", source, p.gradients().size(), p.totalBytes() / MIB, p.dtype().longName(),
@@ -198,10 +197,41 @@ final class DdpReport {
         out.println("# note: " + FSDP_SCOPE);
     }
 
-    /** Ends the output; text gets what the run cost: the distinct collectives simulated and the wall time, s. */
-    void finish(long simulations, double wallSeconds) {
-        if (json) out.println(new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root));
-        else out.printf(Locale.ROOT, "# simulated %d distinct collectives in %.2f s wall%n", simulations, wallSeconds);
+    /**
+     * Ends the output: the distinct collectives timed and how ({@code simMode}; {@code modeLines}, the footer of a run
+     * that extrapolated, empty for one folded throughout); text gets what the run cost, its wall time, s.
+     */
+    void finish(List<DdpCollectives.Found> found, List<String> modeLines, String simMode, double wallSeconds) {
+        if (json) {
+            root.addProperty("sim_mode", simMode);
+            JsonArray a = new JsonArray();
+            for (DdpCollectives.Found f : found) {
+                JsonObject o = new JsonObject();
+                o.addProperty("op", f.op().cliName());
+                o.addProperty("bytes", f.bytes());
+                o.addProperty("dtype", f.dtype().longName());
+                o.addProperty("algo", f.cost().algo().ncclName());
+                o.addProperty("proto", f.cost().proto().ncclName());
+                o.addProperty("channels", f.cost().channels());
+                o.addProperty("time_us", round(f.cost().timePs() / 1e6, 3));
+                Extrapolation x = f.extrapolation();
+                o.addProperty("found_by", x == null ? "folded" : "extrapolated");
+                if (x != null) {
+                    o.addProperty("law", x.law().name());
+                    o.addProperty("error_bound_pct", x.law().errorBoundPct());
+                    JsonArray nodes = new JsonArray();
+                    for (int n : x.sampleNodes()) nodes.add(n);
+                    o.add("samples_nodes", nodes);
+                }
+                if (f.whyFolded() != null) o.addProperty("not_extrapolated", f.whyFolded());
+                a.add(o);
+            }
+            root.add("collectives", a);
+            out.println(new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create().toJson(root));
+        } else {
+            for (String l : modeLines) out.println(l);
+            out.printf(Locale.ROOT, "# simulated %d distinct collectives in %.2f s wall%n", found.size(), wallSeconds);
+        }
         out.flush();
     }
 

@@ -14,7 +14,6 @@ import io.ccsim.algorithms.scale.ScalingLaw;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.sim.RunStoppedException;
-import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
 import io.ccsim.topology.TopologyCatalog;
 import java.io.PrintWriter;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code perf --sim-mode extrapolated}: the rows of a cluster too large to simulate, each from exact (folded)
@@ -39,7 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ExtrapolatedPerf {
     private final PerfCommand cmd;
     private final Main.Session session;
-    private final Map<Integer, Topology> built = new ConcurrentHashMap<>();
+    private SampleClusters clusters;
 
     /** One sample simulation of one size: which size, which sample. */
     private record Item(int size, int sample) { }
@@ -56,24 +54,24 @@ final class ExtrapolatedPerf {
     int call(CollectiveOp cop, DataType dt, ReduceOp ro, long[] sizes, NcclEnv nccl, int threads, int[] samples,
              boolean auto) {
         refuseWhatDoesNotApply();
-        Topology two = build(2, nccl, threads);
+        clusters = new SampleClusters(cmd.topology, cmd.gpuCount(), cmd.whatIf, cmd.sharp, cmd.seed, session, nccl, threads);
+        Topology two = clusters.at(2);
         CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
         if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
         Extrapolator ex;
         try {
-            ex = extrapolator(prof, nccl);
+            ex = clusters.extrapolator(cmd.nodes, prof);
         } catch (IllegalArgumentException e) {
             throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
         }
         ex.setSampleNodes(samples);
-        ex.setRunControl(session.control());
         List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
             for (int j = 0; j < plans.get(i).samples().size(); j++) {
                 Extrapolator.Sample s = plans.get(i).samples().get(j);
-                build(s.nodes(), nccl, threads);
+                clusters.at(s.nodes());
                 Extrapolator.SizePlan p = plans.get(i);
                 samplePlans.add(ex.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
                         p.proto(), p.channels(), cmd.nodes));
@@ -81,7 +79,7 @@ final class ExtrapolatedPerf {
             }
         }
         int k = Math.min(threads, items.size());
-        session.budget().check("perf --sim-mode extrapolated", n -> RunBudget.samples(new ArrayList<>(built.values()),
+        session.budget().check("perf --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(),
                 samplePlans, n), k, 0);
         long t0 = System.nanoTime();
         Progress progress = cmd.progressOption.open(cmd.spec.commandLine().getErr(), session);
@@ -149,14 +147,6 @@ final class ExtrapolatedPerf {
         return plans;
     }
 
-    /** The extrapolator to the command's target, over the clusters this mode builds (2 nodes already built). */
-    private Extrapolator extrapolator(CalibrationProfile prof, NcclEnv nccl) {
-        BuildOptions target = new BuildOptions(cmd.gpuCount(), cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
-                cmd.whatIf.nicsPerNode, cmd.sharp);
-        return new Extrapolator(k -> built.get(k), cmd.nodes, catalogName(target), TopologyCatalog.hostsPerLeaf(target),
-                prof, nccl, cmd.seed);
-    }
-
     /**
      * For a run folded by default (no {@code --sim-mode}) on a catalog cluster beyond auto's folded limit: the note
      * that {@code --sim-mode auto} would extrapolate some of its sizes in seconds, naming the laws and their bounds, or
@@ -167,7 +157,9 @@ final class ExtrapolatedPerf {
         Extrapolator ex;
         try {
             refuseWhatDoesNotApply();
-            ex = extrapolator(SimSetup.profile(cmd.profile, build(2, nccl, threads)), nccl);
+            clusters = new SampleClusters(cmd.topology, cmd.gpuCount(), cmd.whatIf, cmd.sharp, cmd.seed, session, nccl,
+                    threads);
+            ex = clusters.extrapolator(cmd.nodes, SimSetup.profile(cmd.profile, clusters.at(2)));
         } catch (UserException | IllegalArgumentException e) {
             return null;   // auto would not extrapolate this run at all: nothing to suggest
         }
@@ -225,24 +217,6 @@ final class ExtrapolatedPerf {
         }
     }
 
-    private String catalogName(BuildOptions target) {
-        try {
-            return TopologyCatalog.fullName(cmd.topology, target);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage(), e);
-        }
-    }
-
-    /** The sample cluster of {@code nodes} nodes, built once (refused before it is built if it does not fit). */
-    private Topology build(int nodes, NcclEnv nccl, int threads) {
-        Topology t = built.get(nodes);
-        if (t != null) return t;
-        t = cmd.whatIf.resolve(cmd.topology, cmd.gpuCount(), nodes, cmd.seed, cmd.sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
-        built.put(nodes, t);
-        return t;
-    }
-
     private static String label(List<Extrapolator.SizePlan> plans, Item item) {
         Extrapolator.SizePlan p = plans.get(item.size());
         return String.format(Locale.ROOT, "perf %s %s %s on %d nodes", p.op().cliName(), Sizes.human(p.bytes()), p.choice(),
@@ -278,14 +252,13 @@ final class ExtrapolatedPerf {
         for (Extrapolation e : done) rows.add(e.row());
         String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("rows", plans.size(), missing);
         PrintWriter out = cmd.spec.commandLine().getOut();
-        Provenance p2 = Provenance.of(cmd.profile, prof, built.get(2), ex.target().sample(), cmd.seed);
-        Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(), targetName,
-                p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
+        Topology two = clusters.at(2);
+        Provenance provenance = SampleClusters.provenance(cmd.profile, prof, two, ex, cmd.seed);
         switch (cmd.format) {
             case json: PerfRowFormats.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             case csv: PerfRowFormats.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
             default:
-                cmd.printText(out, rows, targetName, built.get(2).routing(), ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
+                cmd.printText(out, rows, targetName, two.routing(), ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
                         sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
                         "profile " + SimSetup.profileLabel(cmd.profile, prof));
                 out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d events,"
@@ -320,10 +293,18 @@ final class ExtrapolatedPerf {
      * sample times and the law's measured error bound.
      */
     static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto) {
+        return modeLines(done, targetNodes, auto, false);
+    }
+
+    /**
+     * As {@link #modeLines(List, int, boolean)}; {@code byCall}: the rows are distinct calls of several collectives
+     * (ddp's), each line naming its op.
+     */
+    static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto, boolean byCall) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "# mode: extrapolated%s: not simulated at %,d nodes; each size's choice there"
+        lines.add(String.format(Locale.ROOT, "# mode: extrapolated%s: not simulated at %,d nodes; each %s choice there"
                 + " simulated exactly (folded) on fewer nodes and its scaling law read at %,d nodes",
-                auto ? " (--sim-mode auto)" : "", targetNodes, targetNodes));
+                auto ? " (--sim-mode auto)" : "", targetNodes, byCall ? "distinct collective's" : "size's", targetNodes));
         Map<String, List<Extrapolation>> byLaw = new TreeMap<>();
         for (Extrapolation e : done) {
             byLaw.computeIfAbsent(e.law().name() + " " + java.util.Arrays.toString(e.sampleNodes()), x -> new ArrayList<>()).add(e);
@@ -335,7 +316,8 @@ final class ExtrapolatedPerf {
                     join(java.util.Arrays.stream(first.sampleNodes()).distinct().sorted().toArray()),
                     first.law().errorBoundPct()));
             for (Extrapolation e : group) {
-                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %d B %s/%s x%d:", e.row().bytes(),
+                StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %s%d B %s/%s x%d:",
+                        byCall ? e.row().op().cliName() + " " : "", e.row().bytes(),
                         e.row().algo().ncclName(), e.row().proto().ncclName(), e.row().channels()));
                 for (int i = 0; i < e.sampleNodes().length; i++) {
                     sb.append(String.format(Locale.ROOT, "%s %.3f us (%d nodes%s)", i == 0 ? "" : ",", e.sampleUs()[i],

@@ -14,9 +14,7 @@ import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.algorithms.tuner.Unavailable;
 import io.ccsim.sim.RunStoppedException;
-import io.ccsim.topology.BuildOptions;
 import io.ccsim.topology.Topology;
-import io.ccsim.topology.TopologyCatalog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code tune --sim-mode extrapolated}: the crossover table of a cluster too large to simulate every candidate on,
@@ -41,7 +38,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ExtrapolatedTune {
     private final TuneCommand cmd;
     private final Main.Session session;
-    private final Map<Integer, Topology> built = new ConcurrentHashMap<>();
+    private SampleClusters clusters;
 
     /** A size's candidate that has no law there, and why (the refusal's one line). */
     record Refused(long size, Candidate candidate, String reason) { }
@@ -88,19 +85,16 @@ final class ExtrapolatedTune {
             throw new UserException("--sim-mode extrapolated reads a law of the node count from fewer nodes, so it needs"
                     + " --nodes 2 or more (got " + cmd.nodes + "); valid here: --sim-mode folded");
         }
-        Topology two = build(2, nccl, threads);
+        clusters = new SampleClusters(cmd.topology, cmd.gpus, cmd.whatIf, cmd.sharp, cmd.seed, session, nccl, threads);
+        Topology two = clusters.at(2);
         CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
         if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
-        BuildOptions target = new BuildOptions(cmd.gpus, cmd.nodes, cmd.whatIf.oversubscription, cmd.seed,
-                cmd.whatIf.nicsPerNode, cmd.sharp);
         Extrapolator ex;
         try {
-            ex = new Extrapolator(built::get, cmd.nodes, TopologyCatalog.fullName(cmd.topology, target),
-                    TopologyCatalog.hostsPerLeaf(target), prof, nccl, cmd.seed);
+            ex = clusters.extrapolator(cmd.nodes, prof);
         } catch (IllegalArgumentException e) {
             throw new UserException("tune --sim-mode extrapolated: " + e.getMessage(), e);
         }
-        ex.setRunControl(session.control());
         List<Sized> todo = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
         for (long requested : sizes) {
@@ -140,7 +134,7 @@ final class ExtrapolatedTune {
                 if (p == null) continue;
                 for (int j = 0; j < p.samples().size(); j++) {
                     Extrapolator.Sample s = p.samples().get(j);
-                    build(s.nodes(), nccl, threads);
+                    clusters.at(s.nodes());
                     samplePlans.add(ex.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
                             p.proto(), p.channels(), cmd.nodes));
                     items.add(new Item(i, k, j));
@@ -148,7 +142,7 @@ final class ExtrapolatedTune {
             }
         }
         if (!samplePlans.isEmpty()) {
-            session.budget().check("tune --sim-mode extrapolated", n -> RunBudget.samples(new ArrayList<>(built.values()),
+            session.budget().check("tune --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(),
                     samplePlans, n), Math.min(threads, items.size()), 0);
         }
         long t0 = System.nanoTime();
@@ -304,16 +298,6 @@ final class ExtrapolatedTune {
             }
         }
         return out;
-    }
-
-    /** The sample cluster of {@code nodes} nodes, built once (refused before it is built if it does not fit). */
-    private Topology build(int nodes, NcclEnv nccl, int threads) {
-        Topology t = built.get(nodes);
-        if (t != null) return t;
-        t = cmd.whatIf.resolve(cmd.topology, cmd.gpus, nodes, cmd.seed, cmd.sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads));
-        built.put(nodes, t);
-        return t;
     }
 
     private static String label(CollectiveOp cop, List<Sized> todo, Item item) {
