@@ -121,13 +121,17 @@ final class NcclTestsCommand implements Callable<Integer> {
         if (jobs < 0) throw new UserException("--jobs: invalid " + jobs + "; valid: 1 or more sizes at once, or 0 for one per processor");
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
+        // a cluster too large to fold here is one that perf's extrapolated mode reads, in the same table
+        String offer = TopologyArgs.isCatalog(topology) ? "'ccsim perf --sim-mode auto' (one call per size, extrapolated"
+                + " from fewer nodes where it cannot be simulated), " : "";
         NcclTestsRanks ranks = NcclTestsRanks.resolve(topology, c, np, nodes, seed,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, offer, true));
         Topology topo = ranks.topology();
         RankPlacement place = ranks.placement();
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         SymkModel symk = symmetric(c);
-        PerfSizes.Setup setup = new PerfSizes.Setup(topo, place.ranks(), prof, nccl, seed, symk, SimExecution.Folding.RANKS, place.nodes());
+        PerfSizes.Setup setup = new PerfSizes.Setup(topo, place.ranks(), prof, nccl, seed, symk, SimExecution.Folding.RANKS,
+                place.nodes(), place.nodes() > 1 ? offer : "");
         PerfRunner runner = setup.runner(session);
         Provenance provenance = Provenance.of(profile, prof, topo, runner.graph(), seed);
         Path json = c.outputFile() == null ? null : NcclTestsJson.claim(c.outputFile());

@@ -43,13 +43,21 @@ final class PerfSizes {
      * @param noLaw        why {@code --sim-mode auto} runs folded where it meant to extrapolate, or null
      * @param foldedBudget whether a folded run is budgeted as folded (its state, then what it simulates); else as if
      *                     it simulated every worker
+     * @param offer        what a refusal for heap offers besides fewer nodes and more heap (ending in ", "), or null
+     *                     for {@code --sim-mode extrapolated} where the run is held to every worker's heap
      */
     record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-                 SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget) {
-        /** A setup whose run was not first meant to be extrapolated, budgeted as it simulates. */
+                 SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, String offer) {
+        /** A setup of perf's. */
         Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-              SimExecution.Folding folding, int nodes) {
-            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true);
+              SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, noLaw, foldedBudget, null);
+        }
+
+        /** A setup whose run was not first meant to be extrapolated, budgeted as it simulates; see {@code offer}. */
+        Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
+              SimExecution.Folding folding, int nodes, String offer) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true, offer);
         }
 
         PerfRunner runner(Main.Session session) {
@@ -172,8 +180,8 @@ final class PerfSizes {
         }
         if (largest >= 0) {
             // held to every worker's heap though folded: auto would extrapolate it (PerfCommand)
-            String alternative = setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget()
-                    ? "--sim-mode extrapolated, " : "";
+            String alternative = setup.offer() != null ? setup.offer()
+                    : setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget() ? "--sim-mode extrapolated, " : "";
             session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
                     k -> RunBudget.plans(topo, planned, k, folded), Math.min(threads, planned.size()), setup.nodes(),
                     alternative);
