@@ -43,18 +43,26 @@ final class Constraint {
      */
     final int id;
 
+    /*
+     * The member ring and the path list start empty, shared, and are allocated when a flow first crosses the
+     * constraint: a cluster of 100,000 GPUs has 1.1 M constraints, of which a folded run crosses a few thousand.
+     */
+    private static final Flow[] NO_MEMBERS = {};
+    private static final int[] NO_INTS = {};
+    private static final FlowNetwork.Path[] NO_PATHS = {};
+
     /** members at {@code [head, end)} masked by {@link #mask}, with null entries (tombstones) where members left */
-    Flow[] members = new Flow[4];
+    Flow[] members = NO_MEMBERS;
     /** per entry of {@link #members}: this constraint's index in the member's {@link Flow#cons} */
-    private int[] slots = new int[4];
+    private int[] slots = NO_INTS;
     /** per entry of {@link #members}: the member's weight here (its crossings times its multiplicity) */
-    int[] weights = new int[4];
+    int[] weights = NO_INTS;
     /** the ring's first used entry, not masked ({@code head <= end}) */
     int head;
     /** one past the ring's last used entry, not masked */
     int end;
-    /** {@code members.length - 1} (a power of two) */
-    int mask = 3;
+    /** {@code members.length - 1} (a power of two less one; -1 while the ring is unallocated and empty) */
+    int mask = -1;
     /** live members: the flows in their bandwidth phase that cross this constraint */
     int size;
 
@@ -91,7 +99,7 @@ final class Constraint {
     /** Adds f, which crosses this constraint as its {@code slot}-th; returns its position in {@link #members}. */
     int add(Flow f, int slot) {
         if (end - head == members.length) {
-            if (size <= members.length / 2) {
+            if (members.length > 0 && size <= members.length / 2) {
                 compact();
             } else {
                 grow();
@@ -131,7 +139,7 @@ final class Constraint {
 
     /** Doubles the ring, its live members moved to the front in order (each told its new position). */
     private void grow() {
-        int n = members.length * 2;
+        int n = Math.max(4, members.length * 2);
         Flow[] ms = new Flow[n];
         int[] ss = new int[n];
         int[] ws = new int[n];
@@ -174,12 +182,12 @@ final class Constraint {
      * the paths crossing this constraint that have had a flow entered without an event, at [0, nPaths): where
      * EventFreeEntry finds those flows to hand them to the solver
      */
-    FlowNetwork.Path[] paths = new FlowNetwork.Path[2];
+    FlowNetwork.Path[] paths = NO_PATHS;
     int nPaths;
 
     void addPath(FlowNetwork.Path p) {
         if (nPaths == paths.length) {
-            paths = Arrays.copyOf(paths, 2 * nPaths);
+            paths = Arrays.copyOf(paths, Math.max(2, 2 * nPaths));
         }
         paths[nPaths++] = p;
     }
