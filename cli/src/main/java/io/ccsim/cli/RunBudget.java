@@ -181,11 +181,12 @@ final class RunBudget {
     }
 
     /**
-     * The need of an extrapolation's samples: every sample topology (all are kept), and the {@code concurrent} largest
-     * sample simulations at once.
+     * The need of an extrapolation's samples: every sample topology (all are kept), and the least the
+     * {@code concurrent} largest sample simulations need at once, folded as they run (each is checked again once its
+     * folding is known: {@link #foldedCheck}).
      */
     static Need samples(List<Topology> topologies, List<Plan> plans, int concurrent) {
-        Need sims = plans(topologies.get(0), plans, concurrent);
+        Need sims = plans(topologies.get(0), plans, concurrent, true);
         long topo = 0;
         long nodes = 0;
         long links = 0;

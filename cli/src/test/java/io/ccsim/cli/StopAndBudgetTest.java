@@ -269,6 +269,28 @@ class StopAndBudgetTest {
         assertThat(need).isGreaterThan(least + (1L << 20));
     }
 
+    /**
+     * An extrapolation's samples are budgeted folded, as they run: on GB200 NVL72 racks a sample of 33 racks is 2,376
+     * GPUs of NVLSTree x32, whose every worker simulated would not fit this heap (the 66-rack target was refused so,
+     * and 200 racks needed 23.7 GiB), where the folded samples run in a few hundred MB.
+     */
+    @Test
+    void anExtrapolationsSamplesAreBudgetedFoldedAsTheyRun() {
+        io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 33));
+        io.ccsim.algorithms.perf.PerfRunner runner = new io.ccsim.algorithms.perf.PerfRunner(t, t.gpus().size(),
+                io.ccsim.algorithms.profile.CalibrationProfile.builtin("b200"), NcclEnv.empty(), 0);
+        io.ccsim.algorithms.plan.Plan plan = runner.plan(io.ccsim.algorithms.CollectiveOp.ALL_REDUCE, 16L << 20,
+                io.ccsim.algorithms.DataType.FLOAT32, io.ccsim.algorithms.ReduceOp.SUM, 0);
+        assertThat(plan.options().algorithm()).isEqualTo(io.ccsim.algorithms.Algorithm.NVLS_TREE);
+        long unfolded = RunBudget.plans(t, java.util.List.of(plan), 1).heapBytes();
+        long folded = RunBudget.plans(t, java.util.List.of(plan), 1, true).heapBytes();
+        assertThat(folded).isLessThan(unfolded / 2);
+        CliTest.Result r = withHeap(unfolded - (1L << 20), "perf", "--topology", "gb200-nvl72", "--nodes", "66", "--op",
+                "all_reduce", "-b", "16M", "-e", "16M", "--sim-mode", "extrapolated", "--jobs", "1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("simulated on 16, 33 nodes").containsPattern("(?m)^ +16777216 .* NVLSTree +Simple +32$");
+    }
+
     @Test
     void aDefaultRunThatAutoWouldExtrapolateIsHeldToEveryWorkersHeapAndOffersExtrapolation() {
         // 130 HGX nodes (1,040 GPUs): auto would extrapolate NCCL's NVLSTree (the tree law), so the folded default run

@@ -47,6 +47,7 @@ public final class Extrapolator {
     private final Tuner tuner;
     private int[] sampleOverride;
     private RunControl control;
+    private java.util.function.Function<Topology, PerfRunner.FoldedCheck> checks;
 
     /**
      * One simulation of a size: {@code count} elements per rank on {@code nodes} nodes, rooted at {@code root}; a
@@ -110,6 +111,14 @@ public final class Extrapolator {
 
     /** The control every later sample simulation polls (null: none). */
     public void setRunControl(RunControl control) { this.control = control; }
+
+    /**
+     * The check each later sample runner gives its simulation once its folding is known, per sample cluster (null:
+     * none); see {@link PerfRunner#setFoldedCheck}.
+     */
+    public void setFoldedChecks(java.util.function.Function<Topology, PerfRunner.FoldedCheck> checks) {
+        this.checks = checks;
+    }
 
     /** nccl-tests' per-rank count at the target for a size of {@code bytes}. */
     public long countFor(CollectiveOp op, long bytes, DataType dtype) {
@@ -283,6 +292,7 @@ public final class Extrapolator {
         PerfRunner r = new PerfRunner(t, t.gpus().size(), profile, env, seed);
         r.setFolding(SimExecution.Folding.RANKS);
         r.setRunControl(control);
+        if (checks != null) r.setFoldedCheck(checks.apply(t));
         return r;
     }
 
