@@ -218,7 +218,7 @@ final class DdpReport {
                 o.addProperty("found_by", x == null ? "folded" : "extrapolated");
                 if (x != null) {
                     o.addProperty("law", x.law().name());
-                    o.addProperty("error_bound_pct", x.law().errorBoundPct());
+                    o.addProperty("error_bound_pct", x.errorBoundPct());
                     JsonArray nodes = new JsonArray();
                     for (int n : x.sampleNodes()) nodes.add(n);
                     o.add("samples_nodes", nodes);

@@ -10,7 +10,6 @@ import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.scale.Extrapolation;
 import io.ccsim.algorithms.scale.Extrapolator;
 import io.ccsim.algorithms.scale.NotExtrapolatedException;
-import io.ccsim.algorithms.scale.ScalingLaw;
 import io.ccsim.algorithms.tuner.NcclEnv;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.sim.RunStoppedException;
@@ -170,8 +169,8 @@ final class ExtrapolatedPerf {
             if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;
             counted++;
             try {
-                ScalingLaw law = ex.plan(cop, s, dt, ro, cmd.root).law();
-                laws.put(law.name(), law.errorBoundPct());
+                Extrapolator.SizePlan p = ex.plan(cop, s, dt, ro, cmd.root);
+                laws.merge(p.law().name(), p.law().errorBoundPct(p.algo()), Math::max);
                 served++;
             } catch (RuntimeException e) {   // no law, a refused regime, or nothing to choose: auto runs it folded too
                 continue;
@@ -285,7 +284,7 @@ final class ExtrapolatedPerf {
         String bytes = java.util.Arrays.stream(e.sampleBytes()).mapToObj(Long::toString)
                 .collect(java.util.stream.Collectors.joining(" "));
         return List.of("extrapolated", e.law().name(), join(e.sampleNodes()).replace(", ", " "), bytes,
-                String.format(Locale.ROOT, "%.2f", e.law().errorBoundPct()));
+                String.format(Locale.ROOT, "%.2f", e.errorBoundPct()));
     }
 
     /**
@@ -307,14 +306,15 @@ final class ExtrapolatedPerf {
                 auto ? " (--sim-mode auto)" : "", targetNodes, byCall ? "distinct collective's" : "size's", targetNodes));
         Map<String, List<Extrapolation>> byLaw = new TreeMap<>();
         for (Extrapolation e : done) {
-            byLaw.computeIfAbsent(e.law().name() + " " + java.util.Arrays.toString(e.sampleNodes()), x -> new ArrayList<>()).add(e);
+            byLaw.computeIfAbsent(e.law().name() + " " + java.util.Arrays.toString(e.sampleNodes()) + " "
+                    + e.law().boundScope(e.row().algo()), x -> new ArrayList<>()).add(e);
         }
         for (List<Extrapolation> group : byLaw.values()) {
             Extrapolation first = group.get(0);
-            lines.add(String.format(Locale.ROOT, "#   law %s: %s; simulated on %s nodes; measured error of this law <= %.2f %%"
-                    + " (validation grid, docs/performance.md)", first.law().name(), first.law().description(),
+            lines.add(String.format(Locale.ROOT, "#   law %s: %s; simulated on %s nodes; measured error of this law%s <= %.2f"
+                    + " %% (validation grid, docs/performance.md)", first.law().name(), first.law().description(),
                     join(java.util.Arrays.stream(first.sampleNodes()).distinct().sorted().toArray()),
-                    first.law().errorBoundPct()));
+                    first.law().boundScope(first.row().algo()), first.errorBoundPct()));
             for (Extrapolation e : group) {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "#     %s%d B %s/%s x%d:",
                         byCall ? e.row().op().cliName() + " " : "", e.row().bytes(),

@@ -231,7 +231,7 @@ final class ExtrapolatedTune {
         for (TuneCommand.Line l : r.lines()) {
             for (TuneCommand.Cell c : l.cells()) {
                 Extrapolation x = c.extrapolation();
-                String key = x.law().name() + " on " + sampleNodes(x);
+                String key = x.law().name() + " on " + sampleNodes(x) + " " + x.errorBoundPct();
                 served.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(c.label());
                 lawOf.putIfAbsent(key, x);
             }
@@ -240,7 +240,7 @@ final class ExtrapolatedTune {
             Extrapolation x = lawOf.get(e.getKey());
             out.add(String.format(Locale.ROOT, "#   law %s (%s): %s; simulated on %s nodes; measured error <= %.2f %%"
                     + " (validation grid, docs/performance.md)", x.law().name(), String.join(", ", e.getValue()),
-                    x.law().description(), sampleNodes(x), x.law().errorBoundPct()));
+                    x.law().description(), sampleNodes(x), x.errorBoundPct()));
         }
         if (!r.refused().isEmpty()) {
             out.add("# not extrapolated (no cell):");
@@ -270,7 +270,7 @@ final class ExtrapolatedTune {
             for (Close c : close) {
                 out.add(String.format(Locale.ROOT, "#   %d B: %s %.1f us, %s %.1f us (+%.2f %%; bounds %.2f + %.2f %%)",
                         c.bytes(), c.best().label(), c.best().timeUs(), c.next().label(), c.next().timeUs(), c.gapPct(),
-                        c.best().extrapolation().law().errorBoundPct(), c.next().extrapolation().law().errorBoundPct()));
+                        c.best().extrapolation().errorBoundPct(), c.next().extrapolation().errorBoundPct()));
             }
         }
         return out;
@@ -293,7 +293,7 @@ final class ExtrapolatedTune {
             }
             if (next == null || best.extrapolation() == null || next.extrapolation() == null) continue;
             double gapPct = (next.timeUs() - best.timeUs()) / best.timeUs() * 100;
-            if (gapPct < best.extrapolation().law().errorBoundPct() + next.extrapolation().law().errorBoundPct()) {
+            if (gapPct < best.extrapolation().errorBoundPct() + next.extrapolation().errorBoundPct()) {
                 out.add(new Close(l.bytes(), best, next, gapPct));
             }
         }

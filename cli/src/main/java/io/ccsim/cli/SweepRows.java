@@ -62,7 +62,7 @@ public final class SweepRows {
             return;
         }
         o.addProperty("law", e.law().name());
-        o.addProperty("error_bound_pct", e.law().errorBoundPct());
+        o.addProperty("error_bound_pct", e.errorBoundPct());
     }
 
     /** {@code o} as one line of JSON, nulls kept. */

@@ -485,7 +485,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 else sb.append(String.format(Locale.ROOT, ",%.3f,%d", c.timeUs(), c.channels()));
                 if (c != null && extrapolated) {
                     sb.append(String.format(Locale.ROOT, ",%s,%.2f", c.extrapolation().law().name(),
-                            c.extrapolation().law().errorBoundPct()));
+                            c.extrapolation().errorBoundPct()));
                 }
             }
             out.println(sb.append(',').append(line.best()).append(',').append(line.nccl()).append(',').append(prov));
@@ -528,7 +528,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 co.addProperty("time_us", PerfRowFormats.round(c.timeUs(), 3));
                 if (c.extrapolation() != null) {
                     co.addProperty("law", c.extrapolation().law().name());
-                    co.addProperty("error_bound_pct", c.extrapolation().law().errorBoundPct());
+                    co.addProperty("error_bound_pct", c.extrapolation().errorBoundPct());
                 }
                 cand.add(co);
             }

@@ -37,6 +37,9 @@ public record Extrapolation(PerfRow row, int targetNodes, ScalingLaw law, int[] 
 
     @Override public double[] targetRegressors() { return targetRegressors.clone(); }
 
+    /** The largest error of this reading measured on the validation grid, per cent: its law's for its algorithm. */
+    public double errorBoundPct() { return law.errorBoundPct(row.algo()); }
+
     @Override public int[] sampleNodes() { return sampleNodes.clone(); }
 
     @Override public long[] sampleBytes() { return sampleBytes.clone(); }
