@@ -98,10 +98,7 @@ final class DdpCollectives implements CollectiveCosts {
                     + " (folded where no law serves) or folded, or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
         }
         List<Plan> plans = new ArrayList<>();
-        for (Extrapolator.Sample s : p.samples()) {
-            plans.add(extrapolator.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
-                    p.proto(), p.channels(), extrapolator.target().nodes()));
-        }
+        for (Extrapolator.Sample s : p.samples()) plans.add(extrapolator.samplePlan(p, s));
         session.budget().check("ddp --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(), plans, n), 1, 0);
         double[] us = new double[p.samples().size()];
         for (int i = 0; i < us.length; i++) {

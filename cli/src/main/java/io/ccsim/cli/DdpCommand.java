@@ -138,7 +138,8 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         int ranks;
         Provenance provenance;
         String profileLabel;
-        Extrapolator ex = extrapolator(nccl);
+        SampleClusters.Start start = extrapolation(nccl);
+        Extrapolator ex = start == null ? null : start.extrapolator();
         if (ex == null) {
             Target t = target(nccl, false);
             collectives = new DdpCollectives(null, null, t::runner, session);
@@ -151,8 +152,8 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
                     session);
             topoName = ex.target().name();
             ranks = ex.target().nRanks();
-            provenance = SampleClusters.provenance(profile, sampleProfile, clusters.at(2), ex, seed);
-            profileLabel = SimSetup.profileLabel(profile, sampleProfile);
+            provenance = SampleClusters.provenance(profile, start.profile(), start.two(), ex, seed);
+            profileLabel = SimSetup.profileLabel(profile, start.profile());
         }
         // the status line: the collective being simulated (each distinct one once) and how far it is
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
@@ -201,15 +202,14 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
         return 0;
     }
 
-    /** The sample clusters of an extrapolating run, and their profile (null in a folded run). */
+    /** The sample clusters of an extrapolating run (null in a folded run). */
     private SampleClusters clusters;
-    private CalibrationProfile sampleProfile;
 
     /**
-     * The extrapolator to the cluster, where {@code --sim-mode} extrapolates (extrapolated; auto beyond
-     * {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs of a healthy catalog cluster), else null.
+     * Where {@code --sim-mode} extrapolates (extrapolated; auto beyond {@link PerfCommand#AUTO_FOLDED_MAX_GPUS} GPUs of
+     * a healthy catalog cluster), its start: the sample clusters' profile and the extrapolator to the cluster; else null.
      */
-    private Extrapolator extrapolator(NcclEnv nccl) {
+    private SampleClusters.Start extrapolation(NcclEnv nccl) {
         if (simMode == SimMode.folded) return null;
         BuildOptions target = new BuildOptions(gpus, nodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, false);
         if (simMode == SimMode.auto) {
@@ -217,19 +217,10 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
                 return null;
             }
         } else {
-            ExtrapolatedPerf.refuseAsymmetric(topology, whatIf, "--sim-mode folded");
-            if (nodes < 2) {
-                throw new UserException("--sim-mode extrapolated reads a law of the node count from fewer nodes, so it"
-                        + " needs --nodes 2 or more (got " + nodes + "); valid here: --sim-mode folded");
-            }
+            SampleClusters.requireExtrapolable(topology, whatIf, nodes, "--sim-mode folded");
         }
         clusters = new SampleClusters(topology, gpus, whatIf, false, seed, session, nccl, 1);
-        sampleProfile = SimSetup.profile(profile, clusters.at(2));
-        try {
-            return clusters.extrapolator(nodes, sampleProfile);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("ddp --sim-mode " + simMode + ": " + e.getMessage(), e);
-        }
+        return clusters.start(profile, nodes, 0, "ddp --sim-mode " + simMode);
     }
 
     /** The whole cluster, its profile and the runner that simulates it folded (exact). */

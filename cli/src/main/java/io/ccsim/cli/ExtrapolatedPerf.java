@@ -54,26 +54,17 @@ final class ExtrapolatedPerf {
              boolean auto) {
         refuseWhatDoesNotApply();
         clusters = new SampleClusters(cmd.topology, cmd.gpuCount(), cmd.whatIf, cmd.sharp, cmd.seed, session, nccl, threads);
-        Topology two = clusters.at(2);
-        CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
-        if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
-        Extrapolator ex;
-        try {
-            ex = clusters.extrapolator(cmd.nodes, prof);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
-        }
+        SampleClusters.Start start = clusters.start(cmd.profile, cmd.nodes, sizes.length > 0 ? sizes[sizes.length - 1] : 0,
+                "perf --sim-mode extrapolated");
+        CalibrationProfile prof = start.profile();
+        Extrapolator ex = start.extrapolator();
         ex.setSampleNodes(samples);
         List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
             for (int j = 0; j < plans.get(i).samples().size(); j++) {
-                Extrapolator.Sample s = plans.get(i).samples().get(j);
-                clusters.at(s.nodes());
-                Extrapolator.SizePlan p = plans.get(i);
-                samplePlans.add(ex.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
-                        p.proto(), p.channels(), cmd.nodes));
+                samplePlans.add(ex.samplePlan(plans.get(i), plans.get(i).samples().get(j)));
                 items.add(new Item(i, j));
             }
         }
@@ -158,7 +149,7 @@ final class ExtrapolatedPerf {
             refuseWhatDoesNotApply();
             clusters = new SampleClusters(cmd.topology, cmd.gpuCount(), cmd.whatIf, cmd.sharp, cmd.seed, session, nccl,
                     threads);
-            ex = clusters.extrapolator(cmd.nodes, SimSetup.profile(cmd.profile, clusters.at(2)));
+            ex = clusters.start(cmd.profile, cmd.nodes, 0, "perf --sim-mode auto").extrapolator();
         } catch (UserException | IllegalArgumentException e) {
             return null;   // auto would not extrapolate this run at all: nothing to suggest
         }

@@ -14,7 +14,6 @@ import io.ccsim.algorithms.tuner.TuneResult;
 import io.ccsim.algorithms.tuner.TunerException;
 import io.ccsim.algorithms.tuner.Unavailable;
 import io.ccsim.sim.RunStoppedException;
-import io.ccsim.topology.Topology;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -80,21 +79,12 @@ final class ExtrapolatedTune {
 
     /** Tunes {@code sizes} at the command's target: every candidate's extrapolated time. */
     Result run(CollectiveOp cop, DataType dt, long[] sizes, NcclEnv nccl, int threads) {
-        ExtrapolatedPerf.refuseAsymmetric(cmd.topology, cmd.whatIf, "--sim-mode folded");
-        if (cmd.nodes < 2) {
-            throw new UserException("--sim-mode extrapolated reads a law of the node count from fewer nodes, so it needs"
-                    + " --nodes 2 or more (got " + cmd.nodes + "); valid here: --sim-mode folded");
-        }
+        SampleClusters.requireExtrapolable(cmd.topology, cmd.whatIf, cmd.nodes, "--sim-mode folded");
         clusters = new SampleClusters(cmd.topology, cmd.gpus, cmd.whatIf, cmd.sharp, cmd.seed, session, nccl, threads);
-        Topology two = clusters.at(2);
-        CalibrationProfile prof = SimSetup.profile(cmd.profile, two);
-        if (sizes.length > 0) SimSetup.checkBuffers(two, two.gpus().size(), sizes[sizes.length - 1]);
-        Extrapolator ex;
-        try {
-            ex = clusters.extrapolator(cmd.nodes, prof);
-        } catch (IllegalArgumentException e) {
-            throw new UserException("tune --sim-mode extrapolated: " + e.getMessage(), e);
-        }
+        SampleClusters.Start start = clusters.start(cmd.profile, cmd.nodes, sizes.length > 0 ? sizes[sizes.length - 1] : 0,
+                "tune --sim-mode extrapolated");
+        CalibrationProfile prof = start.profile();
+        Extrapolator ex = start.extrapolator();
         List<Sized> todo = new ArrayList<>();
         List<Refused> refused = new ArrayList<>();
         for (long requested : sizes) {
@@ -133,10 +123,7 @@ final class ExtrapolatedTune {
                 Extrapolator.SizePlan p = todo.get(i).plans().get(k);
                 if (p == null) continue;
                 for (int j = 0; j < p.samples().size(); j++) {
-                    Extrapolator.Sample s = p.samples().get(j);
-                    clusters.at(s.nodes());
-                    samplePlans.add(ex.runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(),
-                            p.proto(), p.channels(), cmd.nodes));
+                    samplePlans.add(ex.samplePlan(p, p.samples().get(j)));
                     items.add(new Item(i, k, j));
                 }
             }
@@ -182,9 +169,7 @@ final class ExtrapolatedTune {
             if (line == null) missing.add(z.bytes());
             else if (!line.cells().isEmpty()) lines.add(line);
         }
-        Provenance p2 = Provenance.of(cmd.profile, prof, two, ex.target().sample(), cmd.seed);
-        Provenance provenance = new Provenance(p2.ccsimVersion(), p2.ncclModel(), p2.profile(), p2.calibrated(),
-                ex.target().name(), p2.gpu(), ex.target().nRanks(), ex.target().nodes(), p2.seed());
+        Provenance provenance = SampleClusters.provenance(cmd.profile, prof, start.two(), ex, cmd.seed);
         return new Result(provenance, SimSetup.profileLabel(cmd.profile, prof), lines, new ArrayList<>(labels), unavailable,
                 refused, wall, items.size(), events, sweep.stopped(), missing, todo.size(), uncovered);
     }

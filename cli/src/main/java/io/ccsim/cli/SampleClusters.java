@@ -48,6 +48,41 @@ final class SampleClusters {
         this.concurrent = concurrent;
     }
 
+    /**
+     * What an extrapolated run starts from: the 2-node cluster, the profile of its board and the extrapolator to the
+     * target.
+     */
+    record Start(Topology two, CalibrationProfile profile, Extrapolator extrapolator) { }
+
+    /**
+     * Refuses, in one line, a target no extrapolation describes: a topology file, a degraded or down link
+     * ({@link ExtrapolatedPerf#refuseAsymmetric}), or fewer than 2 nodes; {@code valid} names the modes that simulate
+     * it ("--sim-mode folded").
+     */
+    static void requireExtrapolable(String topology, WhatIfOptions whatIf, int nodes, String valid) {
+        ExtrapolatedPerf.refuseAsymmetric(topology, whatIf, valid);
+        if (nodes < 2) {
+            throw new UserException("--sim-mode extrapolated reads a law of the node count from fewer nodes, so it needs"
+                    + " --nodes 2 or more (got " + nodes + "); valid here: " + valid);
+        }
+    }
+
+    /**
+     * Builds the 2-node cluster, reads the profile for its board ({@code profileFile}, or the built-in one), checks
+     * that a call of {@code largestBytes} fits its GPUs' memory (none checked where it is 0 or less) and makes the
+     * extrapolator to {@code targetNodes} nodes; {@code command} ("tune --sim-mode extrapolated") names a refusal.
+     */
+    Start start(Path profileFile, int targetNodes, long largestBytes, String command) {
+        Topology two = at(2);
+        CalibrationProfile prof = SimSetup.profile(profileFile, two);
+        if (largestBytes > 0) SimSetup.checkBuffers(two, two.gpus().size(), largestBytes);
+        try {
+            return new Start(two, prof, extrapolator(targetNodes, prof));
+        } catch (IllegalArgumentException e) {
+            throw new UserException(command + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The cluster of {@code nodes} nodes, built on first use. */
     Topology at(int nodes) {
         return built.computeIfAbsent(nodes, k -> whatIf.resolve(topology, gpus, k, seed, sharp,
@@ -65,7 +100,7 @@ final class SampleClusters {
      * @throws UserException if the catalog does not build such a target
      * @throws IllegalArgumentException if the extrapolator refuses it
      */
-    Extrapolator extrapolator(int targetNodes, CalibrationProfile prof) {
+    private Extrapolator extrapolator(int targetNodes, CalibrationProfile prof) {
         BuildOptions target = new BuildOptions(gpus, targetNodes, whatIf.oversubscription, seed, whatIf.nicsPerNode, sharp);
         String name;
         try {

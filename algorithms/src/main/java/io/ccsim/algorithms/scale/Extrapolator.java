@@ -9,6 +9,7 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
 import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.sim.PipelineUnits;
 import io.ccsim.algorithms.sim.SimExecution;
@@ -294,6 +295,15 @@ public final class Extrapolator {
         r.setRunControl(control);
         if (checks != null) r.setFoldedCheck(checks.apply(t));
         return r;
+    }
+
+    /**
+     * The plan sample {@code s} of {@code p} simulates (on a runner of its node count, chunked for the target), for
+     * budgets and progress; planning generates no steps.
+     */
+    public Plan samplePlan(SizePlan p, Sample s) {
+        return runnerAt(s.nodes()).plan(p.op(), s.count(), p.dtype(), p.redop(), s.root(), p.algo(), p.proto(),
+                p.channels(), targetNodes);
     }
 
     /**
