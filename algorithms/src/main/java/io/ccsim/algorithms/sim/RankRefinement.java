@@ -19,12 +19,12 @@ final class RankRefinement {
      *   connection k of a simulated channel (connection channel, from, to): initial colour its connection index, hop
      *     latency and the steps at which its sender and its receiver use it; related to its sender's and receiver's units and to the links its route crosses, each way;
      *   link l of the flow network: initial colour its capacity, sharing and duplex efficiency.
-     * A round recolours each entity from its colour and its neighbours' colours: a unit from its connections in its own
-     * order; a connection from its two units and the multiset of (link colour, direction) of its hops; a link from
-     * the multiset of (connection colour, direction) crossing it. A multiset is hashed as the sum of its members' hashes,
-     * which no order changes (no sort: a spine link is crossed by thousands of connections). Colours only split (each
-     * new colour hashes the old one); when a round splits nothing the partition is the coarsest equitable one finer than
-     * the initial colours. Classes are counted in a hash set of the colours, not by sorting them.
+     * A round (ColourRefinement) splits each class by its members' neighbours' classes: a unit's connections in its own
+     * order; a connection's two units and the multiset of (link class, direction) of its hops; a link's multiset of
+     * (connection class, direction) crossing it. A multiset is hashed as the sum of its members' hashes, which no order
+     * changes (no sort: a spine link is crossed by thousands of connections). Classes only split; when a round splits
+     * nothing the partition is the coarsest equitable one finer than the initial colours, and the final colours name
+     * its classes.
      * A link entity that never binds (SlackLinks: its crossing connections' rate bounds fit in its capacity) takes no
      * part: it relates no connections, is no part of a connection's colour and is no hop of the quotient, since the
      * max-min fair rates are those of the network without it (its latency is the connection's, kept apart).
@@ -326,14 +326,14 @@ final class RankRefinement {
     }
 
     /*
-     * Rounds. Each round recolours every unit, connection and link entity, and a round that adds no class ends the
-     * refinement. Rings settle in a round or two and trees in about their depth (15 rounds at 1,024 GPUs), but a chain
-     * (a ring broadcast or reduce) tells its ranks apart one step from the root per round: n / 2 rounds of all n
-     * ranks, quadratic (a broadcast on 100,000 GPUs: about 50,000 rounds of 2.5 M entities, over an hour). A chain's
-     * ranks never fold within a channel, so the refinement stops after MAX_WORK entity updates (at least MIN_ROUNDS
-     * rounds) and nothing folds: exact, with every worker simulated. Below that budget the scale benchmark's cases
-     * settle (the 1,024-GPU tree in 15 rounds of 60 k entities, the 1,024-GPU broadcast in about 512 of 40 k); at
-     * 100,000 GPUs a broadcast stops after 197 rounds, about 25 s.
+     * Rounds (ColourRefinement: each round recolours only the neighbours of what the last one split, with the partition
+     * and round count of recolouring everything). Rings settle in a round or two and trees in about their depth (14
+     * rounds at 1,024 GPUs, about a third of the entities each), but a chain (a ring broadcast or reduce) tells its
+     * ranks apart one step from the root per round: n / 2 rounds (a broadcast on 100,000 GPUs: about 50,000). A chain's
+     * ranks never fold within a channel, so the refinement stops after the rounds that MAX_WORK entity updates of every
+     * entity would take (at least MIN_ROUNDS) and nothing folds: exact, with every worker simulated. Below that budget
+     * the scale benchmark's cases settle (the 1,024-GPU broadcast in about 512 rounds); at 100,000 GPUs a broadcast
+     * of 1 MiB stops after 405 rounds, in 0.22 s (10.0 s when every round recoloured every entity).
      */
     /** Entity updates (rounds x entities) after which an unsettled refinement stops. */
     static final long MAX_WORK = 1L << 29;
@@ -343,42 +343,26 @@ final class RankRefinement {
     /** Recolours until a round splits no class (returns 0) or the work budget is spent (returns the rounds run). */
     private int refine() {
         int nl = lc.length;
-        int unitClasses = distinct(uc, true);
-        if (unitClasses == activeUnits()) return 0; // every worker differs already: nothing can fold
-        int classes = unitClasses + distinct(kc, false) + distinct(lc, false);
+        if (distinct(uc, true) == activeUnits()) return 0; // every worker differs already: nothing can fold
         long entities = (long) activeUnits() + kc.length + nl;
         long maxRounds = Math.max(MIN_ROUNDS, maxWork / Math.max(1, entities));
-        for (int round = 0; round < uc.length + kc.length + nl; round++) {
-            if (round == maxRounds) return round;
-            // a fraction of the budget once the refinement is long (a chain); most settle within MIN_ROUNDS
-            refining.accept(round < MIN_ROUNDS ? Double.NaN : round / (double) maxRounds);
-            long[] nu = new long[uc.length];
-            for (int u = 0; u < uc.length; u++) {
-                if (inc[u] == null) continue;
-                long h = uc[u];
-                for (int x : inc[u]) h = mix(h, mix(kc[x >>> 1], x & 1));
-                nu[u] = h;
-            }
-            long[] nk = new long[kc.length];
-            for (int k = 0; k < kc.length; k++) {
-                long links = 0;
-                for (int x : hops[k]) if (!dropped[entity(x)]) links += mix(lc[entity(x)], direction(x));
-                nk[k] = mix(mix(mix(kc[k], uc[unitOf(k, true)]), uc[unitOf(k, false)]), links);
-            }
-            long[] nlc = new long[nl];
-            for (int l = 0; l < nl; l++) {
-                long crossing = 0;
-                for (int i = linkStart[l]; i < linkStart[l + 1]; i++) crossing += mix(kc[linkCross[i] >>> 1], linkCross[i] & 1);
-                nlc[l] = mix(lc[l], crossing);
-            }
-            uc = nu;
-            kc = nk;
-            lc = nlc;
-            int now = distinct(uc, true) + distinct(kc, false) + distinct(lc, false);
-            if (now == classes) return 0;
-            classes = now;
+        int nk = kc.length;
+        int[] sendUnit = new int[nk];
+        int[] recvUnit = new int[nk];
+        int[][] connLinks = new int[nk][];
+        for (int k = 0; k < nk; k++) {
+            sendUnit[k] = unitOf(k, true);
+            recvUnit[k] = unitOf(k, false);
+            int[] hk = hops[k];
+            int n = 0;
+            for (int x : hk) if (!dropped[entity(x)]) n++;
+            int[] rel = new int[n];
+            n = 0;
+            for (int x : hk) if (!dropped[entity(x)]) rel[n++] = entity(x) << 1 | direction(x);
+            connLinks[k] = rel;
         }
-        return 0;
+        return new ColourRefinement(inc, sendUnit, recvUnit, connLinks, linkStart, linkCross)
+                .run(uc, kc, lc, maxRounds, refining);
     }
 
     private int activeUnits() {
