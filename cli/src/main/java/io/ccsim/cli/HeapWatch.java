@@ -45,6 +45,6 @@ final class HeapWatch {
     static String reason(long maxBytes) {
         long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
         return String.format(Locale.ROOT, "%s: a full heap (%.0f %% of its %s in use after a garbage collection; raise it with"
-                + " CCSIM_JAVA_OPTS='-Xss8m -XX:+UseParallelGC -Xmx%dg')", RunControl.BUDGET, FULL * 100, RunBudget.gb(maxBytes), g);
+                + " CCSIM_JAVA_OPTS='%s -Xmx%dg')", RunControl.BUDGET, FULL * 100, RunBudget.gb(maxBytes), RunBudget.JAVA_OPTS, g);
     }
 }

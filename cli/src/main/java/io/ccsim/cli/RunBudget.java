@@ -26,6 +26,8 @@ import java.util.Locale;
  * heap this JVM may grow to.
  */
 final class RunBudget {
+    /** The launcher's JVM options (./ccsim's default_opts), which the heap advice repeats before its -Xmx. */
+    static final String JAVA_OPTS = "-Xss8m -XX:+UseParallelGC -XX:MaxGCPauseMillis=200";
     /*
      * The coefficients are measured (docs/performance.md, "Memory"; RunHeapBenchmark: heap in use after full
      * collections): a catalog topology keeps 342-348 B per node or link (1,000 to 12,500 HGX nodes: 32.7 MB for 95,480
@@ -324,7 +326,7 @@ final class RunBudget {
      */
     private static String heapOption(Need need) {
         long g = (long) Math.ceil(need.heapBytes() / 0.85 / (1L << 30));
-        return "CCSIM_JAVA_OPTS='-Xss8m -XX:+UseParallelGC -Xmx" + g + "g'";
+        return "CCSIM_JAVA_OPTS='" + JAVA_OPTS + " -Xmx" + g + "g'";
     }
 
     /** Bytes as GiB with one decimal (the unit of {@code -Xmx...g}), or MiB below 1 GiB. */

@@ -123,7 +123,7 @@ final class RankRefinement {
         latency = new long[nk];
         kc = new long[nk];
         for (int k = 0; k < nk; k++) {
-            if ((k & 4095) == 4095) checkpoint.accept(Double.NaN);
+            if ((k & 255) == 255) checkpoint.accept(Double.NaN);
             ConnectionPaths.Hops h = paths.hops(full.channel(k), full.from(k), full.to(k));
             hops[k] = h.hops();
             latency[k] = h.latencyPs();
