@@ -193,6 +193,34 @@ public final class Topology {
         return fabric.get(g);
     }
 
+    /** The number of links incident to the node at index {@code v} ({@link #nodeIndex}). */
+    public int degree(int v) {
+        return s.adjStart[v + 1] - s.adjStart[v];
+    }
+
+    /**
+     * The {@code i}-th link incident to the node at index {@code v}, as an index into {@link #links()}, in the order
+     * {@link #neighbours} lists them ({@code 0 <= i < degree(v)}).
+     */
+    public int neighbourLink(int v, int i) {
+        return s.adjLink[s.adjStart[v] + i];
+    }
+
+    /** The index of link {@code link}'s {@link Link#a()} end. */
+    public int linkA(int link) {
+        return s.linkA[link];
+    }
+
+    /** The index of the end of link {@code link} that is not node {@code v} (one of its ends). */
+    public int otherEnd(int link, int v) {
+        return s.linkA[link] == v ? s.linkB[link] : s.linkA[link];
+    }
+
+    /** The index in {@link #fabric()} of the group that contains link {@code link}. */
+    public int groupIndexOfLink(int link) {
+        return s.groups.ofLink[link];
+    }
+
     /**
      * Links incident to the node, in insertion order.
      *

@@ -53,4 +53,25 @@ class TopologyTest {
         // 2 CPUs + 4 switches + 4 NICs + 8 GPUs; 1 UPI + 4 switch uplinks + 4 NIC + 8 GPU links, each its group
         assertThat(a.toString()).isEqualTo("Topology[pcie-8gpu, 18 nodes, 17 links, 17 groups]");
     }
+
+    @Test
+    void indexedAdjacencyIsNeighboursByIndex() {
+        Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 2));
+        int checked = 0;
+        for (int v = 0; v < t.nodes().size(); v++) {
+            Node n = t.nodes().get(v);
+            List<Link> ns = t.neighbours(n.id());
+            assertThat(t.degree(v)).isEqualTo(ns.size());
+            for (int i = 0; i < ns.size(); i++) {
+                int li = t.neighbourLink(v, i);
+                Link l = t.links().get(li);
+                assertThat(l).isSameAs(ns.get(i));
+                assertThat(t.nodes().get(t.linkA(li)).id()).isEqualTo(l.a());
+                assertThat(t.nodes().get(t.otherEnd(li, v)).id()).isEqualTo(l.other(n.id()));
+                assertThat(t.fabric().get(t.groupIndexOfLink(li))).isSameAs(t.groupOf(l.id()));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(2 * t.links().size());
+    }
 }

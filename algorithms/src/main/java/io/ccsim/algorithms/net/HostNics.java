@@ -6,7 +6,6 @@ import io.ccsim.topology.Node;
 import io.ccsim.topology.NodeKind;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Topology;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -108,10 +107,18 @@ public final class HostNics {
 
     /** The rail of NIC node {@code nic}: its {@code rail} attribute, else its local index. */
     public int rail(int nic) {
+        if (railOf == null) railOf = new int[topo.nodes().size()];
+        int known = railOf[nic];
+        if (known != 0) return known - 1;
         Node n = topo.nodes().get(nic);
         String r = n.attr("rail");
-        return r != null ? Integer.parseInt(r) : n.localIndex();
+        int rail = r != null ? Integer.parseInt(r) : n.localIndex();
+        railOf[nic] = rail + 1;
+        return rail;
     }
+
+    /** per node index: its rail plus one once read ({@link #rail}), 0 before */
+    private int[] railOf;
 
     /** The selected NIC of host {@code host} on rail {@code rail}, −1 if none. */
     public int nicOnRail(int host, int rail) {
@@ -231,71 +238,96 @@ public final class HostNics {
      * where it stops), so each leg is the one {@link #search(int, int)} finds.
      */
     private void searchAll(int from, int[] targets) {
-        Map<String, Link> via = null;
+        boolean searched = false;
         for (int to : targets) {
             long key = io.ccsim.sim.HashKeys.pair(from, to);
             if (legs.containsKey(key)) continue;
-            if (via == null) via = tree(from, null);
-            legs.put(key, leg(via, from, to));
+            if (!searched) {
+                tree(from, -1);
+                searched = true;
+            }
+            legs.put(key, treeLeg(from, to));
         }
+        if (searched) clearTree();
     }
 
     /** Breadth-first over PCIe, SMP and C2C links through switches and CPUs only. */
     private Leg search(int from, int to) {
-        return leg(tree(from, topo.nodes().get(to).id()), from, to);
+        tree(from, to);
+        Leg l = treeLeg(from, to);
+        clearTree();
+        return l;
     }
 
-    /**
-     * The search tree from node {@code from}: each node reached and the link it was first reached by; it stops once
-     * {@code dst} is reached (null: never).
+    /*
+     * The search tree, by node index: per node reached, the link it was first reached by plus one (VIA_SOURCE for the
+     * source, 0 for a node not reached); the nodes reached, to clear after. Index-based over the topology's adjacency,
+     * in the order Topology#neighbours lists it (the order the search's queue depends on).
      */
-    private Map<String, Link> tree(int from, String dst) {
-        String src = topo.nodes().get(from).id();
-        Map<String, Link> via = new HashMap<>();
-        via.put(src, null);
-        ArrayDeque<String> queue = new ArrayDeque<>();
-        queue.add(src);
-        while (!queue.isEmpty() && (dst == null || !via.containsKey(dst))) {
-            String at = queue.poll();
-            NodeKind k = topo.node(at).kind();
-            if (!at.equals(src) && k != NodeKind.PCIE_SWITCH && k != NodeKind.CPU) continue;
-            for (Link l : topo.neighbours(at)) {
-                if (l.kind() != LinkKind.PCIE && l.kind() != LinkKind.SMP && l.kind() != LinkKind.C2C) continue;
-                String next = l.other(at);
-                if (via.containsKey(next)) continue;
-                via.put(next, l);
-                queue.add(next);
+    private static final int VIA_SOURCE = -1;
+    private int[] via;
+    private int[] reached = new int[16];
+    private int nReached;
+
+    /** Fills the search tree from node {@code from}; it stops once {@code dst} is reached (-1: never). */
+    private void tree(int from, int dst) {
+        if (via == null) via = new int[topo.nodes().size()];
+        mark(from, VIA_SOURCE);
+        List<Link> links = topo.links();
+        for (int head = 0; head < nReached && (dst < 0 || via[dst] == 0); head++) {
+            int at = reached[head];
+            NodeKind k = topo.nodes().get(at).kind();
+            if (at != from && k != NodeKind.PCIE_SWITCH && k != NodeKind.CPU) continue;
+            for (int i = 0, d = topo.degree(at); i < d; i++) {
+                int li = topo.neighbourLink(at, i);
+                LinkKind lk = links.get(li).kind();
+                if (lk != LinkKind.PCIE && lk != LinkKind.SMP && lk != LinkKind.C2C) continue;
+                int next = topo.otherEnd(li, at);
+                if (via[next] != 0) continue;
+                mark(next, li + 1);
             }
         }
-        return via;
     }
 
-    /** The leg from {@code from} to {@code to} in search tree {@code via}, null if the search did not reach it. */
-    private Leg leg(Map<String, Link> via, int from, int to) {
-        String src = topo.nodes().get(from).id();
-        String dst = topo.nodes().get(to).id();
-        if (!via.containsKey(dst)) return null;
-        List<Link> path = new ArrayList<>();
-        for (String at = dst; !at.equals(src); at = via.get(at).other(at)) path.add(0, via.get(at));
-        int[] hops = new int[path.size()];
-        List<String> ids = new ArrayList<>();
+    private void mark(int v, int viaLink) {
+        via[v] = viaLink;
+        if (nReached == reached.length) reached = Arrays.copyOf(reached, 2 * nReached);
+        reached[nReached++] = v;
+    }
+
+    private void clearTree() {
+        for (int i = 0; i < nReached; i++) via[reached[i]] = 0;
+        nReached = 0;
+    }
+
+    /** The leg from {@code from} to {@code to} in the search tree, null if the search did not reach it. */
+    private Leg treeLeg(int from, int to) {
+        if (via[to] == 0) return null;
+        int n = 0;
+        for (int at = to; at != from; at = topo.otherEnd(via[at] - 1, at)) n++;
+        int[] path = new int[n];
+        for (int at = to, i = n - 1; at != from; at = topo.otherEnd(via[at] - 1, at)) path[i--] = via[at] - 1;
+        List<Link> links = topo.links();
+        int[] hops = new int[n];
+        List<String> ids = new ArrayList<>(n);
         long lat = 0;
         double bw = Double.MAX_VALUE;
         int cpus = 0;
         int switches = 0;
         boolean c2c = false;
-        String at = src;
-        for (int i = 0; i < path.size(); i++) {
-            Link l = path.get(i);
-            boolean reverse = !l.a().equals(at);
-            hops[i] = Route.hop(topo.groupOf(l.id()).index(), reverse);
+        int at = from;
+        for (int i = 0; i < n; i++) {
+            int li = path[i];
+            Link l = links.get(li);
+            boolean reverse = topo.linkA(li) != at;
+            hops[i] = Route.hop(topo.groupIndexOfLink(li), reverse);
             ids.add(l.id());
             lat += l.latencyPs();
             bw = Math.min(bw, l.bandwidthBytesPerSecPerDirection());
             c2c |= l.kind() == LinkKind.C2C;
-            at = l.other(at);
-            if (i < path.size() - 1) {
-                NodeKind k = topo.node(at).kind();
+            at = topo.otherEnd(li, at);
+            if (i < n - 1) {
+                NodeKind k = topo.nodes().get(at).kind();
                 if (k == NodeKind.CPU) cpus++;
                 else if (k == NodeKind.PCIE_SWITCH) switches++;
             }

@@ -31,7 +31,10 @@ final class RouteCache {
     }
 
     /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
-    Route switchRoute(int gpu, boolean toSwitch) { return paths.switchRoute(gpu, toSwitch); }
+    Route switchRoute(int gpu, boolean toSwitch) {
+        long key = ((long) gpu << 40) ^ (toSwitch ? 3L << 60 : 1L << 60);
+        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.switchRoute(gpu, toSwitch));
+    }
 
     /** The path between GPU node {@code gpu} and network switch node {@code sw} ({@link NcclPaths#netSwitchRoute}). */
     Route netSwitchRoute(int gpu, int sw, boolean toSwitch, int channel) {
