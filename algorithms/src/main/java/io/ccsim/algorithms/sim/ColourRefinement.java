@@ -30,10 +30,9 @@ final class ColourRefinement {
      * one class of the current partition (a class that lost members keeps its number and the members it kept).
      *
      * A tree settles in about its depth in rounds, each touching what the last round split; a chain (a ring broadcast)
-     * tells its ranks apart one hop from the root per round, each round touching a few entities around that hop, where
-     * recolouring everything cost every entity per round. Signatures hash as RankRefinement's colours did: a unit's
-     * connections in order, a multiset as the sum of its members' hashes (order-free, no sort of a spine's thousands of
-     * crossings).
+     * tells its ranks apart one hop from the root per round, each round touching a few entities around that hop instead
+     * of all of them. Signatures are hashed with RankRefinement.mix: a unit's connections in order, a multiset as the
+     * sum of its members' hashes (order-free, no sort of a spine's thousands of crossings).
      */
 
     private final int nu;
