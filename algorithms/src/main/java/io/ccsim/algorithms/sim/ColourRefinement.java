@@ -147,7 +147,7 @@ final class ColourRefinement {
                 int x = dirty[i];
                 int c = former[i];
                 if (sig[x] != classSig[c]) {
-                    int to = parts.classOf(c, sig[x], this);
+                    int to = parts.classOf(c, sig[x]);
                     cls[x] = to;
                     moved[nm++] = x;
                 }
@@ -218,7 +218,7 @@ final class ColourRefinement {
         Grouping g = new Grouping();
         g.reset(colours.length);
         for (int i = 0; i < colours.length; i++) {
-            int c = g.classOf(units && inc[i] == null ? -2 : -1, colours[i], this);
+            int c = g.classOf(units && inc[i] == null ? -2 : -1, colours[i]);
             cls[first + i] = c;
             classSize[c]++;
         }
@@ -246,40 +246,47 @@ final class ColourRefinement {
         for (int l = 0; l < nl; l++) lc[l] = RankRefinement.mix(RankRefinement.SEED, cls[nu + nk + l]);
     }
 
-    /** The parts of one round: (former class, signature) to the class number of that part, by open addressing. */
-    private static final class Grouping {
+    /**
+     * The parts of one round: (former class, signature) to the class number of that part, by open addressing. Emptied
+     * by clearing the slots it filled, so that a round costs what its parts do, not the largest round's table.
+     */
+    private final class Grouping {
         private int[] from = new int[0];
         private long[] key = new long[0];
         private int[] to = new int[0];
         private boolean[] used = new boolean[0];
+        /** the slots filled since the last reset */
+        private int[] filled = new int[0];
+        private int nFilled;
         private int mask;
 
         /** Empties the table for up to n parts. */
         void reset(int n) {
+            for (int i = 0; i < nFilled; i++) used[filled[i]] = false;
+            nFilled = 0;
             int cap = Integer.highestOneBit(Math.max(2, n) * 2 - 1) * 2;
             if (used.length < cap) {
                 from = new int[cap];
                 key = new long[cap];
                 to = new int[cap];
                 used = new boolean[cap];
-            } else {
-                Arrays.fill(used, false);
-                cap = used.length;
+                filled = new int[cap];
             }
-            mask = cap - 1;
+            mask = used.length - 1;
         }
 
-        /** The class of the part (c, s), a new one on first sight (c = -1: an initial colour). */
-        int classOf(int c, long s, ColourRefinement r) {
+        /** The class of the part (c, s), a new one on first sight (c = -1: an initial colour; -2: a unit taking no part). */
+        int classOf(int c, long s) {
             int slot = (int) RankRefinement.mix(c, s) & mask;
             while (used[slot]) {
                 if (from[slot] == c && key[slot] == s) return to[slot];
                 slot = (slot + 1) & mask;
             }
             used[slot] = true;
+            filled[nFilled++] = slot;
             from[slot] = c;
             key[slot] = s;
-            return to[slot] = r.newClass(s);
+            return to[slot] = newClass(s);
         }
     }
 }

@@ -70,6 +70,8 @@ final class RankRefinement {
     /** per link: crossings (k * 2 + reverse), CSR */
     private int[] linkStart;
     private int[] linkCross;
+    /** per connection: the hops that relate it to link entities (not dropped), each entity << 1 | direction */
+    private int[][] connLinks;
 
     private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel,
                            java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
@@ -287,9 +289,17 @@ final class RankRefinement {
         for (int[] hk : hops) for (int h : hk) if (!dropped[entity(h)]) linkStart[entity(h) + 1]++;
         for (int e = 0; e < ne; e++) linkStart[e + 1] += linkStart[e];
         linkCross = new int[linkStart[ne]];
+        connLinks = new int[hops.length][];
         int[] fill = Arrays.copyOf(linkStart, ne);
         for (int k = 0; k < hops.length; k++) {
-            for (int h : hops[k]) if (!dropped[entity(h)]) linkCross[fill[entity(h)]++] = k * 2 + direction(h);
+            int[] rel = new int[hops[k].length];
+            int n = 0;
+            for (int h : hops[k]) {
+                if (dropped[entity(h)]) continue;
+                linkCross[fill[entity(h)]++] = k * 2 + direction(h);
+                rel[n++] = entity(h) << 1 | direction(h);
+            }
+            connLinks[k] = n == rel.length ? rel : Arrays.copyOf(rel, n);
         }
     }
 
@@ -349,17 +359,9 @@ final class RankRefinement {
         int nk = kc.length;
         int[] sendUnit = new int[nk];
         int[] recvUnit = new int[nk];
-        int[][] connLinks = new int[nk][];
         for (int k = 0; k < nk; k++) {
             sendUnit[k] = unitOf(k, true);
             recvUnit[k] = unitOf(k, false);
-            int[] hk = hops[k];
-            int n = 0;
-            for (int x : hk) if (!dropped[entity(x)]) n++;
-            int[] rel = new int[n];
-            n = 0;
-            for (int x : hk) if (!dropped[entity(x)]) rel[n++] = entity(x) << 1 | direction(x);
-            connLinks[k] = rel;
         }
         return new ColourRefinement(inc, sendUnit, recvUnit, connLinks, linkStart, linkCross)
                 .run(uc, kc, lc, maxRounds, refining);
