@@ -25,10 +25,15 @@ final class Router {
      * ~100 hops fit below 2^40 without carry; every path in our fabrics has fewer than 20 hops).
      *
      * Algorithm: bidirectional Dijkstra from src and dst, alternating on the side with the smaller frontier,
-     * stopping when minF + minB > mu (mu = best src-dst cost found). Then every node of every shortest path is
-     * settled by at least one side (if dF(v) + dB(v) = mu and both were unsettled, their sum would be
-     * >= minF + minB > mu), so each shortest path has a "meeting edge" (u, w) with u settled forward, w settled
-     * backward and dF(u) + c + dB(w) = mu. The route picks one meeting edge, then walks back to src over
+     * stopping when minF + minB > mu (mu = best src-dst cost found) or one side runs dry. Then every node of every
+     * shortest path is settled by at least one side (if dF(v) + dB(v) = mu and both were unsettled, their sum would be
+     * >= minF + minB > mu). src is settled forward first (both heaps hold one entry and ties go forward); dst's
+     * backward distance is final from the start, though the search may stop before dst is settled backward (dst one
+     * hop from src, found by the forward side). So each shortest path has a "meeting edge" (u, w), its first edge
+     * from a forward-settled node to one that is not (or its last edge, into dst), with u settled forward, w settled
+     * backward or dst, and dF(u) + c + dB(w) = mu. The search notes each such edge when its second end is settled
+     * (or, into dst, when its forward end is), with its cost; those of cost mu are the meeting edges, in the order of
+     * their forward end's first touch and that node's adjacency. The route picks one meeting edge, then walks back to src over
      * settled equal-cost predecessors and forward to dst likewise; every choice among equal candidates is an
      * ECMP hash of (seed, src, dst, flowKey, step): deterministic, and different flows spread over the spines
      * as hardware ECMP does. Candidates in one flow-network group (the members of a GPU's NVLink stripe) are
@@ -66,6 +71,16 @@ final class Router {
     private byte[] settled; // bit 1 = forward, bit 2 = backward
     private int[] touched;
     private int touchedCount;
+    /** each touched node's index in {@code touched} (valid for touched nodes only) */
+    private int[] touchedAt;
+    /**
+     * Edges found between a forward-settled node and a backward-settled one: (forward node's touch index << 32 | link
+     * index; a node's adjacency lists its links in link order), and their cost dF(u) + c + dB(w); the meeting edges are
+     * those of cost mu
+     */
+    private long[] meetKey = new long[16];
+    private long[] meetCost = new long[16];
+    private int meetCount;
     private final MinHeap heapF = new MinHeap();
     private final MinHeap heapB = new MinHeap();
 
@@ -130,7 +145,9 @@ final class Router {
             Arrays.fill(distB, INF);
             settled = new byte[n];
             touched = new int[Math.max(16, n)];
+            touchedAt = new int[n];
         }
+        meetCount = 0;
         TopologyStructure s = t.structure();
         List<Link> links = t.links();
         try {
@@ -166,10 +183,16 @@ final class Router {
                 if (other[v] < INF) {
                     mu = Math.min(mu, d[v] + other[v]);
                 }
+                byte otherBit = forward ? (byte) 2 : (byte) 1;
                 for (int e = s.adjStart[v]; e < s.adjStart[v + 1]; e++) {
                     int li = s.adjLink[e];
                     int w = s.linkA[li] == v ? s.linkB[li] : s.linkA[li];
                     long nd = d[v] + HOP + s.linkLatency[li];
+                    if ((settled[w] & otherBit) != 0 || forward && w == dst) {
+                        // both ends now final (dst's backward distance, 0, is from the start): a meeting edge if its cost
+                        // turns out to be mu
+                        noteMeeting(forward ? v : w, li, nd + other[w]);
+                    }
                     if (nd < d[w]) {
                         if (d[w] >= INF && other[w] >= INF) {
                             touch(w);
@@ -203,27 +226,23 @@ final class Router {
                         long mu) {
         long hash = mix(mix(mix(mix(t.seed()) ^ src) ^ ((long) dst << 32)) ^ flowKey);
         // meeting edges (u forward-settled, w backward-settled) on a shortest path
-        int[] meetU = new int[8];
-        int[] meetL = new int[8];
+        // the meeting edges in the order of their forward node's touch, then its adjacency (the order ECMP picks from)
+        long[] keys = new long[meetCount];
         int meets = 0;
-        for (int i = 0; i < touchedCount; i++) {
-            int u = touched[i];
-            if ((settled[u] & 1) == 0) {
-                continue;
-            }
-            for (int e = s.adjStart[u]; e < s.adjStart[u + 1]; e++) {
-                int li = s.adjLink[e];
-                int w = s.linkA[li] == u ? s.linkB[li] : s.linkA[li];
-                if ((settled[w] & 2) != 0 && distF[u] + HOP + s.linkLatency[li] + distB[w] == mu) {
-                    if (meets == meetU.length) {
-                        meetU = Arrays.copyOf(meetU, meets * 2);
-                        meetL = Arrays.copyOf(meetL, meets * 2);
-                    }
-                    meetU[meets] = u;
-                    meetL[meets] = li;
-                    meets++;
-                }
-            }
+        for (int i = 0; i < meetCount; i++) {
+            if (meetCost[i] == mu) keys[meets++] = meetKey[i];
+        }
+        Arrays.sort(keys, 0, meets);
+        int distinctKeys = 0;   // an edge into dst is noted when its forward end settles and again when dst settles
+        for (int i = 0; i < meets; i++) {
+            if (i == 0 || keys[i] != keys[i - 1]) keys[distinctKeys++] = keys[i];
+        }
+        meets = distinctKeys;
+        int[] meetU = new int[Math.max(1, meets)];
+        int[] meetL = new int[Math.max(1, meets)];
+        for (int i = 0; i < meets; i++) {
+            meetU[i] = touched[(int) (keys[i] >>> 32)];
+            meetL[i] = (int) keys[i];
         }
         if (meets == 0) {
             throw new IllegalStateException("router invariant broken: no meeting edge for cost " + mu);
@@ -479,6 +498,18 @@ final class Router {
         if (touchedCount == touched.length) {
             touched = Arrays.copyOf(touched, touchedCount * 2);
         }
+        touchedAt[v] = touchedCount;
         touched[touchedCount++] = v;
     }
+
+    /** Records link {@code li} from forward-settled {@code u} to a backward-settled node, of path cost {@code cost}. */
+    private void noteMeeting(int u, int li, long cost) {
+        if (meetCount == meetKey.length) {
+            meetKey = Arrays.copyOf(meetKey, meetCount * 2);
+            meetCost = Arrays.copyOf(meetCost, meetCount * 2);
+        }
+        meetKey[meetCount] = (long) touchedAt[u] << 32 | li;
+        meetCost[meetCount++] = cost;
+    }
+
 }

@@ -108,6 +108,47 @@ class RouterPropertyTest {
         }
     }
 
+    /**
+     * Every pair, both routings, on sparse graphs: a destination one hop from the source can be found by the forward
+     * search alone, which then stops before the backward one settles the destination (a leaf next to a hub).
+     */
+    @Test
+    void everyPairIsRoutedOnSparseGraphs() {
+        for (long seed = 0; seed < 12; seed++) {
+            Topology g = randomGraph(seed, 24, 4);
+            for (Routing routing : Routing.values()) {
+                Topology t = g.withRouting(routing);
+                for (int s = 0; s < 24; s++) {
+                    long[][] best = dijkstra(t, s);
+                    for (int d = 0; d < 24; d++) {
+                        Route r = t.route(s, d, s + d);
+                        String src = t.nodes().get(s).id();
+                        String dst = t.nodes().get(d).id();
+                        assertValidPath(t, src, dst, r);
+                        assertThat((long) r.length()).as("hops %s->%s seed %d %s", src, dst, seed, routing)
+                                .isEqualTo(best[0][d]);
+                        assertThat(r.latencyPs()).isEqualTo(best[1][d]);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Two GPUs joined by one NVLink, the second also on a CPU: the route from the first took the internal error. */
+    @Test
+    void leafNextToHub() {
+        Topology.Builder b = Topology.builder("leaf-gpu", 0);
+        b.node(new Node("g0", NodeKind.GPU, 0, 0));
+        b.node(new Node("g1", NodeKind.GPU, 0, 1));
+        b.node(new Node("cpu", NodeKind.CPU, 0, 0));
+        b.link(new Link("g0~g1", "g0", "g1", LinkKind.NVLINK, 4e11, 100_000, Sharing.FULL_DUPLEX, 12, 0, null));
+        b.link(new Link("g1~cpu", "g1", "cpu", LinkKind.PCIE, 2.6e10, 250_000, Sharing.FULL_DUPLEX, 16, 4, null));
+        Topology t = b.build();
+        assertThat(t.route("g0", "g1", 0).linkIds()).containsExactly("g0~g1");
+        assertThat(t.route("g0", "cpu", 0).linkIds()).containsExactly("g0~g1", "g1~cpu");
+        assertThat(t.route("g1", "g0", 0).linkIds()).containsExactly("g0~g1");
+    }
+
     @Test
     void catalogRoutesAreContiguous() {
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 40));
