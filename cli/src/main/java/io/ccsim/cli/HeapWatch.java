@@ -41,6 +41,25 @@ final class HeapWatch {
         }, null, null);
     }
 
+    /**
+     * The line for a run that ran out of a heap of {@code maxBytes} outright ({@link OutOfMemoryError}: an allocation
+     * larger than what the budget foresaw, before the watch could stop it).
+     */
+    static String outOfMemory(long maxBytes) {
+        long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
+        return String.format(Locale.ROOT, "stopped by budget before any result: out of heap (all of its %s in use, more than"
+                + " the run's estimate); valid here: fewer --nodes, smaller sizes, or more heap: CCSIM_JAVA_OPTS='%s -Xmx%dg'",
+                RunBudget.gb(maxBytes), RunBudget.JAVA_OPTS, g);
+    }
+
+    /** Whether {@code t} or one of its causes is an {@link OutOfMemoryError}. */
+    static boolean outOfMemory(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof OutOfMemoryError) return true;
+        }
+        return false;
+    }
+
     /** The stop reason for a heap of {@code maxBytes} that stayed full. */
     static String reason(long maxBytes) {
         long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));

@@ -74,12 +74,22 @@ public final class Main implements Runnable {
                 err.println("ccsim: " + ex.getMessage());   // "no CUDA device found: ..." as the gpu-backend words it
                 return ExitCode.FAILED.code;
             }
+            if (HeapWatch.outOfMemory(ex)) {   // thrown in a worker thread (--jobs): the budget's estimate fell short
+                err.println("ccsim: " + HeapWatch.outOfMemory(session.maxHeapBytes()));
+                return ExitCode.BUDGET.code;
+            }
             err.println("ccsim: internal error: " + ex);
             if (env.containsKey("CCSIM_DEBUG")) ex.printStackTrace(err);
             else err.println("(set CCSIM_DEBUG=1 for a stack trace)");
             return ExitCode.INTERNAL.code;
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {   // picocli hands errors on: the allocation's frames are gone, the heap free again
+            err.println("ccsim: " + HeapWatch.outOfMemory(session.maxHeapBytes()));
+            code = ExitCode.BUDGET.code;
+        }
         out.flush();
         err.flush();
         return code;

@@ -21,8 +21,9 @@ import java.util.Locale;
  * <p>Contract: a run's {@link Need#heapBytes} = {@link #BASE_BYTES} + {@link #HEAP_PER_LIVE} × (topology nodes and
  * links × {@link #TOPOLOGY_ELEMENT_BYTES} + workers and connections of the simulations that run at once ×
  * {@link #SIMULATION_ELEMENT_BYTES}); for a folded run, the simulation's part is its workers × {@link #FOLDED_WORKER_BYTES}
- * + its connections × {@link #FOLDED_CONNECTION_BYTES}, plus, once the folding is known, the workers and connections it
- * simulates × {@link #SIMULATION_ELEMENT_BYTES}. A run is refused, with {@link UserException}, when that exceeds the
+ * + its connections × {@link #FOLDING_CONNECTION_BYTES} before it is built (the folding's peak), and its connections ×
+ * {@link #FOLDED_CONNECTION_BYTES} plus the workers and connections it simulates × {@link #SIMULATION_ELEMENT_BYTES}
+ * once the folding is known. A run is refused, with {@link UserException}, when that exceeds the
  * heap this JVM may grow to.
  */
 final class RunBudget {
@@ -50,6 +51,14 @@ final class RunBudget {
     static final long FOLDED_WORKER_BYTES = 650;
     /** What a folded run keeps per connection of its plan, bytes. */
     static final long FOLDED_CONNECTION_BYTES = 40;
+    /**
+     * What the rank folding holds per connection of its plan while it refines, at its peak: each connection's route
+     * and relating hops, colours and the rounds' grouping tables, bytes. Measured by bisection on -Xmx (all-to-all 1 GiB
+     * on HGX H100: 32 nodes, 1.04 M connections, fails at 256 MiB and completes at 320 MiB; 64 nodes, 4.19 M
+     * connections, fails at 1.7 GiB and completes at 2.2 GiB): about 270 B a connection at twice the live heap there,
+     * rounded up. Plans of a few connections per worker never notice it; all-to-all, n - 1 peers a worker, does.
+     */
+    static final long FOLDING_CONNECTION_BYTES = 300;
     static final long HEAP_PER_LIVE = 2;
     static final long BASE_BYTES = 16L << 20;
     /** Connections per worker beyond which a plan's connections are taken to grow with the square of its ranks. */
@@ -118,7 +127,9 @@ final class RunBudget {
         long topo = topologyBytes(size.nodes(), size.links());
         String topoWhat = elements(size.nodes(), size.links());
         if (channels <= 0) return new Need(topo, topoWhat, 0, "");
-        long sim = concurrent * elementBytes(size.gpus() * channels, size.gpus() * channels, folded);
+        // a ring's one connection a worker: the folding's peak per connection is the plans' check (its plan unknown here)
+        long workers = size.gpus() * channels;
+        long sim = concurrent * (folded ? keptBytes(workers, workers) : simulationBytes(workers, workers));
         return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d channels%s",
                 concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(), channels,
                 folded ? ", folded" : ""));
@@ -156,8 +167,14 @@ final class RunBudget {
                 sim, what, quadratic);
     }
 
+    /** The simulation's live heap before it is built: with {@code folded}, at the rank folding's peak. */
     private static long elementBytes(long workers, long connections, boolean folded) {
-        return folded ? workers * FOLDED_WORKER_BYTES + connections * FOLDED_CONNECTION_BYTES : simulationBytes(workers, connections);
+        return folded ? workers * FOLDED_WORKER_BYTES + connections * FOLDING_CONNECTION_BYTES : simulationBytes(workers, connections);
+    }
+
+    /** What a folded run keeps of every worker and connection once its folding is known. */
+    private static long keptBytes(long workers, long connections) {
+        return workers * FOLDED_WORKER_BYTES + connections * FOLDED_CONNECTION_BYTES;
     }
 
     /**
@@ -168,12 +185,12 @@ final class RunBudget {
     static Need folded(Topology topo, Plan plan, int calls, long simulatedWorkers, long simulatedConnections, int concurrent) {
         long workers = (long) calls * plan.nActors() * plan.nChannels() * plan.nLanes();
         long connections = (long) calls * plan.connectionCount();
-        long one = elementBytes(workers, connections, true) + simulationBytes(simulatedWorkers, simulatedConnections);
+        long one = keptBytes(workers, connections) + simulationBytes(simulatedWorkers, simulatedConnections);
         int k = Math.max(1, concurrent);
         String what = String.format(Locale.ROOT, "%s%,d workers and %,d connections, folded: %,d workers and %,d"
                         + " connections simulated", k > 1 ? k + " simulations at once (--jobs), each of " : "", workers,
                 connections, simulatedWorkers, simulatedConnections);
-        long quadratic = connections > QUADRATIC_PEERS * workers ? k * elementBytes(0, connections, true) : 0;
+        long quadratic = connections > QUADRATIC_PEERS * workers ? k * keptBytes(0, connections) : 0;
         return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
                 k * one, what, quadratic);
     }

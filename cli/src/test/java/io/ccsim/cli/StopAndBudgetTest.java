@@ -333,6 +333,28 @@ class StopAndBudgetTest {
     }
 
     @Test
+    void aFoldedAllToAllIsBudgetedAtTheFoldingsPeak() {
+        // 32 HGX nodes, 1,044,480 connections: the folding needs about 280 MB at its peak (fails at -Xmx256m, completes
+        // at 320m); 40 B a connection, what the folded run keeps, admitted it to 512 MiB and it ran out of heap there
+        CliTest.Result r = withHeap(512L << 20, "perf", "--topology", "hgx-h100", "--nodes", "32", "--op", "alltoall",
+                "-b", "1G", "-e", "1G");
+        assertThat(r.code()).as(r.out()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("ccsim: error: perf all_to_all at 1073741824 B (P2P/Simple x16): the run needs about ")
+                .contains("1,044,480 connections, folded)").contains("or more heap: "));
+    }
+
+    @Test
+    void anOutOfMemoryErrorIsOneLineNamingTheHeap() {
+        assertThat(HeapWatch.outOfMemory(new RuntimeException(new java.util.concurrent.ExecutionException(
+                new OutOfMemoryError("Java heap space"))))).isTrue();
+        assertThat(HeapWatch.outOfMemory(new RuntimeException(new IllegalStateException()))).isFalse();
+        assertThat(HeapWatch.outOfMemory(5L << 30)).startsWith("stopped by budget before any result: out of heap (all of its 5.0 GiB")
+                .endsWith("or more heap: CCSIM_JAVA_OPTS='" + RunBudget.JAVA_OPTS + " -Xmx10g'").doesNotContain("Error");
+    }
+
+    @Test
     void theNodeScaleThatFitsSolvesTheQuadraticNeed() {
         RunBudget budget = new RunBudget(RunBudget.BASE_BYTES + 1000);
         org.assertj.core.data.Offset<Double> exact = org.assertj.core.data.Offset.offset(1e-12);
