@@ -460,7 +460,7 @@ public final class PerfRunner {
         }
         for (int i = 0; i < m; i++) {
             if (!calls[i].isDone()) {
-                throw new StalledRunException("simulation of " + (m == 1 ? "" : "call " + (i + 1) + " of ") + plan
+                throw new StalledRunException("the " + (m == 1 ? "" : "call " + (i + 1) + " of the ") + describe(plan)
                         + " stopped before completion (a link is down?): "
                         + calls[i].blockedWorkers().stream().limit(3).map(Object::toString).reduce((x, y) -> x + "; " + y).orElse(""));
             }
@@ -505,4 +505,11 @@ public final class PerfRunner {
 
     /** Steps executed by the last simulation. */
     public long lastSteps() { return lastSteps; }
+
+    /** {@code Tree/LL128 x16 all_reduce of 262,144 float on 16 ranks}: a plan as a user names it. */
+    static String describe(Plan plan) {
+        return String.format(java.util.Locale.ROOT, "%s/%s x%d %s of %,d %s on %d ranks", plan.options().algorithm().ncclName(),
+                plan.options().protocol().ncclName(), plan.nChannels(), plan.call().op().cliName(), plan.call().count(),
+                plan.call().dtype(), plan.nRanks());
+    }
 }
