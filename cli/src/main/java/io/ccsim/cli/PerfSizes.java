@@ -179,12 +179,17 @@ final class PerfSizes {
             }
         }
         if (largest >= 0) {
-            // held to every worker's heap though folded: auto would extrapolate it (PerfCommand)
+            // held to every worker's heap though folded: auto would extrapolate it (PerfCommand); --sim-mode folded is
+            // offered where its own first check passes (the 8,192-GPU NVLSTree: 3,072 workers simulated, 0.5 GB)
+            int k = Math.min(threads, planned.size());
+            boolean held = setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget();
             String alternative = setup.offer() != null ? setup.offer()
-                    : setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget() ? "--sim-mode extrapolated, " : "";
+                    : held ? (session.budget().fits(RunBudget.plans(topo, planned, k, true))
+                            ? "--sim-mode folded (exact; its heap is checked again once its folding is known), " : "")
+                            + "--sim-mode extrapolated, "
+                    : "";
             session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
-                    k -> RunBudget.plans(topo, planned, k, folded), Math.min(threads, planned.size()), setup.nodes(),
-                    alternative);
+                    j -> RunBudget.plans(topo, planned, j, folded), k, setup.nodes(), alternative);
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
             if (plans[i] == null) continue;

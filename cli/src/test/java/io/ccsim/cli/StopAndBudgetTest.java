@@ -306,6 +306,22 @@ class StopAndBudgetTest {
                 .contains("199,680 workers and 332,544 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
     }
 
+    @Test
+    void aHeldDefaultRunOffersTheFoldedRunWhereItsFirstCheckPasses() {
+        // 1,024 HGX nodes (8,192 GPUs): held to every worker's heap (7.9 GiB), the folded run's least need fits 5.2 GiB
+        // (it runs there: 3,072 workers simulated, 0.5 GB peak RSS); on 2 GiB neither fits and only extrapolation is left
+        String[] args = {"perf", "--topology", "hgx-h100", "--nodes", "1024", "--op", "all_reduce", "-b", "1G", "-e", "1G"};
+        CliTest.Result big = withHeap(5_600_000_000L, args);
+        assertThat(big.code()).isEqualTo(1);
+        assertThat(big.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .contains("1,572,864 workers and 2,621,184 connections)")
+                .contains(", --sim-mode folded (exact; its heap is checked again once its folding is known), --sim-mode"
+                        + " extrapolated, or more heap: "));
+        CliTest.Result small = withHeap(2L << 30, args);
+        assertThat(small.code()).isEqualTo(1);
+        assertThat(small.err()).doesNotContain("--sim-mode folded").contains(", --sim-mode extrapolated, or more heap: ");
+    }
+
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
     private static boolean allToAllFits(long heap, int nodes) {
         io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
