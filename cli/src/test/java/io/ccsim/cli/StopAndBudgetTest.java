@@ -62,6 +62,16 @@ class StopAndBudgetTest {
     }
 
     @Test
+    void theFoldingsRoutingShowsHowFarItIsAndStops() throws Exception {
+        // all-to-all on 32 HGX nodes: the folding routes 1,044,480 connections first (about a second), its part shown
+        Stopped s = stopWhenShown("routing [0-9]+ %", "SIGTERM", "perf", "--topology", "hgx-h100", "--nodes", "32", "--op",
+                "alltoall", "-b", "1G", "-e", "1G", "--progress");
+        assertThat(s.stopNanos()).as("stopped within a second").isLessThan(1_000_000_000L);
+        assertThat(s.code()).isEqualTo(143);
+        assertThat(s.err()).contains("perf all_to_all 1G (1/1) P2P/Simple x16: routing ");
+    }
+
+    @Test
     void perfStoppedInTheSecondSizePrintsTheFirstRowAndExits130() throws Exception {
         // 1 MiB, 2 MiB, ... 16 GiB on 4 x 8 GPUs, one size at a time: minutes in all; stopped once the second size runs
         Stopped s = stopWhenShown(java.util.regex.Pattern.quote("perf all_reduce 2M (2/15)"), "SIGINT", "perf", "--topology", "hgx-h100", "--nodes", "4",

@@ -116,15 +116,16 @@ final class RankFolding {
     /**
      * The coarsest exact folding of {@code plan}'s workers in the channels {@code channels} simulates, channel c
      * starting in phase c mod {@code phases} (≥ 1), with the connections' hops from {@code paths}; identity if no two
-     * units are equivalent. {@code checkpoint} runs every few thousand connections, every 65,536 plan steps read and
-     * with the part of the step reading done (NaN outside it), and {@code refining} every round of the refinement, with
-     * the part of its work budget spent; either may throw (a run's stop request) to abandon the folding. The refinement
-     * stops unsettled, and nothing folds, after {@code refineWork} entity updates ({@link RankRefinement#MAX_WORK}).
+     * units are equivalent. {@code routing} runs every 256 connections routed, with the part of them routed;
+     * {@code checkpoint} every few thousand link crossings, every 65,536 plan steps read and with the part of the step
+     * reading done (NaN outside it); {@code refining} every round of the refinement, with the part of its work budget
+     * spent; each may throw (a run's stop request) to abandon the folding. The refinement stops unsettled, and nothing
+     * folds, after {@code refineWork} entity updates ({@link RankRefinement#MAX_WORK}).
      */
     static RankFolding of(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                          java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
-                          long refineWork) {
-        return RankRefinement.fold(plan, channels, phases, paths, net, checkpoint, refining, refineWork);
+                          java.util.function.DoubleConsumer routing, java.util.function.DoubleConsumer checkpoint,
+                          java.util.function.DoubleConsumer refining, long refineWork) {
+        return RankRefinement.fold(plan, channels, phases, paths, net, routing, checkpoint, refining, refineWork);
     }
 
     /** Whether some actor stands for others (otherwise every connection and route is the plan's own). */

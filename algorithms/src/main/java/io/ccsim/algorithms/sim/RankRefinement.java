@@ -43,6 +43,8 @@ final class RankRefinement {
     private final boolean perChannel;
     private final int nA;
     private final int nCh;
+    /** a run's stop request, polled while routing the connections with the part of them routed (it throws to abandon) */
+    private final java.util.function.DoubleConsumer routing;
     /** a run's stop request, polled while refining with the part of the step reading done (it throws to abandon) */
     private final java.util.function.DoubleConsumer checkpoint;
     /** the run's checkpoint for the refinement's rounds, with the part of the work budget spent */
@@ -74,8 +76,9 @@ final class RankRefinement {
     private int[][] connLinks;
 
     private RankRefinement(Plan plan, ChannelFolding channels, int phases, boolean perChannel,
-                           java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
-                           long maxWork) {
+                           java.util.function.DoubleConsumer routing, java.util.function.DoubleConsumer checkpoint,
+                           java.util.function.DoubleConsumer refining, long maxWork) {
+        this.routing = routing;
         this.checkpoint = checkpoint;
         this.refining = refining;
         this.maxWork = maxWork;
@@ -92,11 +95,12 @@ final class RankRefinement {
      * representative's peers have their representatives in its channel, else with classes inside channels.
      */
     static RankFolding fold(Plan plan, ChannelFolding channels, int phases, ConnectionPaths paths, FlowNetwork net,
-                            java.util.function.DoubleConsumer checkpoint, java.util.function.DoubleConsumer refining,
-                            long maxWork) {
-        RankFolding across = new RankRefinement(plan, channels, phases, false, checkpoint, refining, maxWork).run(paths, net);
+                            java.util.function.DoubleConsumer routing, java.util.function.DoubleConsumer checkpoint,
+                            java.util.function.DoubleConsumer refining, long maxWork) {
+        RankFolding across = new RankRefinement(plan, channels, phases, false, routing, checkpoint, refining, maxWork)
+                .run(paths, net);
         return across != null ? across
-                : new RankRefinement(plan, channels, phases, true, checkpoint, refining, maxWork).run(paths, net);
+                : new RankRefinement(plan, channels, phases, true, routing, checkpoint, refining, maxWork).run(paths, net);
     }
 
     /** The folding of this refinement's colours, or null if a representative's peer is represented in another channel. */
@@ -125,7 +129,7 @@ final class RankRefinement {
         latency = new long[nk];
         kc = new long[nk];
         for (int k = 0; k < nk; k++) {
-            if ((k & 255) == 255) checkpoint.accept(Double.NaN);
+            if ((k & 255) == 255) routing.accept(k / (double) nk);
             ConnectionPaths.Hops h = paths.hops(full.channel(k), full.from(k), full.to(k));
             hops[k] = h.hops();
             latency[k] = h.latencyPs();

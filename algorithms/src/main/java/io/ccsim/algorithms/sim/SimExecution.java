@@ -105,6 +105,8 @@ public final class SimExecution {
      */
     public enum Folding { NONE, CHANNELS, RANKS }
 
+    /** The name of the set-up phase that routes the connections for the rank folding, as the run's checkpoints report it. */
+    public static final String ROUTING = "routing";
     /** The name of the set-up phase that folds the ranks, as the run's checkpoints report it. */
     public static final String FOLDING = "folding";
     /** The name of the set-up phase that refines the ranks' classes, as the run's checkpoints report it. */
@@ -138,6 +140,7 @@ public final class SimExecution {
         ConnectionPaths paths = new ConnectionPaths(fabric, plan, nodes, costs, folding);
         io.ccsim.sim.RunControl control = sim.runControl();
         this.ranks = fold == Folding.RANKS ? RankFolding.of(plan, folding, costs.skewPhases(), paths, fabric.network(),
+                f -> { if (control != null) control.checkpoint(ROUTING, f); },
                 f -> { if (control != null) control.checkpoint(FOLDING, f); },
                 f -> { if (control != null) control.checkpoint(REFINING, f); }, refineWork)
                 : RankFolding.identity(nActors, nCh);
