@@ -225,8 +225,8 @@ final class Router {
     private Route build(Topology t, TopologyStructure s, List<Link> links, int src, int dst, long flowKey,
                         long mu) {
         long hash = mix(mix(mix(mix(t.seed()) ^ src) ^ ((long) dst << 32)) ^ flowKey);
-        // meeting edges (u forward-settled, w backward-settled) on a shortest path
-        // the meeting edges in the order of their forward node's touch, then its adjacency (the order ECMP picks from)
+        // the meeting edges (see the class comment), in the order of their forward node's touch, then its adjacency: the
+        // order ECMP picks from
         long[] keys = new long[meetCount];
         int meets = 0;
         for (int i = 0; i < meetCount; i++) {
