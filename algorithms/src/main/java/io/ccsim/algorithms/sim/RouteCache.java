@@ -3,8 +3,6 @@ package io.ccsim.algorithms.sim;
 import io.ccsim.sim.HashKeys;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Routing;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Routes between GPU nodes for one execution's connections ({@link NcclPaths} with the fabric's NCCL_P2P_DISABLE and
@@ -21,7 +19,7 @@ final class RouteCache {
     private final boolean ring;
     /** whether the channel picks among equal paths (ECMP), else the route is the pair's */
     private final boolean byChannel;
-    private final Map<Long, Route> cache = new HashMap<>();
+    private final LongKeyedMap<Route> cache = new LongKeyedMap<>();
 
     /** @param ring whether the connections are a ring's ({@link NcclPaths#route(int, int, long, boolean)}) */
     RouteCache(Fabric fabric, boolean ring) {
@@ -33,19 +31,28 @@ final class RouteCache {
     /** The path of GPU node {@code gpu} to ({@code toSwitch}) or from its NVLink switch ({@link NcclPaths#switchRoute}). */
     Route switchRoute(int gpu, boolean toSwitch) {
         long key = ((long) gpu << 40) ^ (toSwitch ? 3L << 60 : 1L << 60);
-        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.switchRoute(gpu, toSwitch));
+        long k = HashKeys.spread(key);
+        Route r = cache.get(k);
+        if (r == null) cache.putNew(k, r = paths.switchRoute(gpu, toSwitch));
+        return r;
     }
 
     /** The path between GPU node {@code gpu} and network switch node {@code sw} ({@link NcclPaths#netSwitchRoute}). */
     Route netSwitchRoute(int gpu, int sw, boolean toSwitch, int channel) {
         long key = ((long) gpu << 40) ^ ((long) sw << 16) ^ (toSwitch ? 1L << 62 : 0) ^ (1L << 61);
-        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.netSwitchRoute(gpu, sw, toSwitch, channel));
+        long k = HashKeys.spread(key);
+        Route r = cache.get(k);
+        if (r == null) cache.putNew(k, r = paths.netSwitchRoute(gpu, sw, toSwitch, channel));
+        return r;
     }
 
     /** The route between GPU nodes for a connection of {@code channel} (its ECMP key; none by destination). */
     Route route(int srcNode, int dstNode, int channel) {
         if (srcNode == dstNode) return Route.local();
         long key = ((long) srcNode << 40) ^ ((long) dstNode << 16) ^ (byChannel ? channel : 0);
-        return cache.computeIfAbsent(HashKeys.spread(key), x -> paths.route(srcNode, dstNode, channel, ring));
+        long k = HashKeys.spread(key);
+        Route r = cache.get(k);
+        if (r == null) cache.putNew(k, r = paths.route(srcNode, dstNode, channel, ring));
+        return r;
     }
 }
