@@ -183,11 +183,8 @@ final class PerfSizes {
             // offered where its own first check passes (the 8,192-GPU NVLSTree: 3,072 workers simulated, 0.5 GB)
             int k = Math.min(threads, planned.size());
             boolean held = setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget();
-            String alternative = setup.offer() != null ? setup.offer()
-                    : held ? (session.budget().fits(RunBudget.plans(topo, planned, k, true))
-                            ? "--sim-mode folded (exact; its heap is checked again once its folding is known), " : "")
-                            + "--sim-mode extrapolated, "
-                    : "";
+            String alternative = setup.offer() != null ? setup.offer() : held ? foldedOffer(session.budget(), topo, planned, k)
+                    + "--sim-mode extrapolated, " : "";
             session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
                     j -> RunBudget.plans(topo, planned, j, folded), k, setup.nodes(), alternative);
         }
@@ -257,6 +254,17 @@ final class PerfSizes {
                         + " are all equal)",
                 plan.nRanks(), (double) reads, (double) limit, Progress.duration(limit * FoldingReads.NS_PER_READ / 1e9),
                 nodes > 1 && fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "");
+    }
+
+    /**
+     * What a held default run's refusal offers for {@code --sim-mode folded}: the folded run where its own first check
+     * passes with {@code k} sizes at once, else with one ({@code --jobs 1}), else nothing.
+     */
+    private static String foldedOffer(RunBudget budget, Topology topo, List<Plan> planned, int k) {
+        String exact = " (exact; its heap is checked again once its folding is known), ";
+        if (budget.fits(RunBudget.plans(topo, planned, k, true))) return "--sim-mode folded" + exact;
+        if (k > 1 && budget.fits(RunBudget.plans(topo, planned, 1, true))) return "--sim-mode folded --jobs 1" + exact;
+        return "";
     }
 
     /** {@code perf all_reduce at 1073741824 B (Ring/Simple x16)}: the run of one size, for the budget's refusals. */

@@ -330,6 +330,12 @@ class StopAndBudgetTest {
         CliTest.Result small = withHeap(2L << 30, args);
         assertThat(small.code()).isEqualTo(1);
         assertThat(small.err()).doesNotContain("--sim-mode folded").contains(", --sim-mode extrapolated, or more heap: ");
+        // two sizes at once do not fit folded, one does: the offer names --jobs 1 (the 28-size sweep: 38.5 s, 1.6 GB)
+        CliTest.Result two = withHeap(5_600_000_000L, "perf", "--topology", "hgx-h100", "--nodes", "1024", "--op",
+                "all_reduce", "-b", "512M", "-e", "1G", "--jobs", "2");
+        assertThat(two.code()).isEqualTo(1);
+        assertThat(two.err()).contains(", --sim-mode folded --jobs 1 (exact; its heap is checked again once its folding"
+                + " is known), --sim-mode extrapolated, or more heap: ");
     }
 
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
