@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * prints its table (exit 0) or one line that says what is wrong (exit 1, or 3 for a budget), never an internal error
  * or a Java exception's name, and ends within {@link #LIMIT}. Where parsing is {@link ParserFuzzTest}'s concern,
  * this is the rest of the pipeline's: the graph search, routing, NCCL's graphs, the plans and the simulation, on
- * graphs no catalog builds. Try k uses seed k ({@code -Dccsim.fuzz.runs=N} for a longer hunt).
+ * graphs no catalog builds, and on catalog clusters with links taken down or degraded ({@code --down},
+ * {@code --degrade}). Try k uses seed k ({@code -Dccsim.fuzz.runs=N} for a longer hunt).
  */
 class TopologyRunFuzzTest {
     /** Tries: 60 (about 20 s in CI), or the system property {@code ccsim.fuzz.runs}. */
@@ -89,6 +90,30 @@ class TopologyRunFuzzTest {
             String[] args = {"perf", "--topology", file.toString(), "--op", m.pick(OPS), "-b", "1K", "-e", "64M", "-f", "256",
                     "--jobs", "1"};
             check("seed " + k + " " + env + " " + String.join(" ", args), args, env);
+        }
+    }
+
+    /**
+     * What-if flags on a catalog cluster: 1 to 3 random links of 4 HGX H100 nodes (or a glob of one's end) taken
+     * down or degraded, a random collective and NCCL_ALGO; the same outcome asked of every run.
+     */
+    @Test
+    void downAndDegradedLinksRunOrSayWhyNot() throws Exception {
+        List<String> ids = TopologyCatalog.build("hgx-h100", new BuildOptions(0, 4, 1.0, 0)).links().stream()
+                .map(io.ccsim.topology.Link::id).toList();
+        for (int k = 0; k < RUNS / 2; k++) {
+            Mutations m = new Mutations(10_000 + k);
+            List<String> args = new ArrayList<>(List.of("perf", "--topology", "hgx-h100", "--nodes", "4", "--op", m.pick(OPS),
+                    "-b", "1K", "-e", "64M", "-f", "256", "--jobs", "1"));
+            for (int f = 1 + m.below(3); f > 0; f--) {
+                String link = m.pick(ids);
+                if (m.below(5) == 0) link = link.substring(0, link.indexOf('~')) + "~*";
+                if (m.below(2) == 0) args.addAll(List.of("--down", link));
+                else args.addAll(List.of("--degrade", link + "=" + m.pick(List.of("1e-6", "0.001", "0.1", "0.5", "1"))));
+            }
+            Map<String, String> env = new HashMap<>();
+            if (m.below(3) == 0) env.put("NCCL_ALGO", m.pick(ALGOS));
+            check("seed " + (10_000 + k) + " " + env + " " + String.join(" ", args), args.toArray(new String[0]), env);
         }
     }
 
