@@ -46,10 +46,9 @@ final class HeapWatch {
      * larger than what the budget foresaw, before the watch could stop it).
      */
     static String outOfMemory(long maxBytes) {
-        long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
         return String.format(Locale.ROOT, "stopped by budget before any result: out of heap (all of its %s in use, more than"
-                + " the run's estimate); valid here: fewer --nodes, smaller sizes, or more heap: CCSIM_JAVA_OPTS='%s -Xmx%dg'",
-                RunBudget.gb(maxBytes), RunBudget.JAVA_OPTS, g);
+                + " the run's estimate); valid here: fewer --nodes, smaller sizes, or more heap: %s", RunBudget.gb(maxBytes),
+                twiceTheHeap(maxBytes));
     }
 
     /** Whether {@code t} or one of its causes is an {@link OutOfMemoryError}. */
@@ -62,8 +61,13 @@ final class HeapWatch {
 
     /** The stop reason for a heap of {@code maxBytes} that stayed full. */
     static String reason(long maxBytes) {
-        long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
         return String.format(Locale.ROOT, "%s: a full heap (%.0f %% of its %s in use after a garbage collection; raise it with"
-                + " CCSIM_JAVA_OPTS='%s -Xmx%dg')", RunControl.BUDGET, FULL * 100, RunBudget.gb(maxBytes), RunBudget.JAVA_OPTS, g);
+                + " %s)", RunControl.BUDGET, FULL * 100, RunBudget.gb(maxBytes), twiceTheHeap(maxBytes));
+    }
+
+    /** The launcher's options with twice a heap of {@code maxBytes}, in whole GiB rounded up (at least 1). */
+    private static String twiceTheHeap(long maxBytes) {
+        long g = Math.max(1, (long) Math.ceil(2.0 * maxBytes / (1L << 30)));
+        return "CCSIM_JAVA_OPTS='" + RunBudget.JAVA_OPTS + " -Xmx" + g + "g'";
     }
 }

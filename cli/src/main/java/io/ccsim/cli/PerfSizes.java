@@ -132,7 +132,7 @@ final class PerfSizes {
         long t0 = System.nanoTime();
         Sweep<Long, SizeRun> sweep = new Sweep<>(sizes, work(plans, call.iters(), progress.enabled()),
                 i -> String.format(Locale.ROOT, "%s %s %s (%d/%d)%s", command, call.op().cliName(), Sizes.human(sizes.get(i)),
-                        i + 1, sizes.size(), plans[i] == null ? "" : " " + label(plans[i])), progress, session.control());
+                        i + 1, sizes.size(), plans[i] == null ? "" : " " + plans[i].label()), progress, session.control());
         List<SizeRun> runs;
         try {
             int concurrent = Math.max(1, Math.min(threads, sizes.size()));
@@ -183,15 +183,16 @@ final class PerfSizes {
             // offered where its own first check passes (the 8,192-GPU NVLSTree: 3,072 workers simulated, 0.5 GB)
             int k = Math.min(threads, planned.size());
             boolean held = setup.folding() == SimExecution.Folding.RANKS && !setup.foldedBudget();
-            String alternative = setup.offer() != null ? setup.offer() : held ? foldedOffer(session.budget(), topo, planned, k)
-                    + "--sim-mode extrapolated, " : "";
+            // made only if the run is refused: the folded offer counts every plan's connections again
+            java.util.function.Supplier<String> alternative = () -> setup.offer() != null ? setup.offer()
+                    : held ? foldedOffer(session.budget(), topo, planned, k) + "--sim-mode extrapolated, " : "";
             session.budget().check(what(command, call, sizes.get(largest), plans[largest]),
                     j -> RunBudget.plans(topo, planned, j, folded), k, setup.nodes(), alternative);
         }
         for (int i = 0; i < plans.length && setup.folding() == SimExecution.Folding.RANKS; i++) {
             if (plans[i] == null) continue;
             long reads = FoldingReads.of(plans[i]);
-            checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B (" + label(plans[i]) + ")",
+            checkFoldingReads(command + " " + call.op().cliName() + " at " + sizes.get(i) + " B (" + plans[i].label() + ")",
                     plans[i], reads, setup.nodes(), FoldingReads.LIMIT);
             if (setup.noLaw() != null && 2 * reads > plans[i].totalSteps()
                     && flowsUnfolded(runner, plans[i]) > AUTO_FOLDED_MAX_FLOWS) {
@@ -269,7 +270,7 @@ final class PerfSizes {
 
     /** {@code perf all_reduce at 1073741824 B (Ring/Simple x16)}: the run of one size, for the budget's refusals. */
     private static String what(String command, Call call, long bytes, Plan plan) {
-        return command + " " + call.op().cliName() + " at " + bytes + " B (" + label(plan) + ")";
+        return command + " " + call.op().cliName() + " at " + bytes + " B (" + plan.label() + ")";
     }
 
     /** The work of each size: the steps of its plan for each simulated call (1 where unplanned or not needed). */
@@ -279,10 +280,5 @@ final class PerfSizes {
             w[i] = !needed || plans[i] == null ? 1 : plans[i].totalSteps() * Math.min(iters, PerfRunner.SIMULATED_ITERATIONS);
         }
         return w;
-    }
-
-    /** {@code Ring/Simple x16}: algorithm, protocol and channels. */
-    static String label(Plan p) {
-        return p.options().algorithm().ncclName() + "/" + p.options().protocol().ncclName() + " x" + p.nChannels();
     }
 }

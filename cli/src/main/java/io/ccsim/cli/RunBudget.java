@@ -291,6 +291,12 @@ final class RunBudget {
      * (e.g. {@code --sim-mode extrapolated, }; "" for none) among what is valid.
      */
     void check(String what, java.util.function.IntFunction<Need> needAt, int concurrent, int nodes, String alternative) {
+        check(what, needAt, concurrent, nodes, () -> alternative);
+    }
+
+    /** As {@link #check(String, java.util.function.IntFunction, int, int, String)}, the alternative made on refusal only. */
+    void check(String what, java.util.function.IntFunction<Need> needAt, int concurrent, int nodes,
+               java.util.function.Supplier<String> alternative) {
         Need need = needAt.apply(concurrent);
         if (fits(need)) return;
         String valid = fewerJobs(concurrent, needAt);
@@ -298,7 +304,7 @@ final class RunBudget {
             long fit = (long) Math.floor(nodes * fittingScale(need));
             valid = fit >= 1 ? String.format(Locale.ROOT, "about --nodes <= %,d, ", fit) : "";
         }
-        valid += alternative;
+        valid += alternative.get();
         throw new UserException(what + ": " + describe("the run", need) + "; valid here: " + valid
                 + (valid.isEmpty() ? "more heap: " : "or more heap: ") + heapOption(need));
     }

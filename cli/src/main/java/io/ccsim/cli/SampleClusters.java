@@ -111,7 +111,7 @@ final class SampleClusters {
         Extrapolator ex = new Extrapolator(this::at, targetNodes, name, TopologyCatalog.hostsPerLeaf(target), prof, nccl, seed);
         ex.setRunControl(session.control());
         // the samples were budgeted as folded; one whose ranks fold less than that is refused before it runs
-        ex.setFoldedChecks(t -> session.budget().foldedCheck(t, p -> "a sample of " + PerfSizes.label(p) + " on "
+        ex.setFoldedChecks(t -> session.budget().foldedCheck(t, p -> "a sample of " + p.label() + " on "
                 + t.name(), concurrent, 0));
         return ex;
     }

@@ -350,7 +350,7 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
 
     /** {@code tune all_reduce at 1073741824 B (Tree/Simple x16)}: one simulation of the tune, for refusals. */
     private static String what(CollectiveOp cop, long size, Plan plan) {
-        return "tune " + cop.cliName() + " at " + size + " B (" + PerfSizes.label(plan) + ")";
+        return "tune " + cop.cliName() + " at " + size + " B (" + plan.label() + ")";
     }
 
     /** Candidate {@code k} of {@code z} simulated at NCCL's channel count. */

@@ -151,17 +151,9 @@ class TopologyRunFuzzTest {
                 String b = id(nodes.get(m.below(nodes.size())));
                 if (a.equals(b)) return;
                 String kind = m.pick(KINDS);
-                JsonObject l = new JsonObject();
-                l.addProperty("id", "x" + m.below(1_000_000) + "." + a + "~" + b);
-                l.addProperty("a", a);
-                l.addProperty("b", b);
-                l.addProperty("kind", kind);
-                l.addProperty("bandwidth_gbps", m.pick(List.of(1, 10, 25, 100, 400, 900)));
-                l.addProperty("latency_ns", m.pick(List.of(50.0, 500.0, 5000.0)));
-                l.addProperty("sharing", m.pick(SHARING));
-                l.addProperty("lanes", m.pick(List.of(1, 4, 16)));
-                l.addProperty("pcie_gen", kind.equals("pcie") ? 4 : 0);
-                links.add(l);
+                links.add(link("x" + m.below(1_000_000) + "." + a + "~" + b, a, b, kind,
+                        m.pick(List.of(1, 10, 25, 100, 400, 900)), m.pick(List.of(50.0, 500.0, 5000.0)), m.pick(SHARING),
+                        m.pick(List.of(1, 4, 16))));
             }
             case 2 -> {
                 if (links.isEmpty()) return;
@@ -192,17 +184,23 @@ class TopologyRunFuzzTest {
         String other = m.pick(gpus);
         if (g.equals(other)) return;
         removeLinks(t, endingAt(links, g));
+        links.add(link(g + "~" + other, g, other, "nvlink", 400, 100.0, "full_duplex", 12));
+    }
+
+    /** A link of a topology document (a PCIe link is of generation 4). */
+    private static JsonObject link(String id, String a, String b, String kind, double gbps, double latencyNs, String sharing,
+                                   int lanes) {
         JsonObject l = new JsonObject();
-        l.addProperty("id", g + "~" + other);
-        l.addProperty("a", g);
-        l.addProperty("b", other);
-        l.addProperty("kind", "nvlink");
-        l.addProperty("bandwidth_gbps", 400);
-        l.addProperty("latency_ns", 100.0);
-        l.addProperty("sharing", "full_duplex");
-        l.addProperty("lanes", 12);
-        l.addProperty("pcie_gen", 0);
-        links.add(l);
+        l.addProperty("id", id);
+        l.addProperty("a", a);
+        l.addProperty("b", b);
+        l.addProperty("kind", kind);
+        l.addProperty("bandwidth_gbps", gbps);
+        l.addProperty("latency_ns", latencyNs);
+        l.addProperty("sharing", sharing);
+        l.addProperty("lanes", lanes);
+        l.addProperty("pcie_gen", kind.equals("pcie") ? 4 : 0);
+        return l;
     }
 
     private static Set<String> endingAt(JsonArray links, String node) {

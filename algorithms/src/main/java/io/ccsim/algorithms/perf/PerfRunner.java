@@ -508,8 +508,7 @@ public final class PerfRunner {
 
     /** {@code Tree/LL128 x16 all_reduce of 262,144 float on 16 ranks}: a plan as a user names it. */
     static String describe(Plan plan) {
-        return String.format(java.util.Locale.ROOT, "%s/%s x%d %s of %,d %s on %d ranks", plan.options().algorithm().ncclName(),
-                plan.options().protocol().ncclName(), plan.nChannels(), plan.call().op().cliName(), plan.call().count(),
-                plan.call().dtype(), plan.nRanks());
+        return String.format(java.util.Locale.ROOT, "%s %s of %,d %s on %d ranks", plan.label(), plan.call().op().cliName(),
+                plan.call().count(), plan.call().dtype(), plan.nRanks());
     }
 }

@@ -210,6 +210,11 @@ public final class Plan {
         if (lane < 0 || lane >= nLanes()) throw new IndexOutOfBoundsException("lane " + lane + " not in [0, " + nLanes() + ")");
     }
 
+    /** {@code NVLSTree/Simple x16}: the algorithm, protocol and channels, as perf's lines name a run. */
+    public String label() {
+        return options.algorithm().ncclName() + "/" + options.protocol().ncclName() + " x" + nChannels();
+    }
+
     @Override
     public String toString() {
         return "Plan[" + algorithmName + ", " + call.op() + " " + call.count() + " × " + call.dtype() + ", n=" + nRanks()
