@@ -61,7 +61,10 @@ final class RunBudget {
     static final long FOLDING_CONNECTION_BYTES = 300;
     static final long HEAP_PER_LIVE = 2;
     static final long BASE_BYTES = 16L << 20;
-    /** Connections per worker beyond which a plan's connections are taken to grow with the square of its ranks. */
+    /**
+     * Connections per (rank, channel) beyond which a plan's connections are taken to grow with the square of its ranks
+     * (a ring has one, a tree a few; all-to-all n − 1 per channel its operations use).
+     */
     static final long QUADRATIC_PEERS = 16;
 
     private final long maxHeapBytes;
@@ -149,7 +152,10 @@ final class RunBudget {
      */
     static Need plans(Topology topo, List<Plan> plans, int concurrent, boolean folded) {
         List<long[]> counts = new ArrayList<>();
-        for (Plan p : plans) counts.add(new long[] {(long) p.nActors() * p.nChannels() * p.nLanes(), p.connectionCount()});
+        for (Plan p : plans) {
+            counts.add(new long[] {(long) p.nActors() * p.nChannels() * p.nLanes(), p.connectionCount(),
+                    (long) p.nActors() * p.nChannels()});
+        }
         counts.sort(Comparator.comparingLong((long[] c) -> elementBytes(c[0], c[1], folded)).reversed());
         int k = Math.max(1, Math.min(concurrent, counts.size()));
         long sim = 0;
@@ -158,7 +164,7 @@ final class RunBudget {
             long[] c = counts.get(i);
             sim += elementBytes(c[0], c[1], folded);
             // more connections than a tree's few per worker: they grow with the ranks squared (every rank to every rank)
-            if (c[1] > QUADRATIC_PEERS * c[0]) quadratic += elementBytes(0, c[1], folded);
+            if (c[1] > QUADRATIC_PEERS * c[2]) quadratic += elementBytes(0, c[1], folded);
         }
         String what = counts.isEmpty() ? "" : String.format(Locale.ROOT, "%s%,d workers and %,d connections%s",
                 k > 1 ? k + " simulations at once (--jobs), the largest of " : "", counts.get(0)[0], counts.get(0)[1],
@@ -190,7 +196,8 @@ final class RunBudget {
         String what = String.format(Locale.ROOT, "%s%,d workers and %,d connections, folded: %,d workers and %,d"
                         + " connections simulated", k > 1 ? k + " simulations at once (--jobs), each of " : "", workers,
                 connections, simulatedWorkers, simulatedConnections);
-        long quadratic = connections > QUADRATIC_PEERS * workers ? k * keptBytes(0, connections) : 0;
+        long pairs = (long) calls * plan.nActors() * plan.nChannels();
+        long quadratic = connections > QUADRATIC_PEERS * pairs ? k * keptBytes(0, connections) : 0;
         return new Need(topologyBytes(topo.nodes().size(), topo.links().size()), elements(topo.nodes().size(), topo.links().size()),
                 k * one, what, quadratic);
     }

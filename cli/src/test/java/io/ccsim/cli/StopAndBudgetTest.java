@@ -352,7 +352,7 @@ class StopAndBudgetTest {
     void anAllToAllTooLargeIsRefusedNamingANodeCountThatFits() {
         // every rank talks to every rank: the connections, and the heap, grow with the square of the nodes
         long heap = 1L << 30;
-        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "64", "--op", "alltoall",
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "128", "--op", "alltoall",
                 "-b", "1G", "-e", "1G", "--sim-mode", "full");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.err().lines().count()).isEqualTo(1);
@@ -366,15 +366,15 @@ class StopAndBudgetTest {
 
     @Test
     void aFoldedAllToAllIsBudgetedAtTheFoldingsPeak() {
-        // 32 HGX nodes, 1,044,480 connections: the folding needs about 280 MB at its peak (fails at -Xmx256m, completes
-        // at 320m); 40 B a connection, what the folded run keeps, admitted it to 512 MiB and it ran out of heap there
-        CliTest.Result r = withHeap(512L << 20, "perf", "--topology", "hgx-h100", "--nodes", "32", "--op", "alltoall",
+        // 128 HGX nodes, 1,047,552 connections (one channel per peer): the run fails at -Xmx600m and completes at 750m;
+        // 40 B a connection, what the folded run keeps, would admit it to 512 MiB, where it runs out of heap
+        CliTest.Result r = withHeap(512L << 20, "perf", "--topology", "hgx-h100", "--nodes", "128", "--op", "alltoall",
                 "-b", "1G", "-e", "1G");
         assertThat(r.code()).as(r.out()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
                 .startsWith("ccsim: error: perf all_to_all at 1073741824 B (P2P/Simple x16): the run needs about ")
-                .contains("1,044,480 connections, folded)").contains("or more heap: "));
+                .contains("1,047,552 connections, folded)").contains("or more heap: "));
     }
 
     @Test

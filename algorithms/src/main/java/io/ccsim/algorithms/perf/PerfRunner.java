@@ -308,7 +308,8 @@ public final class PerfRunner {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
-        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes);
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes,
+                !graphTiming);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
@@ -345,6 +346,15 @@ public final class PerfRunner {
      */
     public Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                      Algorithm algo, Protocol proto, int channels, int chunkingNodes, long workingSetBytes) {
+        return plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes, true);
+    }
+
+    /**
+     * The shared body; {@code ncclP2p}: an all-to-all placed as NCCL places it ({@link PlanOptions#p2p}), else as
+     * ccsim's own kernels run it (gpu-backend's plans carry no p2p settings).
+     */
+    private Plan plan(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                      Protocol proto, int channels, int chunkingNodes, long workingSetBytes, boolean ncclP2p) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
@@ -356,6 +366,7 @@ public final class PerfRunner {
                 .withWorkingSetBytes(workingSetBytes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
+        if (algo == Algorithm.P2P && ncclP2p) opts = opts.withP2p(tuner.p2pSettings(graph.tuneInput(op, count * dtype.bytes()), channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
             opts = opts.withNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
         } else if (algo == Algorithm.NVLS_TREE && graph.nNodes() > 1 && graph.nvls().available()) {

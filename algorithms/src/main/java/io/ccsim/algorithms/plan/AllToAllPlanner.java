@@ -2,91 +2,158 @@ package io.ccsim.algorithms.plan;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
 
 /**
- * All-to-all as grouped send/recv (nccl-tests alltoall: ncclGroupStart, one ncclSend and ncclRecv
- * per peer, ncclGroupEnd). Rank r's block for peer p is input[p·count ..], and the block from
- * peer p lands in output[p·count ..]. NCCL schedules grouped p2p operations in rounds
- * (src/init.cc builds comm->p2pSchedule, src/enqueue.cc walks it): in the round with delta d a
- * rank sends to (r + d) mod n and receives from (r − d) mod n, the deltas enumerated by the
- * quadratic formula d_k = (k² + k)/2 mod pow2Up(n), skipping d ≥ n (for 16 ranks: 0, 1, 3, 6, 10,
- * 15, 5, 12, 4, 13, 7, 2, 14, 11, 9, 8). ccsim applies it over ranks (NCCL applies it over groups
- * of ranks ordered by node; with one rank per group the two agree). Round 0 (d = 0) is the own
- * block, a local copy. Lane 0 sends (SEND per round d ≥ 1), lane 1 receives (RECV per round), and
- * lane 2 copies the own block (LOCAL_COPY): NCCL runs the self send/recv as a p2p operation of its
- * own, concurrently with the peer transfers, so the copy does not delay the first send (with it at
- * the head of the send lane, all-to-all on 2 × H200 came out 13.5 % slower than NCCL 2.28.9).
- * Each block is cut into the channel's part and slot-sized chunks as in {@link SendRecvPlanner}.
+ * All-to-all as grouped send/recv, scheduled as NCCL schedules it (nccl-tests alltoall: ncclGroupStart, one ncclSend
+ * and ncclRecv per peer, ncclGroupEnd). Rank r's block for peer p is input[p·count ..], and the block from peer p lands
+ * in output[p·count ..].
+ *
+ * <p>NCCL gives each peer's operation its own channels: round i's operation (the peer of {@link P2pRounds}) is split
+ * into {@link P2pOperation#channels} parts, part p on channel {@code (base(i) + p) mod P}, and a channel runs its
+ * operations in batches of up to eight ({@link P2pRounds#batches}). The plan spans the P p2p channels (the largest
+ * power of two ≤ {@link PlanOptions#nChannels()}; NCCL's {@code p2pnChannels}), with per-operation channels from
+ * {@link PlanOptions#p2p()} ({@code p2pnChannelsPerPeer}) and the Simple step from its chunk. Round 0 is the rank's own block, a local copy (NCCL runs it as a work of its own, Simple,
+ * concurrently with the peer transfers).
+ *
+ * <p>Lanes. With at most W operations in any batch, lane j &lt; W sends (or copies) the j-th operation of each of its
+ * channel's batches and lane W + j receives it, one step per chunk of the part; NCCL runs the works of a batch side by
+ * side on shares of the block's warps (src/device/sendrecv.h: nWarps / nWorks each, split between send and receive).
+ * Deviations: a lane starts its next batch's operation when its own is done, not when the whole batch is (NCCL
+ * synchronises the block between batches; a batch's operations are equal in size and go to peers of one group, so they
+ * end together unless the network treats them unequally); and each lane runs at the channel's rate (no lane shares for
+ * p2p), which binds only on one node, where each channel holds one operation a batch up to 512 MiB per peer.
+ *
+ * <p>Without {@link PlanOptions#p2p()} the plan is ccsim's own kernels' all-to-all, which stripes every peer's block
+ * over every channel ({@link StripedAllToAllSchedule}): what gpu-backend runs and was measured.
  */
 final class AllToAllPlanner extends AbstractPlanner {
     AllToAllPlanner() { super("p2p-all_to_all", CollectiveOp.ALL_TO_ALL, Algorithm.P2P); }
 
-    /** NCCL's p2p round order of peer deltas for n ranks (see the class comment); element 0 is 0. */
-    static int[] deltaOrder(int n) {
-        int pow2 = Integer.highestOneBit(n) == n ? n : Integer.highestOneBit(n) << 1;
-        int[] order = new int[n];
-        int filled = 0;
-        int delta = 0;
-        int round = 0;
-        do {
-            if (delta < n) order[filled++] = delta;
-            round++;
-            delta = (delta + round) & (pow2 - 1);
-        } while (round != pow2);
-        if (filled != n) throw new AssertionError("quadratic delta enumeration missed ranks for n=" + n);
-        return order;
-    }
-
     @Override
     Schedule build(CollectiveCall call, PlanOptions o, ProtocolGeometry g, ChannelParts parts) {
+        return o.p2p() == null ? new StripedAllToAllSchedule(call, o, g, parts) : placed(call, o, g);
+    }
+
+    private static Schedule placed(CollectiveCall call, PlanOptions o, ProtocolGeometry g) {
         final int n = call.nRanks();
         final long count = call.count();
+        final int elt = call.dtype().bytes();
         final int nChannels = o.nChannels();
+        final int p2pChannels = Integer.highestOneBit(nChannels);
+        final boolean ll = g.protocol() == Protocol.LL;
+        final int perPeer = Math.min(o.p2p().channelsPerPeer(), p2pChannels);
+        final long step = ll ? g.slotWireBytes() : Math.min(o.p2p().chunkBytes(), g.slotWireBytes());
+        final long bytes = count * elt;
+        final boolean multiNode = call.layout().nHosts() > 1;
+        final P2pRounds rounds = new P2pRounds(call.layout(), p2pChannels);
+        final int parts = P2pOperation.channels(bytes, P2pOperation.minChannels(perPeer, n, p2pChannels), perPeer, step,
+                multiNode);
+        final int[][][] batches = rounds.batches(parts);
+        int w = 1;
+        for (int[][] ch : batches) for (int[] b : ch) w = Math.max(w, b.length);
+        final int works = w;
+        // laneRounds[c][j]: the rounds whose operation is the j-th of a batch of channel c, in batch order
+        final int[][][] laneRounds = new int[nChannels][works][];
+        for (int c = 0; c < nChannels; c++) {
+            int[][] chBatches = c < p2pChannels ? batches[c] : new int[0][];
+            for (int j = 0; j < works; j++) {
+                int k = 0;
+                for (int[] b : chBatches) if (b.length > j) k++;
+                laneRounds[c][j] = new int[k];
+                k = 0;
+                for (int[] b : chBatches) if (b.length > j) laneRounds[c][j][k++] = b[j];
+            }
+        }
+        // chunk elements of an operation within a node and across nodes (the own block's copy: within)
+        // (LL128, which NCCL's p2p path never runs, takes the slot's payload)
+        final long localChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, false, ll)) / elt);
+        final long netChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, true, ll)) / elt);
         final int slots = g.sliceSteps();
-        final int[] deltas = deltaOrder(n);
         return new Schedule() {
-            @Override public int nLanes() { return 3; }
+            @Override public int nLanes() { return 2 * works; }
+
+            /** Elements [lo, hi) of the round's block that channel ch carries: {lo, hi}. */
+            private long partLo(int round, int ch) {
+                return P2pOperation.partBegin(bytes, parts, rounds.partOn(round, ch)) / elt;
+            }
+
+            private long partHi(int round, int ch) {
+                return P2pOperation.partBegin(bytes, parts, rounds.partOn(round, ch) + 1) / elt;
+            }
+
+            /** The peer of lane {@code lane}'s operation in {@code round}: its send peer, or its receive peer. */
+            private int peer(int rank, int lane, int round) {
+                return lane < works ? rounds.sendPeer(rank, round) : rounds.recvPeer(rank, round);
+            }
+
+            private long chunkOf(int rank, int peer) {
+                return rounds.acrossNodes(rank, peer) ? netChunk : localChunk;
+            }
+
+            /** Steps of the rank's lane in {@code round}: 0 for the receive of the own block. */
+            private int steps(int rank, int ch, int lane, int round) {
+                int peer = peer(rank, lane, round);
+                if (peer == rank && lane >= works) return 0;
+                return Math.toIntExact(Chunking.divUp(partHi(round, ch) - partLo(round, ch), chunkOf(rank, peer)));
+            }
 
             @Override
             public int stepCount(int rank, int ch, int lane) {
-                return Math.multiplyExact(lane == 2 ? 1 : n - 1, parts.chunks(ch));
+                int total = 0;
+                for (int round : laneRounds[ch][lane % works]) total = Math.addExact(total, steps(rank, ch, lane, round));
+                return total;
             }
 
             @Override
             public void step(int rank, int ch, int lane, int i, StepCursor c) {
-                int k = parts.chunks(ch);
-                int j = i % k;
-                long inPart = parts.chunkStart(ch, j);
-                int cnt = (int) parts.chunkCount(ch, inPart);
-                if (lane == 2) {
-                    long off = rank * count + inPart;
-                    c.set(Primitive.LOCAL_COPY, off, off, cnt, 0);
+                int left = i;
+                for (int round : laneRounds[ch][lane % works]) {
+                    int k = steps(rank, ch, lane, round);
+                    if (left >= k) {
+                        left -= k;
+                        continue;
+                    }
+                    int peer = peer(rank, lane, round);
+                    long chunk = chunkOf(rank, peer);
+                    long start = partLo(round, ch) + left * chunk;
+                    int cnt = (int) Math.min(chunk, partHi(round, ch) - start);
+                    long off = (long) peer * count + start;
+                    if (peer == rank) {
+                        c.set(Primitive.LOCAL_COPY, off, off, cnt, 0);
+                    } else if (lane < works) {
+                        c.set(Primitive.SEND, off, off, cnt, slots);
+                        c.addSend(peer);
+                    } else {
+                        c.set(Primitive.RECV, off, off, cnt, slots);
+                        c.addRecv(peer);
+                    }
                     return;
                 }
-                int d = deltas[i / k + 1];
-                if (lane == 0) {
-                    int peer = (rank + d) % n;
-                    long off = peer * count + inPart;
-                    c.set(Primitive.SEND, off, off, cnt, slots);
-                    c.addSend(peer);
-                } else {
-                    int from = (rank - d + n) % n;
-                    long off = from * count + inPart;
-                    c.set(Primitive.RECV, off, off, cnt, slots);
-                    c.addRecv(from);
-                }
+                throw new IndexOutOfBoundsException("step " + i + " of rank " + rank + ", channel " + ch + ", lane " + lane);
             }
 
             @Override
             public void connections(ConnectionSink sink) {
-                for (int ch = 0; ch < nChannels; ch++) {
-                    if (parts.count[ch] == 0) continue;
-                    for (int r = 0; r < n; r++)
-                        for (int d = 1; d < n; d++) sink.accept(ch, r, (r + d) % n);
+                for (int ch = 0; ch < p2pChannels; ch++) {
+                    for (int j = 0; j < works; j++) {
+                        for (int round : laneRounds[ch][j]) {
+                            if (partHi(round, ch) == partLo(round, ch)) continue;
+                            for (int r = 0; r < n; r++) {
+                                int peer = rounds.sendPeer(r, round);
+                                if (peer != r) sink.accept(ch, r, peer);
+                            }
+                        }
+                    }
                 }
             }
 
-            @Override public long footprintBytes() { return 64 + 16 + 4L * n + parts.footprintBytes(); }
+            @Override
+            public long footprintBytes() {
+                long lanes = 64;
+                for (int[][] ch : laneRounds) for (int[] l : ch) lanes += 16 + 4L * l.length;
+                return 96 + rounds.footprintBytes() + lanes;
+            }
         };
     }
 }

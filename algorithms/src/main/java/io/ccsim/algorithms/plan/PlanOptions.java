@@ -30,9 +30,12 @@ import java.util.Arrays;
  * @param workingSetBytes the working set per GPU, bytes, the cost model's cache term reads (CtaCosts: input plus output
  *                    buffer), ≥ 1; 0 for the call's own. A sample that stands for a larger call (an extrapolation's)
  *                    sets the larger one's, so that its bytes cost what the larger call's do
+ * @param p2p         all-to-all: the communicator's p2p settings, for NCCL's placement of each peer's operation on
+ *                    channels of its own; null for ccsim's own kernels' plan, every peer striped over every channel.
+ *                    Other plans ignore it
  */
 public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
-                          int[] netHeads, int chunkingNodes, long workingSetBytes) {
+                          int[] netHeads, int chunkingNodes, long workingSetBytes, P2pSettings p2p) {
 
     /** NCCL's MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -83,6 +86,12 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
         }
     }
 
+    /** The options as given, without p2p settings. */
+    public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
+                       int[] netHeads, int chunkingNodes, long workingSetBytes) {
+        this(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes, workingSetBytes, null);
+    }
+
     /** The options as given, with the call's own working set. */
     public PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels, long bufferBytes, int[][] ringOrders,
                        int[] netHeads, int chunkingNodes) {
@@ -107,28 +116,34 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
 
     /** A copy with another buffer size (bytes per connection). */
     public PlanOptions withBufferBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, netHeads, chunkingNodes, workingSetBytes);
+        return new PlanOptions(algorithm, protocol, nChannels, bytes, ringOrders, netHeads, chunkingNodes, workingSetBytes, p2p);
     }
 
     /** A copy with explicit ring orders, one permutation of the ranks per channel. */
     public PlanOptions withRingOrders(int[][] orders) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, netHeads, chunkingNodes, workingSetBytes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, orders, netHeads, chunkingNodes, workingSetBytes, p2p);
     }
 
     /** A copy with the heads across the network (CollNet Direct, NVLSTree), the local indices of the GPUs with a NIC of their own (see the record). */
     public PlanOptions withNetHeads(int[] localIndices) {
         return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, localIndices, chunkingNodes,
-                workingSetBytes);
+                workingSetBytes, p2p);
     }
 
     /** A copy whose tree chunk rules read {@code nodes} nodes (see the record; 0: the communicator's own). */
     public PlanOptions withChunkingNodes(int nodes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, nodes, workingSetBytes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, nodes, workingSetBytes, p2p);
     }
 
     /** A copy whose cost model reads a working set of {@code bytes} per GPU (see the record; 0: the call's own). */
     public PlanOptions withWorkingSetBytes(long bytes) {
-        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes, bytes);
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes, bytes, p2p);
+    }
+
+    /** A copy with the communicator's point-to-point settings (see the record). */
+    public PlanOptions withP2p(P2pSettings settings) {
+        return new PlanOptions(algorithm, protocol, nChannels, bufferBytes, ringOrders, netHeads, chunkingNodes,
+                workingSetBytes, settings);
     }
 
     /** The network heads' local indices on hosts of {@code ppn} GPUs: {@link #netHeads} or 0..ppn−1. */
@@ -165,14 +180,14 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
         return o instanceof PlanOptions p && p.algorithm == algorithm && p.protocol == protocol && p.nChannels == nChannels
                 && p.bufferBytes == bufferBytes && Arrays.deepEquals(p.ringOrders, ringOrders)
                 && Arrays.equals(p.netHeads, netHeads) && p.chunkingNodes == chunkingNodes
-                && p.workingSetBytes == workingSetBytes;
+                && p.workingSetBytes == workingSetBytes && java.util.Objects.equals(p.p2p, p2p);
     }
 
     @Override
     public int hashCode() {
         return ((algorithm.hashCode() * 31 + protocol.hashCode()) * 31 + nChannels) * 31 + Long.hashCode(bufferBytes)
                 + Arrays.deepHashCode(ringOrders) + 17 * Arrays.hashCode(netHeads) + 31 * chunkingNodes
-                + 37 * Long.hashCode(workingSetBytes);
+                + 37 * Long.hashCode(workingSetBytes) + 41 * java.util.Objects.hashCode(p2p);
     }
 
     @Override
@@ -181,6 +196,7 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
                 + (ringOrders == null ? "" : ", custom rings")
                 + (netHeads == null ? "" : ", CollNet heads " + Arrays.toString(netHeads))
                 + (chunkingNodes == 0 ? "" : ", chunks as on " + chunkingNodes + " nodes")
-                + (workingSetBytes == 0 ? "" : ", costs as for " + workingSetBytes + " B per GPU") + "]";
+                + (workingSetBytes == 0 ? "" : ", costs as for " + workingSetBytes + " B per GPU")
+                + (p2p == null ? "" : ", p2p " + p2p.channelsPerPeer() + " ch per peer, chunk " + p2p.chunkBytes() + " B") + "]";
     }
 }

@@ -3,6 +3,8 @@ package io.ccsim.algorithms.tuner;
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.Protocol;
+import io.ccsim.algorithms.plan.P2pOperation;
+import io.ccsim.algorithms.plan.P2pSettings;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.profile.LatencyCosts;
 import io.ccsim.algorithms.profile.LinkClass;
@@ -81,20 +83,15 @@ import java.util.Optional;
  * {@code time = baseLat[p] + hwLat[class][p] + moved / (1000 × nc × min(bw, capP) × eff(p))} with class and
  * bw those of the network on several nodes, else of the intra-node graph; {@code moved = nBytes} for
  * send/recv and {@code nBytes × (n−1)/n} for all-to-all; eff(LL) = 0.5. The protocol follows NCCL's rule,
- * not the cost: LL when {@code nBytes ≤ nc × 16384} (enqueue.cc, NCCL_P2P_LL_THRESHOLD), else Simple.
+ * not the cost: LL when an operation's bytes (send/recv: nBytes; all-to-all: nBytes / n) are at most
+ * {@code p2pnChannelsPerPeer × 16384} (src/enqueue.cc addP2pToPlan, NCCL_P2P_LL_THRESHOLD), else Simple.
  *
- * <p>Send/recv's channel count is NCCL's, not the cost's ({@link #p2pOpChannels}; NVIDIA/nccl 2.28
- * src/enqueue.cc addP2pToPlan and scheduleP2pTasksToPlan, src/graph/paths.cc ncclTopoComputeP2pChannels):
- * the communicator has {@code p2pnChannels = pow2Up(min(nChannels, 64))} p2p channels and
- * {@code p2pnChannelsPerPeer = pow2Up(min(p2pnChannels, peer channels))} (a peer over NVLink: 2 per NVLink,
- * else 2); an operation starts from {@code nChannelsMin} (the per-peer count halved while
- * {@code nChannelsMin × nRanks > p2pnChannels}) or fewer, at least one per {@code chunk/8} bytes, and doubles
- * while a channel's part exceeds {@code 32 × chunk} (on one node; {@code chunk/2} and {@code chunk} across
- * nodes), chunk = NCCL_P2P_NVL_CHUNKSIZE 512 KiB over NVLink, else 128 KiB.
- * All-to-all: NCCL gives each peer's operation ({@code nBytes / n}) its own channels by the same rule, the
- * operations side by side on different channel bases; ccsim's plan splits every peer's block over all of its
- * channels instead, so it gets their sum, {@code min(p2pnChannels, (n − 1) × channels per operation)}: the
- * same aggregate bandwidth.
+ * <p>The channels are NCCL's, not the cost's (NVIDIA/nccl 2.28.9 src/enqueue.cc addP2pToPlan and
+ * scheduleP2pTasksToPlan, src/graph/paths.cc ncclTopoComputeP2pChannels): the communicator has
+ * {@code p2pnChannels = pow2Up(min(nChannels, 64))} p2p channels and {@link #p2pChannelsPerPeer}; an operation
+ * gets {@link P2pOperation#channels} of them, from the protocol's step (Simple: {@link #p2pChunkBytes}; LL: the LL
+ * buffer's slot). Send/recv's plan runs on its operation's channels ({@link #p2pOpChannels}); all-to-all's spans the
+ * p2p channels and places each peer's operation on its own ones as NCCL does ({@link #p2pSettings}).
  */
 public final class Tuner {
     /*
@@ -108,8 +105,6 @@ public final class Tuner {
     private static final int LL128_MAX_NTHREADS = 640;
     /** PCI_BW (graph/topo.h): below this total ring bandwidth Simple defaults to 256 threads. */
     private static final double PCI_BW = 12.0;
-    /** NCCL_P2P_LL_THRESHOLD default (enqueue.cc), bytes per channel. */
-    static final long P2P_LL_THRESHOLD = 16384;
 
     private final CalibrationProfile profile;
     private final NcclEnv env;
@@ -498,22 +493,21 @@ public final class Tuner {
 
     private TuneResult tuneP2p(TuneInput in, int lo, int hi) {
         List<Candidate> candidates = new ArrayList<>();
-        int top = in.nRanks() > 1 ? Math.max(hi, p2pnChannels(hi)) : hi;
-        int nc0 = hi;
-        if (in.nRanks() > 1 && in.op() == CollectiveOp.SEND_RECV) {
-            nc0 = p2pOpChannels(in, in.bytes(), hi);
-        } else if (in.nRanks() > 1) {
-            long perPeer = in.bytes() / in.nRanks();
-            nc0 = Math.min(p2pnChannels(hi), (in.nRanks() - 1) * p2pOpChannels(in, perPeer, hi));
-        }
-        nc0 = Math.max(lo, Math.min(top, nc0));
+        int p2pn = p2pnChannels(hi);
+        int top = in.nRanks() > 1 ? Math.max(hi, p2pn) : hi;
+        int perPeer = p2pChannelsPerPeer(in, p2pn);
+        long opBytes = in.op() == CollectiveOp.ALL_TO_ALL && in.nRanks() > 1 ? in.bytes() / in.nRanks() : in.bytes();
         for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
+            int nc0 = hi;
+            if (in.nRanks() > 1 && in.op() == CollectiveOp.SEND_RECV) nc0 = p2pOpChannels(in, p, opBytes, p2pn);
+            else if (in.nRanks() > 1) nc0 = p2pn; // all-to-all: the plan spans the p2p channels (AllToAllPlanner)
+            nc0 = Math.max(lo, Math.min(top, nc0));
             double[] times = new double[top - lo + 1];
             double latency = p2pLatencyUs(in, p);
             for (int nc = lo; nc <= top; nc++) times[nc - lo] = latency + p2pMovedBytes(in) / (1000.0 * p2pBw(in, p, nc));
             candidates.add(new Candidate(Algorithm.P2P, p, lo, times, nc0, times[nc0 - lo], latency, p2pBw(in, p, nc0)));
         }
-        boolean ll = in.nRanks() > 1 && in.bytes() <= (long) nc0 * P2P_LL_THRESHOLD;
+        boolean ll = in.nRanks() > 1 && opBytes <= (long) perPeer * P2pOperation.LL_THRESHOLD_BYTES;
         Candidate winner = candidates.get(ll ? 0 : 1);
         List<Unavailable> unavailable = List.of(new Unavailable(Algorithm.P2P, Optional.of(Protocol.LL128),
                 "NCCL's point-to-point path uses LL or Simple only"));
@@ -523,36 +517,49 @@ public final class Tuner {
     /** NCCL_MAX_P2P_NCHANNELS default (src/init.cc). */
     static final int MAX_P2P_CHANNELS = 64;
     /** NCCL_P2P_NVL_CHUNKSIZE and NCCL_P2P_PCI_CHUNKSIZE / NCCL_P2P_NET_CHUNKSIZE defaults (src/init.cc), bytes. */
-    static final long P2P_NVL_CHUNK = 512 * 1024, P2P_CHUNK = 128 * 1024;
+    static final int P2P_NVL_CHUNK = 512 * 1024, P2P_CHUNK = 128 * 1024;
 
     /** The communicator's p2p channels for {@code commChannels} collective channels (paths.cc). */
     static int p2pnChannels(int commChannels) {
         return pow2Up(Math.min(commChannels, MAX_P2P_CHANNELS));
     }
 
-    /** The channels NCCL gives one send/recv operation of {@code bytes} (see the class comment). */
-    int p2pOpChannels(TuneInput in, long bytes, int commChannels) {
-        int p2pn = p2pnChannels(commChannels);
-        boolean nvl = in.intraClass() == LinkClass.NVLINK;
-        // ncclTopoGetNchannels: 2 per NVLink of the path (path bw / per-link bw), else 2; a network peer 2 (NCCL's
-        // start value; its reduction for large communicators is left out)
-        int peer = nvl ? 2 * Math.max(1, (int) Math.round(in.intraBwGBs() * in.maxChannels() / nvlinkLinkGBs(in))) : 2;
-        if (in.gpusPerNode() == 1) peer = 2;
-        else if (in.nNodes() > 1) peer = Math.min(peer, 2);
-        int perPeer = pow2Up(Math.min(p2pn, peer));
-        int min = perPeer;
-        while (min * in.nRanks() > p2pn && min > 1) min /= 2;
-        long chunk = in.nNodes() == 1 && nvl ? P2P_NVL_CHUNK : P2P_CHUNK;
-        long minPart = in.nNodes() > 1 ? chunk / 2 : chunk / 8;
-        long maxPart = in.nNodes() > 1 ? chunk : chunk * 32;
-        if (bytes == 0) return 1;
-        int nc = (int) Math.min(min, (bytes + minPart - 1) / minPart);
-        long part = Math.max(minPart, (bytes + nc - 1) / nc);
-        while (part > maxPart && nc <= perPeer / 2) {
-            nc *= 2;
-            part = (bytes + nc - 1) / nc;
+    /**
+     * NCCL's {@code p2pnChannelsPerPeer} on {@code p2pn} p2p channels (src/graph/paths.cc ncclTopoComputeP2pChannels
+     * and ncclTopoGetNchannels): the least over the peers, as a power of two, of a peer over NVLink: 2 per NVLink of
+     * the path; another peer of the node: 2; a peer across the network: 2, halved while that times nRanks exceeds
+     * 4 × p2pn, and at least the NICs the GPU needs for its bandwidth (one on the catalog's boards, taken as one).
+     */
+    int p2pChannelsPerPeer(TuneInput in, int p2pn) {
+        int min = p2pn;
+        if (in.gpusPerNode() > 1) {
+            boolean nvl = in.intraClass() == LinkClass.NVLINK;
+            min = Math.min(min, nvl ? 2 * Math.max(1, (int) Math.round(in.intraBwGBs() * in.maxChannels() / nvlinkLinkGBs(in))) : 2);
         }
-        return nc;
+        if (in.nNodes() > 1) {
+            int net = 2;
+            while ((long) net * in.nRanks() > 4L * p2pn && net > 1) net /= 2;
+            min = Math.min(min, net);
+        }
+        return Math.min(pow2Up(min), p2pn);
+    }
+
+    /** NCCL's {@code p2pChunkSize}: the net chunk on several nodes, the NVLink chunk where every GPU pair is NVLink. */
+    static int p2pChunkBytes(TuneInput in) {
+        return in.nNodes() == 1 && in.intraClass() == LinkClass.NVLINK ? P2P_NVL_CHUNK : P2P_CHUNK;
+    }
+
+    /** The communicator's p2p settings a plan reads ({@link io.ccsim.algorithms.plan.PlanOptions#p2p}). */
+    public P2pSettings p2pSettings(TuneInput in, int p2pChannels) {
+        return new P2pSettings(p2pChannelsPerPeer(in, p2pChannels), p2pChunkBytes(in));
+    }
+
+    /** The channels NCCL gives one send or receive of {@code bytes} with protocol {@code p} (see the class comment). */
+    int p2pOpChannels(TuneInput in, Protocol p, long bytes, int p2pn) {
+        int perPeer = p2pChannelsPerPeer(in, p2pn);
+        long step = p == Protocol.LL ? Protocol.LL.defaultBufferBytes() / Protocol.NCCL_STEPS : p2pChunkBytes(in);
+        return P2pOperation.channels(bytes, P2pOperation.minChannels(perPeer, in.nRanks(), p2pn), perPeer, step,
+                in.nNodes() > 1);
     }
 
     /** NCCL's per-link NVLink bandwidth, GB/s (src/graph/topo.h SM90_NVLINK_BW: NVLink4; SM100_NVLINK_BW: NVLink5). */

@@ -354,23 +354,33 @@ class TunerTest {
         // 8 ranks, 24 channels of 20 GB/s NVLink (480 GB/s: 23 links of 20.6 GB/s): p2pnChannels = pow2Up(24) = 32,
         // per peer pow2Up(min(32, 2 × 23)) = 32, nChannelsMin halved while × 8 ranks > 32: 4. An operation of B bytes
         // gets min(4, ceil(B / 64 KiB)) channels, doubled while B / channels > 16 MiB (512 KiB chunk × 32).
-        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), 1, 24)).isEqualTo(1);
-        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), 3 * 65536, 24)).isEqualTo(3);
-        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), 64 * MIB, 24)).isEqualTo(4);
-        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), 64 * MIB + 1, 24)).isEqualTo(8);
-        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), 1L << 40, 24)).isEqualTo(32);
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.SIMPLE, 1, 32)).isEqualTo(1);
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.SIMPLE, 3 * 65536, 32)).isEqualTo(3);
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.SIMPLE, 64 * MIB, 32)).isEqualTo(4);
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.SIMPLE, 64 * MIB + 1, 32)).isEqualTo(8);
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.SIMPLE, 1L << 40, 32)).isEqualTo(32);
+        // LL's step is its slot (512 KiB LL buffer / 8): one channel per 8 KiB
+        assertThat(t.p2pOpChannels(hgx(CollectiveOp.SEND_RECV, 1), Protocol.LL, 3 * 8192, 32)).isEqualTo(3);
         assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 64 * MIB)).winner().channels()).isEqualTo(4);
         assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 256 * MIB)).winner().channels()).isEqualTo(16);
-        // LL while nBytes <= that operation's channels × 16384: only up to 16 KiB here (one channel per 64 KiB)
-        assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 16384)).winner().protocol()).isEqualTo(Protocol.LL);
-        assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 16384 + 1)).winner().protocol()).isEqualTo(Protocol.SIMPLE);
-        // all-to-all: 7 peer operations of 1 MiB, 4 channels each, side by side: min(32, 28) = 28 channels
+        // LL while an operation's bytes <= p2pnChannelsPerPeer × 16384 = 512 KiB (enqueue.cc thresholdLL)
+        assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 512 * 1024)).winner().protocol()).isEqualTo(Protocol.LL);
+        assertThat(t.tune(hgx(CollectiveOp.SEND_RECV, 512 * 1024 + 1)).winner().protocol()).isEqualTo(Protocol.SIMPLE);
+        // all-to-all: the operations are nBytes / n each (LL up to 8 × 512 KiB); the plan spans the 32 p2p channels
+        assertThat(t.tune(hgx(CollectiveOp.ALL_TO_ALL, 4 * MIB)).winner().protocol()).isEqualTo(Protocol.LL);
+        assertThat(t.tune(hgx(CollectiveOp.ALL_TO_ALL, 4 * MIB + 8)).winner().protocol()).isEqualTo(Protocol.SIMPLE);
         long bytes = 8 * MIB;
         Candidate a2a = t.tune(hgx(CollectiveOp.ALL_TO_ALL, bytes)).candidate(Algorithm.P2P, Protocol.SIMPLE)
                 .orElseThrow();
-        assertThat(a2a.channels()).isEqualTo(28);
+        assertThat(a2a.channels()).isEqualTo(32);
         double lat = 8.4 + 3.4;
-        assertThat(a2a.costUs()).isCloseTo(lat + bytes * 7.0 / 8 / (1000 * 28 * 20.0), within(EPS));
+        assertThat(a2a.costUs()).isCloseTo(lat + bytes * 7.0 / 8 / (1000 * 32 * 20.0), within(EPS));
+        // across nodes (16 p2p channels): a network peer gets 2 channels, halved while 2 × nRanks > 4 × 16
+        assertThat(t.p2pChannelsPerPeer(cluster(CollectiveOp.ALL_TO_ALL, MIB), 16)).isEqualTo(1); // 64 ranks
+        assertThat(t.p2pChannelsPerPeer(TuneInput.of(CollectiveOp.ALL_TO_ALL, MIB, 16, 2, 20.0, 12.0, LinkClass.NVLINK, 16),
+                16)).isEqualTo(2);
+        assertThat(t.p2pSettings(cluster(CollectiveOp.ALL_TO_ALL, MIB), 16).chunkBytes()).isEqualTo(128 * 1024);
+        assertThat(t.p2pSettings(hgx(CollectiveOp.ALL_TO_ALL, MIB), 32).chunkBytes()).isEqualTo(512 * 1024);
         // NCCL_ALGO does not apply to point-to-point
         assertThat(tuner("NCCL_ALGO", "tree").tune(hgx(CollectiveOp.SEND_RECV, MIB)).winner().algorithm())
                 .isEqualTo(Algorithm.P2P);

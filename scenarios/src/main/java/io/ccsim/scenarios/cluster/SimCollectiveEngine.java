@@ -183,6 +183,7 @@ public final class SimCollectiveEngine implements CollectiveEngine {
         PlanOptions opts = PlanOptions.of(c.algorithm(), c.protocol(), c.channels());
         if (c.protocol() == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (c.algorithm() == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(c.channels()));
+        if (c.algorithm() == Algorithm.P2P) opts = opts.withP2p(tuner.p2pSettings(graph.tuneInput(spec.op(), call.sizeBytes()), c.channels()));
         Plan plan = planners.plan(call, opts);
         int[][] rings = new int[plan.nChannels()][];
         for (int ch = 0; ch < rings.length; ch++) {
