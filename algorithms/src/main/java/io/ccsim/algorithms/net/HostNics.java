@@ -38,8 +38,9 @@ public final class HostNics {
     private final NetPolicy policy;
     /** host -> its selected NICs (node indices) in local-index order */
     private final Map<Integer, int[]> nicsByHost = new HashMap<>();
-    /** GPU node index -> local NIC node index, -1 for none */
-    private final Map<Integer, Integer> localNic = new HashMap<>();
+    /** GPU node index -> local NIC node index, -1 for none, {@link #UNKNOWN} until asked */
+    private final int[] localNic;
+    /** (from, to) -> the leg, {@link #NO_LEG} where there is none */
     private final Map<Long, Leg> legs = new HashMap<>();
     /** host -> its GPUs (node indices) by local index */
     private final Map<Integer, int[]> gpusByHost = new HashMap<>();
@@ -49,9 +50,15 @@ public final class HostNics {
     /** A host-side path and its NCCL type. */
     private record Leg(Route route, PathType type, double bytesPerSec) { }
 
+    private static final int UNKNOWN = Integer.MIN_VALUE;
+    /** The cached answer "no path". */
+    private static final Leg NO_LEG = new Leg(null, PathType.DIS, 0);
+
     public HostNics(Topology topo, NetPolicy policy) {
         this.topo = topo;
         this.policy = policy;
+        this.localNic = new int[topo.nodes().size()];
+        java.util.Arrays.fill(localNic, UNKNOWN);
         Map<Integer, List<Node>> nics = new HashMap<>();
         Map<Integer, List<Node>> gpus = new HashMap<>();
         Map<Integer, List<Node>> cpus = new HashMap<>();
@@ -130,8 +137,8 @@ public final class HostNics {
 
     /** GPU node {@code gpu}'s local NIC (node index), −1 if its host has no selected NIC. */
     public int localNic(int gpu) {
-        Integer cached = localNic.get(gpu);
-        if (cached != null) return cached;
+        int cached = localNic[gpu];
+        if (cached != UNKNOWN) return cached;
         Node g = topo.nodes().get(gpu);
         int[] nics = nicsByHost.get(g.host());
         int pick = -1;
@@ -154,7 +161,7 @@ public final class HostNics {
             for (int n : best) if (rail(n) == g.localIndex()) pick = n;
             if (pick < 0 && !best.isEmpty()) pick = best.get(g.localIndex() % best.size());
         }
-        localNic.put(gpu, pick);
+        localNic[gpu] = pick;
         return pick;
     }
 
@@ -226,9 +233,10 @@ public final class HostNics {
     /** The fewest-hop host path from node {@code from} to node {@code to} (cached), null if none. */
     private Leg leg(int from, int to) {
         long key = io.ccsim.sim.HashKeys.pair(from, to);
-        if (legs.containsKey(key)) return legs.get(key);
+        Leg cached = legs.get(key);
+        if (cached != null) return cached == NO_LEG ? null : cached;
         Leg l = search(from, to);
-        legs.put(key, l);
+        legs.put(key, l == null ? NO_LEG : l);
         return l;
     }
 
@@ -246,7 +254,8 @@ public final class HostNics {
                 tree(from, -1);
                 searched = true;
             }
-            legs.put(key, treeLeg(from, to));
+            Leg l = treeLeg(from, to);
+            legs.put(key, l == null ? NO_LEG : l);
         }
         if (searched) clearTree();
     }

@@ -67,93 +67,22 @@ final class AllToAllPlanner extends AbstractPlanner {
         }
         // chunk elements of an operation within a node and across nodes (the own block's copy: within)
         // (LL128, which NCCL's p2p path never runs, takes the slot's payload)
-        final long localChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, false, ll)) / elt);
-        final long netChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, true, ll)) / elt);
-        final int slots = g.sliceSteps();
-        return new Schedule() {
-            @Override public int nLanes() { return 2 * works; }
-
-            /** Elements [lo, hi) of the round's block that channel ch carries: {lo, hi}. */
-            private long partLo(int round, int ch) {
-                return P2pOperation.partBegin(bytes, parts, rounds.partOn(round, ch)) / elt;
-            }
-
-            private long partHi(int round, int ch) {
-                return P2pOperation.partBegin(bytes, parts, rounds.partOn(round, ch) + 1) / elt;
-            }
-
-            /** The peer of lane {@code lane}'s operation in {@code round}: its send peer, or its receive peer. */
-            private int peer(int rank, int lane, int round) {
-                return lane < works ? rounds.sendPeer(rank, round) : rounds.recvPeer(rank, round);
-            }
-
-            private long chunkOf(int rank, int peer) {
-                return rounds.acrossNodes(rank, peer) ? netChunk : localChunk;
-            }
-
-            /** Steps of the rank's lane in {@code round}: 0 for the receive of the own block. */
-            private int steps(int rank, int ch, int lane, int round) {
-                int peer = peer(rank, lane, round);
-                if (peer == rank && lane >= works) return 0;
-                return Math.toIntExact(Chunking.divUp(partHi(round, ch) - partLo(round, ch), chunkOf(rank, peer)));
-            }
-
-            @Override
-            public int stepCount(int rank, int ch, int lane) {
-                int total = 0;
-                for (int round : laneRounds[ch][lane % works]) total = Math.addExact(total, steps(rank, ch, lane, round));
-                return total;
-            }
-
-            @Override
-            public void step(int rank, int ch, int lane, int i, StepCursor c) {
-                int left = i;
-                for (int round : laneRounds[ch][lane % works]) {
-                    int k = steps(rank, ch, lane, round);
-                    if (left >= k) {
-                        left -= k;
-                        continue;
-                    }
-                    int peer = peer(rank, lane, round);
-                    long chunk = chunkOf(rank, peer);
-                    long start = partLo(round, ch) + left * chunk;
-                    int cnt = (int) Math.min(chunk, partHi(round, ch) - start);
-                    long off = (long) peer * count + start;
-                    if (peer == rank) {
-                        c.set(Primitive.LOCAL_COPY, off, off, cnt, 0);
-                    } else if (lane < works) {
-                        c.set(Primitive.SEND, off, off, cnt, slots);
-                        c.addSend(peer);
-                    } else {
-                        c.set(Primitive.RECV, off, off, cnt, slots);
-                        c.addRecv(peer);
-                    }
-                    return;
-                }
-                throw new IndexOutOfBoundsException("step " + i + " of rank " + rank + ", channel " + ch + ", lane " + lane);
-            }
-
-            @Override
-            public void connections(ConnectionSink sink) {
-                for (int ch = 0; ch < p2pChannels; ch++) {
-                    for (int j = 0; j < works; j++) {
-                        for (int round : laneRounds[ch][j]) {
-                            if (partHi(round, ch) == partLo(round, ch)) continue;
-                            for (int r = 0; r < n; r++) {
-                                int peer = rounds.sendPeer(r, round);
-                                if (peer != r) sink.accept(ch, r, peer);
-                            }
-                        }
-                    }
+        long localChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, false, ll)) / elt);
+        long netChunk = Math.max(1, Math.min(g.slotDataBytes(), P2pOperation.chunkDataBytes(bytes, step, true, ll)) / elt);
+        long[][][] lo = new long[nChannels][works][];
+        long[][][] hi = new long[nChannels][works][];
+        for (int c = 0; c < nChannels; c++) {
+            for (int j = 0; j < works; j++) {
+                int[] rs = laneRounds[c][j];
+                lo[c][j] = new long[rs.length];
+                hi[c][j] = new long[rs.length];
+                for (int i = 0; i < rs.length; i++) {
+                    int part = rounds.partOn(rs[i], c);
+                    lo[c][j][i] = P2pOperation.partBegin(bytes, parts, part) / elt;
+                    hi[c][j][i] = P2pOperation.partBegin(bytes, parts, part + 1) / elt;
                 }
             }
-
-            @Override
-            public long footprintBytes() {
-                long lanes = 64;
-                for (int[][] ch : laneRounds) for (int[] l : ch) lanes += 16 + 4L * l.length;
-                return 96 + rounds.footprintBytes() + lanes;
-            }
-        };
+        }
+        return new PlacedAllToAllSchedule(call, rounds, works, laneRounds, lo, hi, localChunk, netChunk, g.sliceSteps());
     }
 }

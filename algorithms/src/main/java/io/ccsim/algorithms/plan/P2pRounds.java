@@ -47,6 +47,8 @@ final class P2pRounds {
     private final int[] groupNode;
     private final int[] groupFirstLocal;
     private final int[][] nodeRanks;
+    /** Channel base of each round. */
+    private final int[] bases;
 
     /**
      * @param layout   the communicator's ranks and hosts
@@ -84,6 +86,8 @@ final class P2pRounds {
             group += nodeRanks[h].length / g;
         }
         groupDeltas = quadraticDeltas(nGroups);
+        bases = new int[n];
+        for (int round = 0; round < n; round++) bases[round] = computeBase(round);
     }
 
     /**
@@ -136,6 +140,10 @@ final class P2pRounds {
     }
 
     private int base(int round) {
+        return bases[round];
+    }
+
+    private int computeBase(int round) {
         int b = oneNode ? round
                 : round / groupSize * ((groupSize + MAX_WORKS_PER_BATCH - 1) / MAX_WORKS_PER_BATCH)
                         + round % groupSize / MAX_WORKS_PER_BATCH;
@@ -174,13 +182,38 @@ final class P2pRounds {
         return result;
     }
 
+    /**
+     * Whether every node is one group: then whether a round's operations cross the network is the same for every rank
+     * ({@link #crossesNodes}).
+     */
+    boolean groupsAreNodes() { return nGroups == nodeRanks.length; }
+
+    /** With {@link #groupsAreNodes()}: whether round {@code round}'s operations cross the network (group delta ≠ 0). */
+    boolean crossesNodes(int round) { return groupDeltas[round / groupSize] != 0; }
+
+    /** Whether rank {@code rank}'s send of {@code round} crosses the network (its peer on another host). */
+    boolean sendAcrossNodes(int rank, int round) {
+        int g = groupOfRank[rank];
+        int sg = g + groupDeltas[round / groupSize];
+        if (sg >= nGroups) sg -= nGroups;
+        return groupNode[sg] != groupNode[g];
+    }
+
+    /** Whether rank {@code rank}'s receive of {@code round} crosses the network. */
+    boolean recvAcrossNodes(int rank, int round) {
+        int g = groupOfRank[rank];
+        int rg = g - groupDeltas[round / groupSize];
+        if (rg < 0) rg += nGroups;
+        return groupNode[rg] != groupNode[g];
+    }
+
     /** Whether {@code a} and {@code b} live on different hosts (their connection crosses the network). */
     boolean acrossNodes(int a, int b) {
         return groupNode[groupOfRank[a]] != groupNode[groupOfRank[b]];
     }
 
     long footprintBytes() {
-        return 64 + 4L * (groupDeltas.length + 2L * n + 2L * nGroups) + 4L * n + 16L * nodeRanks.length;
+        return 64 + 4L * (groupDeltas.length + 3L * n + 2L * nGroups) + 4L * n + 16L * nodeRanks.length;
     }
 
     private static int gcd(int a, int b) {

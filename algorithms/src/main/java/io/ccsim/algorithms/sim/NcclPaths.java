@@ -9,9 +9,7 @@ import io.ccsim.topology.Node;
 import io.ccsim.topology.NodeKind;
 import io.ccsim.topology.Route;
 import io.ccsim.topology.Topology;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -51,8 +49,10 @@ public final class NcclPaths {
     private final boolean p2pDisabled;
     private final NetPolicy policy;
     private final HostNics nics;
-    private final Map<Integer, LinkGroup> nvlGroupOfGpu = new HashMap<>();
-    private final Map<Integer, Set<String>> switchesOfGpu = new HashMap<>();
+    /** GPU node index -> its NVLink port group to NVSwitches, null for none */
+    private final LinkGroup[] nvlGroupOfGpu;
+    /** GPU node index -> the node indices of the NVSwitches its port group reaches, ascending; null for none */
+    private final int[][] switchesOfGpu;
 
     /** NCCL's default network policy ({@link NetPolicy#DEFAULT}). */
     public NcclPaths(Topology topo, boolean p2pDisabled) {
@@ -64,6 +64,8 @@ public final class NcclPaths {
         this.p2pDisabled = p2pDisabled;
         this.policy = policy;
         this.nics = new HostNics(topo, policy);
+        this.nvlGroupOfGpu = new LinkGroup[topo.nodes().size()];
+        this.switchesOfGpu = new int[topo.nodes().size()][];
         for (LinkGroup g : topo.fabric()) {
             Link first = g.members().get(0);
             if (first.kind() != LinkKind.NVLINK) continue;
@@ -76,8 +78,8 @@ public final class NcclPaths {
             }
             if (sw.isEmpty()) continue;
             int idx = topo.nodeIndex(anchor.id());
-            nvlGroupOfGpu.put(idx, g);
-            switchesOfGpu.put(idx, sw);
+            nvlGroupOfGpu[idx] = g;
+            switchesOfGpu[idx] = sw.stream().mapToInt(topo::nodeIndex).sorted().toArray();
         }
     }
 
@@ -132,7 +134,7 @@ public final class NcclPaths {
      * @throws IllegalArgumentException if the GPU has no NVLink port group to an NVSwitch
      */
     public Route switchRoute(int gpu, boolean toSwitch) {
-        LinkGroup g = nvlGroupOfGpu.get(gpu);
+        LinkGroup g = nvlGroupOfGpu[gpu];
         if (g == null) {
             throw new IllegalArgumentException("GPU " + topo.nodes().get(gpu).id() + " has no NVLink port group to an NVSwitch");
         }
@@ -157,8 +159,8 @@ public final class NcclPaths {
 
     /** The NVLink route between two GPUs of one NVSwitch domain, null if they share no switch. */
     private Route nvlink(int src, int dst) {
-        LinkGroup a = nvlGroupOfGpu.get(src);
-        LinkGroup b = nvlGroupOfGpu.get(dst);
+        LinkGroup a = nvlGroupOfGpu[src];
+        LinkGroup b = nvlGroupOfGpu[dst];
         if (a == null || b == null || !sharesSwitch(src, dst)) return null;
         long lat = a.members().get(0).latencyPs() + b.members().get(0).latencyPs();
         return new Route(new int[] {Route.hop(a.index(), false), Route.hop(b.index(), true)}, lat,
@@ -166,8 +168,13 @@ public final class NcclPaths {
     }
 
     private boolean sharesSwitch(int a, int b) {
-        Set<String> sa = switchesOfGpu.get(a);
-        for (String s : switchesOfGpu.get(b)) if (sa.contains(s)) return true;
+        int[] sa = switchesOfGpu[a];
+        int[] sb = switchesOfGpu[b];
+        for (int i = 0, j = 0; i < sa.length && j < sb.length; ) {
+            if (sa[i] == sb[j]) return true;
+            if (sa[i] < sb[j]) i++;
+            else j++;
+        }
         return false;
     }
 }

@@ -255,7 +255,7 @@ class PlanStructureTest {
         }
         Plan a2a = planners.plan(new CollectiveCall(CollectiveOp.ALL_TO_ALL, 1 << 16, DataType.FLOAT32, ReduceOp.SUM, 0, l),
                 PlanOptions.of(Algorithm.P2P, Protocol.SIMPLE, 32).withP2p(new P2pSettings(32, 512 * 1024)));
-        assertThat(a2a.approxFootprintBytes()).isLessThan(32 * 1024);
+        assertThat(a2a.approxFootprintBytes()).isLessThan(64 * 1024);
         // NCCL's placement: each peer's 256 KiB on one channel (nChannelsMin = 1 at 1,024 ranks on 32 channels)
         assertThat(a2a.connectionCount()).isEqualTo(1024L * 1023);
         assertThat(a2a.nLanes()).isEqualTo(16); // batches of the 8 rounds of a group delta
