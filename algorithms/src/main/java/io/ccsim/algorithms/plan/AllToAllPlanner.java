@@ -13,16 +13,15 @@ import io.ccsim.algorithms.Protocol;
  * into {@link P2pOperation#channels} parts, part p on channel {@code (base(i) + p) mod P}, and a channel runs its
  * operations in batches of up to eight ({@link P2pRounds#batches}). The plan spans the P p2p channels (the largest
  * power of two ≤ {@link PlanOptions#nChannels()}; NCCL's {@code p2pnChannels}), with per-operation channels from
- * {@link PlanOptions#p2p()} ({@code p2pnChannelsPerPeer}) and the Simple step from its chunk. Round 0 is the rank's own block, a local copy (NCCL runs it as a work of its own, Simple,
- * concurrently with the peer transfers).
+ * {@link PlanOptions#p2p()} ({@code p2pnChannelsPerPeer}) and the Simple step from its chunk. Round 0 is the rank's
+ * own block, a local copy (NCCL runs it as a work of its own, Simple, beside the peer transfers). The steps are
+ * {@link PlacedAllToAllSchedule}'s.
  *
- * <p>Lanes. With at most W operations in any batch, lane j &lt; W sends (or copies) the j-th operation of each of its
- * channel's batches and lane W + j receives it, one step per chunk of the part; NCCL runs the works of a batch side by
- * side on shares of the block's warps (src/device/sendrecv.h: nWarps / nWorks each, split between send and receive).
- * Deviations: a lane starts its next batch's operation when its own is done, not when the whole batch is (NCCL
+ * <p>Deviations: a lane starts its next batch's operation when its own is done, not when the whole batch is (NCCL
  * synchronises the block between batches; a batch's operations are equal in size and go to peers of one group, so they
- * end together unless the network treats them unequally); and each lane runs at the channel's rate (no lane shares for
- * p2p), which binds only on one node, where each channel holds one operation a batch up to 512 MiB per peer.
+ * end together unless the network treats them unequally); and each lane runs at the channel's rate where NCCL splits
+ * the block's warps among a batch's operations (src/device/sendrecv.h; a split by warps was measured to move the
+ * 4 × H200 rows the wrong way, docs/performance.md "All-to-all at scale").
  *
  * <p>Without {@link PlanOptions#p2p()} the plan is ccsim's own kernels' all-to-all, which stripes every peer's block
  * over every channel ({@link StripedAllToAllSchedule}): what gpu-backend runs and was measured.
@@ -35,26 +34,23 @@ final class AllToAllPlanner extends AbstractPlanner {
         return o.p2p() == null ? new StripedAllToAllSchedule(call, o, g, parts) : placed(call, o, g);
     }
 
+    /** The placed schedule's tables: each lane slot's rounds and their parts (elements) on every channel. */
     private static Schedule placed(CollectiveCall call, PlanOptions o, ProtocolGeometry g) {
-        final int n = call.nRanks();
-        final long count = call.count();
-        final int elt = call.dtype().bytes();
-        final int nChannels = o.nChannels();
-        final int p2pChannels = Integer.highestOneBit(nChannels);
-        final boolean ll = g.protocol() == Protocol.LL;
-        final int perPeer = Math.min(o.p2p().channelsPerPeer(), p2pChannels);
-        final long step = ll ? g.slotWireBytes() : Math.min(o.p2p().chunkBytes(), g.slotWireBytes());
-        final long bytes = count * elt;
-        final boolean multiNode = call.layout().nHosts() > 1;
-        final P2pRounds rounds = new P2pRounds(call.layout(), p2pChannels);
-        final int parts = P2pOperation.channels(bytes, P2pOperation.minChannels(perPeer, n, p2pChannels), perPeer, step,
-                multiNode);
-        final int[][][] batches = rounds.batches(parts);
-        int w = 1;
-        for (int[][] ch : batches) for (int[] b : ch) w = Math.max(w, b.length);
-        final int works = w;
+        int elt = call.dtype().bytes();
+        int nChannels = o.nChannels();
+        int p2pChannels = Integer.highestOneBit(nChannels);
+        boolean ll = g.protocol() == Protocol.LL;
+        int perPeer = Math.min(o.p2p().channelsPerPeer(), p2pChannels);
+        long step = ll ? g.slotWireBytes() : Math.min(o.p2p().chunkBytes(), g.slotWireBytes());
+        long bytes = call.count() * elt;
+        P2pRounds rounds = new P2pRounds(call.layout(), p2pChannels);
+        int parts = P2pOperation.channels(bytes, P2pOperation.minChannels(perPeer, call.nRanks(), p2pChannels), perPeer,
+                step, call.layout().nHosts() > 1);
+        int[][][] batches = rounds.batches(parts);
+        int works = 1;
+        for (int[][] ch : batches) for (int[] b : ch) works = Math.max(works, b.length);
         // laneRounds[c][j]: the rounds whose operation is the j-th of a batch of channel c, in batch order
-        final int[][][] laneRounds = new int[nChannels][works][];
+        int[][][] laneRounds = new int[nChannels][works][];
         for (int c = 0; c < nChannels; c++) {
             int[][] chBatches = c < p2pChannels ? batches[c] : new int[0][];
             for (int j = 0; j < works; j++) {

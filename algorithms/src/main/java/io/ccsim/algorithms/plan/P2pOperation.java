@@ -6,7 +6,8 @@ package io.ccsim.algorithms.plan;
  * {@code ncclP2pPartBounds}, src/include/bitops.h {@code u32fp8Encode}).
  *
  * <pre>
- *   nChannelsMax = p2pnChannelsPerPeer;  nChannelsMin = nChannelsMax, halved while nChannelsMin · nRanks &gt; P and &gt; 1
+ *   nChannelsMax = p2pnChannelsPerPeer
+ *   nChannelsMin = nChannelsMax, halved while nChannelsMin · nRanks &gt; P and &gt; 1
  *   step         = p2pChunkSize (Simple) or the LL buffer / NCCL_STEPS (LL)
  *   minPart      = step / 2 on several nodes, else step / 8;   maxPart = step on several nodes, else 32 · step
  *   channels     = min(nChannelsMin, ⌈bytes / minPart⌉), doubled while max(minPart, ⌈bytes / channels⌉) &gt; maxPart

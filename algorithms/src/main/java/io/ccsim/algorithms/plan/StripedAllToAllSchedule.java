@@ -3,11 +3,11 @@ package io.ccsim.algorithms.plan;
 /**
  * ccsim's own kernels' all-to-all (the plan gpu-backend's CudaExecutor runs, measured in experiments/h200x4-fidelity):
  * every channel carries its part of every peer's block. In the round with delta d a rank sends to (r + d) mod n and
- * receives from (r − d) mod n, the deltas in NCCL's quadratic order over ranks ({@link P2pRounds#quadraticDeltas}); lane 0 sends
- * (one SEND per chunk of each round d ≥ 1), lane 1 receives, and lane 2 copies the own block (LOCAL_COPY), so that the
- * copy does not delay the first send (with it at the head of the send lane, all-to-all on 2 × H200 came out 13.5 %
- * slower than NCCL 2.28.9). n (n − 1) connections per channel. NCCL's own placement (each peer's operation on its own
- * channels, {@link AllToAllPlanner}) is what a plan with {@link PlanOptions#p2p()} gets.
+ * receives from (r − d) mod n, the deltas in NCCL's quadratic order over ranks ({@link P2pRounds#quadraticDeltas});
+ * lane 0 sends (one SEND per chunk of each round d ≥ 1), lane 1 receives, and lane 2 copies the own block
+ * (LOCAL_COPY), so that the copy does not delay the first send (with it at the head of the send lane, all-to-all on
+ * 2 × H200 came out 13.5 % slower than NCCL 2.28.9). n (n − 1) connections per channel. NCCL's own placement (each
+ * peer's operation on its own channels, {@link AllToAllPlanner}) is what a plan with {@link PlanOptions#p2p()} gets.
  */
 final class StripedAllToAllSchedule implements Schedule {
     private final int n;
