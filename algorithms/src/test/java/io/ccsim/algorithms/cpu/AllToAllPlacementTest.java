@@ -54,4 +54,36 @@ class AllToAllPlacementTest {
         }
         return tests.stream();
     }
+
+    /**
+     * Random communicators (1 to 6 hosts of 1 to 9 ranks, so uneven nodes and gcd-sized schedule groups), channels 1 to
+     * 64, channels per peer and chunks at random, LL or Simple, counts down to one element: 200 seeded cases.
+     */
+    @TestFactory
+    Stream<DynamicTest> randomCommunicatorsAndSettings() {
+        Planners planners = Planners.standard();
+        CpuExecutor exec = new CpuExecutor();
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int seed = 0; seed < 200; seed++) {
+            java.util.Random rnd = new java.util.Random(seed);
+            int hosts = 1 + rnd.nextInt(6);
+            List<Integer> hostOf = new ArrayList<>();
+            for (int h = 0; h < hosts; h++) for (int k = 1 + rnd.nextInt(9); k > 0; k--) hostOf.add(h);
+            CommLayout l = new CommLayout(hostOf.size(), hostOf.stream().mapToInt(Integer::intValue).toArray());
+            Protocol proto = rnd.nextBoolean() ? Protocol.LL : Protocol.SIMPLE;
+            int channels = 1 + rnd.nextInt(64);
+            int perPeer = 1 << rnd.nextInt(7);
+            int chunk = 512 * (1 + rnd.nextInt(16));
+            DataType dt = DataType.values()[rnd.nextInt(DataType.values().length)];
+            long count = 1 + rnd.nextInt(rnd.nextBoolean() ? 40 : 3000);
+            PlanOptions o = PlanOptions.of(Algorithm.P2P, proto, channels).withBufferBytes(8 * 1024)
+                    .withP2p(new P2pSettings(perPeer, chunk));
+            CollectiveCall call = new CollectiveCall(CollectiveOp.ALL_TO_ALL, count, dt, ReduceOp.SUM, 0, l);
+            long s = seed;
+            tests.add(DynamicTest.dynamicTest("seed " + seed + ": " + l.nRanks() + " ranks on " + hosts + " hosts, " + proto
+                    + ", " + channels + " ch, " + perPeer + " per peer, chunk " + chunk + ", " + dt + " x " + count,
+                    () -> CollectiveCheck.planRunVerify(planners, exec, call, o, s, null)));
+        }
+        return tests.stream();
+    }
 }
