@@ -110,7 +110,67 @@ final class Router {
         }
         Key k = new Key(src, dst, flowKey);
         Route r = cache.get(k);
-        return r != null ? r : computeAndCache(t, src, dst, flowKey, k);
+        if (r != null) return r;
+        Route two = throughOneNeighbour(t, src, dst);
+        if (two != null) {
+            Key any = new Key(src, dst, ANY_FLOW);
+            cache.putIfAbsent(any, two);
+            uniquePairs.add(any);
+            return cache.get(any);
+        }
+        return computeAndCache(t, src, dst, flowKey, k);
+    }
+
+    /** The route the search finds, never a cached or shortcut one (for tests of the shortcut). */
+    Route searched(Topology t, int src, int dst, long flowKey) {
+        return src == dst ? Route.local() : compute(t, src, dst, flowKey);
+    }
+
+    /** {@link #throughOneNeighbour}, for tests. */
+    static Route shortcut(Topology t, int src, int dst) {
+        return throughOneNeighbour(t, src, dst);
+    }
+
+    /** Endpoints with more links than this are left to the search ({@link #throughOneNeighbour}). */
+    private static final int SHORTCUT_DEGREE = 8;
+
+    /**
+     * The route src - w - dst where it is the only shortest one, without a search: src and dst (each of at most
+     * {@link #SHORTCUT_DEGREE} links) share exactly one neighbour w, joined to each by one link, and no link joins them
+     * directly. Every other path has three hops or more, and a hop costs more than any two links' latencies (see the
+     * cost encoding), so the search would find this path alone, with no choice to make: the route it would return, for
+     * every flow key and either routing (two NICs on one leaf switch: most of a ring's crossings between hosts).
+     * Null otherwise.
+     */
+    private static Route throughOneNeighbour(Topology t, int src, int dst) {
+        TopologyStructure s = t.structure();
+        if (src == dst) return null;
+        if (s.adjStart[src + 1] - s.adjStart[src] > SHORTCUT_DEGREE || s.adjStart[dst + 1] - s.adjStart[dst] > SHORTCUT_DEGREE) {
+            return null;
+        }
+        int common = -1;
+        int first = -1;
+        int second = -1;
+        for (int e = s.adjStart[src]; e < s.adjStart[src + 1]; e++) {
+            int li = s.adjLink[e];
+            int x = s.linkA[li] == src ? s.linkB[li] : s.linkA[li];
+            if (x == dst) return null;
+            for (int f = s.adjStart[dst]; f < s.adjStart[dst + 1]; f++) {
+                int lj = s.adjLink[f];
+                int y = s.linkA[lj] == dst ? s.linkB[lj] : s.linkA[lj];
+                if (y != x) continue;
+                if (common >= 0) return null; // a second common neighbour, or a second link to this one
+                common = x;
+                first = li;
+                second = lj;
+            }
+        }
+        if (common < 0) return null;
+        int[] hops = {Route.hop(s.groups.ofLink[first], s.linkA[first] != src),
+                Route.hop(s.groups.ofLink[second], s.linkA[second] != common)};
+        List<Link> links = t.links();
+        return new Route(hops, s.linkLatency[first] + s.linkLatency[second],
+                List.of(links.get(first).id(), links.get(second).id()));
     }
 
     /*

@@ -149,6 +149,41 @@ class RouterPropertyTest {
         assertThat(t.route("g1", "g0", 0).linkIds()).containsExactly("g0~g1");
     }
 
+    /**
+     * A pair whose only shortest path runs through one common neighbour is routed without a search: the route must be
+     * the one the search finds (hops, latency, link ids), on random graphs and catalog clusters, either routing.
+     */
+    @Test
+    void theOneNeighbourShortcutIsTheSearchedRoute() {
+        List<Topology> graphs = new java.util.ArrayList<>();
+        for (long seed = 0; seed < 20; seed++) graphs.add(randomGraph(seed, 24, (int) (seed % 5)));
+        graphs.add(TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 40)));
+        graphs.add(TopologyCatalog.build("pcie-8gpu", BuildOptions.of(0, 1)));
+        graphs.add(TopologyCatalog.build("gb200-nvl72", BuildOptions.of(0, 1)));
+        int shortcuts = 0;
+        for (Topology g : graphs) {
+            for (Routing routing : Routing.values()) {
+                Topology t = g.withRouting(routing);
+                Router searcher = new Router(t.nodes().size(), routing);
+                int n = t.nodes().size();
+                Random rnd = new Random(n);
+                for (int k = 0; k < Math.min(20_000, n * n); k++) {
+                    int s = n * n <= 20_000 ? k / n : rnd.nextInt(n);
+                    int d = n * n <= 20_000 ? k % n : rnd.nextInt(n);
+                    Route cut = Router.shortcut(t, s, d);
+                    if (cut == null) continue;
+                    shortcuts++;
+                    Route full = searcher.searched(t, s, d, k);
+                    assertThat(cut.hops()).as("%s %s -> %s", t.name(), s, d).containsExactly(full.hops());
+                    assertThat(cut.latencyPs()).isEqualTo(full.latencyPs());
+                    assertThat(cut.linkIds()).isEqualTo(full.linkIds());
+                    assertThat(t.route(s, d, k + 1).linkIds()).isEqualTo(full.linkIds());
+                }
+            }
+        }
+        assertThat(shortcuts).isGreaterThan(1_000);
+    }
+
     @Test
     void catalogRoutesAreContiguous() {
         Topology t = TopologyCatalog.build("hgx-h100", BuildOptions.of(0, 40));
