@@ -230,14 +230,12 @@ class ExtrapolatedPerfTest {
     @Test
     void whatCannotBeExtrapolatedIsRefusedInOneLine() {
         String[] base = {"perf", "--topology", "hgx-h100", "--nodes", "100", "-b", "1M", "-e", "1M", "--sim-mode", "extrapolated"};
-        // nccl-tests' all-to-all size on 800 ranks: floor(1 MiB / 4 B / 800) = 327 floats per peer, in 16-byte blocks 324,
-        // 324 x 4 x 800 B; operations of 1,296 B, LL (at most 16 KiB on one channel per peer)
-        CliTest.Result a2a = CliTest.run(concat(base, "--op", "all_to_all"));
-        assertThat(a2a.code()).isEqualTo(1);
-        assertThat(a2a.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: all_to_all of 1036800 B on 100 nodes runs"
-                + " P2P/LL x16 (NCCL's choice there), which is not extrapolated: point-to-point time is not linear in the"
-                + " peers on this fabric (all-to-all at fixed bytes per peer grows unevenly with the nodes); valid here:"
-                + " --sim-mode folded or full (at a node count that fits), or NCCL_ALGO or NCCL_PROTO for a choice with a law\n");
+        CliTest.Result sr = CliTest.run(concat(base, "--op", "sendrecv"));
+        assertThat(sr.code()).isEqualTo(1);
+        assertThat(sr.err()).isEqualTo("ccsim: error: perf --sim-mode extrapolated: sendrecv of 1048576 B on 100 nodes runs"
+                + " P2P/Simple x1 (NCCL's choice there), which is not extrapolated: send/recv (each rank to the next) has no"
+                + " law: its folded simulation is one connection per rank at any node count; valid here: --sim-mode folded or"
+                + " full (at a node count that fits), or NCCL_ALGO or NCCL_PROTO for a choice with a law\n");
         CliTest.Result iters = CliTest.run(concat(base, "--op", "all_reduce", "-n", "5"));
         assertThat(iters.err()).isEqualTo("ccsim: error: -n/--iters 5: --sim-mode extrapolated times one call; valid: 1\n");
         CliTest.Result few = CliTest.run(concat(base, "--op", "all_reduce", "--extrapolate-from", "8,200"));

@@ -375,6 +375,11 @@ public final class PerfRunner {
         return planners.plan(call, opts);
     }
 
+    /** The communicator's point-to-point settings on this runner's cluster, for plans of {@code channels} p2p channels. */
+    public io.ccsim.algorithms.plan.P2pSettings p2pSettings(int channels) {
+        return tuner.p2pSettings(graph.tuneInput(CollectiveOp.ALL_TO_ALL, 0), channels);
+    }
+
     /**
      * The per-call time gpu-backend's CudaExecutor measures for this call run with {@code channels} channels: the mean of
      * {@link #cudaPerfIterations} back-to-back calls ({@link #simulateBackToBack}) plus what its graph timing adds,

@@ -196,6 +196,17 @@ public final class Extrapolator {
         if (law == ScalingLaw.CHAIN) return chainPlan(op, dtype, redop, root, count, size, c, runs);
         int[] nodes = sampleOverride == null ? SampleNodes.defaults(law, targetNodes, ppn, hostsPerLeaf)
                 : SampleNodes.given(law, sampleOverride, targetNodes, hostsPerLeaf);
+        if (law == ScalingLaw.PEERS) { // the samples' operations must be the target's: the same channels per peer
+            int want = tuner.p2pSettings(target.tuneInput(op, size, dtype, redop), c.channels()).channelsPerPeer();
+            for (int s : nodes) {
+                int got = runnerAt(s).p2pSettings(c.channels()).channelsPerPeer();
+                if (got != want) {
+                    throw new NotExtrapolatedException(String.format(Locale.ROOT, "%s; a sample of %d nodes gives each"
+                            + " peer %d channels where the target gives %d, so its operations are not the target's", runs,
+                            s, got, want));
+                }
+            }
+        }
         List<Sample> samples = new ArrayList<>();
         for (int s : nodes) {
             samples.add(new Sample(s, law.sampleCount(op, count, n, s * ppn, c.channels(), dtype.bytes()), root % ppn));

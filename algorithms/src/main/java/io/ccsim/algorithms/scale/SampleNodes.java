@@ -206,8 +206,9 @@ public final class SampleNodes {
         List<Integer> below = new ArrayList<>();   // powers of two from 2 up to the target
         for (int s = 2; s < targetNodes; s *= 2) below.add(s);
         if (below.size() < 2) throw tooFew(law, targetNodes, 5);
+        int cap = law == ScalingLaw.PEERS ? ScalingLaw.PEERS_MAX_RANKS : RING_MAX_RANKS;
         int hi = 1;   // the largest two within the cost cap, else the two smallest
-        while (hi + 1 < below.size() && (long) below.get(hi + 1) * ranksPerNode <= RING_MAX_RANKS) hi++;
+        while (hi + 1 < below.size() && (long) below.get(hi + 1) * ranksPerNode <= cap) hi++;
         return new int[] {below.get(hi - 1), below.get(hi)};
     }
 

@@ -38,7 +38,15 @@ public enum ScalingLaw {
      * shorter ones (1,024 units or more).
      */
     TRAIN("time T = a + s U + b N in the nodes N and the train of U forwarding units per channel, for a chain no longer"
-            + " than its train, on samples of a few nodes", true, 1.5);
+            + " than its train, on samples of a few nodes", true, 1.5),
+    /**
+     * All-to-all placed as NCCL places it: linear in nodes at the target's bytes per peer, on samples whose peers get
+     * the target's channels ({@code p2pnChannelsPerPeer}).
+     */
+    PEERS("time linear in x = nodes (the peers' groups) at the target's bytes per peer", false, 0.1);
+
+    /** The most ranks a {@link #PEERS} sample may have: its connections grow with the square of its ranks. */
+    static final int PEERS_MAX_RANKS = 256;
 
     /** The most leaf groups (hosts per leaf each) a ring target may span: see the block comment. */
     public static final int RING_MAX_LEAF_GROUPS = 4;
@@ -108,6 +116,16 @@ public enum ScalingLaw {
      * samples at 8 and 16 MiB); NCCL's Ring/LL128 x16 up to +1.50 % where n nears U (1 GiB, 128 nodes: n = 1,024, U =
      * 1,052), because its time per node drifts from 30.0 µs on 2 to 8 nodes to 29.1 on 64 to 128; Ring/Simple x16 up to
      * −0.65 %.
+     *
+     * PEERS. All-to-all placed as NCCL places it (AllToAllPlanner): the ranks of a node form one schedule group of 8
+     * and each group delta's 8 operations run as one batch on the channels of its round (src/init.cc ncclP2pSchedule,
+     * src/enqueue.cc addWorkBatchToPlan), a network peer on one channel from 64 ranks on 16 channels (paths.cc: 2,
+     * halved while 2 x nRanks > 4 x p2p channels). At a fixed count per peer every operation is the same, a channel's
+     * batches grow by one every 16 nodes and the NIC's bytes by one peer group every node: T = a + b N. Measured on HGX
+     * H100 (folded, 8 to 128 nodes): 128 KiB per peer 24.46 to 24.47 µs a node at every doubling from 4 nodes (97.5 ..
+     * 3,131.9 µs); 8 KiB (LL) 3.06 µs a node from 8 to 64 nodes; 1 MiB 195.7 to 195.8. The samples are the largest two
+     * powers of two within PEERS_MAX_RANKS ranks, and each must give a peer the target's channels (else refused):
+     * their plans are then the target's, but for the number of batches and groups.
      *
      * TREE. NCCL's trees (src/graph/trees.cc ncclGetBtree, ncclGetDtree; connect.cc connectTrees) join the nodes in
      * two binary trees whose deepest node sits ceil(log2 N) levels below the root (checked against the planner's
@@ -198,6 +216,8 @@ public enum ScalingLaw {
             case COLLNET_DIRECT:
             case COLLNET_CHAIN:
                 return Optional.of(SWITCH_LEVELS);
+            case P2P:
+                return op == CollectiveOp.ALL_TO_ALL ? Optional.of(PEERS) : Optional.empty();
             default:
                 return Optional.empty();
         }
@@ -210,8 +230,8 @@ public enum ScalingLaw {
                 return "PAT's time does not follow a law in the node count on this fabric (its steps cross spines from"
                         + " one leaf on)";
             case P2P:
-                return "point-to-point time is not linear in the peers on this fabric (all-to-all at fixed bytes per"
-                        + " peer grows unevenly with the nodes)";
+                return "send/recv (each rank to the next) has no law: its folded simulation is one connection per rank"
+                        + " at any node count";
             default:
                 return algo.ncclName() + " runs inside one node only";
         }

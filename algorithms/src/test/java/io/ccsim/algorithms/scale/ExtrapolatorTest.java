@@ -49,6 +49,27 @@ class ExtrapolatorTest {
                 new Extrapolator.Sample(64, 20_972L * 512 * 16, 0));
     }
 
+    /**
+     * All-to-all (NCCL's placement) on 64 HGX nodes from samples of 16 and 32 at the target's 8 KiB per peer (LL, one
+     * channel a peer everywhere): the law's time equals the folded simulation's to 0.01 %; a target whose samples would
+     * give a peer more channels than it does is refused.
+     */
+    @Test
+    void anAllToAllFollowsItsPeersLaw() {
+        Extrapolator x = to(64, Map.of());
+        long bytes = 8192L * 512;
+        Extrapolator.SizePlan p = x.plan(CollectiveOp.ALL_TO_ALL, bytes, DataType.FLOAT32, ReduceOp.SUM, 0);
+        assertThat(p.law()).isEqualTo(ScalingLaw.PEERS);
+        assertThat(p.samples()).containsExactly(new Extrapolator.Sample(16, 2048, 0), new Extrapolator.Sample(32, 2048, 0));
+        double law = x.run(CollectiveOp.ALL_TO_ALL, bytes, DataType.FLOAT32, ReduceOp.SUM, 0).row().timeUs();
+        double folded = x.runnerAt(64).run(CollectiveOp.ALL_TO_ALL, bytes, DataType.FLOAT32, ReduceOp.SUM, 0).timeUs();
+        assertThat(Math.abs(law - folded) / folded).as("law %.3f, folded %.3f", law, folded).isLessThan(1e-4);
+        // 8 nodes (64 ranks: one channel a peer) would take samples of 2 and 4 nodes (16 and 32 ranks: two)
+        assertThatThrownBy(() -> to(8, Map.of()).plan(CollectiveOp.ALL_TO_ALL, 8192L * 64, DataType.FLOAT32, ReduceOp.SUM, 0))
+                .isInstanceOf(NotExtrapolatedException.class)
+                .hasMessageContaining("a sample of 2 nodes gives each peer 2 channels where the target gives 1");
+    }
+
     /** A ring is extrapolated up to 4 leaf groups (128 nodes of 32 per leaf), not beyond: long rings slow down. */
     @Test
     void aRingBeyondFourLeafGroupsIsRefused() {
@@ -121,10 +142,10 @@ class ExtrapolatorTest {
 
     @Test
     void choicesWithoutALawAreRefusedNamingThem() {
-        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.ALL_TO_ALL, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
+        assertThatThrownBy(() -> to(100, Map.of()).plan(CollectiveOp.SEND_RECV, 1L << 30, DataType.FLOAT32, ReduceOp.SUM, 0))
                 .isInstanceOf(NotExtrapolatedException.class)
-                .hasMessageStartingWith("all_to_all of 1073740800 B on 100 nodes runs P2P/Simple x16 (NCCL's choice there),"
-                        + " which is not extrapolated: point-to-point");
+                .hasMessageStartingWith("sendrecv of 1073741824 B on 100 nodes runs P2P/Simple x1 (NCCL's choice there),"
+                        + " which is not extrapolated: send/recv");
         Extrapolator onePerNode = new Extrapolator(n -> TopologyCatalog.build("hgx-h100", BuildOptions.of(1, n)), 1000, "t", 32,
                 CalibrationProfile.builtin("h100"), NcclEnv.parse(Map.of("NCCL_ALGO", "PAT")), 0);
         assertThatThrownBy(() -> onePerNode.plan(CollectiveOp.ALL_GATHER, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0))
