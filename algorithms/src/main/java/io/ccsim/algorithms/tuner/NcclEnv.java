@@ -51,6 +51,9 @@ import java.util.OptionalLong;
  *   <li>{@code NCCL_NTHREADS}: 64..512 and a multiple of the warp size 32 (tuning.cc getNthreads with
  *       min 2·WARP_SIZE, max NCCL_SIMPLE_MAX_NTHREADS = 512); NCCL clamps, ccsim rejects.</li>
  *   <li>{@code NCCL_P2P_DISABLE}: 0 or 1 (graph/paths.cc ncclGetLevel: 1 disables P2P).</li>
+ *   <li>{@code NCCL_NCHANNELS_PER_NET_PEER}: the channels a point-to-point operation with a peer across the network
+ *       may use, 1..64, in place of NCCL's default (2, halved while 2 × nRanks &gt; 4 × p2p channels; init.cc, paths.cc
+ *       ncclTopoGetNchannels). NCCL ignores a value ≤ 0 with an INFO line; ccsim rejects it.</li>
  *   <li>{@code NCCL_NVLS_ENABLE}: 0, 1 or 2 (transport/nvls.cc, default 2).</li>
  *   <li>{@code NCCL_COLLNET_ENABLE}: 1 enables CollNet (default 0); any other number is 0, as NCCL sets it (init.cc
  *       "collnetEnable %d is not a valid value 0/1, set it to 0").</li>
@@ -77,6 +80,7 @@ public final class NcclEnv {
     public static final String NCCL_MAX_NRINGS = "NCCL_MAX_NRINGS";
     public static final String NCCL_NTHREADS = "NCCL_NTHREADS";
     public static final String NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE";
+    public static final String NCCL_NCHANNELS_PER_NET_PEER = "NCCL_NCHANNELS_PER_NET_PEER";
     public static final String NCCL_NVLS_ENABLE = "NCCL_NVLS_ENABLE";
     public static final String NCCL_COLLNET_ENABLE = "NCCL_COLLNET_ENABLE";
     public static final String NCCL_PAT_ENABLE = "NCCL_PAT_ENABLE";
@@ -90,7 +94,8 @@ public final class NcclEnv {
 
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
-            NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE, NCCL_NVLS_ENABLE,
+            NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE,
+            NCCL_NCHANNELS_PER_NET_PEER, NCCL_NVLS_ENABLE,
             NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL,
             SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE, NCCL_TUNER_CONFIG_FILE);
 
@@ -126,10 +131,14 @@ public final class NcclEnv {
     private final int patEnable;
     private final NetPolicy net;
     private final TunerConfig tunerConfig;
+    /** NCCL_NCHANNELS_PER_NET_PEER, or -1 when unset. */
+    private final int netPeerChannels;
 
     private NcclEnv(String algoString, String protoString, boolean[] algoEnable, boolean[] protoEnable,
                     boolean[] protoExplicit, long buffSize, int minChannels, int maxChannels, int nThreads, boolean p2pDisable,
-                    int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net, TunerConfig tunerConfig) {
+                    int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net, TunerConfig tunerConfig,
+                    int netPeerChannels) {
+        this.netPeerChannels = netPeerChannels;
         this.algoString = algoString;
         this.protoString = protoString;
         this.algoEnable = algoEnable;
@@ -222,8 +231,18 @@ public final class NcclEnv {
         boolean collNet = isSet(env, NCCL_COLLNET_ENABLE) && parseNumber(NCCL_COLLNET_ENABLE, env.get(NCCL_COLLNET_ENABLE)) == 1;
         TunerConfig tuning = isSet(env, NCCL_TUNER_CONFIG_FILE)
                 ? TunerConfig.read(java.nio.file.Path.of(env.get(NCCL_TUNER_CONFIG_FILE))) : null;
+        int netPeer = -1;
+        if (isSet(env, NCCL_NCHANNELS_PER_NET_PEER)) {
+            String v = env.get(NCCL_NCHANNELS_PER_NET_PEER);
+            long n = parseNumber(NCCL_NCHANNELS_PER_NET_PEER, v);
+            if (n < 1 || n > MAX_CHANNELS) {
+                throw new NcclEnvException(NCCL_NCHANNELS_PER_NET_PEER, v, v, List.of("1.." + MAX_CHANNELS + ", e.g. 2 or 4"),
+                        "channels per network peer out of range");
+            }
+            netPeer = (int) n;
+        }
         return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls, collNet, pat,
-                NetEnvParser.parse(env), tuning);
+                NetEnvParser.parse(env), tuning, netPeer);
     }
 
     /** A 0/1/2 enable variable (2, "where supported", when unset). */
@@ -439,6 +458,11 @@ public final class NcclEnv {
     /** NCCL_COLLNET_ENABLE = 1: CollNet (Direct, Chain) may be used where a SHARP network is there (default off). */
     public boolean collNetEnable() { return collNetEnable; }
 
+    /** NCCL_NCHANNELS_PER_NET_PEER, 1..64, if set. */
+    public OptionalInt netPeerChannels() {
+        return netPeerChannels > 0 ? OptionalInt.of(netPeerChannels) : OptionalInt.empty();
+    }
+
     /** NCCL_PAT_ENABLE: 0 disabled, 1 enabled, 2 (default) enabled with one rank per node on a host network. */
     public int patEnable() { return patEnable; }
 
@@ -464,6 +488,7 @@ public final class NcclEnv {
         if (maxChannels > 0) b.append("NCCL_MAX_NCHANNELS=").append(maxChannels).append(' ');
         if (nThreads > 0) b.append("NCCL_NTHREADS=").append(nThreads).append(' ');
         if (p2pDisable) b.append("NCCL_P2P_DISABLE=1 ");
+        if (netPeerChannels > 0) b.append("NCCL_NCHANNELS_PER_NET_PEER=").append(netPeerChannels).append(' ');
         if (!net.equals(NetPolicy.DEFAULT)) b.append(net).append(' ');
         if (collNetEnable) b.append("NCCL_COLLNET_ENABLE=1 ");
         if (patEnable != 2) b.append("NCCL_PAT_ENABLE=").append(patEnable).append(' ');

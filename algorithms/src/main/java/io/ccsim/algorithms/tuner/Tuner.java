@@ -527,8 +527,9 @@ public final class Tuner {
     /**
      * NCCL's {@code p2pnChannelsPerPeer} on {@code p2pn} p2p channels (src/graph/paths.cc ncclTopoComputeP2pChannels
      * and ncclTopoGetNchannels): the least over the peers, as a power of two, of a peer over NVLink: 2 per NVLink of
-     * the path; another peer of the node: 2; a peer across the network: 2, halved while that times nRanks exceeds
-     * 4 × p2pn, and at least the NICs the GPU needs for its bandwidth (one on the catalog's boards, taken as one).
+     * the path; another peer of the node: 2; a peer across the network: NCCL_NCHANNELS_PER_NET_PEER where set, else 2,
+     * halved while that times nRanks exceeds 4 × p2pn, and at least the NICs the GPU needs for its bandwidth (one on
+     * the catalog's boards, taken as one).
      */
     int p2pChannelsPerPeer(TuneInput in, int p2pn) {
         int min = p2pn;
@@ -539,7 +540,7 @@ public final class Tuner {
         if (in.nNodes() > 1) {
             int net = 2;
             while ((long) net * in.nRanks() > 4L * p2pn && net > 1) net /= 2;
-            min = Math.min(min, net);
+            min = Math.min(min, env.netPeerChannels().orElse(net)); // NCCL_NCHANNELS_PER_NET_PEER replaces the rule
         }
         return Math.min(pow2Up(min), p2pn);
     }

@@ -233,6 +233,10 @@ class NcclEnvTest {
         assertThat(env("NCCL_P2P_DISABLE", "0").p2pDisable()).isFalse();
         assertThat(error("NCCL_P2P_DISABLE", "2").validValues()).containsExactly("0", "1");
         assertThat(error("NCCL_P2P_DISABLE", "yes").variable()).isEqualTo("NCCL_P2P_DISABLE");
+        assertThat(env("NCCL_NCHANNELS_PER_NET_PEER", "4").netPeerChannels()).hasValue(4);
+        assertThat(NcclEnv.empty().netPeerChannels()).isEmpty();
+        assertThat(error("NCCL_NCHANNELS_PER_NET_PEER", "0").validValues()).containsExactly("1..64, e.g. 2 or 4");
+        assertThat(error("NCCL_NCHANNELS_PER_NET_PEER", "65").variable()).isEqualTo("NCCL_NCHANNELS_PER_NET_PEER");
         assertThat(env("NCCL_NVLS_ENABLE", "0").nvlsEnable()).isZero();
         assertThat(env("NCCL_NVLS_ENABLE", "1").nvlsEnable()).isEqualTo(1);
         assertThat(error("NCCL_NVLS_ENABLE", "3").validValues()).hasSize(3);

@@ -380,6 +380,11 @@ class TunerTest {
         assertThat(t.p2pChannelsPerPeer(TuneInput.of(CollectiveOp.ALL_TO_ALL, MIB, 16, 2, 20.0, 12.0, LinkClass.NVLINK, 16),
                 16)).isEqualTo(2);
         assertThat(t.p2pSettings(cluster(CollectiveOp.ALL_TO_ALL, MIB), 16).chunkBytes()).isEqualTo(128 * 1024);
+        // NCCL_NCHANNELS_PER_NET_PEER replaces the network rule (no halving); the NVLink peers' count still bounds it
+        assertThat(tuner("NCCL_NCHANNELS_PER_NET_PEER", "4").p2pChannelsPerPeer(cluster(CollectiveOp.ALL_TO_ALL, MIB), 16))
+                .isEqualTo(4);
+        assertThat(tuner("NCCL_NCHANNELS_PER_NET_PEER", "3").p2pChannelsPerPeer(cluster(CollectiveOp.ALL_TO_ALL, MIB), 16))
+                .isEqualTo(4); // a power of two, as NCCL's pow2Up
         assertThat(t.p2pSettings(hgx(CollectiveOp.ALL_TO_ALL, MIB), 32).chunkBytes()).isEqualTo(512 * 1024);
         // NCCL_ALGO does not apply to point-to-point
         assertThat(tuner("NCCL_ALGO", "tree").tune(hgx(CollectiveOp.SEND_RECV, MIB)).winner().algorithm())
