@@ -54,6 +54,8 @@ import java.util.OptionalLong;
  *   <li>{@code NCCL_NCHANNELS_PER_NET_PEER}: the channels a point-to-point operation with a peer across the network
  *       may use, 1..64, in place of NCCL's default (2, halved while 2 × nRanks &gt; 4 × p2p channels; init.cc, paths.cc
  *       ncclTopoGetNchannels). NCCL ignores a value ≤ 0 with an INFO line; ccsim rejects it.</li>
+ *   <li>{@code NCCL_P2P_LL_THRESHOLD}: a point-to-point operation uses LL while its bytes are at most this times
+ *       {@code p2pnChannelsPerPeer} (src/enqueue.cc addP2pToPlan; default 16384), bytes ≥ 0 (0: never LL).</li>
  *   <li>{@code NCCL_NVLS_ENABLE}: 0, 1 or 2 (transport/nvls.cc, default 2).</li>
  *   <li>{@code NCCL_COLLNET_ENABLE}: 1 enables CollNet (default 0); any other number is 0, as NCCL sets it (init.cc
  *       "collnetEnable %d is not a valid value 0/1, set it to 0").</li>
@@ -81,6 +83,7 @@ public final class NcclEnv {
     public static final String NCCL_NTHREADS = "NCCL_NTHREADS";
     public static final String NCCL_P2P_DISABLE = "NCCL_P2P_DISABLE";
     public static final String NCCL_NCHANNELS_PER_NET_PEER = "NCCL_NCHANNELS_PER_NET_PEER";
+    public static final String NCCL_P2P_LL_THRESHOLD = "NCCL_P2P_LL_THRESHOLD";
     public static final String NCCL_NVLS_ENABLE = "NCCL_NVLS_ENABLE";
     public static final String NCCL_COLLNET_ENABLE = "NCCL_COLLNET_ENABLE";
     public static final String NCCL_PAT_ENABLE = "NCCL_PAT_ENABLE";
@@ -95,7 +98,7 @@ public final class NcclEnv {
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
             NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE,
-            NCCL_NCHANNELS_PER_NET_PEER, NCCL_NVLS_ENABLE,
+            NCCL_NCHANNELS_PER_NET_PEER, NCCL_P2P_LL_THRESHOLD, NCCL_NVLS_ENABLE,
             NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL,
             SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE, NCCL_TUNER_CONFIG_FILE);
 
@@ -133,12 +136,15 @@ public final class NcclEnv {
     private final TunerConfig tunerConfig;
     /** NCCL_NCHANNELS_PER_NET_PEER, or -1 when unset. */
     private final int netPeerChannels;
+    /** NCCL_P2P_LL_THRESHOLD, bytes, or -1 when unset. */
+    private final long p2pLlThreshold;
 
     private NcclEnv(String algoString, String protoString, boolean[] algoEnable, boolean[] protoEnable,
                     boolean[] protoExplicit, long buffSize, int minChannels, int maxChannels, int nThreads, boolean p2pDisable,
                     int nvlsEnable, boolean collNetEnable, int patEnable, NetPolicy net, TunerConfig tunerConfig,
-                    int netPeerChannels) {
+                    int netPeerChannels, long p2pLlThreshold) {
         this.netPeerChannels = netPeerChannels;
+        this.p2pLlThreshold = p2pLlThreshold;
         this.algoString = algoString;
         this.protoString = protoString;
         this.algoEnable = algoEnable;
@@ -241,8 +247,17 @@ public final class NcclEnv {
             }
             netPeer = (int) n;
         }
+        long llThreshold = -1;
+        if (isSet(env, NCCL_P2P_LL_THRESHOLD)) {
+            String v = env.get(NCCL_P2P_LL_THRESHOLD);
+            llThreshold = parseNumber(NCCL_P2P_LL_THRESHOLD, v);
+            if (llThreshold < 0) {
+                throw new NcclEnvException(NCCL_P2P_LL_THRESHOLD, v, v, List.of("0 (never LL)", "16384 (the default)",
+                        "any byte count >= 0"), "a negative threshold");
+            }
+        }
         return new NcclEnv(algo, proto, algoEnable, protoEnable, protoExplicit, buff, min, max, nt, p2p, nvls, collNet, pat,
-                NetEnvParser.parse(env), tuning, netPeer);
+                NetEnvParser.parse(env), tuning, netPeer, llThreshold);
     }
 
     /** A 0/1/2 enable variable (2, "where supported", when unset). */
@@ -458,6 +473,11 @@ public final class NcclEnv {
     /** NCCL_COLLNET_ENABLE = 1: CollNet (Direct, Chain) may be used where a SHARP network is there (default off). */
     public boolean collNetEnable() { return collNetEnable; }
 
+    /** NCCL_P2P_LL_THRESHOLD, bytes, if set. */
+    public OptionalLong p2pLlThreshold() {
+        return p2pLlThreshold >= 0 ? OptionalLong.of(p2pLlThreshold) : OptionalLong.empty();
+    }
+
     /** NCCL_NCHANNELS_PER_NET_PEER, 1..64, if set. */
     public OptionalInt netPeerChannels() {
         return netPeerChannels > 0 ? OptionalInt.of(netPeerChannels) : OptionalInt.empty();
@@ -489,6 +509,7 @@ public final class NcclEnv {
         if (nThreads > 0) b.append("NCCL_NTHREADS=").append(nThreads).append(' ');
         if (p2pDisable) b.append("NCCL_P2P_DISABLE=1 ");
         if (netPeerChannels > 0) b.append("NCCL_NCHANNELS_PER_NET_PEER=").append(netPeerChannels).append(' ');
+        if (p2pLlThreshold >= 0) b.append("NCCL_P2P_LL_THRESHOLD=").append(p2pLlThreshold).append(' ');
         if (!net.equals(NetPolicy.DEFAULT)) b.append(net).append(' ');
         if (collNetEnable) b.append("NCCL_COLLNET_ENABLE=1 ");
         if (patEnable != 2) b.append("NCCL_PAT_ENABLE=").append(patEnable).append(' ');

@@ -507,7 +507,8 @@ public final class Tuner {
             for (int nc = lo; nc <= top; nc++) times[nc - lo] = latency + p2pMovedBytes(in) / (1000.0 * p2pBw(in, p, nc));
             candidates.add(new Candidate(Algorithm.P2P, p, lo, times, nc0, times[nc0 - lo], latency, p2pBw(in, p, nc0)));
         }
-        boolean ll = in.nRanks() > 1 && opBytes <= (long) perPeer * P2pOperation.LL_THRESHOLD_BYTES;
+        long threshold = env.p2pLlThreshold().orElse(P2pOperation.LL_THRESHOLD_BYTES); // NCCL_P2P_LL_THRESHOLD
+        boolean ll = in.nRanks() > 1 && opBytes <= (threshold > Long.MAX_VALUE / perPeer ? Long.MAX_VALUE : perPeer * threshold);
         Candidate winner = candidates.get(ll ? 0 : 1);
         List<Unavailable> unavailable = List.of(new Unavailable(Algorithm.P2P, Optional.of(Protocol.LL128),
                 "NCCL's point-to-point path uses LL or Simple only"));

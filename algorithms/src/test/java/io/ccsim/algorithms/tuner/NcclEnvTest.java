@@ -237,6 +237,9 @@ class NcclEnvTest {
         assertThat(NcclEnv.empty().netPeerChannels()).isEmpty();
         assertThat(error("NCCL_NCHANNELS_PER_NET_PEER", "0").validValues()).containsExactly("1..64, e.g. 2 or 4");
         assertThat(error("NCCL_NCHANNELS_PER_NET_PEER", "65").variable()).isEqualTo("NCCL_NCHANNELS_PER_NET_PEER");
+        assertThat(env("NCCL_P2P_LL_THRESHOLD", "0").p2pLlThreshold()).hasValue(0);
+        assertThat(env("NCCL_P2P_LL_THRESHOLD", "0x10000000000").p2pLlThreshold()).hasValue(1L << 40);
+        assertThat(error("NCCL_P2P_LL_THRESHOLD", "-1").validValues()).contains("0 (never LL)");
         assertThat(env("NCCL_NVLS_ENABLE", "0").nvlsEnable()).isZero();
         assertThat(env("NCCL_NVLS_ENABLE", "1").nvlsEnable()).isEqualTo(1);
         assertThat(error("NCCL_NVLS_ENABLE", "3").validValues()).hasSize(3);

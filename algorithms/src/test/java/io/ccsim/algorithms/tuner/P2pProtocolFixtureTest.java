@@ -62,6 +62,16 @@ class P2pProtocolFixtureTest {
                     d, ll, simple).isEqualTo(ran);
             checked.add(op + " " + bytes + " " + ran);
         }
+        // the forced settings, as the run forced them: NCCL_P2P_LL_THRESHOLD 2^40 (always LL) and 0 (never)
+        for (String[] forced : new String[][] {{"1099511627776", "LL"}, {"0", "Simple"}}) {
+            PerfRunner f = new PerfRunner(TopologyCatalog.build("hgx-h100", BuildOptions.of(4, 1)), 4,
+                    CalibrationProfile.builtin("h100"), NcclEnv.parse(Map.of("NCCL_P2P_LL_THRESHOLD", forced[0])), 0);
+            for (long[] p : points) {
+                CollectiveOp op = CollectiveOp.values()[(int) p[0]];
+                assertThat(f.run(op, p[1], DataType.FLOAT32, ReduceOp.SUM, 0).proto().ncclName()).as("%s %d", op, p[1])
+                        .isEqualToIgnoringCase(forced[1]);
+            }
+        }
         // send/recv: LL at 256 KiB, Simple at 1 MiB (NCCL: LL up to 32 channels x 16 KiB = 512 KiB an operation);
         // all-to-all: LL at 512 KiB (128 KiB an operation), Simple at 8 MiB; between them the protocols cost within 20 %
         assertThat(checked).hasSizeGreaterThanOrEqualTo(16)
