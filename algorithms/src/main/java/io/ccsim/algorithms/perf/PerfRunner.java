@@ -366,7 +366,7 @@ public final class PerfRunner {
                 .withWorkingSetBytes(workingSetBytes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
-        if (algo == Algorithm.P2P && ncclP2p) opts = opts.withP2p(tuner.p2pSettings(graph.tuneInput(op, count * dtype.bytes()), channels));
+        if (algo == Algorithm.P2P && ncclP2p) opts = opts.withP2p(p2pSettings(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
             opts = opts.withNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
         } else if (algo == Algorithm.NVLS_TREE && graph.nNodes() > 1 && graph.nvls().available()) {
