@@ -40,12 +40,16 @@ final class PerfChart {
                 + (nodes == 1 ? " node, " : " nodes, ") + what;
     }
 
-    /** Each measured row simulated with its own algorithm, protocol and channels (one call, launch to completion). */
+    /**
+     * Each row measured by {@code perf --backend cuda} simulated as it was timed: its own algorithm, protocol and
+     * channels, the mean of as many back-to-back graph replays, an all-to-all placed as NCCL places it
+     * ({@link io.ccsim.algorithms.perf.PerfRunner#simulateGraphReplay}).
+     */
     static List<PerfRow> simulated(io.ccsim.algorithms.perf.PerfRunner runner, List<PerfRow> measured) {
         List<PerfRow> out = new java.util.ArrayList<>();
         for (PerfRow m : measured) {
-            out.add(runner.simulate(m.op(), m.count(), m.dtype(), m.redop() == null ? io.ccsim.algorithms.ReduceOp.SUM : m.redop(),
-                    Math.max(m.root(), 0), m.algo(), m.proto(), m.channels()));
+            out.add(runner.simulateGraphReplay(m.op(), m.count(), m.dtype(), m.redop() == null ? io.ccsim.algorithms.ReduceOp.SUM
+                    : m.redop(), Math.max(m.root(), 0), m.algo(), m.proto(), m.channels(), true));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package io.ccsim.cli;
 
+import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.ReduceOp;
@@ -7,6 +8,7 @@ import io.ccsim.algorithms.graph.CommGraph;
 import io.ccsim.algorithms.perf.ParallelRuns;
 import io.ccsim.algorithms.perf.PerfRow;
 import io.ccsim.algorithms.perf.PerfRunner;
+import io.ccsim.algorithms.plan.P2pSettings;
 import io.ccsim.algorithms.profile.CalibrationProfile;
 import io.ccsim.algorithms.tuner.Candidate;
 import io.ccsim.algorithms.tuner.NcclEnv;
@@ -448,17 +450,22 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 } catch (TunerException e) {
                     throw new UserException(e.getMessage(), e);
                 }
+                // the simulator's plan: an all-to-all placed with the communicator's p2p settings, as NCCL places it
+                P2pSettings p2p = c.algorithm() == Algorithm.P2P ? runner.p2pSettings(c.channels()) : null;
                 for (CudaPerf.Row m : CudaPerf.run(ex, cop, new long[] {size}, dt, hasRedop ? ro : ReduceOp.SUM, hasRoot ? root : 0,
-                        c.algorithm(), c.protocol(), c.channels(), progress::line)) {
+                        c.algorithm(), c.protocol(), c.channels(), p2p, true, progress::line)) {
                     rows.add(new PerfRow(cop, m.bytes(), m.count(), dt, hasRedop ? ro : null, hasRoot ? root : -1, m.algo(), m.proto(),
                             m.channels(), m.timeUs(), m.algbwGbps(), m.busbwGbps()));
                 }
             }
         }
         PrintWriter out = spec.commandLine().getOut();
+        // an all-to-all ran placed as NCCL places it: the readers take "placement" to simulate the same plan
+        List<String> keys = cop == CollectiveOp.ALL_TO_ALL ? List.of("placement") : List.of();
+        java.util.function.IntFunction<List<String>> placement = i -> List.of("nccl");
         switch (format) {
-            case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
-            case csv: PerfRowFormats.printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed)); break;
+            case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed), keys, placement); break;
+            case csv: PerfRowFormats.printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed), keys, placement); break;
             default:
                 printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "measured", "GPUs " + java.util.Arrays.toString(devices)

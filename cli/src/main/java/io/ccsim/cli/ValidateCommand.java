@@ -240,7 +240,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 // the mean of back-to-back graph replays, which the simulation reproduces call after call (plus the
                 // later ranks' host graph launches, sim.graph_launch_us and sim.graph_call_launch_us)
                 if (m.planChannels().isPresent()) {
-                    r = runner.simulateGraphReplay(m.op(), count, m.dtype(), redop, root, algo, proto, m.planChannels().getAsInt());
+                    r = runner.simulateGraphReplay(m.op(), count, m.dtype(), redop, root, algo, proto, m.planChannels().getAsInt(),
+                            m.ncclPlaced());
                 } else {
                     Candidate c = runner.tune(m.op(), m.bytes()).candidate(algo, proto).orElseThrow(() -> new UserException(
                             m.where() + ": the tuner has no candidate " + algo + "/" + proto + " for " + m.op() + "; give 'channels'"));

@@ -52,7 +52,7 @@ final class FixturePredictor {
             if (count == 0) throw new IllegalArgumentException(row.where() + ": " + row.bytes() + " B is less than one float per rank");
             // the CudaExecutor times back-to-back graph replays: predict the mean per call of as many, with its skew
             PerfRow r = runner.simulateGraphReplay(row.op(), count, DataType.FLOAT32, ReduceOp.SUM, 0, row.forcedAlgo().get(),
-                    row.forcedProto().get(), row.planChannels().getAsInt());
+                    row.forcedProto().get(), row.planChannels().getAsInt(), row.ncclPlaced());
             return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
         }
         PerfRunner runner = new PerfRunner(topology(row.n()), row.n(), profile, envOf(row), SEED);

@@ -41,7 +41,7 @@ final class JsonRows {
             MeasuredRow m = NamedFields.row(path, k -> text(o, k));
             if (o.has("trial")) {
                 rows.addTrial(m.op() + "/" + m.n() + "/" + m.algo().orElse(null) + "/" + m.proto().orElse(null) + "/" + m.channels()
-                        + "/" + m.bytes() + "/" + m.dtype(), m);
+                        + "/" + m.bytes() + "/" + m.dtype() + "/" + m.ncclPlaced(), m);
             } else {
                 rows.add(m);
             }

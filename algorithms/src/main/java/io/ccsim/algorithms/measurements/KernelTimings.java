@@ -45,7 +45,7 @@ final class KernelTimings {
             if (r.has("trial")) {
                 num(r, "trial", where);
                 out.addTrial(row.op() + "/" + row.n() + "/" + row.algo().get() + "/" + row.proto().get() + "/" + row.channels() + "/"
-                        + row.bytes(), row);
+                        + row.bytes() + "/" + row.ncclPlaced(), row);
             } else {
                 out.add(row);
             }
@@ -70,7 +70,16 @@ final class KernelTimings {
         if (r.has("root") && num(r, "root", where) != 0) {
             throw new InputException(where + ".root: only root 0 is predicted, got " + r.get("root"));
         }
-        return MeasuredRow.fixedPlan(where, op, n, algo, proto, ch, bytes, t);
+        boolean placed = false;
+        if (r.has("placement")) {
+            String pl = str(r, "placement", where);
+            if (!pl.equals("nccl") && !pl.equals("striped")) {
+                throw new InputException(where + ".placement: invalid '" + pl + "'; valid: nccl (each peer's operation on its"
+                        + " own channels), striped");
+            }
+            placed = pl.equals("nccl");
+        }
+        return MeasuredRow.fixedPlan(where, op, n, algo, proto, ch, bytes, t, placed);
     }
 
     /** Ring, Tree or P2P, as the CudaExecutor's rows spell them (case-insensitive). */

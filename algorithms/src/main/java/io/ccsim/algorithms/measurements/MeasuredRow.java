@@ -32,10 +32,22 @@ import java.util.OptionalInt;
  * @param nodes        hosts the ranks ran on; 0 where the file does not say
  * @param gpu          the GPU model the file names ({@code NVIDIA H100 80GB HBM3}, {@code H200}); several joined by
  *                     {@code " + "}; empty where the file does not say
+ * @param ncclPlaced   a fixed plan's all-to-all placed as NCCL places it, each peer's operation on its own channels
+ *                     ({@code "placement": "nccl"}: {@code perf --backend cuda}, {@code device alltoall}); false: striped
+ *                     over every channel, as the kernels' fidelity sweep runs it
  */
 public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
                           Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
-                          Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu) {
+                          Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
+                          boolean ncclPlaced) {
+
+    /** A row of a striped all-to-all or of any other op ({@code ncclPlaced} false). */
+    public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
+                       Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
+                       Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu) {
+        this(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels, timeUs, nodes,
+                gpu, false);
+    }
 
     /** A row whose file names neither its hosts nor its GPU model. */
     public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
@@ -64,14 +76,20 @@ public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, Data
      */
     public static MeasuredRow fixedPlan(String where, CollectiveOp op, int n, Algorithm algo, Protocol proto, int channels,
                                         long bytes, double timeUs) {
+        return fixedPlan(where, op, n, algo, proto, channels, bytes, timeUs, false);
+    }
+
+    /** As {@link #fixedPlan(String, CollectiveOp, int, Algorithm, Protocol, int, long, double)}, {@code ncclPlaced} given. */
+    public static MeasuredRow fixedPlan(String where, CollectiveOp op, int n, Algorithm algo, Protocol proto, int channels,
+                                        long bytes, double timeUs, boolean ncclPlaced) {
         return new MeasuredRow(where, op, n, bytes, DataType.FLOAT32, Optional.of(ReduceOp.SUM), 0, Optional.of(algo),
-                Optional.of(proto), channels, Optional.empty(), Optional.empty(), OptionalInt.empty(), timeUs);
+                Optional.of(proto), channels, Optional.empty(), Optional.empty(), OptionalInt.empty(), timeUs, 0, "", ncclPlaced);
     }
 
     /** This row with another place and time (a merged or synthetic measurement). */
     public MeasuredRow withTime(String where, double timeUs) {
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
-                timeUs, nodes, gpu);
+                timeUs, nodes, gpu, ncclPlaced);
     }
 
     /** Whether the row names both its algorithm and its protocol (NCCL_ALGO/NCCL_PROTO forced, or a fixed plan). */

@@ -296,20 +296,29 @@ public final class PerfRunner {
         return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes, targetWorkingSetBytes);
     }
 
-    /** The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call. */
+    /**
+     * The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call, and plans an
+     * all-to-all striped as the kernels' fidelity sweep ran it.
+     */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                              Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0, 0);
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0, 0, !graphTiming);
     }
 
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
                              Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes,
                              long workingSetBytes) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, chunkingNodes,
+                workingSetBytes, !graphTiming);
+    }
+
+    private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes,
+                             long workingSetBytes, boolean ncclP2p) {
         int n = graph.nRanks();
         boolean hasRedop = op == CollectiveOp.ALL_REDUCE || op == CollectiveOp.REDUCE || op == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = op == CollectiveOp.BROADCAST || op == CollectiveOp.REDUCE;
-        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes,
-                !graphTiming);
+        Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes, ncclP2p);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
         long size = sizeFor(op, count, dtype);
@@ -387,7 +396,18 @@ public final class PerfRunner {
      */
     public PerfRow simulateGraphReplay(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                                        Algorithm algo, Protocol proto, int channels) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, cudaPerfIterations(sizeFor(op, count, dtype)), true);
+        return simulateGraphReplay(op, count, dtype, redop, root, algo, proto, channels, false);
+    }
+
+    /**
+     * As {@link #simulateGraphReplay(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int)};
+     * {@code ncclPlaced}: an all-to-all placed with this communicator's p2p settings, as NCCL places it and
+     * {@code perf --backend cuda} runs it, else striped over every channel, as the kernels' fidelity sweep runs it.
+     */
+    public PerfRow simulateGraphReplay(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
+                                       Algorithm algo, Protocol proto, int channels, boolean ncclPlaced) {
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, cudaPerfIterations(sizeFor(op, count, dtype)), true,
+                0, 0, ncclPlaced);
     }
 
     /** Simulated time of one plan, µs, all ranks launched at time 0. */

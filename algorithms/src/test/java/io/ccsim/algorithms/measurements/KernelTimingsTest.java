@@ -52,6 +52,29 @@ class KernelTimingsTest {
         });
     }
 
+    @Test
+    void anAllToAllsPlacementIsReadAndKeepsItsTrialsApart() {
+        String a2a = "{\"op\": \"all_to_all\", \"n\": 4, \"algo\": \"P2P\", \"proto\": \"Simple\", \"channels\": 32,"
+                + " \"bytes\": 1048576, \"dtype\": \"float\", \"redop\": \"sum\", \"root\": 0, \"graph\": true,"
+                + " \"time_us\": %s, \"trial\": %d%s}";
+        String rows = "[" + String.format(a2a, "10.0", 1, ", \"placement\": \"nccl\"") + ","
+                + String.format(a2a, "20.0", 1, ", \"placement\": \"striped\"") + ","
+                + String.format(a2a, "12.0", 2, ", \"placement\": \"nccl\"") + ","
+                + String.format(a2a, "22.0", 2, "") + "]";
+        List<MeasuredRow> read = Measurements.kernelTimings(rows, "t.json");
+        // placed trials merge with each other (median 11), striped ones (named or not) with each other (median 21)
+        assertThat(read).extracting(MeasuredRow::ncclPlaced).containsExactly(true, false);
+        assertThat(read).extracting(MeasuredRow::timeUs).containsExactly(11.0, 21.0);
+        assertThatThrownBy(() -> Measurements.kernelTimings("[" + String.format(a2a, "10.0", 1, ", \"placement\": \"ring\"")
+                + "]", "t.json")).hasMessage("t.json [0].placement: invalid 'ring'; valid: nccl (each peer's operation on its own"
+                + " channels), striped");
+        // the general reader (validate) too
+        MeasuredFile f = Measurements.read("v.json", rows, false);
+        assertThat(f.rows()).extracting(MeasuredRow::ncclPlaced).containsExactly(true, false);
+        assertThatThrownBy(() -> Measurements.read("v.json", "[" + String.format(a2a, "10.0", 1, ", \"placement\": \"x\"") + "]",
+                false)).hasMessageStartingWith("v.json: $[0].placement: invalid 'x'; valid: nccl");
+    }
+
     private static String trial(int k, double us) {
         return String.format(ROW, "Ring", "LL", 16, "float").replace("\"time_us\": 10.0", "\"time_us\": " + us + ", \"trial\": " + k);
     }

@@ -6,6 +6,7 @@ import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.CollectiveCall;
+import io.ccsim.algorithms.plan.P2pSettings;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.gpu.cuda.CudaUnavailableException;
 import io.ccsim.gpu.cuda.GpuException;
@@ -81,10 +82,21 @@ public final class CudaPerf {
      */
     public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
                                 Algorithm algo, Protocol proto, int channels, boolean graphs, Consumer<String> progress) {
+        return run(ex, op, sizes, dtype, redop, root, algo, proto, channels, null, graphs, progress);
+    }
+
+    /**
+     * As above, an all-to-all placed with point-to-point settings {@code p2p} as NCCL places it (null: striped over
+     * every channel; see {@link DevicePlans#forSize(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol,
+     * int, int, P2pSettings)}).
+     */
+    public static List<Row> run(CudaExecutor ex, CollectiveOp op, long[] sizes, DataType dtype, ReduceOp redop, int root,
+                                Algorithm algo, Protocol proto, int channels, P2pSettings p2p, boolean graphs,
+                                Consumer<String> progress) {
         List<Row> rows = new ArrayList<>();
         int n = ex.nRanks();
         for (long bytes : sizes) {
-            Plan plan = DevicePlans.forSize(op, bytes, dtype, redop, root, algo, proto, channels, n);
+            Plan plan = DevicePlans.forSize(op, bytes, dtype, redop, root, algo, proto, channels, n, p2p);
             long size = plan.call().sizeBytes();
             double us;
             try (PreparedProgram p = ex.prepare(plan)) {
@@ -97,8 +109,9 @@ public final class CudaPerf {
                     algbw * op.busBwFactor(n));
             rows.add(row);
             if (progress != null) {
-                progress.accept(String.format(java.util.Locale.ROOT, "%-14s %-6s %-6s ch=%-2d n=%d %12d B %10.2f us %8.2f GB/s busbw%s",
-                        op.cliName(), algo.ncclName(), proto.ncclName(), channels, n, size, us, row.busbwGbps(), graphs ? "" : " eager"));
+                progress.accept(String.format(java.util.Locale.ROOT, "%-14s %-6s %-6s ch=%-2d n=%d %12d B %10.2f us %8.2f GB/s busbw%s%s",
+                        op.cliName(), algo.ncclName(), proto.ncclName(), channels, n, size, us, row.busbwGbps(), graphs ? "" : " eager",
+                        p2p != null && op == CollectiveOp.ALL_TO_ALL ? " placed" : ""));
             }
         }
         return rows;

@@ -7,6 +7,7 @@ import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
 import io.ccsim.algorithms.plan.CollectiveCall;
 import io.ccsim.algorithms.plan.CommLayout;
+import io.ccsim.algorithms.plan.P2pSettings;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.PlanOptions;
 import io.ccsim.algorithms.plan.Planners;
@@ -14,7 +15,9 @@ import io.ccsim.algorithms.plan.Planners;
 /**
  * The plans the device runs time and check: single-host collectives planned by {@link Planners#standard()}
  * with a forced algorithm, protocol and channel count, given by nccl-tests size ({@link #forSize}) or by element
- * count ({@link #forCount}, optionally with {@link #smallBuffer small buffers}).
+ * count ({@link #forCount}, optionally with {@link #smallBuffer small buffers}). An all-to-all is striped over every
+ * channel unless point-to-point settings are given: then each peer's operation gets its own channels, as NCCL places
+ * it ({@link io.ccsim.algorithms.plan.PlanOptions#p2p}).
  */
 public final class DevicePlans {
     private DevicePlans() { }
@@ -35,9 +38,21 @@ public final class DevicePlans {
     /** The plan ccsim runs for this configuration at nccl-tests size {@code bytes} on {@code nRanks} GPUs of one host. */
     public static Plan forSize(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Algorithm algo,
                                Protocol proto, int channels, int nRanks) {
+        return forSize(op, bytes, dtype, redop, root, algo, proto, channels, nRanks, null);
+    }
+
+    /**
+     * As {@link #forSize(CollectiveOp, long, DataType, ReduceOp, int, Algorithm, Protocol, int, int)}, an all-to-all
+     * placed with the communicator's point-to-point settings {@code p2p} (null: striped over every channel; other
+     * operations ignore it).
+     */
+    public static Plan forSize(CollectiveOp op, long bytes, DataType dtype, ReduceOp redop, int root, Algorithm algo,
+                               Protocol proto, int channels, int nRanks, P2pSettings p2p) {
         long count = countFor(op, bytes, dtype, nRanks);
         CollectiveCall call = new CollectiveCall(op, count, dtype, redop, root, CommLayout.singleHost(nRanks));
-        return Planners.standard().plan(call, PlanOptions.of(algo, proto, channels));
+        PlanOptions o = PlanOptions.of(algo, proto, channels);
+        if (p2p != null && op == CollectiveOp.ALL_TO_ALL) o = o.withP2p(p2p);
+        return Planners.standard().plan(call, o);
     }
 
     /**

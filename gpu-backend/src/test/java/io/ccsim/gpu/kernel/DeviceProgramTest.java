@@ -5,6 +5,7 @@ import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.DataType;
 import io.ccsim.algorithms.Protocol;
 import io.ccsim.algorithms.ReduceOp;
+import io.ccsim.algorithms.plan.P2pSettings;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.Planners;
 import io.ccsim.gpu.exec.DevicePlans;
@@ -26,43 +27,74 @@ class DeviceProgramTest {
                 for (Algorithm a : Planners.standard().supportedOnKernels(op)) {
                     for (Protocol p : Protocol.values()) {
                         Plan plan = DevicePlans.forCount(op, 5_003, DataType.FLOAT16, ReduceOp.AVG, n - 1, a, p, 3, n, true);
-                        DeviceProgram prog = DeviceProgram.fromPlan(plan);
-                        long[] sentSlots = new long[prog.connections().size()];
-                        long[] recvSlots = new long[prog.connections().size()];
-                        long[] sentBytes = new long[prog.connections().size()];
-                        long[] recvBytes = new long[prog.connections().size()];
-                        for (DeviceProgram.Task t : prog.tasks()) {
-                            long[] w = t.words();
-                            for (int s = 0; s < t.nSteps(); s++) {
-                                int q = s * DeviceProgram.STEP_WORDS;
-                                long bytes = w[q + 11] & 0xFFFF_FFFFL;
-                                long slots = w[q + 11] >>> 32;
-                                for (int k = 0; k < w[q + 1]; k++) {
-                                    int id = t.conns()[(int) w[q + 2 + k]];
-                                    assertThat(t.sending()[(int) w[q + 2 + k]]).isFalse();
-                                    assertThat(prog.connections().get(id)[2]).as("receiver").isEqualTo(t.rank());
-                                    recvSlots[id] += slots;
-                                    recvBytes[id] += bytes;
-                                }
-                                for (int k = 0; k < w[q + 5]; k++) {
-                                    int id = t.conns()[(int) w[q + 6 + k]];
-                                    assertThat(t.sending()[(int) w[q + 6 + k]]).isTrue();
-                                    assertThat(prog.connections().get(id)[1]).as("sender").isEqualTo(t.rank());
-                                    sentSlots[id] += slots;
-                                    sentBytes[id] += bytes;
-                                }
-                                // byte offsets are element offsets × 2 (float16)
-                                assertThat(w[q + 9] % 2).isZero();
-                                assertThat(w[q + 10] % 2).isZero();
-                            }
-                        }
-                        assertThat(sentSlots).as(plan.toString()).isEqualTo(recvSlots);
-                        assertThat(sentBytes).as(plan.toString()).isEqualTo(recvBytes);
+                        DeviceProgram prog = assertConserved(plan);
                         assertThat(prog.slotWireBytes()).isEqualTo(DevicePlans.smallBuffer(p) / 8);
                     }
                 }
             }
         }
+    }
+
+    @Test
+    void allToAllPlacedAsNcclPlacesItEncodesEveryPeersOperationOnItsOwnChannels() {
+        for (int n : new int[] {2, 4, 8}) {
+            for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
+                for (P2pSettings s : new P2pSettings[] {new P2pSettings(32, 512 << 10), new P2pSettings(2, 128 << 10)}) {
+                    for (long bytes : new long[] {4096L * n, 3L << 20, 64L << 20}) {
+                        Plan placed = DevicePlans.forSize(CollectiveOp.ALL_TO_ALL, bytes, DataType.FLOAT32, ReduceOp.SUM, 0,
+                                Algorithm.P2P, p, 32, n, s);
+                        Plan striped = DevicePlans.forSize(CollectiveOp.ALL_TO_ALL, bytes, DataType.FLOAT32, ReduceOp.SUM, 0,
+                                Algorithm.P2P, p, 32, n);
+                        assertThat(placed.options().p2p()).isEqualTo(s);
+                        assertThat(striped.options().p2p()).isNull();
+                        // one host: one operation a batch, a send lane and a receive lane; striped: send, receive, copy
+                        assertThat(placed.nLanes()).as(placed.toString()).isEqualTo(2);
+                        assertThat(striped.nLanes()).isEqualTo(3);
+                        DeviceProgram prog = assertConserved(placed);
+                        // each peer's operation on its own channels: a channel connects a rank to fewer peers than striped
+                        assertThat(prog.connections().size()).as(placed.toString())
+                                .isLessThan(DeviceProgram.fromPlan(striped).connections().size());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every connection of {@code plan}'s program sends as many slots and bytes as its receiver consumes. */
+    private static DeviceProgram assertConserved(Plan plan) {
+        DeviceProgram prog = DeviceProgram.fromPlan(plan);
+        long[] sentSlots = new long[prog.connections().size()];
+        long[] recvSlots = new long[prog.connections().size()];
+        long[] sentBytes = new long[prog.connections().size()];
+        long[] recvBytes = new long[prog.connections().size()];
+        for (DeviceProgram.Task t : prog.tasks()) {
+            long[] w = t.words();
+            for (int s = 0; s < t.nSteps(); s++) {
+                int q = s * DeviceProgram.STEP_WORDS;
+                long bytes = w[q + 11] & 0xFFFF_FFFFL;
+                long slots = w[q + 11] >>> 32;
+                for (int k = 0; k < w[q + 1]; k++) {
+                    int id = t.conns()[(int) w[q + 2 + k]];
+                    assertThat(t.sending()[(int) w[q + 2 + k]]).isFalse();
+                    assertThat(prog.connections().get(id)[2]).as("receiver").isEqualTo(t.rank());
+                    recvSlots[id] += slots;
+                    recvBytes[id] += bytes;
+                }
+                for (int k = 0; k < w[q + 5]; k++) {
+                    int id = t.conns()[(int) w[q + 6 + k]];
+                    assertThat(t.sending()[(int) w[q + 6 + k]]).isTrue();
+                    assertThat(prog.connections().get(id)[1]).as("sender").isEqualTo(t.rank());
+                    sentSlots[id] += slots;
+                    sentBytes[id] += bytes;
+                }
+                // byte offsets are whole elements
+                assertThat(w[q + 9] % plan.call().dtype().bytes()).isZero();
+                assertThat(w[q + 10] % plan.call().dtype().bytes()).isZero();
+            }
+        }
+        assertThat(sentSlots).as(plan.toString()).isEqualTo(recvSlots);
+        assertThat(sentBytes).as(plan.toString()).isEqualTo(recvBytes);
+        return prog;
     }
 
     @Test
