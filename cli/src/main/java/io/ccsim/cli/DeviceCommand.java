@@ -24,14 +24,14 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Each study uses every GPU of the host (with peer access between them), writes JSON files into OUTDIR"
                         + " and prints its progress to stderr. Without CUDA: one line 'no CUDA device found: ...', exit 1."},
         subcommands = {DeviceCommand.Probe.class, DeviceCommand.Matrix.class, DeviceCommand.Timing.class,
-                DeviceCommand.Fidelity.class, DeviceCommand.Skew.class, DeviceCommand.Calibrate.class, DeviceCommand.Full.class})
+                DeviceCommand.Fidelity.class, DeviceCommand.AllToAll.class, DeviceCommand.Skew.class, DeviceCommand.Calibrate.class, DeviceCommand.Full.class})
 final class DeviceCommand implements Runnable {
     @Spec CommandSpec spec;
 
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "missing study: probe, matrix, timing, fidelity, skew, calibrate or full");
+                "missing study: probe, matrix, timing, fidelity, alltoall, skew, calibrate or full");
     }
 
     /** One study: the OUTDIR parameter, the CUDA check, the progress callback. */
@@ -113,6 +113,21 @@ final class DeviceCommand implements Runnable {
         @Override
         void run(DeviceStudies studies, Path outDir) throws IOException {
             studies.fidelity(outDir);
+        }
+    }
+
+    @Command(name = "alltoall", mixinStandardHelpOptions = true,
+            description = {"All-to-all as NCCL places it against the striped plan.",
+                    "Each peer's operation on its own channels (NCCL's p2p channels and settings for this board, what"
+                            + " perf --backend cuda and the simulator run) and every block striped over 16 channels, LL"
+                            + " and Simple, 4 KiB..512 MiB by 2x, 3 trials, on 2 GPUs and the largest power of two <="
+                            + " the GPUs; each plan checked against the CPU at 1 MiB first. Rewrites"
+                            + " OUTDIR/alltoall.json (rows with their \"placement\") and OUTDIR/alltoall-checks.json after"
+                            + " every trial."})
+    static final class AllToAll extends Study {
+        @Override
+        void run(DeviceStudies studies, Path outDir) throws IOException {
+            studies.alltoall(outDir);
         }
     }
 

@@ -23,8 +23,8 @@ import io.ccsim.algorithms.Protocol;
  * the block's warps among a batch's operations (src/device/sendrecv.h; a split by warps was measured to move the
  * 4 × H200 rows the wrong way, docs/performance.md "All-to-all at scale").
  *
- * <p>Without {@link PlanOptions#p2p()} the plan is ccsim's own kernels' all-to-all, which stripes every peer's block
- * over every channel ({@link StripedAllToAllSchedule}): what gpu-backend runs and was measured.
+ * <p>Without {@link PlanOptions#p2p()} the plan stripes every peer's block over every channel
+ * ({@link StripedAllToAllSchedule}): what the kernels' fidelity sweep ran and measured (gpu-backend runs either).
  */
 final class AllToAllPlanner extends AbstractPlanner {
     AllToAllPlanner() { super("p2p-all_to_all", CollectiveOp.ALL_TO_ALL, Algorithm.P2P); }

@@ -70,6 +70,17 @@ public final class DeviceStudies {
     }
 
     /**
+     * All-to-all in ccsim's two plans: each peer's operation on its own channels as NCCL places it (NCCL's p2p channels
+     * and settings for this board) and every block striped over 16 channels, LL and Simple, 4 KiB..512 MiB by 2×, 3
+     * trials, on n = 2 and the largest power of two ≤ the GPUs, each plan checked against the CPU first
+     * ({@link AllToAllStudy}). Writes alltoall.json (timing rows with their {@code "placement"}) and
+     * alltoall-checks.json, rewritten after every trial.
+     */
+    public void alltoall(Path outDir) throws IOException {
+        AllToAllStudy.run(outDir, gpus, progress);
+    }
+
+    /**
      * The graph-launch skew: a few calls timed as graph replays of 5..200 captured calls, 3 trials, with the host
      * time of the launch loop ({@link SkewStudy}). Writes skew.json.
      */

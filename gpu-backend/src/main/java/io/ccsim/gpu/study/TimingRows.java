@@ -21,6 +21,15 @@ final class TimingRows {
 
     /** Appends {@code r} as a row; {@code trial} ≥ 1 adds a {@code "trial"} field (0: none). */
     static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set, int trial) {
+        add(rows, r, n, graph, set, trial, null);
+    }
+
+    /**
+     * As {@link #add(List, CudaPerf.Row, int, boolean, String, int)}, with the all-to-all's {@code "placement"}
+     * ({@code "nccl"} or {@code "striped"}, which the measurement readers take; null: none, read as striped).
+     */
+    static void add(List<Map<String, Object>> rows, CudaPerf.Row r, int n, boolean graph, String set, int trial,
+                    String placement) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("set", set);
         if (trial > 0) m.put("trial", trial);
@@ -33,6 +42,7 @@ final class TimingRows {
         m.put("algo", r.algo().ncclName());
         m.put("proto", r.proto().ncclName());
         m.put("channels", r.channels());
+        if (placement != null) m.put("placement", placement);
         m.put("n", n);
         m.put("graph", graph);
         m.put("time_us", Math.round(r.timeUs() * 1000) / 1000.0);
