@@ -125,7 +125,8 @@ final class NcclTestsCommand implements Callable<Integer> {
         String offer = TopologyArgs.isCatalog(topology) ? "'ccsim perf --sim-mode auto' (one call per size, extrapolated"
                 + " from fewer nodes where it cannot be simulated), " : "";
         NcclTestsRanks ranks = NcclTestsRanks.resolve(topology, c, np, nodes, seed,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, offer, true));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, offer, true,
+                        binary.op == CollectiveOp.ALL_TO_ALL));
         Topology topo = ranks.topology();
         RankPlacement place = ranks.placement();
         CalibrationProfile prof = SimSetup.profile(profile, topo);

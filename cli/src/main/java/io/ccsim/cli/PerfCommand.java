@@ -167,7 +167,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         int threads = jobs == 0 ? ParallelRuns.defaultThreads() : jobs;
         session.stoppable();
         NcclEnv nccl = SimSetup.ncclEnv(env);
-        SimMode mode = simMode == SimMode.auto ? autoMode(nccl, Math.min(threads, sizes.length)) : simMode;
+        SimMode mode = simMode == SimMode.auto ? autoMode(nccl, Math.min(threads, sizes.length), cop) : simMode;
         if (extrapolateFrom != null && mode != SimMode.extrapolated) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--extrapolate-from applies to"
                     + " --sim-mode extrapolated (or auto beyond " + AUTO_FOLDED_MAX_GPUS + " GPUs), not to " + mode);
@@ -178,7 +178,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 return new ExtrapolatedPerf(this, session).call(cop, dt, ro, sizes, nccl, threads, extrapolateFrom,
                         simMode == SimMode.auto);
             } catch (ExtrapolatedPerf.NoLaw e) {
-                if (!catalogFits(nccl, Math.min(threads, sizes.length))) {
+                if (!catalogFits(nccl, Math.min(threads, sizes.length), cop)) {
                     throw new UserException("perf --sim-mode auto: " + e.getMessage() + ", and the folded run does not"
                             + " fit this heap; valid here: fewer --nodes, or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
                 }
@@ -193,7 +193,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         Topology topo = whatIf.resolve(topology, nGpus, nodes, seed, sharp,
                 new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), Math.min(threads, sizes.length),
                         TopologyArgs.isCatalog(topology) && nodes > 1 && noLaw == null ? "--sim-mode extrapolated, " : "",
-                        foldedBudget));
+                        foldedBudget, cop == CollectiveOp.ALL_TO_ALL));
         autoNote = simMode != SimMode.auto ? "" : noLaw != null && noLaw.tooSmall()
                 ? ", --sim-mode auto: too few nodes to extrapolate NCCL's choice"
                 : noLaw != null ? ", --sim-mode auto: NCCL's choice has no scaling law here"
@@ -257,10 +257,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
      * What {@code --sim-mode auto} runs: extrapolated for a catalog cluster of more than {@link #AUTO_FOLDED_MAX_GPUS}
      * GPUs or one whose folded run would not fit the heap, folded otherwise.
      */
-    private SimMode autoMode(NcclEnv nccl, int concurrent) {
+    private SimMode autoMode(NcclEnv nccl, int concurrent, CollectiveOp cop) {
         if (!TopologyArgs.isCatalog(topology) || nodes < 2) return SimMode.folded;
         if (catalogGpus(topology, catalogOptions()) < 0) return SimMode.folded;   // the build reports it
-        return beyondAutoFolded(topology, catalogOptions()) || !catalogFits(nccl, concurrent) ? SimMode.extrapolated
+        return beyondAutoFolded(topology, catalogOptions()) || !catalogFits(nccl, concurrent, cop) ? SimMode.extrapolated
                 : SimMode.folded;
     }
 
@@ -296,8 +296,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */
-    private boolean catalogFits(NcclEnv nccl, int concurrent) {
-        return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent, true);
+    private boolean catalogFits(NcclEnv nccl, int concurrent, CollectiveOp cop) {
+        return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent, true,
+                cop == CollectiveOp.ALL_TO_ALL);
     }
 
     /** The catalog build options of this run. */

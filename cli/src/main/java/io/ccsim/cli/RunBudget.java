@@ -126,15 +126,27 @@ final class RunBudget {
 
     /** As {@link #catalog(String, BuildOptions, int, int)}; with {@code folded}, the least a folded run needs. */
     static Need catalog(String name, BuildOptions options, int channels, int concurrent, boolean folded) {
+        return catalog(name, options, channels, concurrent, folded, false);
+    }
+
+    /**
+     * As {@link #catalog(String, BuildOptions, int, int, boolean)}; with {@code allToAll}, every GPU connects to every
+     * other (an all-to-all, or a send/recv of every pair: at least one connection a pair, on one channel at the least),
+     * so the connections grow with the GPUs squared.
+     */
+    static Need catalog(String name, BuildOptions options, int channels, int concurrent, boolean folded, boolean allToAll) {
         TopologyCatalog.BuildSize size = TopologyCatalog.size(name, options);
         long topo = topologyBytes(size.nodes(), size.links());
         String topoWhat = elements(size.nodes(), size.links());
         if (channels <= 0) return new Need(topo, topoWhat, 0, "");
         // a ring's one connection a worker: the folding's peak per connection is the plans' check (its plan unknown here)
         long workers = size.gpus() * channels;
-        long sim = concurrent * (folded ? keptBytes(workers, workers) : simulationBytes(workers, workers));
-        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d channels%s",
-                concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(), channels,
+        // a catalog has at most millions of GPUs: their pairs times an element's bytes stay far within a long
+        long connections = allToAll ? size.gpus() * (size.gpus() - 1) : workers;
+        long sim = concurrent * (folded ? keptBytes(workers, connections) : simulationBytes(workers, connections));
+        return new Need(topo, topoWhat, sim, String.format(Locale.ROOT, "%s%,d GPUs x %d"
+                        + " channels%s%s", concurrent > 1 ? concurrent + " simulations at once (--jobs), each of " : "", size.gpus(),
+                channels, allToAll ? String.format(Locale.ROOT, " and %,d connections (every GPU to every other)", connections) : "",
                 folded ? ", folded" : ""));
     }
 
@@ -246,8 +258,13 @@ final class RunBudget {
      * {@code policy}, {@code folded} or not, fit ({@link #checkCatalog} refuses exactly what this says does not).
      */
     boolean fitsCatalog(String name, BuildOptions options, NetPolicy policy, int concurrent, boolean folded) {
-        if (fits(catalog(name, options, PlanOptions.MAX_CHANNELS, concurrent, folded))) return true;
-        return fits(catalog(name, options, channels(name, options, policy), concurrent, folded));
+        return fitsCatalog(name, options, policy, concurrent, folded, false);
+    }
+
+    /** As {@link #fitsCatalog(String, BuildOptions, NetPolicy, int, boolean)}; {@code allToAll} as {@link #catalog}. */
+    boolean fitsCatalog(String name, BuildOptions options, NetPolicy policy, int concurrent, boolean folded, boolean allToAll) {
+        if (fits(catalog(name, options, PlanOptions.MAX_CHANNELS, concurrent, folded, allToAll))) return true;
+        return fits(catalog(name, options, channels(name, options, policy), concurrent, folded, allToAll));
     }
 
     /**
@@ -261,19 +278,28 @@ final class RunBudget {
      */
     void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent, String alternative,
                       boolean folded) {
+        checkCatalog(name, options, simulation, concurrent, alternative, folded, false);
+    }
+
+    /**
+     * As {@link #checkCatalog(String, BuildOptions, NetPolicy, int, String, boolean)}; {@code allToAll}: the run
+     * connects every GPU to every other ({@link #catalog(String, BuildOptions, int, int, boolean, boolean)}).
+     */
+    void checkCatalog(String name, BuildOptions options, NetPolicy simulation, int concurrent, String alternative,
+                      boolean folded, boolean allToAll) {
         // with the most channels a plan may have, a build that fits needs no closer look (no sample build)
-        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent, folded))) return;
+        if (fits(catalog(name, options, simulation == null ? 0 : PlanOptions.MAX_CHANNELS, concurrent, folded, allToAll))) return;
         int channels = simulation == null ? 0 : channels(name, options, simulation);
-        Need need = catalog(name, options, channels, concurrent, folded);
+        Need need = catalog(name, options, channels, concurrent, folded, allToAll);
         if (fits(need)) return;
-        String jobs = channels > 0 ? fewerJobs(concurrent, k -> catalog(name, options, channels, k, folded)) : "";
+        String jobs = channels > 0 ? fewerJobs(concurrent, k -> catalog(name, options, channels, k, folded, allToAll)) : "";
         int lo = 0;
         int hi = options.nodes();
         while (hi - lo > 1) {   // the need grows with the node count: the largest count that fits
             int mid = (int) (((long) lo + hi) >>> 1);
             BuildOptions o = new BuildOptions(options.gpus(), mid, options.oversubscription(), options.seed(),
                     options.nicsPerNode(), options.sharp());
-            if (fits(catalog(name, o, channels, concurrent, folded))) lo = mid;
+            if (fits(catalog(name, o, channels, concurrent, folded, allToAll))) lo = mid;
             else hi = mid;
         }
         String nodes = lo >= 1 ? String.format(Locale.ROOT, "--nodes <= %,d, ", lo) : "";

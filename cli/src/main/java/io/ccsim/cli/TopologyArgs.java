@@ -40,13 +40,19 @@ final class TopologyArgs {
     /**
      * What a long command guards a catalog build with: the control that stops it, the budget it must fit and, for a
      * command that simulates on it, the run's network policy (null: the build only), how many simulations it runs
-     * at once and what else its refusal offers (e.g. {@code "--sim-mode extrapolated, "}).
+     * at once, what else its refusal offers (e.g. {@code "--sim-mode extrapolated, "}), whether the least a folded
+     * run needs is the budget, and whether the run connects every GPU to every other (all-to-all).
      */
     record Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative,
-                 boolean folded) {
+                 boolean folded, boolean allToAll) {
         /** A guard whose refusal offers no other mode, for simulations of every worker. */
         Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent) {
-            this(control, budget, simulation, concurrent, "", false);
+            this(control, budget, simulation, concurrent, "", false, false);
+        }
+
+        /** A guard of a run whose GPUs do not all connect to each other (any op but all-to-all). */
+        Guard(RunControl control, RunBudget budget, NetPolicy simulation, int concurrent, String alternative, boolean folded) {
+            this(control, budget, simulation, concurrent, alternative, folded, false);
         }
     }
 
@@ -74,7 +80,7 @@ final class TopologyArgs {
             BuildOptions options = new BuildOptions(gpus, nodes, oversubscription, seed, nics, sharp);
             if (guard == null) return TopologyCatalog.build(nameOrFile, options);
             guard.budget().checkCatalog(nameOrFile, options, guard.simulation(), guard.concurrent(), guard.alternative(),
-                    guard.folded());
+                    guard.folded(), guard.allToAll());
             return TopologyCatalog.build(nameOrFile, options, guard.control());
         }
         Path p = Path.of(nameOrFile);

@@ -158,7 +158,8 @@ final class TuneCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             }
         }
         Topology topo = whatIf.resolve(topology, gpus, nodes, seed, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), threads, "", true,
+                        cop == CollectiveOp.ALL_TO_ALL));
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         if (sizes.length > 0) SimSetup.checkBuffers(topo, topo.gpus().size(), sizes[sizes.length - 1]);
         java.util.function.Supplier<PerfRunner> runners = () -> {

@@ -350,8 +350,9 @@ class StopAndBudgetTest {
 
     @Test
     void anAllToAllTooLargeIsRefusedNamingANodeCountThatFits() {
-        // every rank talks to every rank: the connections, and the heap, grow with the square of the nodes
-        long heap = 1L << 30;
+        // every rank talks to every rank: the connections, and the heap, grow with the square of the nodes; a heap that
+        // the cluster's pairs fit (GPUs x channels workers) but not the plan's (x 16 lanes), so the plan refuses it
+        long heap = 2300L << 20;
         CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "128", "--op", "alltoall",
                 "-b", "1G", "-e", "1G", "--sim-mode", "full");
         assertThat(r.code()).isEqualTo(1);
@@ -362,6 +363,31 @@ class StopAndBudgetTest {
         int named = Integer.parseInt(m.group(1).replace(",", ""));
         assertThat(allToAllFits(heap, named)).as("%d nodes", named).isTrue();
         assertThat(allToAllFits(heap, named + named / 4 + 1)).as("a quarter more than %d nodes", named).isFalse();
+    }
+
+    @Test
+    void anAllToAllOnAClusterTooLargeIsRefusedBeforeTheClusterIsBuilt() {
+        // 32,768 GPUs: a ring's GPUs x channels fit 5 GiB, every GPU to every other does not; the refusal comes before
+        // the cluster is built (it took 23 s to refuse once the plan was known) and names a count whose pairs fit
+        long heap = 5L << 30;
+        long t0 = System.nanoTime();
+        CliTest.Result r = withHeap(heap, "perf", "--topology", "hgx-h100", "--nodes", "4096", "--op", "alltoall",
+                "-b", "1G", "-e", "1G");
+        assertThat(System.nanoTime() - t0).as("refused before building anything").isLessThan(3_000_000_000L);
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
+                .startsWith("ccsim: error: --nodes 4096: the run needs about ")
+                .contains("32,768 GPUs x 16 channels and 1,073,709,056 connections (every GPU to every other)")
+                .contains("--sim-mode extrapolated"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
+        assertThat(m.find()).isTrue();
+        int largest = Integer.parseInt(m.group(1).replace(",", ""));
+        RunBudget budget = new RunBudget(heap);
+        // beyond auto's folded limit the default run is held to every worker's heap (not folded)
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1, false, true))).isTrue();
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest + 1), 16, 1, false, true))).isFalse();
+        // the same cluster for an all-reduce: GPUs x channels, which fit
+        assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, 4096), 16, 1, false, false))).isTrue();
     }
 
     @Test
