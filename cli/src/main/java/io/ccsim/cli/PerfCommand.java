@@ -472,7 +472,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             default:
                 printText(out, rows, topo.name(), topo.routing(), runner.graph().nRanks(), runner.graph().nNodes(), runner.graph(), cop, sizes,
                         "measured", "GPUs " + java.util.Arrays.toString(devices)
-                        + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu());
+                        + " " + device + ", ccsim kernels, CUDA-graph timing; choices by the tuner with profile " + prof.gpu()
+                        + (cop == CollectiveOp.ALL_TO_ALL ? "; each peer on its own channels, as NCCL places it" : ""));
                 out.println("#");
         }
         if (chart != null && !rows.isEmpty()) {
