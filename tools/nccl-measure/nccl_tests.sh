@@ -1,0 +1,38 @@
+#!/bin/sh
+# nccl-tests in one process against the NCCL that PyTorch ships: builds alltoall_perf and sendrecv_perf from an
+# nccl-tests source tree (no MPI) and times them on N GPUs of this host, one thread driving them all (-g N) and one
+# thread a GPU (-t N), CUDA-graph timed (-G 10) and eager, 32 KiB .. 512 MiB by 2, 5 warm-up and 50 timed calls.
+#
+# Usage (GPU host with PyTorch, from the repository root; no network needed):
+#   sh tools/nccl-measure/nccl_tests.sh NCCL_TESTS_SRC OUTDIR [N ...]      # default N: 4 2
+# NCCL_TESTS_SRC: an nccl-tests checkout (git archive of NVIDIA/nccl-tests); OUTDIR receives <op>-g<N>.txt (eager),
+# <op>-g<N>-graph.txt, <op>-t<N>-graph.txt, alltoall-g<N>-debug.txt (NCCL_DEBUG=INFO INIT,P2P at 1 MiB) and gpus.txt.
+# NVLink multicast stays off (NCCL_NVLS_ENABLE=0): these hosts are shared.
+set -u
+[ $# -ge 2 ] || { sed -n '2,10p' "$0"; exit 2; }
+SRC=$(cd "$1" && pwd); O=$2; shift 2
+NS=${*:-4 2}
+export NCCL_NVLS_ENABLE=0
+mkdir -p "$O"; O=$(cd "$O" && pwd)
+W=$(mktemp -d)
+# PyTorch's NCCL (the nvidia-nccl wheel, a namespace package), not a system one the compiler would find first
+NCCL=$(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "nccl"))')
+[ -f "$NCCL/include/nccl.h" ] || { echo "no nccl.h under $NCCL: is PyTorch's nvidia-nccl wheel installed?" >&2; exit 1; }
+mkdir -p "$W/home/lib"; ln -s "$NCCL/include" "$W/home/include"
+for f in "$NCCL"/lib/libnccl.so*; do ln -s "$f" "$W/home/lib/"; done
+ln -sf "$NCCL/lib/libnccl.so.2" "$W/home/lib/libnccl.so"
+make -j"$(nproc)" -C "$SRC/src" MPI=0 NCCL_HOME="$W/home" NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" \
+    BUILDDIR="$W/build" build BIN_FILES_LIST="alltoall sendrecv" > "$O/build.log" 2>&1 || { tail -20 "$O/build.log"; exit 1; }
+export LD_LIBRARY_PATH="$W/home/lib:${LD_LIBRARY_PATH:-}"
+for n in $NS; do
+  for op in alltoall sendrecv; do
+    "$W/build/${op}_perf" -b 32K -e 512M -f 2 -w 5 -n 50 -g "$n" > "$O/$op-g$n.txt" 2>&1; echo "$op -g $n rc=$?"
+    "$W/build/${op}_perf" -b 32K -e 512M -f 2 -w 5 -n 50 -g "$n" -G 10 > "$O/$op-g$n-graph.txt" 2>&1; echo "$op -g $n -G rc=$?"
+    "$W/build/${op}_perf" -b 32K -e 512M -f 2 -w 5 -n 50 -t "$n" -g 1 -G 10 > "$O/$op-t$n-graph.txt" 2>&1
+    echo "$op -t $n -G rc=$?"
+  done
+done
+n=$(echo "$NS" | cut -d' ' -f1)
+NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P "$W/build/alltoall_perf" -b 1M -e 1M -g "$n" -n 5 > "$O/alltoall-g$n-debug.txt" 2>&1
+nvidia-smi --query-gpu=index,name,driver_version --format=csv > "$O/gpus.txt"
+rm -rf "$W"
