@@ -207,9 +207,7 @@ class StopAndBudgetTest {
         assertThat(r.err()).startsWith("ccsim: error: --nodes 100000: the run needs about ").contains("this JVM has 512 MiB")
                 .contains("800,000 GPUs x 16 channels)").doesNotContain("Exception");
         // the largest count it names fits the same estimate, one more does not
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
-        assertThat(m.find()).isTrue();
-        int largest = Integer.parseInt(m.group(1).replace(",", ""));
+        int largest = namedNodes(r);
         RunBudget budget = new RunBudget(heap);
         // where auto would extrapolate (a tree), the folded default run is held to every worker's heap
         assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1))).isTrue();
@@ -339,6 +337,13 @@ class StopAndBudgetTest {
     }
 
     /** Whether all-to-all of 1 GiB on {@code nodes} HGX H100 boards fits {@code heap} by the budget's estimate. */
+    /** The node count a refusal names as the largest that fits ({@code --nodes <= N}). */
+    private static int namedNodes(CliTest.Result r) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        return Integer.parseInt(m.group(1).replace(",", ""));
+    }
+
     private static boolean allToAllFits(long heap, int nodes) {
         io.ccsim.topology.Topology t = io.ccsim.topology.TopologyCatalog.build("hgx-h100", BuildOptions.of(0, nodes));
         io.ccsim.algorithms.perf.PerfRunner runner = new io.ccsim.algorithms.perf.PerfRunner(t, t.gpus().size(),
@@ -379,9 +384,7 @@ class StopAndBudgetTest {
                 .startsWith("ccsim: error: --nodes 4096: the run needs about ")
                 .contains("32,768 GPUs x 16 channels and 1,073,709,056 connections (every GPU to every other)")
                 .contains("--sim-mode extrapolated"));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("--nodes <= ([0-9,]+)").matcher(r.err());
-        assertThat(m.find()).isTrue();
-        int largest = Integer.parseInt(m.group(1).replace(",", ""));
+        int largest = namedNodes(r);
         RunBudget budget = new RunBudget(heap);
         // beyond auto's folded limit the default run is held to every worker's heap (not folded)
         assertThat(budget.fits(RunBudget.catalog("hgx-h100", BuildOptions.of(0, largest), 16, 1, false, true))).isTrue();
