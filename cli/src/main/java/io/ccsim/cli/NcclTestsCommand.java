@@ -253,15 +253,18 @@ final class NcclTestsCommand implements Callable<Integer> {
         n.add(String.format(Locale.ROOT, "# ccsim: a time is the mean of %d back-to-back calls (-n x -m) to the last rank's end;"
                 + " in-place repeats out-of-place; no data is moved, so nothing is checked (#wrong N/A, validation 0)", c.calls()));
         n.add("# ccsim: Pid is the process's index, the host the topology's, [0000:bb:00] the GPU's index on its board");
-        // NCCL in one process with CUDA graphs moves point-to-point data faster than ccsim simulates (measured, not modelled)
-        boolean graphGap = c.cudaGraph() > 0 && (binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL)
-                && (np == null || np == 1) && place.ranks() > 1;
-        List<String> noEffect = graphGap ? c.noEffect().stream().filter(f -> !f.startsWith("-G ")).toList() : c.noEffect();
+        // NCCL registers a point-to-point call's user buffers when they are registered (-R 1) or the call is captured in a
+        // graph (-G), and a peer then writes into them directly: faster than ccsim simulates (measured in one process)
+        boolean p2p = binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
+        boolean registered = p2p && (np == null || np == 1) && place.ranks() > 1 && (c.cudaGraph() > 0 || c.localRegister() == 1);
+        List<String> noEffect = registered ? c.noEffect().stream().filter(f -> !f.startsWith("-G ") && !f.startsWith("-R "))
+                .toList() : c.noEffect();
         if (!noEffect.isEmpty()) n.add("# ccsim: no effect on a simulation: " + String.join(", ", noEffect));
-        if (graphGap) {
-            n.add("# ccsim: -G " + c.cudaGraph() + " is not simulated: on 2 and 4 H200s (NCCL 2.28.9, nccl-tests 2.19.6) one"
-                    + " process with CUDA graphs ran sendrecv and alltoall 1.15-1.95x as fast from 4 to 128 MiB as NCCL across"
-                    + " processes, which these times model (experiments/nccl-tests-h200x4)");
+        if (registered) {
+            n.add("# ccsim: " + (c.cudaGraph() > 0 ? "-G " + c.cudaGraph() : "-R 1") + " is not simulated: NCCL then registers"
+                    + " the user buffers and a peer writes into them directly; on 4 H200s (NCCL 2.28.9, nccl-tests 2.19.6, one"
+                    + " process) that made sendrecv 1.7-1.9x and alltoall up to 1.23x as fast from 4 to 64 MiB; these times are"
+                    + " the unregistered calls' (experiments/nccl-tests-h200x4)");
         }
         if (c.runCycles() == 0) n.add("# ccsim: -N 0 (infinite cycles): one cycle printed, every cycle being the same");
         else if (c.runCycles() > 1) n.add("# ccsim: -N " + c.runCycles() + ": every cycle's rows are the same (same inputs, same output)");

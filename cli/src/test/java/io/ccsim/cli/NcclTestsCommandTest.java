@@ -121,10 +121,13 @@ class NcclTestsCommandTest {
     }
 
     @Test
-    void graphsInOneProcessAreNotedForPointToPointOnly() {
-        // measured (experiments/nccl-tests-h200x4): in one process, CUDA graphs run send/recv and all-to-all faster than
-        // the processes ccsim models; elsewhere -G changes nothing ccsim simulates
-        String gap = "# ccsim: -G 10 is not simulated: on 2 and 4 H200s";
+    void registeredBuffersInOneProcessAreNotedForPointToPointOnly() {
+        // measured (experiments/nccl-tests-h200x4): in one process, graphs (-G) and registered buffers (-R 1) make NCCL
+        // write point-to-point data straight into the user's buffers, faster than the unregistered calls ccsim models
+        String gap = "# ccsim: -G 10 is not simulated: NCCL then registers the user buffers";
+        CliTest.Result reg = CliTest.run("sendrecv_perf", "-g", "4", "-b", "4M", "-e", "4M", "-R", "1");
+        assertThat(reg.out()).contains("# ccsim: -R 1 is not simulated: NCCL then registers the user buffers")
+                .doesNotContain("-R 1 (only 2 changes NCCL's choice)");
         for (String b : new String[] {"sendrecv_perf", "alltoall_perf"}) {
             CliTest.Result one = CliTest.run(b, "-g", "4", "-b", "4M", "-e", "4M", "-G", "10");
             assertThat(one.out()).as(b).contains(gap).doesNotContain("-G 10 (CUDA graphs");
@@ -147,7 +150,11 @@ class NcclTestsCommandTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("# ccsim: no effect on a simulation: -w 5 (warm-up), -c 1 (data check: no data is moved),"
                 + " -p 0 (parallel init), -z 1 (blocking), -y 0 (NULL stream), -T 30 (timeout)");
-        assertThat(r.out()).contains("-R 1 (only 2 changes NCCL's choice)").contains("-I 1 (per-iteration columns: not printed)");
+        // send/recv in one process: -G and -R 1 register its buffers, which the header says instead of "no effect"
+        assertThat(r.out()).contains("# ccsim: -G 10 is not simulated: NCCL then registers the user buffers")
+                .doesNotContain("-R 1 (only 2 changes NCCL's choice)").contains("-I 1 (per-iteration columns: not printed)");
+        assertThat(CliTest.run("all_gather_perf", "-g", "2", "-b", "64K", "-e", "64K", "-R", "1").out())
+                .contains("-R 1 (only 2 changes NCCL's choice)");
         assertThat(r.out()).contains("# Blocking Enabled: wait and barrier after each inner iteration (-m) \n");
         assertThat(r.out()).contains("  cputime   algbw");
         // -N 2 prints the two sizes twice; send/recv prints its reduction as nccl-tests does
