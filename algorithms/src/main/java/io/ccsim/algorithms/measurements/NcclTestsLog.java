@@ -77,9 +77,12 @@ record NcclTestsLog(String source, List<Section> sections) {
      * @param rows             table rows
      * @param avgBusBandwidth  the {@code # Avg bus bandwidth} line, GB/s, if printed
      * @param outOfBounds      the {@code # Out of bounds values} count, -1 if not printed
+     * @param graphLaunches    the header's {@code graph: N} ({@code -G N}: calls captured in CUDA graphs), 0 if eager
+     *                         or not printed
+     * @param processes        distinct process ids of the rank lines (0 if none)
      */
     record Section(CollectiveOp op, int ranks, int hosts, List<String> gpus, List<Row> rows, OptionalDouble avgBusBandwidth,
-                   long outOfBounds) { }
+                   long outOfBounds, int graphLaunches, int processes) { }
 
     /** Malformed nccl-tests text; the message names the source and line. */
     static final class FormatException extends IllegalArgumentException {
@@ -93,7 +96,9 @@ record NcclTestsLog(String source, List<Section> sections) {
     private static final Pattern AVG = Pattern.compile("#\\s*Avg bus bandwidth\\s*:\\s*([0-9.eE+-]+)");
     private static final Pattern OOB = Pattern.compile("#\\s*Out of bounds values\\s*:\\s*(\\d+)");
     private static final Pattern RANK = Pattern.compile(
-            "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
+            "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
+    /** The run's header ({@code # nThread 1 nGpus 4 ... graph: 10 unalign: 0}): its CUDA-graph launches. */
+    private static final Pattern GRAPH = Pattern.compile("#\\s*nThread\\s+\\d+\\s+nGpus\\s+\\d+.*\\bgraph:\\s*(\\d+)");
     /** The most ranks a log may name (NCCL's rank is an int; 2^24 is 100 times the largest jobs run). */
     private static final long MAX_RANKS = 1L << 24;
     private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\](?:<std(?:out|err)>:)?");
@@ -155,7 +160,11 @@ record NcclTestsLog(String source, List<Section> sections) {
                     throw new FormatException(src + ":" + lineNo + ": rank " + m.group(1) + " is not a rank of a job; valid: 0.."
                             + (MAX_RANKS - 1));
                 }
-                cur.rank((int) rank, m.group(2), m.group(3).trim());
+                cur.rank((int) rank, m.group(2), m.group(3), m.group(4).trim());
+                continue;
+            }
+            if ((m = GRAPH.matcher(line)).find()) {
+                cur.graphLaunches = (int) Math.min(Integer.MAX_VALUE, parseLong(m.group(1), "graph", src, lineNo));
                 continue;
             }
             java.util.Optional<NcclTestsColumns> header = NcclTestsColumns.ofHeader(line);
@@ -340,6 +349,8 @@ record NcclTestsLog(String source, List<Section> sections) {
         boolean named;
         int ranks;
         final java.util.Set<String> hosts = new java.util.HashSet<>();
+        final java.util.Set<String> pids = new java.util.HashSet<>();
+        int graphLaunches;
         final java.util.Set<String> gpus = new java.util.LinkedHashSet<>();
         NcclTestsColumns columns;
         final List<Row> rows = new ArrayList<>();
@@ -348,12 +359,15 @@ record NcclTestsLog(String source, List<Section> sections) {
 
         Builder(CollectiveOp op) { this.op = op; }
 
-        void rank(int rank, String host, String gpu) {
+        void rank(int rank, String pid, String host, String gpu) {
             ranks = Math.max(ranks, rank + 1);
+            pids.add(host + "/" + pid);
             hosts.add(host);
             if (!gpu.isEmpty()) gpus.add(gpu);
         }
 
-        Section build() { return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob); }
+        Section build() {
+            return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob, graphLaunches, pids.size());
+        }
     }
 }

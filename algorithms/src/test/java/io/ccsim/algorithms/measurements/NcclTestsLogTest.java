@@ -23,6 +23,36 @@ class NcclTestsLogTest {
         }
     }
 
+    /** A 2.19.6 log of {@code op} on 2 GPUs, {@code graph: G}, ranks in processes {@code pids[r]}. */
+    private static String log(String op, int graph, String... pids) {
+        StringBuilder b = new StringBuilder("# nccl-tests version 2.19.6 nccl-headers=22809 nccl-library=22809\n"
+                + "# Collective test starting: " + op + "_perf\n"
+                + "# nThread 1 nGpus 2 minBytes 4194304 maxBytes 4194304 step: 2(factor) warmup iters: 5 iters: 50 agg iters: 1"
+                + " validation: 1 graph: " + graph + " unalign: 0\n#\n# Using devices\n");
+        for (int r = 0; r < pids.length; r++) {
+            b.append("#  Rank  ").append(r).append(" Group  0 Pid ").append(pids[r]).append(" on         vm device  ").append(r)
+                    .append(" [0000:00:0").append(6 + r).append("] NVIDIA H200\n");
+        }
+        b.append("#       size         count      type   redop    root     time   algbw   busbw  #wrong     time   algbw   busbw  #wrong\n");
+        b.append("     4194304       1048576     float     sum      -1    26.92  155.81  155.81       0    26.62  157.56  157.56       0\n");
+        return b.toString();
+    }
+
+    @Test
+    void aPointToPointLogCapturedInGraphsByOneProcessIsNotedAsRegistered() {
+        // experiments/nccl-tests-h200x4: NCCL registers graph-captured p2p buffers (NCCL_GRAPH_REGISTER), which ccsim
+        // does not simulate; across processes, eager, or for a collective, nothing is noted
+        NcclTestsLog.Section s = NcclTestsLog.parse(log("sendrecv", 10, "1447", "1447"), "s.txt").sections().get(0);
+        assertThat(s.graphLaunches()).isEqualTo(10);
+        assertThat(s.processes()).isEqualTo(1);
+        assertThat(Measurements.read("s.txt", log("sendrecv", 10, "1447", "1447"), false).note())
+                .startsWith("send/recv or all-to-all captured in CUDA graphs (-G) in one process");
+        assertThat(Measurements.read("a.txt", log("alltoall", 10, "9", "9"), false).note()).isNotEmpty();
+        assertThat(Measurements.read("s.txt", log("sendrecv", 0, "1447", "1447"), false).note()).isEmpty();
+        assertThat(Measurements.read("s.txt", log("sendrecv", 10, "1447", "1448"), false).note()).isEmpty();
+        assertThat(Measurements.read("r.txt", log("all_reduce", 10, "1447", "1447"), false).note()).isEmpty();
+    }
+
     @Test
     void v2FormatWithGroupRedopRootAndWrong() throws IOException {
         NcclTestsLog log = NcclTestsLog.parse(fixture("a100-8gpu-all_reduce-v2.txt"), "a100");
