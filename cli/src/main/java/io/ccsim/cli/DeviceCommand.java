@@ -24,7 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
                 "Each study uses every GPU of the host (with peer access between them), writes JSON files into OUTDIR"
                         + " and prints its progress to stderr. Without CUDA: one line 'no CUDA device found: ...', exit 1."},
         subcommands = {DeviceCommand.Probe.class, DeviceCommand.Matrix.class, DeviceCommand.Timing.class,
-                DeviceCommand.Fidelity.class, DeviceCommand.AllToAll.class, DeviceCommand.Skew.class, DeviceCommand.Calibrate.class, DeviceCommand.Full.class})
+                DeviceCommand.Fidelity.class, DeviceCommand.AllToAll.class, DeviceCommand.Skew.class,
+                DeviceCommand.Calibrate.class, DeviceCommand.Full.class})
 final class DeviceCommand implements Runnable {
     @Spec CommandSpec spec;
 

@@ -70,15 +70,7 @@ final class KernelTimings {
         if (r.has("root") && num(r, "root", where) != 0) {
             throw new InputException(where + ".root: only root 0 is predicted, got " + r.get("root"));
         }
-        boolean placed = false;
-        if (r.has("placement")) {
-            String pl = str(r, "placement", where);
-            if (!pl.equals("nccl") && !pl.equals("striped")) {
-                throw new InputException(where + ".placement: invalid '" + pl + "'; valid: nccl (each peer's operation on its"
-                        + " own channels), striped");
-            }
-            placed = pl.equals("nccl");
-        }
+        boolean placed = NamedFields.ncclPlaced(where, r.has("placement") ? str(r, "placement", where) : null);
         return MeasuredRow.fixedPlan(where, op, n, algo, proto, ch, bytes, t, placed);
     }
 

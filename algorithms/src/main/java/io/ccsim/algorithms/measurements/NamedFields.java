@@ -52,13 +52,22 @@ final class NamedFields {
         int nodes = nodesText == null ? 0 : parse(where, "nodes", nodesText, Integer::parseInt);
         if (nodes < 0) throw new IllegalArgumentException(where + ": nodes must be >= 0");
         String gpu = get.apply("gpu");
-        String placement = get.apply("placement");
+        return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, Optional.empty(), Optional.empty(),
+                OptionalInt.empty(), us, nodes, gpu == null ? "" : gpu.trim(), ncclPlaced(where, get.apply("placement")));
+    }
+
+    /**
+     * Whether a row's {@code placement} (null where absent) names NCCL's all-to-all placement ({@code nccl}) rather
+     * than the striped plan ({@code striped}, the default); see {@link MeasuredRow#ncclPlaced()}.
+     *
+     * @throws IllegalArgumentException {@code where.placement: invalid ...} for any other value
+     */
+    static boolean ncclPlaced(String where, String placement) {
         if (placement != null && !placement.equals("nccl") && !placement.equals("striped")) {
             throw new IllegalArgumentException(where + ".placement: invalid '" + placement + "'; valid: nccl (each peer's"
                     + " operation on its own channels), striped");
         }
-        return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, Optional.empty(), Optional.empty(),
-                OptionalInt.empty(), us, nodes, gpu == null ? "" : gpu.trim(), "nccl".equals(placement));
+        return "nccl".equals(placement);
     }
 
     /** The reduction named {@code s}; empty for null or {@code none}. */

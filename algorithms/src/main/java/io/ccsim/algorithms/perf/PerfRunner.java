@@ -293,25 +293,23 @@ public final class PerfRunner {
      */
     public PerfRow simulateAsPartOf(int targetNodes, long targetWorkingSetBytes, CollectiveOp op, long count, DataType dtype,
                                     ReduceOp redop, int root, Algorithm algo, Protocol proto, int channels) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes, targetWorkingSetBytes);
+        return simulate(op, count, dtype, redop, root, algo, proto, channels, 1, false, targetNodes, targetWorkingSetBytes, true);
     }
 
     /**
-     * The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call, and plans an
-     * all-to-all striped as the kernels' fidelity sweep ran it.
+     * As the shared body below, for this communicator's own call: with {@code graphTiming} the kernels' timing, an
+     * all-to-all striped as their fidelity sweep ran it; without, NCCL's call, placed as NCCL places it.
      */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root,
                              Algorithm algo, Protocol proto, int channels, int iterations, boolean graphTiming) {
         return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, 0, 0, !graphTiming);
     }
 
-    private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
-                             Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes,
-                             long workingSetBytes) {
-        return simulate(op, count, dtype, redop, root, algo, proto, channels, iterations, graphTiming, chunkingNodes,
-                workingSetBytes, !graphTiming);
-    }
-
+    /**
+     * The shared body: {@code graphTiming} adds the CudaExecutor's graph timing cost to the mean per call;
+     * {@code ncclP2p} plans an all-to-all as NCCL places it, else striped; {@code chunkingNodes} and
+     * {@code workingSetBytes} as {@link #simulateAsPartOf} (0: this call's own).
+     */
     private PerfRow simulate(CollectiveOp op, long count, DataType dtype, ReduceOp redop, int root, Algorithm algo,
                              Protocol proto, int channels, int iterations, boolean graphTiming, int chunkingNodes,
                              long workingSetBytes, boolean ncclP2p) {

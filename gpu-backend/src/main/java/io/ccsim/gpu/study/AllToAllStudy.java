@@ -41,6 +41,9 @@ final class AllToAllStudy {
     /** The striped plan's channels: the fidelity sweep's ({@link FidelitySchedule}). */
     static final int STRIPED_CHANNELS = 16;
 
+    /** The protocols NCCL's point-to-point path runs. */
+    private static final Protocol[] PROTOCOLS = {Protocol.LL, Protocol.SIMPLE};
+
     private AllToAllStudy() { }
 
     /** The catalog board of a device named {@code name} (as the driver names it): HGX H100, else HGX H200. */
@@ -48,15 +51,18 @@ final class AllToAllStudy {
         return name.contains("H100") ? "hgx-h100" : "hgx-h200";
     }
 
+    /** One plan the study runs: its {@code "placement"} label, its channels and its p2p settings (null: striped). */
+    record Variant(String placement, int channels, P2pSettings p2p) { }
+
     /**
-     * NCCL's p2p channels and settings for all-to-all on {@code n} GPUs of {@code board}, as the tuner gives them to the
-     * simulator's plan: {@code [channels]} and the settings.
+     * The two plans on {@code n} GPUs of {@code board}: NCCL's placement with the p2p channels and settings the tuner
+     * gives the simulator's plan, then the striped plan on {@link #STRIPED_CHANNELS}.
      */
-    static Map.Entry<Integer, P2pSettings> ncclPlacement(String board, int n) {
+    static List<Variant> variants(String board, int n) {
         Topology t = TopologyCatalog.build(board, BuildOptions.of(n, 1));
         PerfRunner r = new PerfRunner(t, n, CalibrationProfile.builtin(board.substring(4)), NcclEnv.empty(), 0);
         int channels = r.tune(CollectiveOp.ALL_TO_ALL, 1L << 20).winner().channels();
-        return Map.entry(channels, r.p2pSettings(channels));
+        return List.of(new Variant("nccl", channels, r.p2pSettings(channels)), new Variant("striped", STRIPED_CHANNELS, null));
     }
 
     static void run(Path out, int[] all, Consumer<String> log) throws IOException {
@@ -66,32 +72,30 @@ final class AllToAllStudy {
         String board = boardOf(Cuda.deviceName(all[0]));
         long t0 = System.nanoTime();
         for (int n : FidelitySchedule.ranks(all.length)) {
-            Map.Entry<Integer, P2pSettings> nccl = ncclPlacement(board, n);
+            List<Variant> variants = variants(board, n);
+            Variant nccl = variants.get(0);
             log.accept(String.format(Locale.ROOT, "alltoall n=%d: placed on %d channels, %d per peer, chunk %d B (%s);"
-                    + " striped on %d", n, nccl.getKey(), nccl.getValue().channelsPerPeer(), nccl.getValue().chunkBytes(),
-                    board, STRIPED_CHANNELS));
+                    + " striped on %d", n, nccl.channels(), nccl.p2p().channelsPerPeer(), nccl.p2p().chunkBytes(), board,
+                    STRIPED_CHANNELS));
             try (CudaExecutor ex = CudaExecutor.open(Arrays.copyOf(all, n), DeviceStudies.HANG_MS)) {
-                for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
-                    for (boolean placed : new boolean[] {true, false}) {
-                        int ch = placed ? nccl.getKey() : STRIPED_CHANNELS;
-                        P2pSettings s = placed ? nccl.getValue() : null;
+                for (Protocol p : PROTOCOLS) {
+                    for (Variant v : variants) {
                         Plan plan = DevicePlans.forSize(CollectiveOp.ALL_TO_ALL, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, 0,
-                                Algorithm.P2P, p, ch, n, s);
+                                Algorithm.P2P, p, v.channels(), n, v.p2p());
                         CudaCheck.Result r = CudaCheck.check(ex, plan, 7 + n);
                         Map<String, Object> c = CorrectnessStudies.row(r, n, false, 0);
-                        c.put("placement", placed ? "nccl" : "striped");
+                        c.put("placement", v.placement());
                         checks.add(c);
-                        log.accept(String.format(Locale.ROOT, "check n=%d %s %s %s", n, placed ? "placed" : "striped", plan,
+                        log.accept(String.format(Locale.ROOT, "check n=%d %s %s %s", n, v.p2p() != null ? "placed" : "striped", plan,
                                 r.ok() ? "OK" : "MISMATCH " + r.firstMismatch()));
                     }
                 }
                 for (int trial = 1; trial <= FidelitySchedule.TRIALS; trial++) {
-                    for (Protocol p : new Protocol[] {Protocol.LL, Protocol.SIMPLE}) {
-                        for (boolean placed : new boolean[] {true, false}) {
-                            int ch = placed ? nccl.getKey() : STRIPED_CHANNELS;
+                    for (Protocol p : PROTOCOLS) {
+                        for (Variant v : variants) {
                             for (CudaPerf.Row r : CudaPerf.run(ex, CollectiveOp.ALL_TO_ALL, sizes, DataType.FLOAT32,
-                                    ReduceOp.SUM, 0, Algorithm.P2P, p, ch, placed ? nccl.getValue() : null, true, log)) {
-                                TimingRows.add(rows, r, n, true, "alltoall", trial, placed ? "nccl" : "striped");
+                                    ReduceOp.SUM, 0, Algorithm.P2P, p, v.channels(), v.p2p(), true, log)) {
+                                TimingRows.add(rows, r, n, true, "alltoall", trial, v.placement());
                             }
                         }
                     }
