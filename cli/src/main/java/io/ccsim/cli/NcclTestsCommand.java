@@ -131,8 +131,11 @@ final class NcclTestsCommand implements Callable<Integer> {
         RankPlacement place = ranks.placement();
         CalibrationProfile prof = SimSetup.profile(profile, topo);
         SymkModel symk = symmetric(c);
+        String registration = registration(c, place);
+        String notRegistered = registration == null ? null : new PerfRunner(topo, place.ranks(), prof, nccl, seed).registeredP2pRefusal();
+        boolean registered = registration != null && notRegistered == null;
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, place.ranks(), prof, nccl, seed, symk, SimExecution.Folding.RANKS,
-                place.nodes(), place.nodes() > 1 ? offer : "");
+                place.nodes(), place.nodes() > 1 ? offer : "", registered);
         PerfRunner runner = setup.runner(session);
         Provenance provenance = Provenance.of(profile, prof, topo, runner.graph(), seed);
         Path json = c.outputFile() == null ? null : NcclTestsJson.claim(c.outputFile());
@@ -140,7 +143,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NcclTestsReport report = new NcclTestsReport(out);
         if (json != null) report.jsonTarget(json.toString());
-        List<String> notes = notes(c, topo, place, prof, provenance);
+        List<String> notes = notes(c, topo, place, prof, provenance, registration, notRegistered);
         report.header(binary.program, c, notes);
         report.devices(ranks.lines());
         long maxBytes = ranks.memoryLimit(c);
@@ -246,7 +249,26 @@ final class NcclTestsCommand implements Callable<Integer> {
     }
 
     /** ccsim's lines of the header: what was simulated, how the numbers differ from a run's, the flags without effect. */
-    private List<String> notes(NcclTestsConfig c, Topology topo, RankPlacement place, CalibrationProfile prof, Provenance p) {
+    /**
+     * What makes NCCL register this run's point-to-point buffers ({@code "-G 10"}, {@code "-R 1"}), or null: a send/recv
+     * or all-to-all in one process (nccl-tests' -g or -t; the measured case) captured in CUDA graphs under
+     * NCCL_GRAPH_REGISTER=1, or with both buffers registered ({@code -R 1}) under NCCL_LOCAL_REGISTER=1 (src/enqueue.cc,
+     * allowUB; experiments/nccl-tests-h200x4).
+     */
+    private String registration(NcclTestsConfig c, RankPlacement place) {
+        boolean p2p = binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
+        if (!p2p || (np != null && np != 1) || place.ranks() < 2) return null;
+        try {
+            if (c.localRegister() == 1 && NcclEnv.registers(env, NcclEnv.NCCL_LOCAL_REGISTER)) return "-R 1";
+            if (c.cudaGraph() > 0 && NcclEnv.registers(env, NcclEnv.NCCL_GRAPH_REGISTER)) return "-G " + c.cudaGraph();
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage(), e);
+        }
+        return null;
+    }
+
+    private List<String> notes(NcclTestsConfig c, Topology topo, RankPlacement place, CalibrationProfile prof, Provenance p,
+                               String registration, String notSimulated) {
         List<String> n = new ArrayList<>();
         n.add(String.format(Locale.ROOT, "# ccsim %s: simulated (NCCL %s model) on %s: %d ranks on %d node(s), profile %s, seed %d",
                 p.ccsimVersion(), p.ncclModel(), topo.name(), place.ranks(), place.nodes(), SimSetup.profileLabel(profile, prof), seed));
@@ -254,17 +276,24 @@ final class NcclTestsCommand implements Callable<Integer> {
                 + " in-place repeats out-of-place; no data is moved, so nothing is checked (#wrong N/A, validation 0)", c.calls()));
         n.add("# ccsim: Pid is the process's index, the host the topology's, [0000:bb:00] the GPU's index on its board");
         // NCCL registers a point-to-point call's user buffers when they are registered (-R 1) or the call is captured in a
-        // graph (-G), and a peer then writes into them directly: faster than ccsim simulates (measured in one process)
+        // graph (-G), and a peer then writes into them directly
         boolean p2p = binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
-        boolean registered = p2p && (np == null || np == 1) && place.ranks() > 1 && (c.cudaGraph() > 0 || c.localRegister() == 1);
-        List<String> noEffect = registered ? c.noEffect().stream().filter(f -> !f.startsWith("-G ") && !f.startsWith("-R "))
-                .toList() : c.noEffect();
+        boolean acrossProcesses = p2p && registration == null && c.localRegister() == 1 && place.ranks() > 1;
+        List<String> noEffect = registration != null ? c.noEffect().stream().filter(f -> !f.startsWith("-G ") && !f.startsWith("-R "))
+                .toList() : acrossProcesses ? c.noEffect().stream().filter(f -> !f.startsWith("-R ")).toList() : c.noEffect();
         if (!noEffect.isEmpty()) n.add("# ccsim: no effect on a simulation: " + String.join(", ", noEffect));
-        if (registered) {
-            n.add("# ccsim: " + (c.cudaGraph() > 0 ? "-G " + c.cudaGraph() : "-R 1") + " is not simulated: NCCL then registers"
-                    + " the user buffers and a peer writes into them directly; on 4 H200s (NCCL 2.28.9, nccl-tests 2.19.6, one"
-                    + " process) that made sendrecv 1.7-1.9x and alltoall up to 1.23x as fast from 4 to 64 MiB; these times are"
-                    + " the unregistered calls' (experiments/nccl-tests-h200x4)");
+        if (acrossProcesses) {
+            n.add("# ccsim: -R 1 is not simulated across processes: NCCL registers the buffers where it can map them into the"
+                    + " peers' processes, which was measured in one process only (experiments/nccl-tests-h200x4); these times"
+                    + " are the unregistered calls'");
+        }
+        if (registration != null && notSimulated == null) {
+            n.add("# ccsim: " + registration + ": NCCL registers the user buffers and a sender writes each channel's part into"
+                    + " the receiver's buffer, one step, no FIFO (simulated: sim.p2p.Simple.registered_channel_bw_gbps, fitted"
+                    + " to experiments/nccl-tests-h200x4)");
+        } else if (registration != null) {
+            n.add("# ccsim: " + registration + " is not simulated: NCCL then registers the user buffers and a peer writes into"
+                    + " them directly, but " + notSimulated + "; these times are the unregistered calls'");
         }
         if (c.runCycles() == 0) n.add("# ccsim: -N 0 (infinite cycles): one cycle printed, every cycle being the same");
         else if (c.runCycles() > 1) n.add("# ccsim: -N " + c.runCycles() + ": every cycle's rows are the same (same inputs, same output)");

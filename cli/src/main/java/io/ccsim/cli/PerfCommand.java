@@ -92,9 +92,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + " finished the last, as nccl-tests' -n times them (default: ${DEFAULT-VALUE}: one call, launch to completion)")
     int iters;
     @Option(names = {"-R", "--local_register"}, defaultValue = "0", paramLabel = "0|1|2",
-            description = "as nccl-tests: 2 registers both buffers as symmetric windows, so eligible calls run NCCL's"
-                    + " symmetric kernels (NCCL_SYM_KERNEL, NCCL_SYM_CTAS, NCCL_WIN_ENABLE apply); 0 and 1 change"
-                    + " nothing here (default: ${DEFAULT-VALUE})")
+            description = "as nccl-tests: 1 registers both buffers with NCCL, so a send_recv or all_to_all on one NVLink"
+                    + " node writes into the receiver's buffer (NCCL_LOCAL_REGISTER applies; other ops unchanged); 2 registers"
+                    + " both as symmetric windows, so eligible calls run NCCL's symmetric kernels (NCCL_SYM_KERNEL,"
+                    + " NCCL_SYM_CTAS, NCCL_WIN_ENABLE apply) (default: ${DEFAULT-VALUE})")
     int register;
     @Option(names = "--symm-mem", paramLabel = "one_shot|two_shot",
             description = "run PyTorch's torch.ops.symm_mem one_shot_all_reduce or two_shot_all_reduce_ instead of NCCL"
@@ -107,6 +108,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + " clusters; the output states the law and its measured error); auto: folded up to "
                     + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
     SimMode simMode;
+
+    /** Whether -R 1 registered this run's point-to-point buffers (set by {@link #call()}). */
+    private boolean registeredP2pNote;
 
     /** The footer's word on how {@code --sim-mode auto} chose the folded run ("" without auto). */
     private String autoNote = "";
@@ -214,9 +218,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
         }
+        boolean registered = registeredP2p(cop, topo, n, prof, nccl);
+        registeredP2pNote = registered;
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
                 ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes,
-                noLaw == null ? null : noLaw.getMessage(), foldedBudget);
+                noLaw == null ? null : noLaw.getMessage(), foldedBudget, registered);
         PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
@@ -373,6 +379,20 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (format == Format.text) out.printf(Locale.ROOT, "# chart: %s (%s)%n", chart, w.describe());
     }
 
+    /**
+     * Whether {@code -R 1} registers this run's point-to-point buffers: a send_recv or all_to_all under
+     * NCCL_LOCAL_REGISTER=1 on a communicator that {@link PerfRunner#registeredP2pRefusal} accepts.
+     *
+     * @throws UserException naming -R 1 and why, where the registered path is not simulated
+     */
+    private boolean registeredP2p(CollectiveOp cop, Topology topo, int n, CalibrationProfile prof, NcclEnv nccl) {
+        if (register != 1 || (cop != CollectiveOp.SEND_RECV && cop != CollectiveOp.ALL_TO_ALL)) return false;
+        if (!parse(() -> NcclEnv.registers(env, NcclEnv.NCCL_LOCAL_REGISTER))) return false;
+        String why = new PerfRunner(topo, n, prof, nccl, seed).registeredP2pRefusal();
+        if (why != null) throw new UserException("-R 1: " + why);
+        return true;
+    }
+
     /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
     private void checkCudaOptions() {
         if (symmMem != null) {
@@ -382,6 +402,11 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (register == 2) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "-R 2 is for the simulated backend: ccsim's GPU kernels have no symmetric-memory kernels");
+        }
+        CollectiveOp cop = CollectiveOp.parse(op); // parsed before, without error
+        if (register == 1 && (cop == CollectiveOp.SEND_RECV || cop == CollectiveOp.ALL_TO_ALL)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "-R 1 is for the simulated backend: ccsim's GPU kernels always copy through the connection's FIFO");
         }
         if (iters != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -525,6 +550,13 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
                     + " (uncalibrated; NCCL 2.28.9's 11 kernels), the others the normal tuner's");
+        } else if (register == 1 && kind.startsWith("simulated")) {
+            out.println(cop == CollectiveOp.SEND_RECV || cop == CollectiveOp.ALL_TO_ALL
+                    ? registeredP2pNote ? "# -R 1: both buffers registered with NCCL: a sender writes each channel's part into the"
+                    + " receiver's buffer, one step, no FIFO (sim.p2p.Simple.registered_channel_bw_gbps, fitted to"
+                    + " experiments/nccl-tests-h200x4)" : "# -R 1: no effect: NCCL_LOCAL_REGISTER=0"
+                    : "# -R 1: registered buffers are simulated for send_recv and all_to_all; " + cop.cliName()
+                    + "'s times are its unregistered calls'");
         }
         out.println("#");
         // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch

@@ -45,23 +45,28 @@ final class PerfSizes {
      *                     it simulated every worker
      * @param offer        what a refusal for heap offers besides fewer nodes and more heap (ending in ", "), or null
      *                     for {@code --sim-mode extrapolated} where the run is held to every worker's heap
+     * @param registeredP2p whether both buffers of every call are registered with NCCL, so that point-to-point calls
+     *                     write into the receiver's buffer ({@link PerfRunner#setRegisteredP2p}; the caller has checked
+     *                     {@link PerfRunner#registeredP2pRefusal})
      */
     record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-                 SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, String offer) {
+                 SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, String offer,
+                 boolean registeredP2p) {
         /** A setup of perf's. */
         Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-              SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget) {
-            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, noLaw, foldedBudget, null);
+              SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, boolean registeredP2p) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, noLaw, foldedBudget, null, registeredP2p);
         }
 
         /** A setup whose run was not first meant to be extrapolated, budgeted as it simulates; see {@code offer}. */
         Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
-              SimExecution.Folding folding, int nodes, String offer) {
-            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true, offer);
+              SimExecution.Folding folding, int nodes, String offer, boolean registeredP2p) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true, offer, registeredP2p);
         }
 
         PerfRunner runner(Main.Session session) {
             PerfRunner r = new PerfRunner(topo, nRanks, prof, nccl, seed, symk);
+            r.setRegisteredP2p(registeredP2p);
             r.setFolding(folding);
             r.setRunControl(session.control());
             return r;

@@ -59,8 +59,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     private final Map<String, String> simulatedOn = new LinkedHashMap<>();
     /** The provenance of each communicator simulated, by topology and ranks, in the order first simulated. */
     private final Map<String, Provenance> provenances = new LinkedHashMap<>();
-    /** Files measured on another GPU than the topology's, with the note printed for them. */
-    private final java.util.Set<String> otherGpuNotes = new java.util.LinkedHashSet<>();
+    /** What the footer says of the files: measured on another GPU than the topology's, registered buffers. */
+    private final java.util.Set<String> fileNotes = new java.util.LinkedHashSet<>();
 
     @Option(names = "--profile", paramLabel = "FILE|NAME",
             description = "calibration profile JSON, or a built-in name (h100, h200); default: built-in for the topology's GPU")
@@ -125,7 +125,6 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             if (fr.rows().isEmpty()) throw new UserException(f + ": no measured rows");
             rows.addAll(fr.rows());
             out.printf(Locale.ROOT, "# %s: %d rows%s%n", f, fr.rows().size(), fr.skipped().isEmpty() ? "" : "; left out " + fr.skipped());
-            if (!fr.note().isEmpty()) out.printf(Locale.ROOT, "# %s: note: %s%n", f, fr.note());
         }
         List<Compared> cmp = new ArrayList<>();
         RunStoppedException stopped = compareAll(rows, SimSetup.ncclEnv(env), cmp);
@@ -134,7 +133,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 String.join(", ", simulatedOn.keySet()), String.join(", ", new java.util.LinkedHashSet<>(simulatedOn.values())),
                 CalibrationProfile.NCCL_VERSION);
         for (Provenance p : provenances.values()) out.println("# provenance: " + p.text());
-        for (String note : otherGpuNotes) out.println(note);
+        for (String note : fileNotes) out.println(note);
         if (detail) printDetail(out, cmp);
         printTable(out, cmp);
         if (chart != null) {
@@ -160,7 +159,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
      * {@link #prof}); returns the stop request that ended it early (the rows done so far are in {@code cmp}), or null.
      */
     private RunStoppedException compareAll(List<MeasuredRow> rows, NcclEnv nccl, List<Compared> cmp) {
-        Map<MeasuredTarget, PerfRunner> runners = new java.util.HashMap<>();
+        Map<Map.Entry<MeasuredTarget, Boolean>, PerfRunner> runners = new java.util.HashMap<>();
         session.stoppable();
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         long[] work = new long[rows.size()];
@@ -178,9 +177,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                             + " pass --gpus N");
                 }
                 MeasuredTarget target = MeasuredTarget.of(m, n, topology);
-                PerfRunner runner = runners.computeIfAbsent(target, t -> runner(m, t, nccl));
+                PerfRunner runner = runners.computeIfAbsent(Map.entry(target, m.registered()), t -> runner(m, t.getKey(), nccl));
                 if (target.differsFrom(m.gpu())) {
-                    otherGpuNotes.add("# note: " + m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "") + " was measured on " + m.gpu()
+                    fileNotes.add("# note: " + m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "") + " was measured on " + m.gpu()
                             + "; simulated on " + runner.graph().nRanks() + " ranks of " + target.topology() + " as --topology asks");
                 }
                 session.control().setWatcher(sim -> progress.show(what + String.format(Locale.ROOT, ": %.0f %%", 100 * runner.runningFraction()),
@@ -208,6 +207,15 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 ? SimSetup.profileLabel(null, prof) : prof.gpu() + " (" + profile + ")");
         PerfRunner runner = new PerfRunner(topo, t.ranks(), prof, nccl, seed);
         runner.setRunControl(session.control());
+        if (m.registered()) { // NCCL registered the buffers: simulated so where ccsim can, else said
+            String file = m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "");
+            String why = runner.registeredP2pRefusal();
+            if (why == null) runner.setRegisteredP2p(true);
+            fileNotes.add("# note: " + file + ": send/recv or all-to-all captured in CUDA graphs by one process: NCCL"
+                    + " registered the user buffers, " + (why == null ? "simulated so (a sender writes each channel's part into the"
+                    + " receiver's buffer; sim.p2p.Simple.registered_channel_bw_gbps)" : "not simulated (" + why + "): these rows"
+                    + " are simulated unregistered"));
+        }
         Path file = profile == null || builtinNamed() != null ? null : Path.of(profile);
         provenances.putIfAbsent(topo.name() + " " + t.ranks(), Provenance.of(file, prof, topo, runner.graph(), seed));
         return runner;

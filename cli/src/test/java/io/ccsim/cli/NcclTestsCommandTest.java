@@ -121,24 +121,45 @@ class NcclTestsCommandTest {
     }
 
     @Test
-    void registeredBuffersInOneProcessAreNotedForPointToPointOnly() {
+    void registeredBuffersInOneProcessAreSimulatedForPointToPointOnly() {
         // measured (experiments/nccl-tests-h200x4): in one process, graphs (-G) and registered buffers (-R 1) make NCCL
-        // write point-to-point data straight into the user's buffers, faster than the unregistered calls ccsim models
-        String gap = "# ccsim: -G 10 is not simulated: NCCL then registers the user buffers";
-        CliTest.Result reg = CliTest.run("sendrecv_perf", "-g", "4", "-b", "4M", "-e", "4M", "-R", "1");
-        assertThat(reg.out()).contains("# ccsim: -R 1 is not simulated: NCCL then registers the user buffers")
-                .doesNotContain("-R 1 (only 2 changes NCCL's choice)");
+        // write point-to-point data straight into the user's buffers, which the simulation then does too
+        String simulated = "-G 10: NCCL registers the user buffers and a sender writes each channel's part";
         for (String b : new String[] {"sendrecv_perf", "alltoall_perf"}) {
-            CliTest.Result one = CliTest.run(b, "-g", "4", "-b", "4M", "-e", "4M", "-G", "10");
-            assertThat(one.out()).as(b).contains(gap).doesNotContain("-G 10 (CUDA graphs");
-            CliTest.Result threads = CliTest.run(b, "-t", "2", "-g", "1", "-b", "4M", "-e", "4M", "-G", "10");
-            assertThat(threads.out()).as(b + " -t 2").contains(gap);
-            CliTest.Result procs = CliTest.run(b, "--np", "4", "-g", "1", "-b", "4M", "-e", "4M", "-G", "10");
-            assertThat(procs.out()).as(b + " --np 4").doesNotContain(gap)
+            double eager = time(CliTest.run(b, "-g", "4", "-b", "16M", "-e", "16M"));
+            CliTest.Result one = CliTest.run(b, "-g", "4", "-b", "16M", "-e", "16M", "-G", "10");
+            assertThat(one.out()).as(b).contains(simulated).doesNotContain("-G 10 (CUDA graphs");
+            assertThat(time(one)).as(b).isLessThan(0.95 * eager);
+            CliTest.Result reg = CliTest.run(b, "-g", "4", "-b", "16M", "-e", "16M", "-R", "1");
+            assertThat(reg.out()).as(b).contains("# ccsim: -R 1: NCCL registers the user buffers")
+                    .doesNotContain("-R 1 (only 2 changes NCCL's choice)");
+            assertThat(time(reg)).as(b).isEqualTo(time(one));
+            CliTest.Result threads = CliTest.run(b, "-t", "2", "-g", "2", "-b", "16M", "-e", "16M", "-G", "10");
+            assertThat(threads.out()).as(b + " -t 2").contains(simulated);
+            assertThat(time(threads)).as(b + " -t 2").isEqualTo(time(one));
+            // across processes, or with NCCL_GRAPH_REGISTER=0, the calls are the unregistered ones
+            CliTest.Result procs = CliTest.run(b, "--np", "4", "-g", "1", "-b", "16M", "-e", "16M", "-G", "10");
+            assertThat(procs.out()).as(b + " --np 4").doesNotContain(simulated)
                     .contains("-G 10 (CUDA graphs: no host launch cost is simulated anyway)");
+            assertThat(time(procs)).as(b + " --np 4").isEqualTo(eager);
+            CliTest.Result off = CliTest.run(Map.of("NCCL_GRAPH_REGISTER", "0"), b, "-g", "4", "-b", "16M", "-e", "16M", "-G", "10");
+            assertThat(off.out()).as(b + " NCCL_GRAPH_REGISTER=0").doesNotContain(simulated);
+            assertThat(time(off)).as(b + " NCCL_GRAPH_REGISTER=0").isEqualTo(eager);
         }
         CliTest.Result ar = CliTest.run("all_reduce_perf", "-g", "4", "-b", "4M", "-e", "4M", "-G", "10");
-        assertThat(ar.out()).doesNotContain(gap).contains("-G 10 (CUDA graphs: no host launch cost is simulated anyway)");
+        assertThat(ar.out()).doesNotContain(simulated).contains("-G 10 (CUDA graphs: no host launch cost is simulated anyway)");
+        // where ccsim does not simulate NCCL's registered path (several nodes), the header says so
+        CliTest.Result nodes = CliTest.run("sendrecv_perf", "-g", "8", "--nodes", "2", "-b", "16M", "-e", "16M", "-G", "10");
+        assertThat(nodes.out()).contains("# ccsim: -G 10 is not simulated: NCCL then registers the user buffers and a peer"
+                + " writes into them directly, but registered buffers are simulated on one node");
+    }
+
+    /** The out-of-place time of the one row of {@code r}, µs. */
+    private static double time(CliTest.Result r) {
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String[]> rows = rows(r.out());
+        assertThat(rows).hasSize(1);
+        return Double.parseDouble(rows.get(0)[5]);
     }
 
     @Test
@@ -151,7 +172,7 @@ class NcclTestsCommandTest {
         assertThat(r.out()).contains("# ccsim: no effect on a simulation: -w 5 (warm-up), -c 1 (data check: no data is moved),"
                 + " -p 0 (parallel init), -z 1 (blocking), -y 0 (NULL stream), -T 30 (timeout)");
         // send/recv in one process: -G and -R 1 register its buffers, which the header says instead of "no effect"
-        assertThat(r.out()).contains("# ccsim: -G 10 is not simulated: NCCL then registers the user buffers")
+        assertThat(r.out()).contains("# ccsim: -R 1: NCCL registers the user buffers")
                 .doesNotContain("-R 1 (only 2 changes NCCL's choice)").contains("-I 1 (per-iteration columns: not printed)");
         assertThat(CliTest.run("all_gather_perf", "-g", "2", "-b", "64K", "-e", "64K", "-R", "1").out())
                 .contains("-R 1 (only 2 changes NCCL's choice)");

@@ -140,7 +140,8 @@ public final class CpuExecutor {
         private final int capacityElems;
         private final List<Conn> conns = new ArrayList<>();
         private final ConnectionIndex index;
-        private final long[] scratch;
+        /** A step's values and each receive peer's slice: the slots' capacity, more for a direct step's. */
+        private long[] scratch;
         private final Conn[] recvConns;
         private final Conn[] sendConns;
         private final long[][] recvData;
@@ -280,8 +281,12 @@ public final class CpuExecutor {
                 executeParts(t, c, nr, ns);
                 return;
             }
-            if (cnt > capacityElems && !p.isLocal()) {
+            if (cnt > capacityElems && !p.isLocal() && !c.direct()) { // a direct step writes into the receiver's buffer
                 throw violation(t, "moves " + cnt + " elements but its " + c.slots() + " slot(s) hold " + capacityElems);
+            }
+            if (cnt > scratch.length) {
+                scratch = new long[cnt];
+                for (int k = 0; k < recvData.length; k++) recvData[k] = new long[cnt];
             }
             boolean switchActor = t.rank >= n;
             if (switchActor != p.isSwitch()) {

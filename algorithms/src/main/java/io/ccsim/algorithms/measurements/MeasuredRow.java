@@ -35,11 +35,22 @@ import java.util.OptionalInt;
  * @param ncclPlaced   a fixed plan's all-to-all placed as NCCL places it, each peer's operation on its own channels
  *                     ({@code "placement": "nccl"}: {@code perf --backend cuda}, {@code device alltoall}); false: striped
  *                     over every channel, as the kernels' fidelity sweep runs it
+ * @param registered   NCCL registered the call's user buffers (a send/recv or all-to-all captured in CUDA graphs or run
+ *                     with {@code -R 1} by one process: {@code P2pSettings#registered}); false otherwise
  */
 public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
                           Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
                           Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
-                          boolean ncclPlaced) {
+                          boolean ncclPlaced, boolean registered) {
+
+    /** A row whose buffers NCCL did not register. */
+    public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
+                       Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
+                       Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
+                       boolean ncclPlaced) {
+        this(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels, timeUs, nodes,
+                gpu, ncclPlaced, false);
+    }
 
     /** A row of a striped all-to-all or of any other op ({@code ncclPlaced} false). */
     public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
@@ -89,7 +100,13 @@ public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, Data
     /** This row with another place and time (a merged or synthetic measurement). */
     public MeasuredRow withTime(String where, double timeUs) {
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
-                timeUs, nodes, gpu, ncclPlaced);
+                timeUs, nodes, gpu, ncclPlaced, registered);
+    }
+
+    /** This row with its buffers registered by NCCL or not. */
+    public MeasuredRow withRegistered(boolean r) {
+        return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
+                timeUs, nodes, gpu, ncclPlaced, r);
     }
 
     /** Whether the row names both its algorithm and its protocol (NCCL_ALGO/NCCL_PROTO forced, or a fixed plan). */

@@ -31,33 +31,29 @@ final class NcclTestsRows {
         }
         List<MeasuredRow> rows = new ArrayList<>();
         int zero = 0;
-        String note = "";
         for (NcclTestsLog.Section s : log.sections()) {
-            if (registeredByGraphs(s)) note = REGISTERED;
+            boolean registered = registeredByGraphs(s);
             for (NcclTestsLog.Row r : s.rows()) {
                 if (r.sizeBytes() == 0 || !(r.oop().timeUs() > 0)) {
                     zero++;
                     continue;
                 }
-                rows.add(row(src + ":" + r.line(), r, s.ranks(), s.hosts(), String.join(" + ", s.gpus())));
+                rows.add(row(src + ":" + r.line(), r, s.ranks(), s.hosts(), String.join(" + ", s.gpus())).withRegistered(registered));
             }
         }
-        return new MeasuredFile(rows, zero > 0 ? zero + " rows of size 0 or time 0" : "", note);
+        return new MeasuredFile(rows, zero > 0 ? zero + " rows of size 0 or time 0" : "");
     }
 
     /**
      * Whether NCCL registered the user buffers of section {@code s}'s point-to-point calls: send/recv or all-to-all
-     * captured in CUDA graphs ({@code -G}, NCCL_GRAPH_REGISTER's default) by one process driving several GPUs.
+     * captured in CUDA graphs ({@code -G}, NCCL_GRAPH_REGISTER's default) by one process driving several GPUs. The log
+     * says neither -R nor NCCL's variables, so -R 1 and NCCL_GRAPH_REGISTER=0 are not seen (experiments/nccl-tests-h200x4:
+     * its -R 1 and NCCL_GRAPH_REGISTER=0 files print what an eager and a graph run print).
      */
     static boolean registeredByGraphs(NcclTestsLog.Section s) {
         return (s.op() == CollectiveOp.SEND_RECV || s.op() == CollectiveOp.ALL_TO_ALL) && s.graphLaunches() > 0
                 && s.processes() == 1 && s.ranks() > 1;
     }
-
-    /** What {@link #registeredByGraphs} logs measured that ccsim does not simulate (experiments/nccl-tests-h200x4). */
-    static final String REGISTERED = "send/recv or all-to-all captured in CUDA graphs (-G) in one process: NCCL registers the"
-            + " user buffers and a peer writes into them directly, which ccsim does not simulate (on 4 H200s that made send/recv"
-            + " 1.7-1.9x and all-to-all up to 1.23x as fast from 4 to 64 MiB; experiments/nccl-tests-h200x4)";
 
     /** The measured row of {@code r}, {@code ranks} on {@code hosts} hosts of {@code gpu}s (0, 0, "": unknown). */
     static MeasuredRow row(String where, NcclTestsLog.Row r, int ranks, int hosts, String gpu) {

@@ -47,6 +47,7 @@ public final class PerfRunner {
     private long lastWorkers;
     private int lastUnsettledRounds;
     private SimExecution.Folding folding = SimExecution.Folding.RANKS;
+    private boolean registeredP2p;
     private RunControl control;
     private FoldedCheck foldedCheck;
     /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
@@ -123,6 +124,43 @@ public final class PerfRunner {
      * called once its folding is known and before it runs: an exception it throws leaves the simulation unrun.
      */
     public void setFoldedCheck(FoldedCheck check) { this.foldedCheck = check; }
+
+    /**
+     * Whether every call's user buffers are registered with NCCL (ncclCommRegister, nccl-tests {@code -R 1}, or calls
+     * captured in CUDA graphs under NCCL_GRAPH_REGISTER=1), so that send/recv and all-to-all on Simple write into the
+     * receiver's buffer ({@link io.ccsim.algorithms.plan.P2pSettings#registered}); default false.
+     *
+     * @throws IllegalArgumentException where NCCL's registered point-to-point path is not simulated: a communicator of
+     *                                  several nodes, or whose GPU pairs are not all NVLink ({@link #registeredP2pRefusal})
+     */
+    public void setRegisteredP2p(boolean registered) {
+        if (registered) {
+            String why = registeredP2pRefusal();
+            if (why != null) throw new IllegalArgumentException(why);
+        }
+        this.registeredP2p = registered;
+    }
+
+    /** Why this communicator's registered point-to-point calls are not simulated, or null where they are. */
+    public String registeredP2pRefusal() {
+        if (graph.nRanks() < 2) return "registered buffers need a peer: one rank sends to itself";
+        if (graph.nNodes() > 1) {
+            return "registered buffers are simulated on one node (NCCL's one-step registered path on an all-NVLink"
+                    + " communicator, measured in experiments/nccl-tests-h200x4); this communicator spans " + graph.nNodes() + " nodes";
+        }
+        if (!profile.sim().get(io.ccsim.algorithms.profile.SimCosts.Family.P2P, Protocol.SIMPLE).hasRegisteredChannelBw()) {
+            return "the profile has no sim.p2p.Simple.registered_channel_bw_gbps (the built-in h100 and h200 profiles have it)";
+        }
+        io.ccsim.algorithms.profile.LinkClass c = graph.tuneInput(CollectiveOp.SEND_RECV, 0).intraClass();
+        if (c != io.ccsim.algorithms.profile.LinkClass.NVLINK) {
+            return "registered buffers are simulated where every GPU pair is NVLink (NCCL's one-step registered path);"
+                    + " this node's GPUs talk over " + c.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        return null;
+    }
+
+    /** Whether calls' buffers are registered ({@link #setRegisteredP2p}). */
+    public boolean registeredP2p() { return registeredP2p; }
 
     public Tuner tuner() { return tuner; }
 
@@ -384,7 +422,7 @@ public final class PerfRunner {
 
     /** The communicator's point-to-point settings on this runner's cluster, for plans of {@code channels} p2p channels. */
     public io.ccsim.algorithms.plan.P2pSettings p2pSettings(int channels) {
-        return tuner.p2pSettings(graph.tuneInput(CollectiveOp.ALL_TO_ALL, 0), channels);
+        return tuner.p2pSettings(graph.tuneInput(CollectiveOp.ALL_TO_ALL, 0), channels).withRegistered(registeredP2p);
     }
 
     /**

@@ -23,6 +23,9 @@ import io.ccsim.algorithms.Protocol;
  * the block's warps among a batch's operations (src/device/sendrecv.h; a split by warps was measured to move the
  * 4 × H200 rows the wrong way, docs/performance.md "All-to-all at scale").
  *
+ * <p>With registered buffers ({@link P2pSettings#registered()}) a peer's part on a channel is one step written into the
+ * receiver's buffer, as in {@link SendRecvPlanner}.
+ *
  * <p>Without {@link PlanOptions#p2p()} the plan stripes every peer's block over every channel
  * ({@link StripedAllToAllSchedule}): what the kernels' fidelity sweep ran and measured (gpu-backend runs either).
  */
@@ -79,6 +82,11 @@ final class AllToAllPlanner extends AbstractPlanner {
                 }
             }
         }
-        return new PlacedAllToAllSchedule(call, rounds, works, laneRounds, lo, hi, localChunk, netChunk, g.sliceSteps());
+        // registered buffers: a peer's part on a channel is one step into the receiver's buffer (SendRecvPlanner); the
+        // own block's copy is not registered (addP2pToPlan skips a self-send)
+        boolean registered = o.registeredP2p(call.layout().nHosts(), call.nRanks());
+        long peerChunk = registered ? Math.max(1, P2pSettings.REGISTERED_STEP_BYTES / elt) : localChunk;
+        return new PlacedAllToAllSchedule(call, rounds, works, laneRounds, lo, hi, localChunk, peerChunk, netChunk,
+                g.sliceSteps(), registered);
     }
 }

@@ -15,9 +15,13 @@ final class PlacedAllToAllSchedule implements Schedule {
     private final int[][][] laneRounds;
     private final long[][][] lo;
     private final long[][][] hi;
+    /** Chunk elements of the own block's copy, of a peer within the node, of a peer across the network. */
     private final long localChunk;
+    private final long peerChunk;
     private final long netChunk;
     private final int slots;
+    /** Whether a peer writes into the receiver's registered buffer: the receive is a one-sided step. */
+    private final boolean registered;
     /**
      * Where every node is one schedule group, the steps are the same for every rank: sendStart[c][j][i] is the first
      * step of the i-th round of slot j's send lane (i = length: the lane's steps), recvStart its receive lane's; null
@@ -27,7 +31,7 @@ final class PlacedAllToAllSchedule implements Schedule {
     private final int[][][] recvStart;
 
     PlacedAllToAllSchedule(CollectiveCall call, P2pRounds rounds, int works, int[][][] laneRounds, long[][][] lo,
-                           long[][][] hi, long localChunk, long netChunk, int slots) {
+                           long[][][] hi, long localChunk, long peerChunk, long netChunk, int slots, boolean registered) {
         this.n = call.nRanks();
         this.count = call.count();
         this.rounds = rounds;
@@ -36,8 +40,10 @@ final class PlacedAllToAllSchedule implements Schedule {
         this.lo = lo;
         this.hi = hi;
         this.localChunk = localChunk;
+        this.peerChunk = peerChunk;
         this.netChunk = netChunk;
         this.slots = slots;
+        this.registered = registered;
         if (rounds.groupsAreNodes()) {
             sendStart = new int[laneRounds.length][works][];
             recvStart = new int[laneRounds.length][works][];
@@ -48,8 +54,7 @@ final class PlacedAllToAllSchedule implements Schedule {
                     recvStart[c][j] = new int[len + 1];
                     for (int i = 0; i < len; i++) {
                         int round = laneRounds[c][j][i];
-                        int k = Math.toIntExact(Chunking.divUp(hi[c][j][i] - lo[c][j][i],
-                                rounds.crossesNodes(round) ? netChunk : localChunk));
+                        int k = Math.toIntExact(Chunking.divUp(hi[c][j][i] - lo[c][j][i], chunkOf(round, rounds.crossesNodes(round))));
                         sendStart[c][j][i + 1] = Math.addExact(sendStart[c][j][i], k);
                         recvStart[c][j][i + 1] = Math.addExact(recvStart[c][j][i], round == 0 ? 0 : k);
                     }
@@ -70,7 +75,12 @@ final class PlacedAllToAllSchedule implements Schedule {
         boolean send = lane < works;
         if (!send && round == 0) return 0;
         boolean net = send ? rounds.sendAcrossNodes(rank, round) : rounds.recvAcrossNodes(rank, round);
-        return Math.toIntExact(Chunking.divUp(hi[ch][j][i] - lo[ch][j][i], net ? netChunk : localChunk));
+        return Math.toIntExact(Chunking.divUp(hi[ch][j][i] - lo[ch][j][i], chunkOf(round, net)));
+    }
+
+    /** Chunk elements of round {@code round}'s operation: the own block's, across the network, or to a node peer. */
+    private long chunkOf(int round, boolean net) {
+        return round == 0 ? localChunk : net ? netChunk : peerChunk;
     }
 
     @Override
@@ -108,7 +118,7 @@ final class PlacedAllToAllSchedule implements Schedule {
             int round = laneRounds[ch][j][i];
             boolean send = lane < works;
             int peer = send ? rounds.sendPeer(rank, round) : rounds.recvPeer(rank, round);
-            long chunk = rounds.acrossNodes(rank, peer) ? netChunk : localChunk;
+            long chunk = chunkOf(round, rounds.acrossNodes(rank, peer));
             long start = lo[ch][j][i] + left * chunk;
             int cnt = (int) Math.min(chunk, hi[ch][j][i] - start);
             long off = (long) peer * count + start;
@@ -117,9 +127,11 @@ final class PlacedAllToAllSchedule implements Schedule {
             } else if (send) {
                 c.set(Primitive.SEND, off, off, cnt, slots);
                 c.addSend(peer);
+                if (registered) c.markDirect();
             } else {
                 c.set(Primitive.RECV, off, off, cnt, slots);
                 c.addRecv(peer);
+                if (registered) c.markDirect();
             }
             return;
         }

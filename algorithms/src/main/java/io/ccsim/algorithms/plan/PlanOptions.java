@@ -146,6 +146,16 @@ public record PlanOptions(Algorithm algorithm, Protocol protocol, int nChannels,
                 workingSetBytes, settings);
     }
 
+    /**
+     * Whether a point-to-point plan with these options on {@code ranks} ranks of {@code hosts} hosts sends into
+     * registered buffers ({@link P2pSettings#registered()}): Simple, the settings registered, one host of two or more
+     * ranks (NCCL's one-step registered path needs every peer on NVLink; whoever sets the settings checks the links).
+     */
+    public boolean registeredP2p(int hosts, int ranks) {
+        return algorithm == Algorithm.P2P && protocol == Protocol.SIMPLE && p2p != null && p2p.registered() && hosts == 1
+                && ranks > 1;
+    }
+
     /** The network heads' local indices on hosts of {@code ppn} GPUs: {@link #netHeads} or 0..ppn−1. */
     public int[] netHeadsOf(int ppn) {
         if (netHeads != null) return netHeads.clone();

@@ -30,6 +30,7 @@ public final class StepCursor {
     int sendConn;
     boolean fromOutput;
     boolean memory;
+    boolean direct;
     int partElems;
     long partStride;
 
@@ -99,6 +100,14 @@ public final class StepCursor {
     public boolean memory() { return memory; }
 
     /**
+     * Whether the step moves its elements between registered user buffers ({@link P2pSettings#registered()}): the
+     * sender writes them into the receiver's output, so no slot of the connection holds them and {@link #count()} is
+     * not bounded by the {@link #slots()} (which still order the connection's steps). A direct receive is also a
+     * {@link #memory()} step.
+     */
+    public boolean direct() { return direct; }
+
+    /**
      * Whether the step is one call of NCCL's {@code scatter} or {@code gather} primitive (prims_simple.h
      * ScatterGatherOp, NVIDIA/nccl v2.28.9): it moves a different part of its {@link #count()} elements to each send
      * peer (a scatter) or from each receive peer (a gather), waits for every peer before it moves any, and posts all of
@@ -136,6 +145,7 @@ public final class StepCursor {
         sendConn = 0;
         fromOutput = false;
         memory = false;
+        direct = false;
         partElems = 0;
         partStride = 0;
     }
@@ -172,6 +182,12 @@ public final class StepCursor {
     /** Marks the step as a one-sided memory access served by this rank's memory ({@link #memory()}). */
     void markMemory() { memory = true; }
 
+    /** Marks the step as moving between registered user buffers ({@link #direct()}); a receive becomes one-sided too. */
+    void markDirect() {
+        direct = true;
+        if (prim == Primitive.RECV) memory = true;
+    }
+
     /** Sets the connection indices of the step's receive and send connections (0 or 1). */
     void useConns(int recv, int send) {
         recvConn = recv;
@@ -199,14 +215,16 @@ public final class StepCursor {
      *
      * @throws IllegalStateException if the step has more than {@link #MAX_PEERS} peers one way (a switch actor's step)
      *                               or reads its operand from the output ({@link #fromOutput()}, which ccsim's kernels
-     *                               do not implement), or is a one-sided memory step ({@link #memory()})
+     *                               do not implement), or is a one-sided memory step ({@link #memory()}) or a
+     *                               registered buffer's ({@link #direct()})
      */
     public void encode(long[] out, int pos) {
         if (fromOutput) {
             throw new IllegalStateException("a step that reads its operand from the output (PAT) has no kernel encoding");
         }
-        if (memory) {
-            throw new IllegalStateException("a one-sided memory step (a symmetric kernel's load or store) has no kernel encoding");
+        if (memory || direct) {
+            throw new IllegalStateException("a one-sided memory step (a symmetric kernel's load or store, a registered"
+                    + " buffer's write) has no kernel encoding");
         }
         if (partElems > 0) {
             throw new IllegalStateException("a scatter or gather step (NVLS) has no kernel encoding");
@@ -234,7 +252,7 @@ public final class StepCursor {
         for (int i = 0; i < nSend; i++) sb.append(i == 0 ? "" : ",").append(sendPeers[i]);
         return sb.append(" src=").append(srcOffset).append(" dst=").append(dstOffset).append(" count=").append(count)
                 .append(" slots=").append(slots).append(recvConn + sendConn > 0 ? " conn=" + recvConn + "/" + sendConn : "")
-                .append(fromOutput ? " fromOutput" : "").append(memory ? " memory" : "")
+                .append(fromOutput ? " fromOutput" : "").append(memory ? " memory" : "").append(direct ? " direct" : "")
                 .append(partElems > 0 ? " parts=" + partElems + "/" + partStride : "").append(')').toString();
     }
 }

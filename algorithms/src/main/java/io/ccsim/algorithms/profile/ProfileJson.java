@@ -42,7 +42,8 @@ final class ProfileJson {
             "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes");
     /** The keys a sim family's protocol may have: the required ones plus the optional {@code lane_shares}. */
     private static final List<String> SIM_PROTOCOL_ALLOWED = List.of("launch_latency_us", "step_overhead_ns",
-            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares", "recv_step_overhead_ns");
+            "hop_latency_us", "max_channel_bw_gbps", "pipeline_bytes", "lane_shares", "recv_step_overhead_ns",
+            "registered_channel_bw_gbps");
     /** The most lanes a plan has (tree: reduce up, broadcast down; p2p: send, receive, and all-to-all's own-block copy). */
     private static final int LANES = 3;
     private static final List<String> LATENCY_KEYS = List.of("base_latency_us", "hop_latency_us");
@@ -313,11 +314,17 @@ final class ProfileJson {
             if (pb != Math.rint(pb) || pb < 1 || pb > (double) (1L << 40)) {
                 throw c.error(path + ".pipeline_bytes", "expected a whole number of bytes in [1, 2^40], got " + pb);
             }
+            // registered buffers are NCCL's point-to-point Simple path only (P2pSettings#registered)
+            if (po.has("registered_channel_bw_gbps") && !path.equals("$.sim.p2p.Simple")) {
+                throw c.error(path + ".registered_channel_bw_gbps", "only $.sim.p2p.Simple has it (registered buffers are NCCL's"
+                        + " point-to-point Simple path)");
+            }
             protos.put(p, new SimProtocolCosts(c.nonNegative(po, "launch_latency_us", path),
                     c.nonNegative(po, "step_overhead_ns", path), links(c, po.get("hop_latency_us"), path + ".hop_latency_us", false),
                     c.positive(po, "max_channel_bw_gbps", path), (long) pb,
                     po.has("lane_shares") ? laneShares(c, po.get("lane_shares"), path + ".lane_shares") : List.of(),
-                    po.has("recv_step_overhead_ns") ? c.nonNegative(po, "recv_step_overhead_ns", path) : SimProtocolCosts.SAME_AS_STEP));
+                    po.has("recv_step_overhead_ns") ? c.nonNegative(po, "recv_step_overhead_ns", path) : SimProtocolCosts.SAME_AS_STEP,
+                    po.has("registered_channel_bw_gbps") ? c.positive(po, "registered_channel_bw_gbps", path) : SimProtocolCosts.UNSET));
         }
         return protos;
     }
@@ -494,6 +501,7 @@ final class ProfileJson {
         if (sc.hasRecvStepOverhead()) w.name("recv_step_overhead_ns").value(sc.recvStepOverheadNs());
         writeLinks(w, "hop_latency_us", sc.hopLatencyUs());
         w.name("max_channel_bw_gbps").value(sc.maxChannelBwGbps());
+        if (sc.hasRegisteredChannelBw()) w.name("registered_channel_bw_gbps").value(sc.registeredChannelBwGbps());
         w.name("pipeline_bytes").value(sc.pipelineBytes());
         if (!sc.laneShares().isEmpty()) {
             w.name("lane_shares").beginArray();

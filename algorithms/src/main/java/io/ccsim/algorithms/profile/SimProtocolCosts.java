@@ -29,9 +29,14 @@ import java.util.Map;
  * @param recvStepOverheadNs the overhead of a step that sends nothing (receive-only or local), ns, finite, ≥ 0, or
  *                           {@link #SAME_AS_STEP} (NaN) = {@code stepOverheadNs} ({@code recv_step_overhead_ns},
  *                           optional; default {@link #SAME_AS_STEP})
+ * @param registeredChannelBwGbps point-to-point Simple only: the per-channel limit of a send into the peer's registered
+ *                           buffer (no FIFO, the receiver idle; {@code P2pSettings#registered}), GB/s of wire bytes,
+ *                           finite, &gt; 0, or {@link #UNSET} (NaN): the profile cannot simulate registered buffers
+ *                           ({@code registered_channel_bw_gbps}, optional, JSON {@code sim.p2p.Simple} only)
  */
 public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
-                               double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs) {
+                               double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs,
+                               double registeredChannelBwGbps) {
     /*
      * Lane shares. NCCL's tree all-reduce kernel splits one block between reduce-up (lane 0) and broadcast-down
      * (lane 1) on every non-root rank (runTreeSplit in NVIDIA/nccl src/device/all_reduce.h); ccsim's own kernels run
@@ -48,6 +53,9 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** {@code recvStepOverheadNs} when a step that sends nothing costs what any other step does ({@code stepOverheadNs}). */
     public static final double SAME_AS_STEP = Double.NaN;
+
+    /** {@code registeredChannelBwGbps} of a profile without it. */
+    public static final double UNSET = Double.NaN;
 
     /**
      * NCCL's tree split for LL and LL128: runTreeSplit (NVIDIA/nccl src/device/all_reduce.h) gives the reduce-up
@@ -71,12 +79,19 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
         if (pipelineBytes < 1) throw new IllegalArgumentException("pipelineBytes must be >= 1 byte, got " + pipelineBytes);
         laneShares = List.copyOf(java.util.Objects.requireNonNull(laneShares, "laneShares"));
         if (!Double.isNaN(recvStepOverheadNs)) Profiles.requireNonNegative(recvStepOverheadNs, "recvStepOverheadNs"); // NaN: unset
+        if (!Double.isNaN(registeredChannelBwGbps)) Profiles.requirePositive(registeredChannelBwGbps, "registeredChannelBwGbps");
         for (int i = 0; i < laneShares.size(); i++) {
             double v = laneShares.get(i);
             if (!(v > 0 && v <= 1)) {
                 throw new IllegalArgumentException("laneShares[" + i + "] must be in (0, 1] (a fraction of the thread block), got " + v);
             }
         }
+    }
+
+    /** Costs without {@code registered_channel_bw_gbps}. */
+    public SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Map<LinkClass, Double> hopLatencyUs,
+                            double maxChannelBwGbps, long pipelineBytes, List<Double> laneShares, double recvStepOverheadNs) {
+        this(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, recvStepOverheadNs, UNSET);
     }
 
     /** Costs whose steps all pay {@code stepOverheadNs} (no {@code recv_step_overhead_ns}). */
@@ -118,7 +133,8 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** A copy with other lane shares (empty: none). */
     public SimProtocolCosts withLaneShares(List<Double> shares) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, shares, recvStepOverheadNs);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes,
+                shares, recvStepOverheadNs, registeredChannelBwGbps);
     }
 
     /** Latency of one hop over {@code linkClass}, µs. */
@@ -129,26 +145,42 @@ public record SimProtocolCosts(double launchLatencyUs, double stepOverheadNs, Ma
 
     /** A copy with other latencies. */
     public SimProtocolCosts withLatencies(double launchUs, Map<LinkClass, Double> hopUs) {
-        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes, laneShares, recvStepOverheadNs);
+        return new SimProtocolCosts(launchUs, stepOverheadNs, hopUs, maxChannelBwGbps, pipelineBytes, laneShares,
+                recvStepOverheadNs, registeredChannelBwGbps);
     }
 
     /** A copy with another step overhead, ns. */
     public SimProtocolCosts withStepOverheadNs(double ns) {
-        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, recvStepOverheadNs);
+        return new SimProtocolCosts(launchLatencyUs, ns, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares,
+                recvStepOverheadNs, registeredChannelBwGbps);
     }
 
     /** A copy with another per-channel limit, GB/s. */
     public SimProtocolCosts withMaxChannelBwGbps(double gbps) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes, laneShares, recvStepOverheadNs);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, gbps, pipelineBytes, laneShares,
+                recvStepOverheadNs, registeredChannelBwGbps);
     }
 
     /** A copy with another forwarding unit, bytes. */
     public SimProtocolCosts withPipelineBytes(long bytes) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes, laneShares, recvStepOverheadNs);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, bytes,
+                laneShares, recvStepOverheadNs, registeredChannelBwGbps);
+    }
+
+    /** Whether the costs can simulate registered point-to-point buffers ({@code registered_channel_bw_gbps} is set). */
+    public boolean hasRegisteredChannelBw() {
+        return !Double.isNaN(registeredChannelBwGbps);
+    }
+
+    /** A copy with another per-channel limit of a registered send, GB/s ({@link #UNSET}: none). */
+    public SimProtocolCosts withRegisteredChannelBwGbps(double gbps) {
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares,
+                recvStepOverheadNs, gbps);
     }
 
     /** A copy with another overhead for steps that send nothing, ns ({@link #SAME_AS_STEP}: as every other step). */
     public SimProtocolCosts withRecvStepOverheadNs(double ns) {
-        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes, laneShares, ns);
+        return new SimProtocolCosts(launchLatencyUs, stepOverheadNs, hopLatencyUs, maxChannelBwGbps, pipelineBytes,
+                laneShares, ns, registeredChannelBwGbps);
     }
 }

@@ -59,6 +59,11 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
      * share of the block. Time of a receive-only step of b bytes, ps: with cta, ceil(b * psPerByte / share); else
      * ceil(b / rate * 1e12) with rate the reduction throughput (data bytes) or the copy throughput, times the share.
      *
+     * Registered buffers (P2pSettings#registered): the sender writes a channel's part straight into the receiver's
+     * buffer, so a send is charged the registered per-channel limit (sim.p2p.Simple.registered_channel_bw_gbps,
+     * fitted to experiments/nccl-tests-h200x4's registered send/recv) and the receive is a one-sided step that costs
+     * the receiver's SMs nothing (StepCursor#memory).
+     *
      * Thread-block costs (cta model, CtaCosts): a step's ps per data byte follow from the streams its primitive
      * touches (receive slots, input, output, send slots, reduction), times the call's buffer factor on input and
      * output and its load factor on all.
@@ -71,6 +76,13 @@ record StepCosts(Protocol protocol, Algorithm algorithm, SimCosts.Family family,
         SimCosts.Family family = SimCosts.Family.of(algo, plan.call().op());
         SimProtocolCosts pc = profile.sim().get(family, proto);
         double channelCap = pc.maxChannelBwGbps() * 1e9;
+        if (plan.options().registeredP2p(plan.call().layout().nHosts(), plan.nRanks())) {
+            if (!pc.hasRegisteredChannelBw()) {
+                throw new IllegalArgumentException("the profile has no sim.p2p.Simple.registered_channel_bw_gbps: it cannot"
+                        + " simulate registered buffers (the built-in h100 and h200 profiles can)");
+            }
+            channelCap = pc.registeredChannelBwGbps() * 1e9;
+        }
         double reduceCap = Math.min(channelCap, profile.reduceBwGbps() * 1e9 / proto.dataEfficiency());
         CtaCosts cta = profile.sim().ctaOf(proto);
         long own = (plan.call().inputCount() + plan.call().outputCount()) * (long) plan.call().dtype().bytes();

@@ -94,13 +94,18 @@ public final class NcclEnv {
     public static final String NCCL_NET_GDR_LEVEL = NetEnvParser.NCCL_NET_GDR_LEVEL;
     /** Read by NCCL's example tuner plugin ({@link TunerConfig}). */
     public static final String NCCL_TUNER_CONFIG_FILE = "NCCL_TUNER_CONFIG_FILE";
+    /** 0 stops NCCL registering the buffers of calls captured in CUDA graphs (src/enqueue.cc; default 1). */
+    public static final String NCCL_GRAPH_REGISTER = "NCCL_GRAPH_REGISTER";
+    /** 0 makes NCCL ignore buffers registered with ncclCommRegister (src/register/register.cc; default 1). */
+    public static final String NCCL_LOCAL_REGISTER = "NCCL_LOCAL_REGISTER";
 
     /** Every variable ccsim reads and applies (any other NCCL_* variable has no effect on a run). */
     public static final List<String> HONOURED = List.of(NCCL_ALGO, NCCL_PROTO, NCCL_BUFFSIZE, NCCL_MIN_NCHANNELS,
             NCCL_MAX_NCHANNELS, NCCL_MIN_NRINGS, NCCL_MAX_NRINGS, NCCL_NTHREADS, NCCL_P2P_DISABLE,
             NCCL_NCHANNELS_PER_NET_PEER, NCCL_P2P_LL_THRESHOLD, NCCL_NVLS_ENABLE,
             NCCL_COLLNET_ENABLE, NCCL_PAT_ENABLE, NCCL_CROSS_NIC, NCCL_PXN_DISABLE, NCCL_IB_HCA, NCCL_NET_GDR_LEVEL,
-            SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE, NCCL_TUNER_CONFIG_FILE);
+            SymkModel.NCCL_SYM_KERNEL, SymkModel.NCCL_SYM_CTAS, SymkModel.NCCL_WIN_ENABLE, NCCL_TUNER_CONFIG_FILE,
+            NCCL_GRAPH_REGISTER, NCCL_LOCAL_REGISTER);
 
     /** MAXCHANNELS (src/include/device.h). */
     public static final int MAX_CHANNELS = 64;
@@ -234,6 +239,8 @@ public final class NcclEnv {
         }
         int nvls = enableLevel(env, NCCL_NVLS_ENABLE);
         int pat = enableLevel(env, NCCL_PAT_ENABLE);
+        registers(env, NCCL_GRAPH_REGISTER); // read where buffers are registered (PerfRunner#setRegisteredP2p); checked here
+        registers(env, NCCL_LOCAL_REGISTER);
         boolean collNet = isSet(env, NCCL_COLLNET_ENABLE) && parseNumber(NCCL_COLLNET_ENABLE, env.get(NCCL_COLLNET_ENABLE)) == 1;
         TunerConfig tuning = isSet(env, NCCL_TUNER_CONFIG_FILE)
                 ? TunerConfig.read(java.nio.file.Path.of(env.get(NCCL_TUNER_CONFIG_FILE))) : null;
@@ -270,6 +277,16 @@ public final class NcclEnv {
                     List.of("0 (disable)", "1 (enable)", "2 (default: enable where supported)"), "out of range");
         }
         return (int) n;
+    }
+
+    /**
+     * Whether NCCL registers user buffers by way of {@code variable} ({@link #NCCL_GRAPH_REGISTER} or
+     * {@link #NCCL_LOCAL_REGISTER}): unset or any number but 0, as NCCL_PARAM reads them (default 1).
+     *
+     * @throws NcclEnvException if the value is not an integer
+     */
+    public static boolean registers(Map<String, String> env, String variable) {
+        return !isSet(env, variable) || parseNumber(variable, env.get(variable)) != 0;
     }
 
     private static boolean isSet(Map<String, String> env, String name) {

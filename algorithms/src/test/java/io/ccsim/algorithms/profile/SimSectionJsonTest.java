@@ -339,4 +339,29 @@ class SimSectionJsonTest {
                 .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.channel_skew_ns");
         assertThatThrownBy(() -> h.sim().withChannelSkew(Double.NaN)).hasMessageContaining("sim.channel_skew_ns must be in [0, 1e6)");
     }
+
+    /** sim.p2p.Simple.registered_channel_bw_gbps: read, written back, positive, and nowhere else. */
+    @Test
+    void registeredChannelBandwidthIsP2pSimplesOnly() {
+        CalibrationProfile h200 = CalibrationProfile.builtin("h200");
+        SimProtocolCosts p2p = h200.sim().get(SimCosts.Family.P2P, Protocol.SIMPLE);
+        assertThat(p2p.hasRegisteredChannelBw()).isTrue();
+        assertThat(p2p.registeredChannelBwGbps()).isEqualTo(40.0);
+        assertThat(h200.sim().get(SimCosts.Family.RING, Protocol.SIMPLE).hasRegisteredChannelBw()).isFalse();
+        String json = h200.toJson();
+        assertThat(CalibrationProfile.parse(json, "round trip")).isEqualTo(h200);
+        String key = "\"registered_channel_bw_gbps\": 40.0";
+        assertThat(json).contains(key);
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace(key, "\"registered_channel_bw_gbps\": -1"), "x.json"))
+                .hasMessageContaining("x.json").hasMessageContaining("$.sim.p2p.Simple.registered_channel_bw_gbps");
+        // the ring's Simple section with the key: refused, naming where and where it belongs
+        String ring = json.replace("\"max_channel_bw_gbps\": 28.297432643013334,",
+                "\"max_channel_bw_gbps\": 28.297432643013334, \"registered_channel_bw_gbps\": 40.0,");
+        assertThat(ring).isNotEqualTo(json);
+        assertThatThrownBy(() -> CalibrationProfile.parse(ring, "x.json"))
+                .hasMessageContaining("$.sim.ring.Simple.registered_channel_bw_gbps").hasMessageContaining("only $.sim.p2p.Simple");
+        // without it a profile still parses, and cannot simulate registered buffers
+        CalibrationProfile none = CalibrationProfile.parse(json.replace(key + ",", ""), "x.json");
+        assertThat(none.sim().get(SimCosts.Family.P2P, Protocol.SIMPLE).hasRegisteredChannelBw()).isFalse();
+    }
 }

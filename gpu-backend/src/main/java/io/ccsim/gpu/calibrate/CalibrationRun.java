@@ -113,8 +113,10 @@ final class CalibrationRun {
         thop.put(LinkClass.NVLINK, Math.max(0.05, tree[1]));
         sim = sim.with(SimCosts.Family.TREE, p, bt.withLatencies(treeBase, thop));
         SimProtocolCosts bq = base.sim().get(SimCosts.Family.P2P, p);
+        // NCCL's registered-buffer send (sim.p2p.Simple.registered_channel_bw_gbps) is not what ccsim's kernels run:
+        // the base profile's value, unmeasured here
         sim = sim.with(SimCosts.Family.P2P, p, new SimProtocolCosts(Math.max(launchUs, p2pInterceptUs), stepNs,
-                bq.hopLatencyUs(), wireGbps, bq.pipelineBytes()));
+                bq.hopLatencyUs(), wireGbps, bq.pipelineBytes()).withRegisteredChannelBwGbps(bq.registeredChannelBwGbps()));
         say.accept(String.format(Locale.ROOT, "calibrate: %-6s p2p intercept %.2f us, channel %.1f GB/s wire, step %.0f ns,"
                 + " ring base %.2f hop %.2f us, tree base %.2f hop %.2f us", p, p2pInterceptUs, wireGbps, stepNs, ringBase, ring[1],
                 treeBase, tree[1]));
