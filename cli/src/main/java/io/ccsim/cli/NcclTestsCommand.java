@@ -251,20 +251,28 @@ final class NcclTestsCommand implements Callable<Integer> {
     /** ccsim's lines of the header: what was simulated, how the numbers differ from a run's, the flags without effect. */
     /**
      * What makes NCCL register this run's point-to-point buffers ({@code "-G 10"}, {@code "-R 1"}), or null: a send/recv
-     * or all-to-all in one process (nccl-tests' -g or -t; the measured case) captured in CUDA graphs under
-     * NCCL_GRAPH_REGISTER=1, or with both buffers registered ({@code -R 1}) under NCCL_LOCAL_REGISTER=1 (src/enqueue.cc,
-     * allowUB; experiments/nccl-tests-h200x4).
+     * or all-to-all with both buffers registered ({@code -R 1}, NCCL_LOCAL_REGISTER=1; nccl-tests allocates them with
+     * ncclMemAlloc, which NCCL maps into the peers' processes too), or captured in CUDA graphs under
+     * NCCL_GRAPH_REGISTER=1 by one process (-g or -t), the measured case (src/enqueue.cc, allowUB;
+     * experiments/nccl-tests-h200x4).
      */
     private String registration(NcclTestsConfig c, RankPlacement place) {
-        boolean p2p = binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
-        if (!p2p || (np != null && np != 1) || place.ranks() < 2) return null;
+        if (!pointToPoint() || place.ranks() < 2) return null;
         try {
             if (c.localRegister() == 1 && NcclEnv.registers(env, NcclEnv.NCCL_LOCAL_REGISTER)) return "-R 1";
-            if (c.cudaGraph() > 0 && NcclEnv.registers(env, NcclEnv.NCCL_GRAPH_REGISTER)) return "-G " + c.cudaGraph();
+            if (c.cudaGraph() > 0 && oneProcess() && NcclEnv.registers(env, NcclEnv.NCCL_GRAPH_REGISTER)) return "-G " + c.cudaGraph();
         } catch (IllegalArgumentException e) {
             throw new UserException(e.getMessage(), e);
         }
         return null;
+    }
+
+    private boolean pointToPoint() {
+        return binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
+    }
+
+    private boolean oneProcess() {
+        return np == null || np == 1;
     }
 
     private List<String> notes(NcclTestsConfig c, Topology topo, RankPlacement place, CalibrationProfile prof, Provenance p,
@@ -277,15 +285,16 @@ final class NcclTestsCommand implements Callable<Integer> {
         n.add("# ccsim: Pid is the process's index, the host the topology's, [0000:bb:00] the GPU's index on its board");
         // NCCL registers a point-to-point call's user buffers when they are registered (-R 1) or the call is captured in a
         // graph (-G), and a peer then writes into them directly
-        boolean p2p = binary.op == CollectiveOp.SEND_RECV || binary.op == CollectiveOp.ALL_TO_ALL;
-        boolean acrossProcesses = p2p && registration == null && c.localRegister() == 1 && place.ranks() > 1;
+        // graphs across processes: NCCL registers what it can map into the peers' processes, which was not measured for
+        // nccl-tests' buffers (PyTorch's cudaMalloc'd ones failed it)
+        boolean graphsAcross = pointToPoint() && registration == null && c.cudaGraph() > 0 && !oneProcess() && place.ranks() > 1;
         List<String> noEffect = registration != null ? c.noEffect().stream().filter(f -> !f.startsWith("-G ") && !f.startsWith("-R "))
-                .toList() : acrossProcesses ? c.noEffect().stream().filter(f -> !f.startsWith("-R ")).toList() : c.noEffect();
+                .toList() : graphsAcross ? c.noEffect().stream().filter(f -> !f.startsWith("-G ")).toList() : c.noEffect();
         if (!noEffect.isEmpty()) n.add("# ccsim: no effect on a simulation: " + String.join(", ", noEffect));
-        if (acrossProcesses) {
-            n.add("# ccsim: -R 1 is not simulated across processes: NCCL registers the buffers where it can map them into the"
-                    + " peers' processes, which was measured in one process only (experiments/nccl-tests-h200x4); these times"
-                    + " are the unregistered calls'");
+        if (graphsAcross) {
+            n.add("# ccsim: -G " + c.cudaGraph() + " across processes is simulated unregistered: NCCL registers a captured call's"
+                    + " buffers where it can map them into the peers' processes, measured in one process only"
+                    + " (experiments/nccl-tests-h200x4; PyTorch's cudaMalloc'd buffers failed it across processes)");
         }
         if (registration != null && notSimulated == null) {
             n.add("# ccsim: " + registration + ": NCCL registers the user buffers and a sender writes each channel's part into"

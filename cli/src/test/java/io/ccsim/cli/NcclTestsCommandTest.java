@@ -137,11 +137,15 @@ class NcclTestsCommandTest {
             CliTest.Result threads = CliTest.run(b, "-t", "2", "-g", "2", "-b", "16M", "-e", "16M", "-G", "10");
             assertThat(threads.out()).as(b + " -t 2").contains(simulated);
             assertThat(time(threads)).as(b + " -t 2").isEqualTo(time(one));
-            // across processes, or with NCCL_GRAPH_REGISTER=0, the calls are the unregistered ones
+            // graphs across processes (measured in one process only), or with NCCL_GRAPH_REGISTER=0: the unregistered calls;
+            // -R 1 across processes registers (PyTorch's ncclMemAlloc'd, registered buffers: pytorch-registered-n4.jsonl)
             CliTest.Result procs = CliTest.run(b, "--np", "4", "-g", "1", "-b", "16M", "-e", "16M", "-G", "10");
-            assertThat(procs.out()).as(b + " --np 4").doesNotContain(simulated)
-                    .contains("-G 10 (CUDA graphs: no host launch cost is simulated anyway)");
+            assertThat(procs.out()).as(b + " --np 4").doesNotContain(simulated).doesNotContain("-G 10 (CUDA graphs")
+                    .contains("# ccsim: -G 10 across processes is simulated unregistered");
             assertThat(time(procs)).as(b + " --np 4").isEqualTo(eager);
+            CliTest.Result procsReg = CliTest.run(b, "--np", "4", "-g", "1", "-b", "16M", "-e", "16M", "-R", "1");
+            assertThat(procsReg.out()).as(b + " --np 4 -R 1").contains("# ccsim: -R 1: NCCL registers the user buffers");
+            assertThat(time(procsReg)).as(b + " --np 4 -R 1").isEqualTo(time(one));
             CliTest.Result off = CliTest.run(Map.of("NCCL_GRAPH_REGISTER", "0"), b, "-g", "4", "-b", "16M", "-e", "16M", "-G", "10");
             assertThat(off.out()).as(b + " NCCL_GRAPH_REGISTER=0").doesNotContain(simulated);
             assertThat(time(off)).as(b + " NCCL_GRAPH_REGISTER=0").isEqualTo(eager);
