@@ -74,4 +74,36 @@ class ValidateFormatsTest {
         assertThat(v.out()).contains("# ccsim validate: 9 rows, topology hgx-h100-4g,");
         assertThat(v.out()).contains("# all rows: < 1 MiB median - max - (0 rows); >= 1 MiB median 0.0% max 0.0% (9 rows)");
     }
+
+    /** perf -R 1's JSON and CSV say their buffers were registered, and validate simulates them so: the rows back exactly. */
+    @Test
+    void registeredRowsReadBackAsRegistered(@TempDir Path dir) throws Exception {
+        for (String op : new String[] {"sendrecv", "all_to_all"}) {
+            for (String format : new String[] {"json", "csv"}) {
+                CliTest.Result p = CliTest.run("perf", "--topology", "hgx-h200", "--gpus", "4", "--op", op, "-b", "4M", "-e", "64M", "-f", "4",
+                        "-R", "1", "--format", format);
+                assertThat(p.code()).as(p.err()).isZero();
+                assertThat(p.out()).contains("registered_buffers");
+                Path f = dir.resolve(op + "." + format);
+                Files.writeString(f, p.out());
+                CliTest.Result v = CliTest.run("validate", "--measured", f.toString());
+                assertThat(v.code()).as(v.err()).isZero();
+                assertThat(v.out()).as(op + " " + format).contains("NCCL registered the user buffers, simulated so")
+                        .contains("# all rows: < 1 MiB median - max - (0 rows); >= 1 MiB median 0.0% max 0.0% (3 rows)");
+                // the same rows without the field are simulated unregistered, and miss
+                Path plain = dir.resolve(op + "-plain." + format);
+                Files.writeString(plain, format.equals("json") ? p.out().replaceAll(",\\s*\"registered_buffers\": \"true\"", "")
+                        : p.out().replaceAll(",registered_buffers", "").replaceAll(",true(\\R)", "$1"));
+                CliTest.Result u = CliTest.run("validate", "--measured", plain.toString());
+                assertThat(u.code()).as(u.err()).isZero();
+                assertThat(u.out()).as(op + " " + format + " unregistered").doesNotContain("median 0.0% max 0.0%");
+            }
+        }
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, CliTest.run("perf", "--topology", "hgx-h200", "--gpus", "2", "--op", "sendrecv", "-b", "4M", "-e", "4M",
+                "-R", "1", "--format", "json").out().replace("\"registered_buffers\": \"true\"", "\"registered_buffers\": \"yes\""));
+        CliTest.Result b = CliTest.run("validate", "--measured", bad.toString());
+        assertThat(b.code()).isEqualTo(1);
+        assertThat(b.err()).contains("$[0].registered_buffers: invalid 'yes'; valid: true");
+    }
 }

@@ -35,13 +35,20 @@ import java.util.OptionalInt;
  * @param ncclPlaced   a fixed plan's all-to-all placed as NCCL places it, each peer's operation on its own channels
  *                     ({@code "placement": "nccl"}: {@code perf --backend cuda}, {@code device alltoall}); false: striped
  *                     over every channel, as the kernels' fidelity sweep runs it
- * @param registered   NCCL registered the call's user buffers (a send/recv or all-to-all captured in CUDA graphs or run
- *                     with {@code -R 1} by one process: {@code P2pSettings#registered}); false otherwise
+ * @param registered   NCCL registered the call's user buffers ({@code P2pSettings#registered}): an nccl-tests log's
+ *                     send/recv or all-to-all captured in CUDA graphs by one process, or a row whose
+ *                     {@link #REGISTERED_FIELD} says so ({@code perf -R 1}); false otherwise
  */
 public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
                           Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
                           Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
                           boolean ncclPlaced, boolean registered) {
+
+    /**
+     * The field of a JSON or CSV row that says NCCL registered its buffers ({@code "true"} or {@code "false"}, absent:
+     * false), as {@code perf -R 1} writes it.
+     */
+    public static final String REGISTERED_FIELD = "registered_buffers";
 
     /** A row whose buffers NCCL did not register. */
     public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,

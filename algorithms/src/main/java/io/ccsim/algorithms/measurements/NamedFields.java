@@ -53,7 +53,21 @@ final class NamedFields {
         if (nodes < 0) throw new IllegalArgumentException(where + ": nodes must be >= 0");
         String gpu = get.apply("gpu");
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, Optional.empty(), Optional.empty(),
-                OptionalInt.empty(), us, nodes, gpu == null ? "" : gpu.trim(), ncclPlaced(where, get.apply("placement")));
+                OptionalInt.empty(), us, nodes, gpu == null ? "" : gpu.trim(), ncclPlaced(where, get.apply("placement")),
+                registered(where, get.apply(MeasuredRow.REGISTERED_FIELD)));
+    }
+
+    /**
+     * Whether a row's {@link MeasuredRow#REGISTERED_FIELD} (null where absent) says NCCL registered its buffers.
+     *
+     * @throws IllegalArgumentException {@code where.registered_buffers: invalid ...} for anything but true or false
+     */
+    static boolean registered(String where, String value) {
+        if (value != null && !value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(where + "." + MeasuredRow.REGISTERED_FIELD + ": invalid '" + value + "'; valid: true"
+                    + " (NCCL registered the call's buffers: perf -R 1), false");
+        }
+        return "true".equals(value);
     }
 
     /**

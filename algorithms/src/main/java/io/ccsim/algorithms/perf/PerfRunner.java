@@ -411,7 +411,8 @@ public final class PerfRunner {
                 .withWorkingSetBytes(workingSetBytes);
         if (proto == Protocol.SIMPLE && env.buffSizeBytes().isPresent()) opts = opts.withBufferBytes(env.buffSizeBytes().getAsLong());
         if (algo == Algorithm.RING) opts = opts.withRingOrders(graph.ringOrders(channels));
-        if (algo == Algorithm.P2P && ncclP2p) opts = opts.withP2p(p2pSettings(channels));
+        // NCCL's placement, or its registered buffers (which only NCCL's plan has)
+        if (algo == Algorithm.P2P && (ncclP2p || registeredP2p)) opts = opts.withP2p(p2pSettings(channels));
         if (algo == Algorithm.COLLNET_DIRECT && graph.collNet().available()) {
             opts = opts.withNetHeads(graph.collNet().headLocals()); // the NICs' GPUs, as NCCL's collNetHeads
         } else if (algo == Algorithm.NVLS_TREE && graph.nNodes() > 1 && graph.nvls().available()) {
