@@ -142,22 +142,7 @@ public final class PerfRunner {
     }
 
     /** Why this communicator's registered point-to-point calls are not simulated, or null where they are. */
-    public String registeredP2pRefusal() {
-        if (graph.nRanks() < 2) return "registered buffers need a peer: one rank sends to itself";
-        if (graph.nNodes() > 1) {
-            return "registered buffers are simulated on one node (NCCL's one-step registered path on an all-NVLink"
-                    + " communicator, measured in experiments/nccl-tests-h200x4); this communicator spans " + graph.nNodes() + " nodes";
-        }
-        if (!profile.sim().get(io.ccsim.algorithms.profile.SimCosts.Family.P2P, Protocol.SIMPLE).hasRegisteredChannelBw()) {
-            return "the profile has no sim.p2p.Simple.registered_channel_bw_gbps (the built-in h100 and h200 profiles have it)";
-        }
-        io.ccsim.algorithms.profile.LinkClass c = graph.tuneInput(CollectiveOp.SEND_RECV, 0).intraClass();
-        if (c != io.ccsim.algorithms.profile.LinkClass.NVLINK) {
-            return "registered buffers are simulated where every GPU pair is NVLink (NCCL's one-step registered path);"
-                    + " this node's GPUs talk over " + c.name().toLowerCase(java.util.Locale.ROOT);
-        }
-        return null;
-    }
+    public String registeredP2pRefusal() { return RegisteredBuffers.refusal(graph, profile); }
 
     /** Whether calls' buffers are registered ({@link #setRegisteredP2p}). */
     public boolean registeredP2p() { return registeredP2p; }
