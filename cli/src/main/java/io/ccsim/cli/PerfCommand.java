@@ -348,7 +348,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         PrintWriter out = spec.commandLine().getOut();
         // registered buffers (-R 1): the readers take "registered_buffers" to simulate the same calls
         List<String> keys = registeredP2pNote ? List.of(io.ccsim.algorithms.measurements.MeasuredRow.REGISTERED_FIELD) : List.of();
-        java.util.function.IntFunction<List<String>> registered = i -> List.of("true");
+        java.util.function.IntFunction<List<String>> registered = i -> keys.isEmpty() ? List.of() : List.of("true");
         switch (format) {
             case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed), keys, registered); break;
             case csv: PerfRowFormats.printCsv(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed), keys, registered); break;

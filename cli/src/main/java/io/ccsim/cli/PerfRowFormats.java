@@ -51,7 +51,7 @@ final class PerfRowFormats {
         for (int i = 0; i < rows.size(); i++) {
             JsonObject o = rowJson(rows.get(i));
             provenance.addTo(o);
-            List<String> v = extra.apply(i);
+            List<String> v = extras(keys, extra, i);
             for (int k = 0; k < keys.size(); k++) o.addProperty(keys.get(k), v.get(k));
             a.add(o);
         }
@@ -79,12 +79,21 @@ final class PerfRowFormats {
                 List<String> values = new ArrayList<>();
                 for (String k : o.keySet()) values.add(o.get(k).getAsString());
                 values.addAll(provenance.csvValues());
-                values.addAll(extra.apply(i));
+                values.addAll(extras(keys, extra, i));
                 csv.printRecord(values);
             }
             csv.flush();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Row i's values of the extra {@code keys}, one a key. */
+    private static List<String> extras(List<String> keys, java.util.function.IntFunction<List<String>> extra, int i) {
+        List<String> v = extra.apply(i);
+        if (v.size() != keys.size()) {
+            throw new IllegalStateException("row " + i + " has " + v.size() + " extra values for the " + keys.size() + " keys " + keys);
+        }
+        return v;
     }
 }
