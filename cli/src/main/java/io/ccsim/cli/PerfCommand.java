@@ -391,6 +391,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     private boolean registeredP2p(CollectiveOp cop, Topology topo, int n, CalibrationProfile prof, NcclEnv nccl) {
         if (register != 1 || (cop != CollectiveOp.SEND_RECV && cop != CollectiveOp.ALL_TO_ALL)) return false;
         if (!parse(() -> NcclEnv.registers(env, NcclEnv.NCCL_LOCAL_REGISTER))) return false;
+        if (n < 2) return false; // a send to oneself is a local copy, which NCCL does not register (addP2pToPlan: !selfSend)
         String why = new PerfRunner(topo, n, prof, nccl, seed).registeredP2pRefusal();
         if (why != null) throw new UserException("-R 1: " + why);
         return true;
@@ -554,12 +555,14 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
                     + " (uncalibrated; NCCL 2.28.9's 11 kernels), the others the normal tuner's");
         } else if (register == 1 && kind.startsWith("simulated")) {
-            out.println(cop == CollectiveOp.SEND_RECV || cop == CollectiveOp.ALL_TO_ALL
-                    ? registeredP2pNote ? "# -R 1: both buffers registered with NCCL: a sender writes each channel's part into the"
+            boolean p2p = cop == CollectiveOp.SEND_RECV || cop == CollectiveOp.ALL_TO_ALL;
+            out.println(!p2p ? "# -R 1: registered buffers are simulated for send_recv and all_to_all; " + cop.cliName()
+                    + "'s times are its unregistered calls'"
+                    : registeredP2pNote ? "# -R 1: both buffers registered with NCCL: a sender writes each channel's part into the"
                     + " receiver's buffer, one step, no FIFO (sim.p2p.Simple.registered_channel_bw_gbps, fitted to"
-                    + " experiments/nccl-tests-h200x4)" : "# -R 1: no effect: NCCL_LOCAL_REGISTER=0"
-                    : "# -R 1: registered buffers are simulated for send_recv and all_to_all; " + cop.cliName()
-                    + "'s times are its unregistered calls'");
+                    + " experiments/nccl-tests-h200x4)"
+                    : nRanks < 2 ? "# -R 1: no effect on one rank: its send to itself is a local copy, which NCCL does not register"
+                    : "# -R 1: no effect: NCCL_LOCAL_REGISTER=0");
         }
         out.println("#");
         // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch
