@@ -109,8 +109,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 
-    /** Whether -R 1 registered this run's point-to-point buffers (set by {@link #call()}). */
-    private boolean registeredP2pNote;
+    /** What -R 1 did to this simulated run (set by {@link #call()}). */
+    private PerfRegistration registration = PerfRegistration.NONE;
 
     /** The footer's word on how {@code --sim-mode auto} chose the folded run ("" without auto). */
     private String autoNote = "";
@@ -218,11 +218,10 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                 throw new UserException(e.getMessage(), e);
             }
         }
-        boolean registered = registeredP2p(cop, topo, n, prof, nccl);
-        registeredP2pNote = registered;
+        registration = PerfRegistration.of(register, cop, n, () -> new PerfRunner(topo, n, prof, nccl, seed), env);
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, n, prof, nccl, seed, symk, simMode == SimMode.full
                 ? io.ccsim.algorithms.sim.SimExecution.Folding.NONE : io.ccsim.algorithms.sim.SimExecution.Folding.RANKS, nodes,
-                noLaw == null ? null : noLaw.getMessage(), foldedBudget, registered);
+                noLaw == null ? null : noLaw.getMessage(), foldedBudget, registration.registered());
         PerfRunner runner = setup.runner(session);
         List<Long> todo = new ArrayList<>();
         for (long s : sizes) {
@@ -347,7 +346,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         }
         PrintWriter out = spec.commandLine().getOut();
         // registered buffers (-R 1): the readers take "registered_buffers" to simulate the same calls
-        List<String> keys = registeredP2pNote ? List.of(io.ccsim.algorithms.measurements.MeasuredRow.REGISTERED_FIELD) : List.of();
+        List<String> keys = registration.registered() ? List.of(io.ccsim.algorithms.measurements.MeasuredRow.REGISTERED_FIELD) : List.of();
         java.util.function.IntFunction<List<String>> registered = i -> keys.isEmpty() ? List.of() : List.of("true");
         switch (format) {
             case json: PerfRowFormats.printJson(out, rows, Provenance.of(profile, prof, topo, runner.graph(), seed), keys, registered); break;
@@ -380,21 +379,6 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     /** The text output's line naming the chart written (none in JSON or CSV, which stay parseable). */
     private void chartLine(PrintWriter out, ChartFile.Written w) {
         if (format == Format.text) out.printf(Locale.ROOT, "# chart: %s (%s)%n", chart, w.describe());
-    }
-
-    /**
-     * Whether {@code -R 1} registers this run's point-to-point buffers: a send_recv or all_to_all under
-     * NCCL_LOCAL_REGISTER=1 on a communicator that {@link PerfRunner#registeredP2pRefusal} accepts.
-     *
-     * @throws UserException naming -R 1 and why, where the registered path is not simulated
-     */
-    private boolean registeredP2p(CollectiveOp cop, Topology topo, int n, CalibrationProfile prof, NcclEnv nccl) {
-        if (register != 1 || (cop != CollectiveOp.SEND_RECV && cop != CollectiveOp.ALL_TO_ALL)) return false;
-        if (!parse(() -> NcclEnv.registers(env, NcclEnv.NCCL_LOCAL_REGISTER))) return false;
-        if (n < 2) return false; // a send to oneself is a local copy, which NCCL does not register (addP2pToPlan: !selfSend)
-        String why = new PerfRunner(topo, n, prof, nccl, seed).registeredP2pRefusal();
-        if (why != null) throw new UserException("-R 1: " + why);
-        return true;
     }
 
     /** Refuses the options that only the simulated backend has (one-sided memory, symmetric kernels, -n). */
@@ -554,15 +538,8 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
         if (register == 2) {
             out.println("# -R 2: both buffers in symmetric windows: eligible calls run NCCL's symmetric kernel choice"
                     + " (uncalibrated; NCCL 2.28.9's 11 kernels), the others the normal tuner's");
-        } else if (register == 1 && kind.startsWith("simulated")) {
-            boolean p2p = cop == CollectiveOp.SEND_RECV || cop == CollectiveOp.ALL_TO_ALL;
-            out.println(!p2p ? "# -R 1: registered buffers are simulated for send_recv and all_to_all; " + cop.cliName()
-                    + "'s times are its unregistered calls'"
-                    : registeredP2pNote ? "# -R 1: both buffers registered with NCCL: a sender writes each channel's part into the"
-                    + " receiver's buffer, one step, no FIFO (sim.p2p.Simple.registered_channel_bw_gbps, fitted to"
-                    + " experiments/nccl-tests-h200x4)"
-                    : nRanks < 2 ? "# -R 1: no effect on one rank: its send to itself is a local copy, which NCCL does not register"
-                    : "# -R 1: no effect: NCCL_LOCAL_REGISTER=0");
+        } else if (registration.header() != null && kind.startsWith("simulated")) {
+            out.println(registration.header());
         }
         out.println("#");
         // nccl-tests' columns, then ccsim's algo (as wide as its longest name: NVLSTree, NCCL's kernel names), proto, nch
