@@ -14,6 +14,8 @@
 #   nccl-sendrecv      NCCL send/recv at n = 4 (tools/nccl-measure/measure.py)             -> OUTDIR/nccl-sendrecv/
 #   nccl-p2p:N         NCCL's all-to-all and send/recv at n = N, default, LL and Simple forced
 #                      (tools/nccl-measure/p2p_protocol.py)                           -> OUTDIR/nccl-p2p-nN.jsonl
+#   registered:N       PyTorch's send/recv and all-to-all at n = N on caching-allocator and NCCL-registered
+#                      buffers, eager and graphed (tools/nccl-measure/registered_p2p.py) -> OUTDIR/registered-nN/
 #   perf:OP            `ccsim perf --backend cuda` 1 MiB .. 512 MiB by 8 on $GPUS GPUs     -> OUTDIR/perf_OP.json
 #   holdout:N          every op (and the tree all-reduce) at n = N, 12 KiB .. 192 MiB by 4 -> OUTDIR/perf-nN.json
 #   channels:N:OPS     ring channel sweep at n = N, 4 .. 64 forced channels, 16 .. 256 MiB,
@@ -95,6 +97,8 @@ step() {  # STEP DIR
     nccl-p2p:*) NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT python3 tools/nccl-measure/p2p_protocol.py \
                   "$2/nccl-p2p-n${1#nccl-p2p:}.jsonl" --n "${1#nccl-p2p:}" > "$2/nccl-p2p-n${1#nccl-p2p:}.log" 2>&1
                 echo "nccl-p2p:${1#nccl-p2p:} rc=$?" ;;
+    registered:*) timeout 240 python3 "$R/tools/nccl-measure/registered_p2p.py" "$2/registered-n${1#registered:}" "${1#registered:}" \
+                    > "$2/registered-n${1#registered:}.log" 2>&1; echo "registered:${1#registered:} rc=$?" ;;
     nccl-allreduce) nccl_allreduce ;;
     nccl-sendrecv) timeout 70 python3 "$R/tools/nccl-measure/measure.py" --out "$2/nccl-sendrecv" --ns 4 --ops sendrecv \
                      --modes default --budget-s 45 > "$2/nccl-sendrecv.log" 2>&1; echo "nccl-sendrecv rc=$?" ;;
@@ -107,9 +111,9 @@ step() {  # STEP DIR
 
 for s in "$@"; do  # refuse a typo before the lease's minutes go
   case ${s#repeat:} in
-    topo|timing|matrix|calibrate|fidelity|alltoall|skew|nccl-allreduce|nccl-sendrecv|nccl-p2p:[0-9]*|perf:?*|holdout:[0-9]*|channels:[0-9]*:?*) ;;
-    *) echo "run.sh: unknown step '$s'; valid: topo timing matrix calibrate fidelity skew nccl-allreduce" \
-            "nccl-sendrecv nccl-p2p:N perf:OP holdout:N channels:N:OPS repeat:STEP" >&2; exit 2 ;;
+    topo|timing|matrix|calibrate|fidelity|alltoall|skew|nccl-allreduce|nccl-sendrecv|nccl-p2p:[0-9]*|registered:[0-9]*|perf:?*|holdout:[0-9]*|channels:[0-9]*:?*) ;;
+    *) echo "run.sh: unknown step '$s'; valid: topo timing matrix calibrate fidelity alltoall skew nccl-allreduce" \
+            "nccl-sendrecv nccl-p2p:N registered:N perf:OP holdout:N channels:N:OPS repeat:STEP" >&2; exit 2 ;;
   esac
 done
 
