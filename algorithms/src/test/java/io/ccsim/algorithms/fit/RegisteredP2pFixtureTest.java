@@ -48,22 +48,21 @@ class RegisteredP2pFixtureTest {
         return n % 2 == 1 ? e.get(n / 2) : (e.get(n / 2 - 1) + e.get(n / 2)) / 2;
     }
 
+    /** The files of {@code op} (sendrecv, alltoall): every graph file of the three leases, the fitted one included. */
+    private static List<String> graphFiles(String op) {
+        return List.of(op + "-g4-graph-reg.txt", op + "-g4-graph.txt", op + "-t4-graph.txt", op + "-g2-graph.txt",
+                op + "-t2-graph.txt", "lease2/" + op + "-g4-graph.txt", "lease2/" + op + "-t4-graph.txt",
+                "lease3/" + op + "-g2-graph.txt", "lease3/" + op + "-t2-graph.txt");
+    }
+
     @Test
     void registeredSendRecvIsPredictedWithinSixPercent() throws IOException {
-        for (String f : List.of("sendrecv-g4-graph-reg.txt", "sendrecv-g4-graph.txt", "sendrecv-t4-graph.txt",
-                "sendrecv-g2-graph.txt", "sendrecv-t2-graph.txt", "lease2/sendrecv-g4-graph.txt", "lease2/sendrecv-t4-graph.txt",
-                "lease3/sendrecv-g2-graph.txt", "lease3/sendrecv-t2-graph.txt")) {
-            assertThat(medianError(simpleRowsFrom1MiB(f))).as(f).isLessThan(0.06);
-        }
+        for (String f : graphFiles("sendrecv")) assertThat(medianError(simpleRowsFrom1MiB(f))).as(f).isLessThan(0.06);
     }
 
     @Test
     void registeredAllToAllIsPredictedWithinEightPercent() throws IOException {
-        for (String f : List.of("alltoall-g4-graph-reg.txt", "alltoall-g4-graph.txt", "alltoall-g2-graph.txt",
-                "alltoall-t4-graph.txt", "alltoall-t2-graph.txt", "lease2/alltoall-g4-graph.txt", "lease2/alltoall-t4-graph.txt",
-                "lease3/alltoall-g2-graph.txt", "lease3/alltoall-t2-graph.txt")) {
-            assertThat(medianError(simpleRowsFrom1MiB(f))).as(f).isLessThan(0.08);
-        }
+        for (String f : graphFiles("alltoall")) assertThat(medianError(simpleRowsFrom1MiB(f))).as(f).isLessThan(0.08);
     }
 
     @Test
