@@ -48,7 +48,8 @@ final class ValidationChart {
         for (ValidateCommand.Compared c : sorted) {
             boolean swept = c.m().channels() > 0 && sizesPerSweep.get(sweepKey(c)).size() > 1;
             String title = c.m().op().cliName() + ", " + c.n() + " ranks, "
-                    + (swept ? c.m().channels() + " channels" : c.m().channels() > 0 ? "channels as measured" : "NCCL's choice");
+                    + (swept ? c.m().channels() + " channels" : c.m().channels() > 0 ? "channels as measured" : "NCCL's choice")
+                    + (c.m().registered() ? ", registered buffers" : ""); // a panel of its own: a different path
             panels.computeIfAbsent(title, k -> new LinkedHashMap<>()).computeIfAbsent(seriesLabel(c), k -> new ArrayList<>()).add(c);
         }
         List<JFreeChart> charts = new ArrayList<>();

@@ -95,6 +95,17 @@ class ChartsTest {
         assertThat(text.contains("auto")).as("no 'auto' label").isFalse();
     }
 
+    /** A log NCCL registered (graphs in one process) and an eager one of the same op and ranks: a panel each. */
+    @Test
+    void validateGivesRegisteredBuffersTheirOwnPanel(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("registered.svg");
+        String d = GpuCommandsTest.EXPERIMENTS + "nccl-tests-h200x4/";
+        CliTest.Result r = CliTest.run("validate", "--measured", d + "sendrecv-g4-graph.txt", d + "sendrecv-g4.txt", "--chart", svg.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("2 panels");
+        assertHas(svgText(svg), "sendrecv, 4 ranks, NCCL's choice, registered buffers", "sendrecv, 4 ranks, NCCL's choice<");
+    }
+
     @Test
     void scenarioTimelineShowsTheStalledCollectivesAndTheProcessEnds(@TempDir Path dir) throws Exception {
         Path svg = dir.resolve("timeline.svg");
