@@ -80,9 +80,12 @@ record NcclTestsLog(String source, List<Section> sections) {
      * @param graphLaunches    the header's {@code graph: N} ({@code -G N}: calls captured in CUDA graphs), 0 if eager
      *                         or not printed
      * @param processes        distinct process ids of the rank lines (0 if none)
+     * @param graphRegisterOff whether NCCL's output in the log, up to this section, says NCCL_GRAPH_REGISTER=0 (its
+     *                         {@code NCCL INFO NCCL_GRAPH_REGISTER set by environment to 0.}, printed with NCCL_DEBUG=INFO
+     *                         and the ENV subsystem): NCCL then does not register the buffers of captured calls
      */
     record Section(CollectiveOp op, int ranks, int hosts, List<String> gpus, List<Row> rows, OptionalDouble avgBusBandwidth,
-                   long outOfBounds, int graphLaunches, int processes) { }
+                   long outOfBounds, int graphLaunches, int processes, boolean graphRegisterOff) { }
 
     /** Malformed nccl-tests text; the message names the source and line. */
     static final class FormatException extends IllegalArgumentException {
@@ -99,6 +102,8 @@ record NcclTestsLog(String source, List<Section> sections) {
             "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
     /** The run's header ({@code # nThread 1 nGpus 4 ... graph: 10 unalign: 0}): its CUDA-graph launches. */
     private static final Pattern GRAPH = Pattern.compile("#\\s*nThread\\s+\\d+\\s+nGpus\\s+\\d+.*\\bgraph:\\s*(\\d+)");
+    /** NCCL's line for a parameter set in the environment (src/misc/param.cc ncclLoadParam). */
+    private static final Pattern GRAPH_REGISTER = Pattern.compile("NCCL INFO NCCL_GRAPH_REGISTER set by environment to (-?\\d+)");
     /** The most ranks a log may name (NCCL's rank is an int; 2^24 is 100 times the largest jobs run). */
     private static final long MAX_RANKS = 1L << 24;
     private static final Pattern TAG = Pattern.compile("\\[\\d+(?:,\\d+)?\\](?:<std(?:out|err)>:)?");
@@ -126,6 +131,7 @@ record NcclTestsLog(String source, List<Section> sections) {
         String src = source == null ? "<text>" : source;
         List<Section> sections = new ArrayList<>();
         Builder cur = new Builder(defaultOp);
+        boolean graphRegisterOff = false; // NCCL prints its environment once a process: it holds for later sections
         String[] lines = text.split("\r?\n", -1);
         for (int i = 0; i < lines.length; i++) {
             String raw = lines[i];
@@ -133,6 +139,11 @@ record NcclTestsLog(String source, List<Section> sections) {
             String line = TAG.matcher(raw).replaceAll(" ").trim();
             if (line.isEmpty()) continue;
             Matcher m;
+            if ((m = GRAPH_REGISTER.matcher(line)).find()) {
+                graphRegisterOff = parseLong(m.group(1), "NCCL_GRAPH_REGISTER", src, lineNo) == 0;
+                cur.graphRegisterOff = graphRegisterOff;
+                continue;
+            }
             if ((m = COLLECTIVE_LINE.matcher(line)).find()) {
                 CollectiveOp op = opOf(m.group(1), src, lineNo);
                 if (line.contains("concluded")) {
@@ -140,10 +151,12 @@ record NcclTestsLog(String source, List<Section> sections) {
                     continue;
                 }
                 cur = switchSection(sections, cur, op);
+                cur.graphRegisterOff |= graphRegisterOff;
                 continue;
             }
             if (!line.startsWith("#") && (m = BINARY.matcher(line)).find() && !looksLikeRow(line)) {
                 cur = switchSection(sections, cur, opOf(m.group(1), src, lineNo));
+                cur.graphRegisterOff |= graphRegisterOff;
                 continue;
             }
             if ((m = AVG.matcher(line)).find()) {
@@ -351,6 +364,7 @@ record NcclTestsLog(String source, List<Section> sections) {
         final java.util.Set<String> hosts = new java.util.HashSet<>();
         final java.util.Set<String> pids = new java.util.HashSet<>();
         int graphLaunches;
+        boolean graphRegisterOff;
         final java.util.Set<String> gpus = new java.util.LinkedHashSet<>();
         NcclTestsColumns columns;
         final List<Row> rows = new ArrayList<>();
@@ -367,7 +381,8 @@ record NcclTestsLog(String source, List<Section> sections) {
         }
 
         Section build() {
-            return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob, graphLaunches, pids.size());
+            return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob, graphLaunches, pids.size(),
+                    graphRegisterOff);
         }
     }
 }

@@ -46,13 +46,14 @@ final class NcclTestsRows {
 
     /**
      * Whether NCCL registered the user buffers of section {@code s}'s point-to-point calls: send/recv or all-to-all
-     * captured in CUDA graphs ({@code -G}, NCCL_GRAPH_REGISTER's default) by one process driving several GPUs. The log
-     * says neither -R nor NCCL's variables, so -R 1 and NCCL_GRAPH_REGISTER=0 are not seen (experiments/nccl-tests-h200x4:
-     * its -R 1 and NCCL_GRAPH_REGISTER=0 files print what an eager and a graph run print).
+     * captured in CUDA graphs ({@code -G}) by one process driving several GPUs, unless NCCL's own output in the log says
+     * NCCL_GRAPH_REGISTER=0 ({@link NcclTestsLog.Section#graphRegisterOff}). The table does not say -R, and without
+     * NCCL_DEBUG=INFO nothing says NCCL_GRAPH_REGISTER: such logs read as what an eager or a graph run prints
+     * (experiments/nccl-tests-h200x4's -R1 and -graph-noreg files).
      */
     static boolean registeredByGraphs(NcclTestsLog.Section s) {
         return (s.op() == CollectiveOp.SEND_RECV || s.op() == CollectiveOp.ALL_TO_ALL) && s.graphLaunches() > 0
-                && s.processes() == 1 && s.ranks() > 1;
+                && s.processes() == 1 && s.ranks() > 1 && !s.graphRegisterOff();
     }
 
     /** The measured row of {@code r}, {@code ranks} on {@code hosts} hosts of {@code gpu}s (0, 0, "": unknown). */

@@ -50,6 +50,19 @@ class NcclTestsLogTest {
         assertThat(registered(Measurements.read("s.txt", log("sendrecv", 0, "1447", "1447"), false))).containsOnly(false);
         assertThat(registered(Measurements.read("s.txt", log("sendrecv", 10, "1447", "1448"), false))).containsOnly(false);
         assertThat(registered(Measurements.read("r.txt", log("all_reduce", 10, "1447", "1447"), false))).containsOnly(false);
+        // NCCL's own output (NCCL_DEBUG=INFO) saying NCCL_GRAPH_REGISTER=0, before or within the section: not registered;
+        // saying 1: registered
+        String env = "vm:1447:1447 [0] NCCL INFO NCCL_GRAPH_REGISTER set by environment to %s.\n";
+        String graphed = log("sendrecv", 10, "1447", "1447");
+        String within = graphed.replace("# Using devices\n", "# Using devices\n" + String.format(env, "0"));
+        assertThat(within).isNotEqualTo(graphed);
+        assertThat(NcclTestsLog.parse(within, "s.txt").sections().get(0).graphRegisterOff()).isTrue();
+        assertThat(registered(Measurements.read("s.txt", within, false))).containsOnly(false);
+        assertThat(registered(Measurements.read("s.txt", String.format(env, "0") + graphed, false))).containsOnly(false);
+        assertThat(registered(Measurements.read("s.txt", String.format(env, "1") + graphed, false))).containsOnly(true);
+        // a later section of the same process keeps what NCCL printed once
+        String two = within + log("alltoall", 10, "1447", "1447");
+        assertThat(registered(Measurements.read("s.txt", two, false))).containsOnly(false);
     }
 
     private static java.util.List<Boolean> registered(MeasuredFile f) {
