@@ -179,7 +179,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                 MeasuredTarget target = MeasuredTarget.of(m, n, topology);
                 PerfRunner runner = runners.computeIfAbsent(Map.entry(target, m.registered()), t -> runner(m, t.getKey(), nccl));
                 if (target.differsFrom(m.gpu())) {
-                    fileNotes.add("# note: " + m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "") + " was measured on " + m.gpu()
+                    fileNotes.add("# note: " + fileOf(m) + " was measured on " + m.gpu()
                             + "; simulated on " + runner.graph().nRanks() + " ranks of " + target.topology() + " as --topology asks");
                 }
                 session.control().setWatcher(sim -> progress.show(what + String.format(Locale.ROOT, ": %.0f %%", 100 * runner.runningFraction()),
@@ -208,10 +208,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
         PerfRunner runner = new PerfRunner(topo, t.ranks(), prof, nccl, seed);
         runner.setRunControl(session.control());
         if (m.registered()) { // NCCL registered the buffers: simulated so where ccsim can, else said
-            String file = m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "");
             String why = runner.registeredP2pRefusal();
             if (why == null) runner.setRegisteredP2p(true);
-            fileNotes.add("# note: " + file + ": send/recv or all-to-all captured in CUDA graphs by one process: NCCL"
+            fileNotes.add("# note: " + fileOf(m) + ": send/recv or all-to-all captured in CUDA graphs by one process: NCCL"
                     + " registered the user buffers, " + (why == null ? "simulated so (a sender writes each channel's part into the"
                     + " receiver's buffer; sim.p2p.Simple.registered_channel_bw_gbps)" : "not simulated (" + why + "): these rows"
                     + " are simulated unregistered"));
@@ -224,6 +223,11 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
     private CalibrationProfile profile(Topology topo) {
         CalibrationProfile named = builtinNamed();
         return named != null ? named : SimSetup.profile(profile == null ? null : Path.of(profile), topo);
+    }
+
+    /** The file a row came from: its {@code where} without the line number or JSON path. */
+    private static String fileOf(MeasuredRow m) {
+        return m.where().replaceFirst("(:\\s*\\$.*|:\\d+)$", "");
     }
 
     /** The built-in profile {@code --profile} names (where no file of that name exists), or null. */
