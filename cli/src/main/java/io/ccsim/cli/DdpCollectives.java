@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * The times of {@code ccsim ddp}'s collectives by its {@code --sim-mode}: each distinct call (op, size, type) simulated
  * once, folded (exact) on the target cluster, or extrapolated from exact simulations on fewer of the same nodes
  * ({@link Extrapolator}, as {@code perf --sim-mode extrapolated} reads a size), or, under {@code auto}, extrapolated
- * where NCCL's choice at the target has a scaling law and folded where it has none. What each call was found by is
+ * where NCCL's choice at the target has a scaling law and folded where it has none, or one that reads it beyond the
+ * scale goals' bound on a target small enough to fold ({@link AutoAtTarget}). What each call was found by is
  * kept for the output ({@link #found}).
  *
  * <p>Contract: in extrapolated mode a call whose choice has no law is refused with {@link UserException}, one line
@@ -35,7 +36,7 @@ final class DdpCollectives implements CollectiveCosts {
      *
      * @param extrapolation the law's reading at the target, or null where the call was simulated folded
      * @param whyFolded     under {@code --sim-mode auto}, why a call was simulated folded (NCCL's choice has no law
-     *                      there); null otherwise
+     *                      there, or one beyond the scale goals' bound: {@link AutoAtTarget}); null otherwise
      */
     record Found(CollectiveOp op, long bytes, DataType dtype, CollectiveCost cost, Extrapolation extrapolation,
                  String whyFolded) { }
@@ -97,6 +98,9 @@ final class DdpCollectives implements CollectiveCosts {
             throw new UserException("ddp --sim-mode extrapolated: " + e.getMessage() + "; valid here: --sim-mode auto"
                     + " (folded where no law serves) or folded, or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
         }
+        if (target != null && AutoAtTarget.simulates(p, extrapolator.target().nRanks(), true)) {
+            return fold(op, bytes, dtype, AutoAtTarget.why(p, extrapolator.target().nodes()));
+        }
         List<Plan> plans = new ArrayList<>();
         for (Extrapolator.Sample s : p.samples()) plans.add(extrapolator.samplePlan(p, s));
         session.budget().check("ddp --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(), plans, n), 1, 0);
@@ -148,7 +152,7 @@ final class DdpCollectives implements CollectiveCosts {
         List<String> lines = new ArrayList<>();
         if (read.isEmpty()) {
             lines.add(String.format(Locale.ROOT, "# mode: folded (exact)%s: no collective's choice at %,d nodes has a"
-                    + " scaling law", auto ? " (--sim-mode auto)" : "", extrapolator.target().nodes()));
+                    + " scaling law that reads it within the scale goals' 2 %%", auto ? " (--sim-mode auto)" : "", extrapolator.target().nodes()));
         } else {
             lines.addAll(ExtrapolatedPerf.modeLines(read, extrapolator.target().nodes(), auto, true));
         }

@@ -25,24 +25,33 @@ import java.util.TreeMap;
 /**
  * {@code perf --sim-mode extrapolated}: the rows of a cluster too large to simulate, each from exact (folded)
  * simulations of NCCL's choice at the target on fewer of the same nodes and the choice's scaling law
- * ({@link Extrapolator}). The target is never built; the budget covers the sample clusters and simulations only.
+ * ({@link Extrapolator}). The target is never built, but where {@code --sim-mode auto} simulates a size there
+ * ({@link AutoAtTarget}: a law that misses the scale goals' 2 % on a target that folds); the budget covers the clusters
+ * built and the simulations.
  *
  * <p>Contract: refuses, before simulating, a topology file (it may be faulty or uneven: a degraded link makes the
  * run asymmetric, which no law of the node count describes), {@code -n} &gt; 1, {@code -R 2}, {@code --symm-mem},
  * and any size whose choice at the target has no law, each in one line naming what is valid. The text output ends
  * with {@code # mode: extrapolated ...}: the node counts simulated, each size's law, its fit and the law's measured
- * error bound.
+ * error bound; sizes simulated at the target have a {@code # mode: folded (exact) at N nodes ...} part of their own,
+ * and their JSON and CSV rows say {@code sim_mode} "folded", no law and a bound of 0.
  */
 final class ExtrapolatedPerf {
     private final PerfCommand cmd;
     private final Main.Session session;
     private SampleClusters clusters;
 
-    /** One sample simulation of one size: which size, which sample. */
+    /** One simulation of one size: which size, which sample ({@link #AT_TARGET}: the target itself). */
     private record Item(int size, int sample) { }
 
-    /** A sample's time and what simulating it took. */
-    private record SampleRun(double us, long events, long flows) { }
+    /** {@link Item#sample} of a size simulated at the target itself ({@link AutoAtTarget}). */
+    private static final int AT_TARGET = -1;
+
+    /**
+     * A simulation's time and what it took; {@code simulated} of {@code workers} workers where it ran at the target
+     * (0 of 0 for a sample).
+     */
+    private record SampleRun(double us, long events, long flows, long simulated, long workers) { }
 
     ExtrapolatedPerf(PerfCommand cmd, Main.Session session) {
         this.cmd = cmd;
@@ -60,11 +69,20 @@ final class ExtrapolatedPerf {
         Extrapolator ex = start.extrapolator();
         ex.setSampleNodes(samples);
         List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
+        // auto with its own samples: the sizes no law reads to the scale goals' bound run at the target where it fits
+        boolean targetFits = auto && samples == null && ex.target().nRanks() <= AutoAtTarget.MAX_GPUS
+                && cmd.catalogFits(nccl, Math.min(threads, plans.size()), cop);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
-            for (int j = 0; j < plans.get(i).samples().size(); j++) {
-                samplePlans.add(ex.samplePlan(plans.get(i), plans.get(i).samples().get(j)));
+            Extrapolator.SizePlan p = plans.get(i);
+            if (AutoAtTarget.simulates(p, ex.target().nRanks(), targetFits)) {
+                samplePlans.add(ex.targetPlan(p, ex.runnerAt(ex.target().nodes())));
+                items.add(new Item(i, AT_TARGET));
+                continue;
+            }
+            for (int j = 0; j < p.samples().size(); j++) {
+                samplePlans.add(ex.samplePlan(p, p.samples().get(j)));
                 items.add(new Item(i, j));
             }
         }
@@ -75,16 +93,28 @@ final class ExtrapolatedPerf {
         Progress progress = cmd.progressOption.open(cmd.spec.commandLine().getErr(), session);
         long[] work = new long[items.size()];
         for (int i = 0; i < work.length; i++) work[i] = progress.enabled() ? samplePlans.get(i).totalSteps() : 1;
-        Sweep<Item, SampleRun> sweep = new Sweep<>(items, work, i -> label(plans, items.get(i)), progress, session.control());
+        Sweep<Item, SampleRun> sweep = new Sweep<>(items, work, i -> label(plans, items.get(i), ex.target().nodes()),
+                progress, session.control());
+        ThreadLocal<PerfRunner> atTarget = new ThreadLocal<>();   // one runner on the target per thread, when needed
         List<SampleRun> runs;
         try {
             runs = sweep.run(() -> null, threads, (none, item, part) -> {
                 Extrapolator.SizePlan p = plans.get(item.size());
+                if (item.sample() == AT_TARGET) {
+                    PerfRunner r = atTarget.get();
+                    if (r == null) {
+                        r = ex.runnerAt(ex.target().nodes());
+                        atTarget.set(r);
+                    }
+                    part.runner(r);
+                    double us = ex.simulateAtTarget(p, r).timeUs();
+                    return new SampleRun(us, r.lastEvents(), r.lastFlows(), r.lastSimulatedWorkers(), r.lastWorkers());
+                }
                 Extrapolator.Sample s = p.samples().get(item.sample());
                 PerfRunner r = ex.runnerAt(s.nodes());
                 part.runner(r);
                 double us = ex.simulate(p, s, r);
-                return new SampleRun(us, r.lastEvents(), r.lastFlows());
+                return new SampleRun(us, r.lastEvents(), r.lastFlows(), 0, 0);
             });
         } catch (IllegalArgumentException e) {   // the planner refusing the choice on a sample
             throw new UserException("perf --sim-mode extrapolated: " + e.getMessage(), e);
@@ -156,11 +186,13 @@ final class ExtrapolatedPerf {
         Map<String, Double> laws = new TreeMap<>();
         int served = 0;
         int counted = 0;
+        boolean targetFits = gpus <= AutoAtTarget.MAX_GPUS && cmd.catalogFits(nccl, Math.min(threads, sizes.length), cop);
         for (long s : sizes) {
             if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;
             counted++;
             try {
                 Extrapolator.SizePlan p = ex.plan(cop, s, dt, ro, cmd.root);
+                if (AutoAtTarget.simulates(p, gpus, targetFits)) continue;   // auto would simulate it here too
                 laws.merge(p.law().name(), p.law().errorBoundPct(p.algo()), Math::max);
                 served++;
             } catch (RuntimeException e) {   // no law, a refused regime, or nothing to choose: auto runs it folded too
@@ -207,22 +239,47 @@ final class ExtrapolatedPerf {
         }
     }
 
-    private static String label(List<Extrapolator.SizePlan> plans, Item item) {
+    private static String label(List<Extrapolator.SizePlan> plans, Item item, int targetNodes) {
         Extrapolator.SizePlan p = plans.get(item.size());
         return String.format(Locale.ROOT, "perf %s %s %s on %d nodes", p.op().cliName(), Sizes.human(p.bytes()), p.choice(),
-                p.samples().get(item.sample()).nodes());
+                item.sample() == AT_TARGET ? targetNodes : p.samples().get(item.sample()).nodes());
     }
 
-    /** Fits every size whose samples all ran, prints them, and returns the exit code. */
+    /** A size's row and how it was found: a law's reading, or (law null) its simulation at the target. */
+    private record Served(PerfRow row, Extrapolation law) { }
+
+    /**
+     * Fits every size whose samples all ran (takes a size simulated at the target as it ran), prints them, and returns
+     * the exit code.
+     */
     private int print(Extrapolator ex, List<Extrapolator.SizePlan> plans, List<Item> items, List<SampleRun> runs,
                       CollectiveOp cop, long[] sizes, CalibrationProfile prof, String targetName, double wall,
                       RunStoppedException stopped, boolean auto) {
+        List<Served> served = new ArrayList<>();
         List<Extrapolation> done = new ArrayList<>();
+        List<Extrapolator.SizePlan> atTarget = new ArrayList<>();
         List<Long> missing = new ArrayList<>();
         long events = 0;
         long flows = 0;
+        long simulated = 0;
+        long workers = 0;
         int at = 0;
-        for (Extrapolator.SizePlan p : plans) {
+        for (int i = 0; i < plans.size(); i++) {
+            Extrapolator.SizePlan p = plans.get(i);
+            if (items.get(at).sample() == AT_TARGET) {
+                SampleRun r = runs.get(at++);
+                if (r == null) {
+                    missing.add(p.bytes());
+                    continue;
+                }
+                events += r.events();
+                flows += r.flows();
+                simulated = Math.max(simulated, r.simulated());
+                workers = Math.max(workers, r.workers());
+                atTarget.add(p);
+                served.add(new Served(ex.rowAt(p, r.us()), null));
+                continue;
+            }
             double[] us = new double[p.samples().size()];
             boolean complete = true;
             for (int j = 0; j < us.length; j++, at++) {
@@ -235,25 +292,43 @@ final class ExtrapolatedPerf {
                 events += r.events();
                 flows += r.flows();
             }
-            if (complete) done.add(ex.fit(p, us));
-            else missing.add(p.bytes());
+            if (complete) {
+                Extrapolation e = ex.fit(p, us);
+                done.add(e);
+                served.add(new Served(e.row(), e));
+            } else {
+                missing.add(p.bytes());
+            }
         }
         List<PerfRow> rows = new ArrayList<>();
-        for (Extrapolation e : done) rows.add(e.row());
+        for (Served x : served) rows.add(x.row());
+        int targetNodes = ex.target().nodes();
+        java.util.function.IntFunction<List<String>> values = i -> served.get(i).law() == null
+                ? AutoAtTarget.values(served.get(i).row(), targetNodes) : values(served.get(i).law());
         String note = stopped == null ? null : "by " + stopped.reason() + ": " + PerfCommand.notDone("rows", plans.size(), missing);
         PrintWriter out = cmd.spec.commandLine().getOut();
         Topology two = clusters.at(2);
         Provenance provenance = SampleClusters.provenance(cmd.profile, prof, two, ex, cmd.seed);
         switch (cmd.format) {
-            case json: PerfRowFormats.printJson(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
-            case csv: PerfRowFormats.printCsv(out, rows, provenance, COLUMNS, i -> values(done.get(i))); break;
+            case json: PerfRowFormats.printJson(out, rows, provenance, COLUMNS, values); break;
+            case csv: PerfRowFormats.printCsv(out, rows, provenance, COLUMNS, values); break;
             default:
-                cmd.printText(out, rows, targetName, two.routing(), ex.target().nRanks(), ex.target().nodes(), ex.target().sample(), cop,
-                        sizes, "extrapolated, NCCL " + CalibrationProfile.NCCL_VERSION + " model",
+                cmd.printText(out, rows, targetName, two.routing(), ex.target().nRanks(), targetNodes, ex.target().sample(), cop,
+                        sizes, (atTarget.isEmpty() ? "extrapolated" : done.isEmpty() ? "folded" : "extrapolated and folded")
+                                + ", NCCL " + CalibrationProfile.NCCL_VERSION + " model",
                         "profile " + SimSetup.profileLabel(cmd.profile, prof));
-                out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d events,"
-                        + " %d flows%n", rows.size(), wall, items.size(), events, flows);
-                for (String line : modeLines(done, ex.target().nodes(), auto)) out.println(line);
+                if (atTarget.isEmpty()) {
+                    out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d"
+                            + " events, %d flows%n", rows.size(), wall, items.size(), events, flows);
+                } else {
+                    out.printf(Locale.ROOT, "# simulated %d size%s at %,d nodes and extrapolated %d in %.2f s wall from %d"
+                            + " simulations: %d events, %d flows%n", atTarget.size(), atTarget.size() == 1 ? "" : "s",
+                            targetNodes, done.size(), wall, items.size(), events, flows);
+                    for (String line : AutoAtTarget.modeLines(atTarget, targetNodes, simulated, workers)) out.println(line);
+                }
+                if (!done.isEmpty()) {
+                    for (String line : modeLines(done, targetNodes, auto, false, !atTarget.isEmpty())) out.println(line);
+                }
                 if (note != null) out.println("# interrupted " + note);
                 out.println("#");
         }
@@ -283,7 +358,7 @@ final class ExtrapolatedPerf {
      * sample times and the law's measured error bound.
      */
     static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto) {
-        return modeLines(done, targetNodes, auto, false);
+        return modeLines(done, targetNodes, auto, false, false);
     }
 
     /**
@@ -291,10 +366,19 @@ final class ExtrapolatedPerf {
      * (ddp's), each line naming its op.
      */
     static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto, boolean byCall) {
+        return modeLines(done, targetNodes, auto, byCall, false);
+    }
+
+    /**
+     * As {@link #modeLines(List, int, boolean, boolean)}; {@code others}: the other sizes were simulated at the target
+     * ({@link AutoAtTarget}), so these are the sizes not simulated there.
+     */
+    static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto, boolean byCall, boolean others) {
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "# mode: extrapolated%s: not simulated at %,d nodes; each %s choice there"
+        lines.add(String.format(Locale.ROOT, "# mode: extrapolated%s: %s at %,d nodes; each %s choice there"
                 + " simulated exactly (folded) on fewer nodes and its scaling law read at %,d nodes",
-                auto ? " (--sim-mode auto)" : "", targetNodes, byCall ? "distinct collective's" : "size's", targetNodes));
+                auto ? " (--sim-mode auto)" : "", others ? "the other sizes not simulated" : "not simulated", targetNodes,
+                byCall ? "distinct collective's" : "size's", targetNodes));
         Map<String, List<Extrapolation>> byLaw = new TreeMap<>();
         for (Extrapolation e : done) {
             byLaw.computeIfAbsent(e.law().name() + " " + java.util.Arrays.toString(e.sampleNodes()) + " "

@@ -106,7 +106,9 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + " times); full: every worker of every channel, the reference; extrapolated: simulate NCCL's choice"
                     + " at --nodes exactly on fewer of the same nodes and read its scaling law at --nodes (catalog"
                     + " clusters; the output states the law and its measured error); auto: folded up to "
-                    + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond (default: ${DEFAULT-VALUE})")
+                    + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond, but for sizes whose law reads"
+                    + " them beyond 2 %% (Tree/LL128), simulated folded up to " + AutoAtTarget.MAX_GPUS + " GPUs"
+                    + " (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 
     /** What -R 1 did to this simulated run (set by {@link #call()}). */
@@ -301,7 +303,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
     }
 
     /** Whether the catalog cluster of this run and {@code concurrent} folded simulations of it fit the heap. */
-    private boolean catalogFits(NcclEnv nccl, int concurrent, CollectiveOp cop) {
+    boolean catalogFits(NcclEnv nccl, int concurrent, CollectiveOp cop) {
         return session.budget().fitsCatalog(topology, catalogOptions(), nccl.net(), concurrent, true,
                 cop == CollectiveOp.ALL_TO_ALL);
     }

@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * The healthy clusters an extrapolated run simulates in place of its target: the command's catalog topology, board
  * and what-ifs that change every link alike, at a few node counts, each built once when first asked for (refused
  * before it is built if it does not fit the session's budget), and the {@link Extrapolator} that reads them. The
- * target itself is never built.
+ * target itself is built only where {@code --sim-mode auto} simulates a size there ({@link AutoAtTarget}).
  *
  * <p>Contract: {@code topology} is a catalog name (callers refuse a topology file and a degraded or down link first,
  * {@link ExtrapolatedPerf#refuseAsymmetric}); safe to build from several threads.
@@ -83,10 +83,13 @@ final class SampleClusters {
         }
     }
 
-    /** The cluster of {@code nodes} nodes, built on first use. */
+    /**
+     * The cluster of {@code nodes} nodes, built on first use, budgeted as the folded runs made on it are (a sample's,
+     * or auto's run at the target itself: {@link AutoAtTarget}); each is checked again once its folding is known.
+     */
     Topology at(int nodes) {
         return built.computeIfAbsent(nodes, k -> whatIf.resolve(topology, gpus, k, seed, sharp,
-                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), concurrent)));
+                new TopologyArgs.Guard(session.control(), session.budget(), nccl.net(), concurrent, "", true)));
     }
 
     /** The clusters built so far. */

@@ -80,7 +80,8 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
     String routing;
     @Option(names = "--sim-mode", paramLabel = "folded|full|extrapolated|auto", description = "as perf (default:"
             + " folded); extrapolated reads each point from fewer of its nodes, never building its cluster; auto"
-            + " extrapolates beyond " + PerfCommand.AUTO_FOLDED_MAX_GPUS + " GPUs where a law serves, else folds")
+            + " extrapolates beyond " + PerfCommand.AUTO_FOLDED_MAX_GPUS + " GPUs where a law serves (within 2 %% up to "
+            + AutoAtTarget.MAX_GPUS + " GPUs), else folds")
     String simMode;
     @Option(names = "--out", paramLabel = "FILE", description = "write rows to FILE.csv or FILE.jsonl (repeatable;"
             + " FILE.parquet with --master); an existing file resumes the sweep it holds")

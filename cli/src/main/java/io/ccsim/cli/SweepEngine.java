@@ -57,7 +57,8 @@ public final class SweepEngine {
 
     /** The row of {@code p} as a JSON object. */
     public JsonObject rowObject(SweepPoint p) {
-        SweepExtrapolation.Result ex = SweepExtrapolation.extrapolates(p.simMode(), p) ? extrapolation.run(p) : null;
+        SweepExtrapolation.Result ex = SweepExtrapolation.extrapolates(p.simMode(), p)
+                ? extrapolation.run(p, AUTO.equals(p.simMode())) : null;
         if (ex != null && ex.noLaw() && AUTO.equals(p.simMode())) ex = null;   // auto simulates it folded instead
         Provenance provenance = ex != null && ex.provenance() != null ? ex.provenance() : setup(p).provenance();
         JsonObject o = new JsonObject();

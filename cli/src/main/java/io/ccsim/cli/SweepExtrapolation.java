@@ -34,7 +34,8 @@ final class SweepExtrapolation {
      * What a point's extrapolation found: the fit ({@code null} where it did not run), the events its samples
      * dispatched, the provenance of the point's cluster (null where the mode refused it before building anything), why
      * it did not run ({@code ""} where it did), and whether that is because NCCL's choice there has no law or the
-     * target is too small for its law's samples (where {@code auto} simulates the point folded instead).
+     * target is too small for its law's samples, or, under {@code auto}, its law reads it beyond the scale goals' bound
+     * on a target that folds (where {@code auto} simulates the point folded instead).
      */
     record Result(Extrapolation extrapolation, long events, Provenance provenance, String error, boolean noLaw) {
         Result(Extrapolation extrapolation, long events, Provenance provenance, String error) {
@@ -96,10 +97,13 @@ final class SweepExtrapolation {
     }
 
     /**
-     * Extrapolates point {@code p} (its {@code simMode} is {@code extrapolated}); a topology file gives a result
-     * without provenance (the caller's own setup has it: the file is small), anything else the point's.
+     * Extrapolates point {@code p} (its {@code simMode} is {@code extrapolated}, or {@code auto} beyond the GPUs auto
+     * folds); a topology file gives a result without provenance (the caller's own setup has it: the file is small),
+     * anything else the point's. Under {@code auto} a choice whose law reads it beyond the scale goals' bound on a
+     * target small enough to fold ({@link AutoAtTarget}) is not extrapolated either: the result says so as for a
+     * choice without a law ({@link Result#noLaw}), and auto simulates the point folded.
      */
-    Result run(SweepPoint p) {
+    Result run(SweepPoint p, boolean auto) {
         if (!TopologyArgs.isCatalog(p.topology())) {
             return new Result(null, 0, null, "sim_mode extrapolated needs a catalog topology: it simulates fewer of the"
                     + " same healthy nodes, and a topology file may be uneven or faulty; valid: folded or full");
@@ -119,6 +123,9 @@ final class SweepExtrapolation {
         try {
             Extrapolator.SizePlan plan = x.plan(CollectiveOp.parse(p.op()), p.bytes(), DataType.parse(p.dtype()),
                     ReduceOp.SUM, 0);
+            if (auto && AutoAtTarget.simulates(plan, x.target().nRanks(), true)) {   // auto simulates it folded instead
+                return new Result(null, 0, provenance, AutoAtTarget.why(plan, p.nodes()), true);
+            }
             double[] us = new double[plan.samples().size()];
             long events = 0;
             for (int i = 0; i < us.length; i++) {

@@ -336,6 +336,29 @@ public final class Extrapolator {
                 p.proto(), p.channels()).timeUs();
     }
 
+    /**
+     * The plan of {@code p} at the target itself (on {@code runner}, one of {@link #runnerAt} the target's node count),
+     * for budgets and progress: where a law's reading would miss the scale goals' bound and the target is small enough
+     * to simulate ({@link ScalingLaw#withinGoal}), {@code --sim-mode auto} simulates the size there instead.
+     */
+    public Plan targetPlan(SizePlan p, PerfRunner runner) {
+        requireTarget(runner);
+        return runner.plan(p.op(), p.count(), p.dtype(), p.redop(), p.root(), p.algo(), p.proto(), p.channels());
+    }
+
+    /** Simulates {@code p} at the target itself (exactly, folded) with {@code runner}, as {@link #targetPlan}: its row. */
+    public PerfRow simulateAtTarget(SizePlan p, PerfRunner runner) {
+        requireTarget(runner);
+        return runner.simulate(p.op(), p.count(), p.dtype(), p.redop(), p.root(), p.algo(), p.proto(), p.channels());
+    }
+
+    private void requireTarget(PerfRunner runner) {
+        if (runner.graph().nNodes() != targetNodes) {
+            throw new IllegalArgumentException("the runner spans " + runner.graph().nNodes() + " nodes, the target "
+                    + targetNodes);
+        }
+    }
+
     /** The target's row from the samples' times ({@code sampleUs[i]} for {@code p.samples().get(i)}), µs. */
     public Extrapolation fit(SizePlan p, double[] sampleUs) {
         int k = p.samples().size();
@@ -351,15 +374,18 @@ public final class Extrapolator {
         }
         double[] targetRow = p.law().regressors(targetNodes, p.units());
         LawFit fit = p.law().readsTrain() ? LawFit.of(rows, sampleUs) : LawFit.of(column(rows), sampleUs);
-        double us = fit.at(targetRow);
+        return new Extrapolation(rowAt(p, fit.at(targetRow)), targetNodes, p.law(), nodes, bytes, sampleUs, fit, targetRow);
+    }
+
+    /** The target's row of {@code p} taking {@code us} µs: nccl-tests' size, count, bandwidths at the target's ranks. */
+    public PerfRow rowAt(SizePlan p, double us) {
         int n = target.nRanks();
         double algbw = us > 0 ? p.bytes() / (us * 1e3) : 0;
         boolean hasRedop = p.op() == CollectiveOp.ALL_REDUCE || p.op() == CollectiveOp.REDUCE
                 || p.op() == CollectiveOp.REDUCE_SCATTER;
         boolean hasRoot = p.op() == CollectiveOp.BROADCAST || p.op() == CollectiveOp.REDUCE;
-        PerfRow row = new PerfRow(p.op(), p.bytes(), p.count(), p.dtype(), hasRedop ? p.redop() : null, hasRoot ? p.root() : -1,
+        return new PerfRow(p.op(), p.bytes(), p.count(), p.dtype(), hasRedop ? p.redop() : null, hasRoot ? p.root() : -1,
                 p.algo(), p.proto(), p.channels(), us, algbw, algbw * p.op().busBwFactor(n));
-        return new Extrapolation(row, targetNodes, p.law(), nodes, bytes, sampleUs, fit, targetRow);
     }
 
     /** A line's regressor x from rows {@code (1, x)}, or 0 from rows {@code (1)}. */

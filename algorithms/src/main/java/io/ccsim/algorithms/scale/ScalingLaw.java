@@ -2,6 +2,7 @@ package io.ccsim.algorithms.scale;
 
 import io.ccsim.algorithms.Algorithm;
 import io.ccsim.algorithms.CollectiveOp;
+import io.ccsim.algorithms.Protocol;
 
 import java.util.Optional;
 
@@ -23,7 +24,7 @@ public enum ScalingLaw {
      */
     RING("time linear in x = nodes (the ring's length) at the target's bytes per step", true, 1.7),
     /** NCCL's double binary tree (Tree, and NVLSTree across nodes): linear in the trees' depth at the same size. */
-    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 6.2),
+    TREE("time linear in x = ceil(log2 nodes) (the trees' depth) at the same size", false, 6.8),
     /** CollNet (SHARP): constant while the reduction crosses the same switch levels. */
     SWITCH_LEVELS("time constant (x = 0) at the target's switch levels (one leaf, or leaves and spines)", false, 0.0),
     /**
@@ -141,12 +142,13 @@ public enum ScalingLaw {
      * differ by 2.0 µs at 1 GiB (66.2, 68.2) and by 4.8 µs at 64 MiB. Where the pipeline is neither latency- nor
      * bandwidth-bound (Tree/LL128 at 4 to 16 MiB) a level's cost varies from one node count to the next by up to a
      * third (HGX H100, 16 MiB: 26.3, 24.5, 17.7, 33.7, 19.4, 19.7, 20.1 µs per doubling from 8 to 1,024 nodes), so
-     * two samples read the target up to 5.4 % low (1,024 nodes) and, on nodes of 2 GPUs, 6.1 % high (600 nodes, 4
-     * MiB). Samples spanning 4 leaf groups or more (N >> 2 and N >> 1 at 512 and 1,024 nodes) read HGX H100 to 1.6 %
+     * two samples read the target up to 5.4 % low (1,024 nodes, 8 and 16 MiB) or 6.8 % high (1,024 nodes, 32 MiB)
+     * and, on nodes of 2 GPUs, 6.1 % high (600 nodes, 4 MiB). Samples spanning 4 leaf groups or more (N >> 2 and N >> 1 at 512 and 1,024 nodes) read HGX H100 to 1.6 %
      * but meet node counts whose trees are slower than their depth says (195 and 390 nodes, shifts of 780: +11 % at
      * 1 GiB; 150 of 600 on 2 GPUs: +9.5 % at 64 MiB), which a target need not share: 780 nodes read 7,830 µs from
      * them, 7,047 from 24 and 48, against 7,029 simulated. The bound is the largest error of the validation grid
-     * (docs/performance.md); 1 MiB and 1 GiB stay within 0.5 % on it.
+     * (docs/performance.md); 1 MiB and 1 GiB stay within 0.5 % on it, and so do Tree/LL and Tree/Simple within 1.52 %:
+     * only NCCL's Tree under LL128 leaves the scale goals' 2 % ({@link #withinGoal}).
      *
      * SWITCH_LEVELS. CollNet reduces in the switches (SHARP): every node sends its part up once, the switches reduce
      * and send the result down; nothing grows with N while the traffic crosses the same switch levels. Measured on
@@ -196,6 +198,19 @@ public enum ScalingLaw {
      * 64 MiB to 1 GiB), 0.86 % (80 and 100 nodes) and 0.25 % (780 nodes, 1 GiB).
      */
     public static final double NVLS_TREE_ERROR_BOUND_PCT = 2.2;
+
+    /** The scale goals' bound on a reading's error where the simulation at the target can check it, per cent. */
+    public static final double GOAL_PCT = 2.0;
+
+    /**
+     * Whether the validation grid holds this law's readings of {@code algo} under {@code proto} within
+     * {@link #GOAL_PCT}: every choice but NCCL's Tree under LL128 (TREE; 4 to 32 MiB read up to 6.8 % off, where
+     * Tree/LL and Tree/Simple stay within 1.52 %). {@code --sim-mode auto} simulates the others at the target where
+     * it can (the block comment above; docs/performance.md, "Extrapolated mode").
+     */
+    public boolean withinGoal(Algorithm algo, Protocol proto) {
+        return !(this == TREE && algo == Algorithm.TREE && proto == Protocol.LL128);
+    }
 
     /** Whose bound {@link #errorBoundPct(Algorithm)} states: {@code " for NVLSTree"} where it is per algorithm, else "". */
     public String boundScope(Algorithm algo) {

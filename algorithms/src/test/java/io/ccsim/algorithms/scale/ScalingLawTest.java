@@ -68,8 +68,9 @@ class ScalingLawTest {
 
     /**
      * The scale goals ask 2 %: every law but TREE states a bound within it, for every algorithm; TREE states its grid's
-     * worst point, 6.2 % for NCCL's Tree (Tree/LL128 at 4 MiB on 600 nodes, which ExtrapolationGridTest.trees holds
-     * above 6 %) and 2.2 % for NVLSTree.
+     * worst point, 6.8 % for NCCL's Tree (Tree/LL128 at 32 MiB on 1,024 HGX nodes; ExtrapolationGridTest.trees holds
+     * 4 MiB on 600 nodes of 2 GPUs above 6 %) and 2.2 % for NVLSTree; only NCCL's Tree under LL128 reads beyond the
+     * goal on the grid ({@link ScalingLaw#withinGoal}), which {@code --sim-mode auto} simulates at the target instead.
      */
     @Test
     void boundsAreWithinTwoPerCentButTheTrees() {
@@ -81,8 +82,17 @@ class ScalingLawTest {
                 }
             }
         }
-        assertThat(ScalingLaw.TREE.errorBoundPct()).isEqualTo(6.2);
-        assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.TREE)).isEqualTo(6.2);
+        assertThat(ScalingLaw.TREE.errorBoundPct()).isEqualTo(6.8);
+        assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.TREE)).isEqualTo(6.8);
+        for (ScalingLaw l : ScalingLaw.values()) {
+            for (io.ccsim.algorithms.Algorithm a : io.ccsim.algorithms.Algorithm.values()) {
+                for (io.ccsim.algorithms.Protocol p : io.ccsim.algorithms.Protocol.values()) {
+                    boolean beyond = l == ScalingLaw.TREE && a == io.ccsim.algorithms.Algorithm.TREE
+                            && p == io.ccsim.algorithms.Protocol.LL128;
+                    assertThat(l.withinGoal(a, p)).as(l + " " + a + " " + p).isEqualTo(!beyond);
+                }
+            }
+        }
         assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.NVLS_TREE)).isEqualTo(2.2);
         assertThat(ScalingLaw.TREE.boundScope(io.ccsim.algorithms.Algorithm.NVLS_TREE)).isEqualTo(" for NVLSTree");
     }
