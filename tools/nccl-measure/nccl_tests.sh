@@ -15,15 +15,8 @@ NS=${*:-4 2}
 export NCCL_NVLS_ENABLE=0
 mkdir -p "$O"; O=$(cd "$O" && pwd)
 W=$(mktemp -d)
-# PyTorch's NCCL (the nvidia-nccl wheel, a namespace package), not a system one the compiler would find first
-NCCL=$(python3 -c 'import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], "nccl"))')
-[ -f "$NCCL/include/nccl.h" ] || { echo "no nccl.h under $NCCL: is PyTorch's nvidia-nccl wheel installed?" >&2; exit 1; }
-mkdir -p "$W/home/lib"; ln -s "$NCCL/include" "$W/home/include"
-for f in "$NCCL"/lib/libnccl.so*; do ln -s "$f" "$W/home/lib/"; done
-ln -sf "$NCCL/lib/libnccl.so.2" "$W/home/lib/libnccl.so"
-make -j"$(nproc)" -C "$SRC/src" MPI=0 NCCL_HOME="$W/home" NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" \
-    BUILDDIR="$W/build" build BIN_FILES_LIST="alltoall sendrecv" > "$O/build.log" 2>&1 || { tail -20 "$O/build.log"; exit 1; }
-export LD_LIBRARY_PATH="$W/home/lib:${LD_LIBRARY_PATH:-}"
+. "$(dirname "$0")/nccl_tests_build.sh"
+build_nccl_tests "$SRC" "$W" "$O" "alltoall sendrecv"
 for n in $NS; do
   for op in alltoall sendrecv; do
     "$W/build/${op}_perf" -b 32K -e 512M -f 2 -w 5 -n 50 -g "$n" > "$O/$op-g$n.txt" 2>&1; echo "$op -g $n rc=$?"

@@ -304,6 +304,12 @@ final class NcclTestsCommand implements Callable<Integer> {
             n.add("# ccsim: " + registration + " is not simulated: NCCL then registers the user buffers and a peer writes into"
                     + " them directly, but " + notSimulated + "; these times are the unregistered calls'");
         }
+        if (c.cudaGraph() > 0) {
+            // measured (experiments/nccl-tests-h200x4/harness): nccl-tests' captured calls against PyTorch's, same NCCL
+            n.add("# ccsim: -G " + c.cudaGraph() + ": a call costs what PyTorch's CUDA-graph-captured call does (the"
+                    + " profile's fit); nccl-tests -G measured 3-6 us less a call where kernels are short (up to 1 MiB on"
+                    + " 4 x H200, experiments/nccl-tests-h200x4/harness), so the small sizes here read high");
+        }
         if (c.runCycles() == 0) n.add("# ccsim: -N 0 (infinite cycles): one cycle printed, every cycle being the same");
         else if (c.runCycles() > 1) n.add("# ccsim: -N " + c.runCycles() + ": every cycle's rows are the same (same inputs, same output)");
         if (binary.reductions && c.ops().contains("mulsum")) n.add("# ccsim: mulsum (NCCL's PreMulSum) is timed as sum");
