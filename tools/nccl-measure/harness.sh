@@ -10,15 +10,11 @@
 # OUTDIR receives <op>-t<N>-graph.txt, <op>-t<N>.txt (eager), pytorch/ (measure.py's raw rows) and gpus.txt.
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0): these hosts are shared.
 set -u
-[ $# -ge 2 ] || { sed -n '2,11p' "$0"; exit 2; }
-SRC=$(cd "$1" && pwd); O=$2; shift 2
-NS=${*:-4 2}
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
-mkdir -p "$O"; O=$(cd "$O" && pwd)
-R=$(pwd)
-W=$(mktemp -d)
-OPS="all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv"
 . "$(dirname "$0")/nccl_tests_build.sh"
+nccl_tests_setup 2,11p "$@"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 PYTHONUNBUFFERED=1
+R=$(pwd)
+OPS="all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv"
 build_nccl_tests "$SRC" "$W" "$O" "$OPS"
 for n in $NS; do
   for op in $OPS; do

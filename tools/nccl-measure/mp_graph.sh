@@ -7,14 +7,10 @@
 #   sh tools/nccl-measure/mp_graph.sh NCCL_TESTS_SRC OUTDIR [N ...]      # default N: 4 2
 # OUTDIR receives mp-<op>-n<N>.txt (bytes, µs a call, K, R from rank 0) and <op>-t<N>-graph.txt (nccl-tests).
 set -u
-[ $# -ge 2 ] || { sed -n '2,8p' "$0"; exit 2; }
-SRC=$(cd "$1" && pwd); O=$2; shift 2
-NS=${*:-4 2}
-export NCCL_NVLS_ENABLE=0
-mkdir -p "$O"; O=$(cd "$O" && pwd)
-W=$(mktemp -d)
-OPS="all_reduce broadcast sendrecv"
 . "$(dirname "$0")/nccl_tests_build.sh"
+nccl_tests_setup 2,8p "$@"
+export NCCL_NVLS_ENABLE=0
+OPS="all_reduce broadcast sendrecv"
 build_nccl_tests "$SRC" "$W" "$O" "$OPS"
 nvcc -O2 -o "$W/mp_graph" "$(dirname "$0")/mp_graph.cu" -I"$W/home/include" -L"$W/home/lib" -lnccl \
     -Xlinker -rpath="$W/home/lib" > "$O/mp-build.log" 2>&1 || { tail -20 "$O/mp-build.log"; exit 1; }

@@ -9,13 +9,9 @@
 # <op>-g<N>-graph.txt, <op>-t<N>-graph.txt, alltoall-g<N>-debug.txt (NCCL_DEBUG=INFO INIT,P2P at 1 MiB) and gpus.txt.
 # NVLink multicast stays off (NCCL_NVLS_ENABLE=0): these hosts are shared.
 set -u
-[ $# -ge 2 ] || { sed -n '2,10p' "$0"; exit 2; }
-SRC=$(cd "$1" && pwd); O=$2; shift 2
-NS=${*:-4 2}
-export NCCL_NVLS_ENABLE=0
-mkdir -p "$O"; O=$(cd "$O" && pwd)
-W=$(mktemp -d)
 . "$(dirname "$0")/nccl_tests_build.sh"
+nccl_tests_setup 2,10p "$@"
+export NCCL_NVLS_ENABLE=0
 build_nccl_tests "$SRC" "$W" "$O" "alltoall sendrecv"
 for n in $NS; do
   for op in alltoall sendrecv; do

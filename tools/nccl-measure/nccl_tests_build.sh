@@ -1,4 +1,18 @@
-# Sourced by nccl_tests.sh and harness.sh: build_nccl_tests SRC W O "BINS" builds nccl-tests' BINS (e.g. "alltoall
+# Sourced by nccl_tests.sh, harness.sh and mp_graph.sh.
+#
+# nccl_tests_setup USAGE "$@": the script's arguments NCCL_TESTS_SRC OUTDIR [N ...] as SRC, O (made, absolute) and NS
+# (default "4 2"), and a scratch folder W; without two arguments it prints the lines USAGE (a sed range) of the
+# calling script and exits 2.
+nccl_tests_setup() {
+  u=$1; shift
+  [ $# -ge 2 ] || { sed -n "$u" "$0"; exit 2; }
+  SRC=$(cd "$1" && pwd); O=$2; shift 2
+  NS=${*:-4 2}
+  mkdir -p "$O"; O=$(cd "$O" && pwd)
+  W=$(mktemp -d)
+}
+
+# build_nccl_tests SRC W O "BINS" builds nccl-tests' BINS (e.g. "alltoall
 # sendrecv"; no MPI, sm_90) from the source tree SRC into W/build against the NCCL in PyTorch's nvidia-nccl wheel
 # (never a system NCCL the compiler would find first), logging to O/build.log, and puts that NCCL on LD_LIBRARY_PATH.
 build_nccl_tests() {
