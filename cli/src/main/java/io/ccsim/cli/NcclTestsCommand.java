@@ -135,7 +135,7 @@ final class NcclTestsCommand implements Callable<Integer> {
         String notRegistered = registration == null ? null : new PerfRunner(topo, place.ranks(), prof, nccl, seed).registeredP2pRefusal();
         boolean registered = registration != null && notRegistered == null;
         PerfSizes.Setup setup = new PerfSizes.Setup(topo, place.ranks(), prof, nccl, seed, symk, SimExecution.Folding.RANKS,
-                place.nodes(), place.nodes() > 1 ? offer : "", registered);
+                place.nodes(), place.nodes() > 1 ? offer : "", registered).withOwnCalls(c.cudaGraph() > 0);
         PerfRunner runner = setup.runner(session);
         Provenance provenance = Provenance.of(profile, prof, topo, runner.graph(), seed);
         Path json = c.outputFile() == null ? null : NcclTestsJson.claim(c.outputFile());
@@ -290,6 +290,8 @@ final class NcclTestsCommand implements Callable<Integer> {
         boolean graphsAcross = pointToPoint() && registration == null && c.cudaGraph() > 0 && !oneProcess() && place.ranks() > 1;
         List<String> noEffect = registration != null ? c.noEffect().stream().filter(f -> !f.startsWith("-G ") && !f.startsWith("-R "))
                 .toList() : graphsAcross ? c.noEffect().stream().filter(f -> !f.startsWith("-G ")).toList() : c.noEffect();
+        boolean ownCalls = c.cudaGraph() > 0 && prof.sim().frameworkCallUs() > 0;   // -G then changes every time
+        if (ownCalls) noEffect = noEffect.stream().filter(f -> !f.startsWith("-G ")).toList();
         if (!noEffect.isEmpty()) n.add("# ccsim: no effect on a simulation: " + String.join(", ", noEffect));
         if (graphsAcross) {
             n.add("# ccsim: -G " + c.cudaGraph() + " across processes is simulated unregistered: NCCL registers a captured call's"
@@ -304,11 +306,12 @@ final class NcclTestsCommand implements Callable<Integer> {
             n.add("# ccsim: " + registration + " is not simulated: NCCL then registers the user buffers and a peer writes into"
                     + " them directly, but " + notSimulated + "; these times are the unregistered calls'");
         }
-        if (c.cudaGraph() > 0) {
-            // measured (experiments/nccl-tests-h200x4/harness): nccl-tests' captured calls against PyTorch's, same NCCL
-            n.add("# ccsim: -G " + c.cudaGraph() + ": a call costs what PyTorch's CUDA-graph-captured call does (the"
-                    + " profile's fit); nccl-tests -G measured 3-6 us less a call where kernels are short (up to 1 MiB on"
-                    + " 4 x H200, experiments/nccl-tests-h200x4/harness), so the small sizes here read high");
+        if (ownCalls) {
+            n.add(String.format(Locale.ROOT, "# ccsim: -G %d: NCCL's own captured calls, each %.1f us less than the"
+                    + " profile's PyTorch-captured calls (sim.framework_call_us, measured on 4 x H200:"
+                    + " experiments/nccl-tests-h200x4/harness)%s", c.cudaGraph(), prof.sim().frameworkCallUs(),
+                    registration != null && notSimulated == null ? ", but registered send/recv and all-to-all, fitted to"
+                            + " NCCL's own" : ""));
         }
         if (c.runCycles() == 0) n.add("# ccsim: -N 0 (infinite cycles): one cycle printed, every cycle being the same");
         else if (c.runCycles() > 1) n.add("# ccsim: -N " + c.runCycles() + ": every cycle's rows are the same (same inputs, same output)");

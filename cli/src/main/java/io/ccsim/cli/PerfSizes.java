@@ -48,10 +48,19 @@ final class PerfSizes {
      * @param registeredP2p whether both buffers of every call are registered with NCCL, so that point-to-point calls
      *                     write into the receiver's buffer ({@link PerfRunner#setRegisteredP2p}; the caller has checked
      *                     {@link PerfRunner#registeredP2pRefusal})
+     * @param ownCalls     whether calls are timed as NCCL's own captured calls (nccl-tests' {@code -G};
+     *                     {@link PerfRunner#setOwnCalls}) rather than as the profile's measurements timed them
      */
     record Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
                  SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, String offer,
-                 boolean registeredP2p) {
+                 boolean registeredP2p, boolean ownCalls) {
+        /** A setup timed as the profile's measurements timed calls. */
+        Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
+              SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, String offer,
+              boolean registeredP2p) {
+            this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, noLaw, foldedBudget, offer, registeredP2p, false);
+        }
+
         /** A setup of perf's. */
         Setup(Topology topo, int nRanks, CalibrationProfile prof, NcclEnv nccl, long seed, SymkModel symk,
               SimExecution.Folding folding, int nodes, String noLaw, boolean foldedBudget, boolean registeredP2p) {
@@ -64,9 +73,16 @@ final class PerfSizes {
             this(topo, nRanks, prof, nccl, seed, symk, folding, nodes, null, true, offer, registeredP2p);
         }
 
+        /** This setup timed as NCCL's own captured calls or not ({@link #ownCalls}). */
+        Setup withOwnCalls(boolean own) {
+            return new Setup(topo, nRanks, prof, nccl, seed, symk, folding, nodes, noLaw, foldedBudget, offer,
+                    registeredP2p, own);
+        }
+
         PerfRunner runner(Main.Session session) {
             PerfRunner r = new PerfRunner(topo, nRanks, prof, nccl, seed, symk);
             r.setRegisteredP2p(registeredP2p);
+            r.setOwnCalls(ownCalls);
             r.setFolding(folding);
             r.setRunControl(session.control());
             return r;

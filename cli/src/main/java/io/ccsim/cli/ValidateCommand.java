@@ -159,7 +159,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
      * {@link #prof}); returns the stop request that ended it early (the rows done so far are in {@code cmp}), or null.
      */
     private RunStoppedException compareAll(List<MeasuredRow> rows, NcclEnv nccl, List<Compared> cmp) {
-        Map<Map.Entry<MeasuredTarget, Boolean>, PerfRunner> runners = new java.util.HashMap<>();
+        Map<RunnerKey, PerfRunner> runners = new java.util.HashMap<>();
         session.stoppable();
         Progress progress = progressOption.open(spec.commandLine().getErr(), session);
         long[] work = new long[rows.size()];
@@ -177,7 +177,8 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                             + " pass --gpus N");
                 }
                 MeasuredTarget target = MeasuredTarget.of(m, n, topology);
-                PerfRunner runner = runners.computeIfAbsent(Map.entry(target, m.registered()), t -> runner(m, t.getKey(), nccl));
+                PerfRunner runner = runners.computeIfAbsent(new RunnerKey(target, m.registered(), m.ownCalls()),
+                        k -> runner(m, k.target(), nccl));
                 if (target.differsFrom(m.gpu())) {
                     fileNotes.add("# note: " + fileOf(m) + " was measured on " + m.gpu()
                             + "; simulated on " + runner.graph().nRanks() + " ranks of " + target.topology() + " as --topology asks");
@@ -194,6 +195,9 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             progress.clear();
         }
     }
+
+    /** What sets a row's runner apart: its ranks' target, registered buffers, NCCL's own captured calls. */
+    private record RunnerKey(MeasuredTarget target, boolean registered, boolean ownCalls) { }
 
     /** The runner of {@code t}'s ranks on its topology, with the profile given or the built-in one of its GPU model. */
     private PerfRunner runner(MeasuredRow m, MeasuredTarget t, NcclEnv nccl) {
@@ -214,6 +218,12 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
                     + " registered the user buffers, " + (why == null ? "simulated so (a sender writes each channel's part into the"
                     + " receiver's buffer; sim.p2p.Simple.registered_channel_bw_gbps)" : "not simulated (" + why + "): these rows"
                     + " are simulated unregistered"));
+        }
+        if (m.ownCalls() && prof.sim().frameworkCallUs() > 0) { // nccl-tests -G: NCCL's own captured calls
+            runner.setOwnCalls(true);
+            fileNotes.add(String.format(Locale.ROOT, "# note: %s: nccl-tests under -G, NCCL's own captured calls: each"
+                    + " simulated %.1f us less than the profile's PyTorch-captured calls (sim.framework_call_us)%s", fileOf(m),
+                    prof.sim().frameworkCallUs(), m.registered() ? ", but registered send/recv and all-to-all" : ""));
         }
         Path file = profile == null || builtinNamed() != null ? null : Path.of(profile);
         provenances.putIfAbsent(topo.name() + " " + t.ranks(), Provenance.of(file, prof, topo, runner.graph(), seed));

@@ -57,6 +57,7 @@ final class FixturePredictor {
         }
         PerfRunner runner = new PerfRunner(topology(row.n()), row.n(), profile, envOf(row), SEED);
         runner.setRegisteredP2p(row.registered());
+        runner.setOwnCalls(row.ownCalls());
         PerfRow r = runner.run(row.op(), row.bytes(), DataType.FLOAT32, ReduceOp.SUM, 0);
         return new Prediction(row, r.timeUs(), r.algo(), r.proto(), r.channels());
     }

@@ -38,11 +38,22 @@ import java.util.OptionalInt;
  * @param registered   NCCL registered the call's user buffers ({@code P2pSettings#registered}): an nccl-tests log's
  *                     send/recv or all-to-all captured in CUDA graphs by one process, or a row whose
  *                     {@link #REGISTERED_FIELD} says so ({@code perf -R 1}); false otherwise
+ * @param ownCalls     the time is NCCL's own captured call's (an nccl-tests log under {@code -G}), not one timed as the
+ *                     profiles' measurements time calls (PyTorch's captured calls: {@code SimCosts#frameworkCallUs})
  */
 public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
                           Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
                           Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
-                          boolean ncclPlaced, boolean registered) {
+                          boolean ncclPlaced, boolean registered, boolean ownCalls) {
+
+    /** A row timed as the profiles' measurements time calls. */
+    public MeasuredRow(String where, CollectiveOp op, int n, long bytes, DataType dtype, Optional<ReduceOp> redop, int root,
+                       Optional<Algorithm> algo, Optional<Protocol> proto, int channels, Optional<Algorithm> ncclAlgo,
+                       Optional<Protocol> ncclProto, OptionalInt ncclChannels, double timeUs, int nodes, String gpu,
+                       boolean ncclPlaced, boolean registered) {
+        this(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels, timeUs, nodes,
+                gpu, ncclPlaced, registered, false);
+    }
 
     /**
      * The field of a JSON or CSV row that says NCCL registered its buffers ({@code "true"} or {@code "false"}, absent:
@@ -107,13 +118,19 @@ public record MeasuredRow(String where, CollectiveOp op, int n, long bytes, Data
     /** This row with another place and time (a merged or synthetic measurement). */
     public MeasuredRow withTime(String where, double timeUs) {
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
-                timeUs, nodes, gpu, ncclPlaced, registered);
+                timeUs, nodes, gpu, ncclPlaced, registered, ownCalls);
     }
 
     /** This row with its buffers registered by NCCL or not. */
     public MeasuredRow withRegistered(boolean r) {
         return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
-                timeUs, nodes, gpu, ncclPlaced, r);
+                timeUs, nodes, gpu, ncclPlaced, r, ownCalls);
+    }
+
+    /** This row timed as NCCL's own captured call or not ({@link #ownCalls}). */
+    public MeasuredRow withOwnCalls(boolean own) {
+        return new MeasuredRow(where, op, n, bytes, dtype, redop, root, algo, proto, channels, ncclAlgo, ncclProto, ncclChannels,
+                timeUs, nodes, gpu, ncclPlaced, registered, own);
     }
 
     /** Whether the row names both its algorithm and its protocol (NCCL_ALGO/NCCL_PROTO forced, or a fixed plan). */

@@ -38,7 +38,8 @@ final class NcclTestsRows {
                     zero++;
                     continue;
                 }
-                rows.add(row(src + ":" + r.line(), r, s.ranks(), s.hosts(), String.join(" + ", s.gpus())).withRegistered(registered));
+                rows.add(row(src + ":" + r.line(), r, s.ranks(), s.hosts(), String.join(" + ", s.gpus())).withRegistered(registered)
+                        .withOwnCalls(s.graphLaunches() > 0));
             }
         }
         return new MeasuredFile(rows, zero > 0 ? zero + " rows of size 0 or time 0" : "");

@@ -48,6 +48,7 @@ public final class PerfRunner {
     private int lastUnsettledRounds;
     private SimExecution.Folding folding = SimExecution.Folding.RANKS;
     private boolean registeredP2p;
+    private boolean ownCalls;
     private RunControl control;
     private FoldedCheck foldedCheck;
     /** The calls being simulated, their plan and its steps times the calls (0 until asked): for {@link #runningFraction}. */
@@ -146,6 +147,17 @@ public final class PerfRunner {
 
     /** Whether calls' buffers are registered ({@link #setRegisteredP2p}). */
     public boolean registeredP2p() { return registeredP2p; }
+
+    /**
+     * Whether a call is timed as NCCL's own captured call (nccl-tests' {@code -G}) rather than as the profile's
+     * measurements timed it (PyTorch's captured calls): each call's time less {@code sim.framework_call_us}
+     * ({@link io.ccsim.algorithms.profile.SimCosts#ownCallUs}), but a registered point-to-point call's, whose cost was
+     * fitted to NCCL's own calls; default false.
+     */
+    public void setOwnCalls(boolean own) { this.ownCalls = own; }
+
+    /** Whether calls are timed as NCCL's own ({@link #setOwnCalls}). */
+    public boolean ownCalls() { return ownCalls; }
 
     public Tuner tuner() { return tuner; }
 
@@ -342,6 +354,8 @@ public final class PerfRunner {
         Plan plan = plan(op, count, dtype, redop, root, algo, proto, channels, chunkingNodes, workingSetBytes, ncclP2p);
         double us = (iterations == 1 ? simulate(plan) : simulateBackToBack(plan, iterations))
                 + (graphTiming ? profile.sim().graphTimingSkewUs(n, iterations) : 0.0);
+        boolean registered = registeredP2p && algo == Algorithm.P2P && proto == Protocol.SIMPLE;
+        if (ownCalls && !registered) us = profile.sim().ownCallUs(us);
         long size = sizeFor(op, count, dtype);
         double algbw = us > 0 ? size / (us * 1e3) : 0;
         double busbw = algbw * op.busBwFactor(n);

@@ -30,12 +30,12 @@ final class ProfileJson {
             "protocols", "tree", "reduce_bw_gbps", "copy_bw_gbps", "link_efficiency", "tuner", "sim", "fit");
     private static final List<String> PROTOCOL_KEYS = List.of("base_latency_us", "max_channel_bw_gbps", "hop_latency_us");
     private static final List<String> SIM_KEYS = List.of("ring", "tree", "p2p", "chain", "duplex_efficiency", "cta",
-            "graph_launch_us", "graph_call_launch_us", "multi_peer_efficiency", "channel_skew_ns");
+            "graph_launch_us", "graph_call_launch_us", "multi_peer_efficiency", "channel_skew_ns", "framework_call_us");
     /**
      * {@code sim.chain} is optional (then the chain takes the ring's costs, see {@link SimCosts}), and so are
      * {@code sim.duplex_efficiency} (then 1 for every link class: independent directions) and
      * {@code sim.graph_launch_us} and {@code sim.graph_call_launch_us} (then 0), {@code sim.multi_peer_efficiency}
-     * (then 1) and {@code sim.channel_skew_ns} (then 0).
+     * (then 1), {@code sim.channel_skew_ns} and {@code sim.framework_call_us} (then 0).
      */
     private static final List<String> SIM_REQUIRED = List.of("ring", "tree", "p2p");
     private static final List<String> SIM_PROTOCOL_KEYS = List.of("launch_latency_us", "step_overhead_ns",
@@ -299,8 +299,11 @@ final class ProfileJson {
         }
         double skew = so.has("channel_skew_ns") ? c.nonNegative(so, "channel_skew_ns", "$.sim") : 0.0;
         if (skew >= 1e6) throw c.error("$.sim.channel_skew_ns", "expected ns in [0, 1e6), got " + skew);
+        double framework = so.has("framework_call_us") ? c.nonNegative(so, "framework_call_us", "$.sim") : 0.0;
+        if (framework >= 1e6) throw c.error("$.sim.framework_call_us", "expected µs in [0, 1e6), got " + framework);
         return new SimCosts(ring, fams.get(SimCosts.Family.TREE), fams.get(SimCosts.Family.P2P),
-                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer, skew);
+                fams.getOrDefault(SimCosts.Family.CHAIN, ring), duplex, cta, launch[0], launch[1], multiPeer, skew,
+                framework);
     }
 
     /** {@code sim.<family>}: per protocol, its {@link SimProtocolCosts}. */
@@ -478,6 +481,7 @@ final class ProfileJson {
         if (sim.graphLaunchUs() > 0) w.name("graph_launch_us").value(sim.graphLaunchUs());
         if (sim.graphCallLaunchUs() > 0) w.name("graph_call_launch_us").value(sim.graphCallLaunchUs());
         if (sim.channelSkewNs() > 0) w.name("channel_skew_ns").value(sim.channelSkewNs());
+        if (sim.frameworkCallUs() > 0) w.name("framework_call_us").value(sim.frameworkCallUs());
         if (!sim.multiPeerEfficiency().equals(SimCosts.NO_MULTI_PEER_LOSS)) {
             w.name("multi_peer_efficiency").beginObject();
             for (Protocol pr : Protocol.values()) w.name(pr.ncclName()).value(sim.multiPeerEfficiency(pr));

@@ -40,11 +40,16 @@ import java.util.Objects;
  *                            channel c starts (c mod {@value #SKEW_PHASES}) × this after its rank's kernel, and only
  *                            channels of the same phase fold into one simulated representative ({@code channel_skew_ns},
  *                            optional; default 0 = channels start together)
+ * @param frameworkCallUs     what the harness of the profile's measurements (PyTorch's calls captured in CUDA graphs,
+ *                            tools/nccl-measure/measure.py) adds to each call over NCCL's own captured call, µs, in
+ *                            [0, 1e6): subtracted where ccsim times NCCL's own calls ({@code framework_call_us},
+ *                            optional; default 0, a profile fitted to NCCL's own calls); see {@link #ownCallUs}
  */
 public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
                        Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
                        Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
-                       double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency, double channelSkewNs) {
+                       double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency, double channelSkewNs,
+                       double frameworkCallUs) {
     /*
      * Families. NCCL's tree has its own chain pipelining and per-channel throughput (NCCL's tuner has separate tree
      * caps: perChMaxTreeBws in src/graph/tuning.cc); point-to-point kernels are launched and scheduled differently
@@ -76,6 +81,14 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
      * (experiments/nccl-h200, NCCL 2.28.9, n = 4) a send/recv to one peer moves more per GPU than an all-to-all to
      * three peers, and a middle rank of the Tree/LL chain less than single-peer LL rows; per-channel limits alone
      * predicted both 12-17 % fast.
+     *
+     * The framework's call. The built-in profiles are fitted to PyTorch's calls captured in CUDA graphs (measure.py:
+     * K calls a graph, the replays between CUDA events), users compare with nccl-tests, whose -G captures NCCL's own
+     * calls. On 4 x H200 in one lease (experiments/nccl-tests-h200x4/harness) PyTorch's call cost 5.0 us more than
+     * NCCL's own one process a GPU (median of 132 pairs, all-reduce, broadcast, send/recv at n = 2 and 4, 8 B to
+     * 16 MiB; quartiles 3.9 and 5.4) and 5.2 us more than nccl-tests' in one process (237 pairs, every op up to
+     * 1 MiB): a cost of the harness (its stream and event dependencies around each captured call), not of the
+     * process model, which changed nothing (NCCL's calls one process a GPU within 1.5 us of nccl-tests' up to 1 MiB).
      *
      * Channel skew. Identical channels of a simulation otherwise stay in lock-step, so their bursts all meet on the
      * links, where real thread blocks drift apart and interleave: ccsim's LL all-gather at 48 channels on 4 x H200 is
@@ -146,6 +159,18 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         if (!(channelSkewNs >= 0 && channelSkewNs < 1e6)) {
             throw new IllegalArgumentException("sim.channel_skew_ns must be in [0, 1e6) ns, got " + channelSkewNs);
         }
+        if (!(frameworkCallUs >= 0 && frameworkCallUs < 1e6)) {
+            throw new IllegalArgumentException("sim.framework_call_us must be in [0, 1e6) µs, got " + frameworkCallUs);
+        }
+    }
+
+    /** Costs fitted to NCCL's own calls (no framework cost per call). */
+    public SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimProtocolCosts> tree,
+                    Map<Protocol, SimProtocolCosts> p2p, Map<Protocol, SimProtocolCosts> chain,
+                    Map<LinkClass, Double> duplexEfficiency, Map<Protocol, CtaCosts> cta, double graphLaunchUs,
+                    double graphCallLaunchUs, Map<Protocol, Double> multiPeerEfficiency, double channelSkewNs) {
+        this(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency,
+                channelSkewNs, 0.0);
     }
 
     /** Costs without a channel skew (channels start together). */
@@ -236,7 +261,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, SimProtocolCosts> m = new EnumMap<>(family(f));
         m.put(p, c);
         return new SimCosts(f == Family.RING ? m : ring, f == Family.TREE ? m : tree, f == Family.P2P ? m : p2p,
-                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
+                f == Family.CHAIN ? m : chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs, frameworkCallUs);
     }
 
     /** The duplex efficiency of link class {@code c}, in (0, 1]. */
@@ -246,7 +271,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withDuplexEfficiency(LinkClass c, double e) {
         EnumMap<LinkClass, Double> d = new EnumMap<>(duplexEfficiency);
         d.put(c, e);
-        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
+        return new SimCosts(ring, tree, p2p, chain, d, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs, frameworkCallUs);
     }
 
     /** The multi-peer NVLink efficiency of protocol {@code p}, in (0, 1]. */
@@ -256,7 +281,7 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
     public SimCosts withMultiPeerEfficiency(Protocol p, double e) {
         EnumMap<Protocol, Double> m = new EnumMap<>(multiPeerEfficiency);
         m.put(p, e);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m, channelSkewNs);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, m, channelSkewNs, frameworkCallUs);
     }
 
     /** The thread-block stream costs of protocol {@code p}, or null when {@code p} uses the per-channel limit model. */
@@ -267,17 +292,31 @@ public record SimCosts(Map<Protocol, SimProtocolCosts> ring, Map<Protocol, SimPr
         EnumMap<Protocol, CtaCosts> m = new EnumMap<>(Protocol.class);
         m.putAll(cta);
         if (c == null) m.remove(p); else m.put(p, c);
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, m, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, channelSkewNs, frameworkCallUs);
     }
 
     /** A copy with other graph launch costs of the CudaExecutor's timing: per graph and per captured call, µs (≥ 0). */
     public SimCosts withGraphLaunch(double perGraphUs, double perCallUs) {
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs, multiPeerEfficiency, channelSkewNs);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, perGraphUs, perCallUs, multiPeerEfficiency, channelSkewNs, frameworkCallUs);
     }
 
     /** A copy with another channel skew, ns (≥ 0; see {@link #channelSkewNs}). */
     public SimCosts withChannelSkew(double ns) {
-        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, ns);
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs, multiPeerEfficiency, ns, frameworkCallUs);
+    }
+
+    /** A copy with another framework cost per call, µs (≥ 0; see {@link #frameworkCallUs}). */
+    public SimCosts withFrameworkCallUs(double us) {
+        return new SimCosts(ring, tree, p2p, chain, duplexEfficiency, cta, graphLaunchUs, graphCallLaunchUs,
+                multiPeerEfficiency, channelSkewNs, us);
+    }
+
+    /**
+     * NCCL's own captured call (nccl-tests' {@code -G}) of one that takes {@code us} µs on this profile's basis: less
+     * {@link #frameworkCallUs}, never below half the call (every call of a profile costs several µs more than that).
+     */
+    public double ownCallUs(double us) {
+        return Math.max(us - frameworkCallUs, us / 2);
     }
 
     /**

@@ -23,9 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 2.28.9, every op 8 B to 16 MiB): nccl-tests' calls captured in CUDA graphs ({@code -t N -G 10}), NCCL's own API
  * captured one process a GPU ({@code mp/}, tools/nccl-measure/mp_graph.cu) and PyTorch's captured calls
  * (tools/nccl-measure/measure.py, the profile's fixtures' harness). Up to 1 MiB the process model changes nothing,
- * PyTorch's harness costs 3 to 6 µs a call more, and the profile sits with PyTorch, so its nccl-tests rows under
- * {@code -G} read high there (docs/calibration.md, "Remaining gaps"). A refit that moved the profile to NCCL's own
- * calls fails the last test, which is then to change with the nccl-tests commands' header line.
+ * PyTorch's harness costs 3 to 6 µs a call more (the profiles' {@code sim.framework_call_us}, 5 µs), and the profile
+ * reads each harness's calls as such (docs/calibration.md, "Whose calls the profile times").
  */
 class HarnessFixtureTest {
     private static final Path DIR = RegisteredP2pFixtureTest.DIR.resolve("harness");
@@ -97,25 +96,71 @@ class HarnessFixtureTest {
         }
     }
 
+    /**
+     * The profile's calls are PyTorch's captured calls, and NCCL's own (nccl-tests' {@code -G} rows, read as such) are
+     * {@code sim.framework_call_us} less: the same rows below 1 MiB predicted both ways sit with each harness, and
+     * read as PyTorch's they miss nccl-tests' by far.
+     */
     @Test
-    void theProfileSitsWithPytorchBelowOneMiB() throws IOException {
-        List<Double> toPytorch = new ArrayList<>();
-        List<Double> toNcclTests = new ArrayList<>();
+    void theFrameworkTermReadsBothHarnessesBelowOneMiB() throws IOException {
+        assertThat(h200.sim().frameworkCallUs()).isEqualTo(5.0);
+        List<Double> own = new ArrayList<>();
+        List<Double> asPytorch = new ArrayList<>();
+        List<Double> pytorchToNcclTests = new ArrayList<>();
         for (String op : OPS) {
             for (int n : new int[] {2, 4}) {
                 Map<Long, Double> pt = pytorch(op, n);
                 List<MeasuredRow> small = rows(DIR, op, n).stream()
                         .filter(r -> r.bytes() >= 1024 && r.bytes() < ErrorTable.KERNEL_LARGE_BYTES && pt.containsKey(r.bytes()))
                         .toList();
+                assertThat(small).allMatch(MeasuredRow::ownCalls);
                 for (Prediction p : new FixturePredictor().predictAll(h200, small)) {
-                    toPytorch.add(Math.abs(p.timeUs() / pt.get(p.row().bytes()) - 1));
-                    toNcclTests.add(p.timeUs() / p.row().timeUs() - 1);
+                    own.add(Math.abs(p.timeUs() / p.row().timeUs() - 1));
+                }
+                for (Prediction p : new FixturePredictor().predictAll(h200, small.stream().map(r -> r.withOwnCalls(false)).toList())) {
+                    asPytorch.add(Math.abs(p.timeUs() / pt.get(p.row().bytes()) - 1));
+                    pytorchToNcclTests.add(p.timeUs() / p.row().timeUs() - 1);
                 }
             }
         }
-        assertThat(toPytorch).hasSizeGreaterThan(100);
-        assertThat(median(toPytorch)).as("median |error| against PyTorch's calls").isLessThan(0.12);
-        assertThat(median(toNcclTests)).as("median error against nccl-tests' -G calls").isGreaterThan(0.4);
+        assertThat(own).hasSizeGreaterThan(100);
+        assertThat(median(own)).as("median |error| against nccl-tests' -G calls").isLessThan(0.12);
+        assertThat(median(asPytorch)).as("median |error| against PyTorch's calls").isLessThan(0.12);
+        assertThat(median(pytorchToNcclTests)).as("PyTorch's basis against nccl-tests' -G calls").isGreaterThan(0.4);
+    }
+
+    /**
+     * Out of sample (three other leases: send/recv and all-to-all below 1 MiB, nccl-tests {@code -G}, 16 files): every
+     * file's median within 25 % (1.5 to 20 %, the most where one thread drives 4 GPUs), their median 5.5 % where the
+     * profile's basis gives 54 %.
+     */
+    @Test
+    void otherLeasesPointToPointBelowOneMiB() throws IOException {
+        List<String> files = new ArrayList<>();
+        for (String op : new String[] {"sendrecv", "alltoall"}) {
+            for (String f : List.of(op + "-g4-graph.txt", op + "-t4-graph.txt", op + "-g2-graph.txt", op + "-t2-graph.txt",
+                    "lease2/" + op + "-g4-graph.txt", "lease2/" + op + "-t4-graph.txt", "lease3/" + op + "-g2-graph.txt",
+                    "lease3/" + op + "-t2-graph.txt")) {
+                files.add(f);
+            }
+        }
+        List<Double> ownMedians = new ArrayList<>();
+        List<Double> basisMedians = new ArrayList<>();
+        for (String f : files) {
+            List<MeasuredRow> small = Measurements.read(f, Files.readString(RegisteredP2pFixtureTest.DIR.resolve(f)), false)
+                    .rows().stream().filter(r -> r.bytes() < ErrorTable.KERNEL_LARGE_BYTES).toList();
+            assertThat(small).as(f).hasSizeGreaterThan(3).allMatch(MeasuredRow::ownCalls);
+            List<Double> own = new ArrayList<>();
+            for (Prediction p : new FixturePredictor().predictAll(h200, small)) own.add(Math.abs(p.timeUs() / p.row().timeUs() - 1));
+            List<Double> basis = new ArrayList<>();
+            for (Prediction p : new FixturePredictor().predictAll(h200, small.stream().map(r -> r.withOwnCalls(false)).toList())) {
+                basis.add(Math.abs(p.timeUs() / p.row().timeUs() - 1));
+            }
+            assertThat(median(own)).as(f).isLessThan(0.25);
+            ownMedians.add(median(own));
+            basisMedians.add(median(basis));
+        }
+        assertThat(median(ownMedians)).isLessThan(median(basisMedians) / 4);
     }
 
     private static double median(List<Double> v) {

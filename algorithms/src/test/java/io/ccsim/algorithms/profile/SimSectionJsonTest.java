@@ -340,6 +340,30 @@ class SimSectionJsonTest {
         assertThatThrownBy(() -> h.sim().withChannelSkew(Double.NaN)).hasMessageContaining("sim.channel_skew_ns must be in [0, 1e6)");
     }
 
+    /**
+     * sim.framework_call_us: the built-in profiles' 5 µs, written back, 0 (and not written) where absent, validated; NCCL's
+     * own call is each call less it, never below half the call.
+     */
+    @Test
+    void frameworkCallIsOptionalRoundTripsAndIsValidated() {
+        CalibrationProfile h = CalibrationProfile.builtin("h200");
+        assertThat(h.sim().frameworkCallUs()).isEqualTo(5.0);
+        assertThat(h.toJson()).contains("\"framework_call_us\": 5.0");
+        assertThat(CalibrationProfile.parse(h.toJson(), "round trip")).isEqualTo(h);
+        CalibrationProfile none = h.withSim(h.sim().withFrameworkCallUs(0));
+        assertThat(none.toJson()).doesNotContain("framework_call_us");
+        assertThat(CalibrationProfile.parse(none.toJson(), "round trip").sim().frameworkCallUs()).isZero();
+        assertThat(h.sim().ownCallUs(12.76)).isCloseTo(7.76, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(h.sim().ownCallUs(6.0)).isEqualTo(3.0);
+        assertThat(none.sim().ownCallUs(12.76)).isEqualTo(12.76);
+        String json = h.toJson();
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace("\"framework_call_us\": 5.0", "\"framework_call_us\": -1"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.framework_call_us");
+        assertThatThrownBy(() -> CalibrationProfile.parse(json.replace("\"framework_call_us\": 5.0", "\"framework_call_us\": 2e6"), "x.json"))
+                .isInstanceOf(ProfileException.class).hasMessageContaining("$.sim.framework_call_us").hasMessageContaining("[0, 1e6)");
+        assertThatThrownBy(() -> h.sim().withFrameworkCallUs(Double.NaN)).hasMessageContaining("sim.framework_call_us must be in [0, 1e6)");
+    }
+
     /** sim.p2p.Simple.registered_channel_bw_gbps: read, written back, positive, and nowhere else. */
     @Test
     void registeredChannelBandwidthIsP2pSimplesOnly() {
