@@ -315,9 +315,9 @@ final class NcclTestsCommand implements Callable<Integer> {
         }
         if (c.cudaGraph() == 0 && c.nGpus() > 1) {
             // measured (experiments/nccl-tests-h200x4/harness/lease2): one thread launching its GPUs' calls eagerly
-            n.add("# ccsim: -g " + c.nGpus() + " without -G: one thread launches " + c.nGpus() + " GPUs' kernels a call, which"
-                    + " ccsim does not simulate; nccl-tests measured a floor of about 9 us a GPU a call (34-44 us at -g 4,"
-                    + " 14-21 at -g 2, below 4 MiB on 4 x H200: experiments/nccl-tests-h200x4/harness/lease2)");
+            n.add("# ccsim: -g " + c.nGpus() + " without -G: one thread launches " + c.nGpus() + " GPUs' kernels a call,"
+                    + " a floor per call that depends on the host and that ccsim does not simulate (nccl-tests measured 34-44"
+                    + " us at -g 4 on a 4 x H200 VM below 4 MiB: experiments/nccl-tests-h200x4/harness/lease2)");
         }
         if (c.runCycles() == 0) n.add("# ccsim: -N 0 (infinite cycles): one cycle printed, every cycle being the same");
         else if (c.runCycles() > 1) n.add("# ccsim: -N " + c.runCycles() + ": every cycle's rows are the same (same inputs, same output)");

@@ -125,6 +125,7 @@ final class ValidateCommand implements Callable<Integer>, Main.NeedsEnv, Main.Ne
             if (fr.rows().isEmpty()) throw new UserException(f + ": no measured rows");
             rows.addAll(fr.rows());
             out.printf(Locale.ROOT, "# %s: %d rows%s%n", f, fr.rows().size(), fr.skipped().isEmpty() ? "" : "; left out " + fr.skipped());
+            for (String note : fr.notes()) out.printf(Locale.ROOT, "# note: %s: %s%n", f, note);
         }
         List<Compared> cmp = new ArrayList<>();
         RunStoppedException stopped = compareAll(rows, SimSetup.ncclEnv(env), cmp);

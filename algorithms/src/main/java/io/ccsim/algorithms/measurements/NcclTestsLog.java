@@ -83,9 +83,11 @@ record NcclTestsLog(String source, List<Section> sections) {
      * @param graphRegisterOff whether NCCL's output in the log, up to this section, says NCCL_GRAPH_REGISTER=0 (its
      *                         {@code NCCL INFO NCCL_GRAPH_REGISTER set by environment to 0.}, printed with NCCL_DEBUG=INFO
      *                         and the ENV subsystem): NCCL then does not register the buffers of captured calls
+     * @param gpusPerThread    the header's {@code nGpus N}: the GPUs each thread launches a call on ({@code -g N}), 0 if
+     *                         not printed
      */
     record Section(CollectiveOp op, int ranks, int hosts, List<String> gpus, List<Row> rows, OptionalDouble avgBusBandwidth,
-                   long outOfBounds, int graphLaunches, int processes, boolean graphRegisterOff) { }
+                   long outOfBounds, int graphLaunches, int processes, boolean graphRegisterOff, int gpusPerThread) { }
 
     /** Malformed nccl-tests text; the message names the source and line. */
     static final class FormatException extends IllegalArgumentException {
@@ -100,8 +102,8 @@ record NcclTestsLog(String source, List<Section> sections) {
     private static final Pattern OOB = Pattern.compile("#\\s*Out of bounds values\\s*:\\s*(\\d+)");
     private static final Pattern RANK = Pattern.compile(
             "#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+(\\d+)\\s+on\\s+(\\S+)\\s+device\\s+\\d+\\s+\\[[^\\]]*\\]\\s*(.*)$");
-    /** The run's header ({@code # nThread 1 nGpus 4 ... graph: 10 unalign: 0}): its CUDA-graph launches. */
-    private static final Pattern GRAPH = Pattern.compile("#\\s*nThread\\s+\\d+\\s+nGpus\\s+\\d+.*\\bgraph:\\s*(\\d+)");
+    /** The run's header ({@code # nThread 1 nGpus 4 ... graph: 10 unalign: 0}): GPUs a thread, CUDA-graph launches. */
+    private static final Pattern GRAPH = Pattern.compile("#\\s*nThread\\s+\\d+\\s+nGpus\\s+(\\d+).*\\bgraph:\\s*(\\d+)");
     /** NCCL's line for a parameter set in the environment (src/misc/param.cc ncclLoadParam). */
     private static final Pattern GRAPH_REGISTER = Pattern.compile("NCCL INFO NCCL_GRAPH_REGISTER set by environment to (-?\\d+)");
     /** The most ranks a log may name (NCCL's rank is an int; 2^24 is 100 times the largest jobs run). */
@@ -177,7 +179,8 @@ record NcclTestsLog(String source, List<Section> sections) {
                 continue;
             }
             if ((m = GRAPH.matcher(line)).find()) {
-                cur.graphLaunches = (int) Math.min(Integer.MAX_VALUE, parseLong(m.group(1), "graph", src, lineNo));
+                cur.gpusPerThread = (int) Math.min(Integer.MAX_VALUE, parseLong(m.group(1), "nGpus", src, lineNo));
+                cur.graphLaunches = (int) Math.min(Integer.MAX_VALUE, parseLong(m.group(2), "graph", src, lineNo));
                 continue;
             }
             java.util.Optional<NcclTestsColumns> header = NcclTestsColumns.ofHeader(line);
@@ -364,6 +367,7 @@ record NcclTestsLog(String source, List<Section> sections) {
         final java.util.Set<String> hosts = new java.util.HashSet<>();
         final java.util.Set<String> pids = new java.util.HashSet<>();
         int graphLaunches;
+        int gpusPerThread;
         boolean graphRegisterOff;
         final java.util.Set<String> gpus = new java.util.LinkedHashSet<>();
         NcclTestsColumns columns;
@@ -382,7 +386,7 @@ record NcclTestsLog(String source, List<Section> sections) {
 
         Section build() {
             return new Section(op, ranks, hosts.size(), List.copyOf(gpus), List.copyOf(rows), avg, oob, graphLaunches, pids.size(),
-                    graphRegisterOff);
+                    graphRegisterOff, gpusPerThread);
         }
     }
 }

@@ -38,6 +38,25 @@ class NcclTestsLogTest {
         return b.toString();
     }
 
+    /**
+     * A log whose thread launched both GPUs' calls eagerly ({@code nGpus 2}, {@code graph: 0}) says so in a file note
+     * (nccl-tests' host floor, not simulated), and its rows are not NCCL's own captured calls; under {@code -G}, or with
+     * a thread a GPU, no note, and {@code -G}'s rows are.
+     */
+    @Test
+    void anEagerLogOfSeveralGpusAThreadCarriesTheHostLaunchNote() {
+        MeasuredFile eager = Measurements.read("e.txt", log("all_reduce", 0, "7", "7"), false);
+        assertThat(NcclTestsLog.parse(log("all_reduce", 0, "7", "7"), "e.txt").sections().get(0).gpusPerThread()).isEqualTo(2);
+        assertThat(eager.notes()).singleElement().satisfies(n -> assertThat(n).startsWith("a thread launched 2 GPUs' calls"
+                + " eagerly (nGpus 2, no -G): the host's launches set a floor per call that ccsim does not simulate"));
+        assertThat(eager.rows()).noneMatch(MeasuredRow::ownCalls);
+        MeasuredFile graphs = Measurements.read("g.txt", log("all_reduce", 10, "7", "7"), false);
+        assertThat(graphs.notes()).isEmpty();
+        assertThat(graphs.rows()).allMatch(MeasuredRow::ownCalls);
+        String threads = log("all_reduce", 0, "7", "7").replace("nThread 1 nGpus 2", "nThread 2 nGpus 1");
+        assertThat(Measurements.read("t.txt", threads, false).notes()).isEmpty();
+    }
+
     @Test
     void aPointToPointLogCapturedInGraphsByOneProcessIsReadAsRegistered() {
         // experiments/nccl-tests-h200x4: NCCL registers graph-captured p2p buffers (NCCL_GRAPH_REGISTER); across processes,
