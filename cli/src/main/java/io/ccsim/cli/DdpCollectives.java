@@ -99,7 +99,12 @@ final class DdpCollectives implements CollectiveCosts {
                     + " (folded where no law serves) or folded, or NCCL_ALGO or NCCL_PROTO for a choice with a law", e);
         }
         if (target != null && AutoAtTarget.simulates(p, extrapolator.target().nRanks(), true)) {
-            return fold(op, bytes, dtype, AutoAtTarget.why(p, extrapolator.target().nodes()));
+            try {
+                return fold(op, bytes, dtype, AutoAtTarget.why(p, extrapolator.target().nodes()));
+            } catch (UserException e) {
+                // the target's folded run does not fit this heap (refused before it is built): the law answers, its
+                // bound stated
+            }
         }
         List<Plan> plans = new ArrayList<>();
         for (Extrapolator.Sample s : p.samples()) plans.add(extrapolator.samplePlan(p, s));

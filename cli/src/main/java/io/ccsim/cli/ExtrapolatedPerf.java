@@ -70,8 +70,9 @@ final class ExtrapolatedPerf {
         ex.setSampleNodes(samples);
         List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
         // auto with its own samples: the sizes no law reads to the scale goals' bound run at the target where it fits
+        // (at the concurrency the clusters' builds are budgeted at, so that the target's build is not refused after all)
         boolean targetFits = auto && samples == null && ex.target().nRanks() <= AutoAtTarget.MAX_GPUS
-                && cmd.catalogFits(nccl, Math.min(threads, plans.size()), cop);
+                && cmd.catalogFits(nccl, threads, cop);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
         for (int i = 0; i < plans.size(); i++) {
@@ -186,7 +187,7 @@ final class ExtrapolatedPerf {
         Map<String, Double> laws = new TreeMap<>();
         int served = 0;
         int counted = 0;
-        boolean targetFits = gpus <= AutoAtTarget.MAX_GPUS && cmd.catalogFits(nccl, Math.min(threads, sizes.length), cop);
+        boolean targetFits = gpus <= AutoAtTarget.MAX_GPUS && cmd.catalogFits(nccl, threads, cop);
         for (long s : sizes) {
             if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;
             counted++;

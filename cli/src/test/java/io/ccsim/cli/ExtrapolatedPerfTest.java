@@ -159,6 +159,21 @@ class ExtrapolatedPerfTest {
     }
 
     /**
+     * auto where the target would fold but its folded run does not fit the heap: the size whose law misses the goal is
+     * read from the law after all, its bound stated (520 nodes of 2 GPUs at 4 MiB: 327.6 µs, where the folded run gives
+     * 345.8).
+     */
+    @Test
+    void autoReadsTheLawWhereTheTargetsFoldedRunDoesNotFit() {
+        CliTest.Result r = withHeap(48L << 20, Map.of(), "perf", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "520",
+                "--op", "all_reduce", "-b", "4M", "-e", "4M", "--sim-mode", "auto");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(rows(r.out()).get(0)[5]).isEqualTo("327.6");
+        assertThat(r.out()).contains("# mode: extrapolated (--sim-mode auto): not simulated at 520 nodes;")
+                .contains("measured error of this law for Tree <= 6.80 %").doesNotContain("# mode: folded (exact) at");
+    }
+
+    /**
      * auto beyond 1,024 GPUs on a cluster too small for its law's samples (15 NVL72 racks, 1,080 GPUs: a tree law
      * needs a sample beyond one leaf at half the target) runs folded, as the same rows show, and says why;
      * {@code --sim-mode extrapolated} refuses it naming the node count from which it applies.
