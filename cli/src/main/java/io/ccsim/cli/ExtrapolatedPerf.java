@@ -75,10 +75,12 @@ final class ExtrapolatedPerf {
                 && cmd.catalogFits(nccl, threads, cop);
         List<Item> items = new ArrayList<>();
         List<Plan> samplePlans = new ArrayList<>();
+        PerfRunner targetPlanner = null;   // plans the sizes simulated at the target (one runner for all of them)
         for (int i = 0; i < plans.size(); i++) {
             Extrapolator.SizePlan p = plans.get(i);
             if (AutoAtTarget.simulates(p, ex.target().nRanks(), targetFits)) {
-                samplePlans.add(ex.targetPlan(p, ex.runnerAt(ex.target().nodes())));
+                if (targetPlanner == null) targetPlanner = ex.runnerAt(ex.target().nodes());
+                samplePlans.add(ex.targetPlan(p, targetPlanner));
                 items.add(new Item(i, AT_TARGET));
                 continue;
             }

@@ -46,9 +46,14 @@ class HarnessFixtureTest {
 
     /** measure.py's graph rows of {@code op} (its name: all_to_all) at {@code n} ranks, NCCL's default, by size, µs. */
     private static Map<Long, Double> pytorch(String op, int n) throws IOException {
+        return pytorch(DIR, op, n);
+    }
+
+    /** As {@link #pytorch(String, int)}, the run in folder {@code dir}. */
+    private static Map<Long, Double> pytorch(Path dir, String op, int n) throws IOException {
         String name = op.equals("alltoall") ? "all_to_all" : op;
         Map<Long, Double> t = new HashMap<>();
-        for (String line : Files.readAllLines(DIR.resolve("pytorch/rows-n" + n + ".jsonl"))) {
+        for (String line : Files.readAllLines(dir.resolve("pytorch/rows-n" + n + ".jsonl"))) {
             JsonObject o = JsonParser.parseString(line).getAsJsonObject();
             if (o.get("op").getAsString().equals(name) && o.get("mode").getAsString().equals("default")
                     && o.get("graph").getAsBoolean()) {
@@ -174,15 +179,7 @@ class HarnessFixtureTest {
         List<Double> gaps = new ArrayList<>();
         for (String op : OPS) {
             for (int n : new int[] {2, 4}) {
-                Map<Long, Double> pt = new HashMap<>();
-                String name = op.equals("alltoall") ? "all_to_all" : op;
-                for (String line : Files.readAllLines(lease.resolve("pytorch/rows-n" + n + ".jsonl"))) {
-                    JsonObject o = JsonParser.parseString(line).getAsJsonObject();
-                    if (o.get("op").getAsString().equals(name) && o.get("mode").getAsString().equals("default")
-                            && o.get("graph").getAsBoolean()) {
-                        pt.put(o.get("bytes").getAsLong(), o.get("time_us").getAsDouble());
-                    }
-                }
+                Map<Long, Double> pt = pytorch(lease, op, n);
                 List<MeasuredRow> small = rows(lease, op, n).stream()
                         .filter(r -> r.bytes() < ErrorTable.KERNEL_LARGE_BYTES).toList();
                 for (MeasuredRow r : small) if (pt.containsKey(r.bytes())) gaps.add(pt.get(r.bytes()) - r.timeUs());
