@@ -115,7 +115,7 @@ final class DdpCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsSe
                     + " ranks simulated once); extrapolated reads it from exact simulations on fewer of the same nodes"
                     + " (healthy catalog clusters; the output states each law and its measured error); auto: folded up to "
                     + PerfCommand.AUTO_FOLDED_MAX_GPUS + " GPUs, beyond that extrapolated where NCCL's choice has a law"
-                    + " and folded where not, or where the law reads it beyond 2 %% (Tree/LL128) up to "
+                    + " and folded where not, or where the law reads it beyond 2 %% (the trees: Tree, NVLSTree) up to "
                     + AutoAtTarget.MAX_GPUS + " GPUs (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 

@@ -73,23 +73,17 @@ final class ExtrapolatedPerf {
         // (at the concurrency the clusters' builds are budgeted at, so that the target's build is not refused after all)
         boolean targetFits = auto && samples == null && ex.target().nRanks() <= AutoAtTarget.MAX_GPUS
                 && cmd.catalogFits(nccl, threads, cop);
-        List<Item> items = new ArrayList<>();
-        List<Plan> samplePlans = new ArrayList<>();
-        PerfRunner targetPlanner = null;   // plans the sizes simulated at the target (one runner for all of them)
-        for (int i = 0; i < plans.size(); i++) {
-            Extrapolator.SizePlan p = plans.get(i);
-            if (AutoAtTarget.simulates(p, ex.target().nRanks(), targetFits)) {
-                if (targetPlanner == null) targetPlanner = ex.runnerAt(ex.target().nodes());
-                samplePlans.add(ex.targetPlan(p, targetPlanner));
-                items.add(new Item(i, AT_TARGET));
-                continue;
-            }
-            for (int j = 0; j < p.samples().size(); j++) {
-                samplePlans.add(ex.samplePlan(p, p.samples().get(j)));
-                items.add(new Item(i, j));
+        Work w = work(ex, plans, targetFits);
+        int k = Math.min(threads, w.items().size());
+        if (w.atTarget()) {   // the target's plans as planned: fewer at once where they need it, else their laws answer
+            while (k >= 1 && !session.budget().fits(RunBudget.samples(clusters.built(), w.plans(), k))) k--;
+            if (k == 0) {
+                w = work(ex, plans, false);
+                k = Math.min(threads, w.items().size());
             }
         }
-        int k = Math.min(threads, items.size());
+        List<Item> items = w.items();
+        List<Plan> samplePlans = w.plans();
         session.budget().check("perf --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(),
                 samplePlans, n), k, 0);
         long t0 = System.nanoTime();
@@ -101,7 +95,7 @@ final class ExtrapolatedPerf {
         ThreadLocal<PerfRunner> atTarget = new ThreadLocal<>();   // one runner on the target per thread, when needed
         List<SampleRun> runs;
         try {
-            runs = sweep.run(() -> null, threads, (none, item, part) -> {
+            runs = sweep.run(() -> null, k, (none, item, part) -> {
                 Extrapolator.SizePlan p = plans.get(item.size());
                 if (item.sample() == AT_TARGET) {
                     PerfRunner r = atTarget.get();
@@ -127,6 +121,30 @@ final class ExtrapolatedPerf {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         return print(ex, plans, items, runs, cop, sizes, prof, ex.target().name(), wall, sweep.stopped(), auto);
+    }
+
+    /** The simulations of a run: an item and a plan each, and whether any runs at the target. */
+    private record Work(List<Item> items, List<Plan> plans, boolean atTarget) { }
+
+    /** The simulations of {@code plans}: at the target those auto simulates there (where {@code targetFits}), else samples. */
+    private static Work work(Extrapolator ex, List<Extrapolator.SizePlan> plans, boolean targetFits) {
+        List<Item> items = new ArrayList<>();
+        List<Plan> samplePlans = new ArrayList<>();
+        PerfRunner targetPlanner = null;   // plans the sizes simulated at the target (one runner for all of them)
+        for (int i = 0; i < plans.size(); i++) {
+            Extrapolator.SizePlan p = plans.get(i);
+            if (AutoAtTarget.simulates(p, ex.target().nRanks(), targetFits)) {
+                if (targetPlanner == null) targetPlanner = ex.runnerAt(ex.target().nodes());
+                samplePlans.add(ex.targetPlan(p, targetPlanner));
+                items.add(new Item(i, AT_TARGET));
+                continue;
+            }
+            for (int j = 0; j < p.samples().size(); j++) {
+                samplePlans.add(ex.samplePlan(p, p.samples().get(j)));
+                items.add(new Item(i, j));
+            }
+        }
+        return new Work(items, samplePlans, targetPlanner != null);
     }
 
     /**
@@ -324,9 +342,9 @@ final class ExtrapolatedPerf {
                     out.printf(Locale.ROOT, "# extrapolated %d sizes in %.2f s wall from %d simulations on fewer nodes: %d"
                             + " events, %d flows%n", rows.size(), wall, items.size(), events, flows);
                 } else {
-                    out.printf(Locale.ROOT, "# simulated %d size%s at %,d nodes and extrapolated %d in %.2f s wall from %d"
-                            + " simulations: %d events, %d flows%n", atTarget.size(), atTarget.size() == 1 ? "" : "s",
-                            targetNodes, done.size(), wall, items.size(), events, flows);
+                    out.printf(Locale.ROOT, "# simulated %d size%s at %,d nodes%s in %.2f s wall from %d simulations: %d"
+                            + " events, %d flows%n", atTarget.size(), atTarget.size() == 1 ? "" : "s", targetNodes,
+                            done.isEmpty() ? "" : " and extrapolated " + done.size(), wall, items.size(), events, flows);
                     for (String line : AutoAtTarget.modeLines(atTarget, targetNodes, simulated, workers)) out.println(line);
                 }
                 if (!done.isEmpty()) {

@@ -107,7 +107,7 @@ final class PerfCommand implements Callable<Integer>, Main.NeedsEnv, Main.NeedsS
                     + " at --nodes exactly on fewer of the same nodes and read its scaling law at --nodes (catalog"
                     + " clusters; the output states the law and its measured error); auto: folded up to "
                     + AUTO_FOLDED_MAX_GPUS + " GPUs where it fits the heap, extrapolated beyond, but for sizes whose law reads"
-                    + " them beyond 2 %% (Tree/LL128), simulated folded up to " + AutoAtTarget.MAX_GPUS + " GPUs"
+                    + " them beyond 2 %% (the trees: Tree, NVLSTree), simulated folded up to " + AutoAtTarget.MAX_GPUS + " GPUs"
                     + " (default: ${DEFAULT-VALUE})")
     SimMode simMode;
 

@@ -301,35 +301,36 @@ class StopAndBudgetTest {
 
     @Test
     void aDefaultRunThatAutoWouldExtrapolateIsHeldToEveryWorkersHeapAndOffersExtrapolation() {
-        // 130 HGX nodes (1,040 GPUs): auto would extrapolate NCCL's NVLSTree (the tree law), so the folded default run
-        // is budgeted unfolded; a heap the GPUs x channels bound fits but the NVLSTree's switch actors do not
-        BuildOptions o = BuildOptions.of(0, 130);
+        // 1,100 HGX nodes (8,800 GPUs, beyond the 8,192 auto simulates trees at): auto would extrapolate NCCL's
+        // NVLSTree (the tree law), so the folded default run is budgeted unfolded; a heap the GPUs x channels bound fits
+        // but the NVLSTree's switch actors do not
+        BuildOptions o = BuildOptions.of(0, 1100);
         long lower = RunBudget.catalog("hgx-h100", o, 16, 1).heapBytes();
-        CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "130", "--op",
+        CliTest.Result r = withHeap(lower + (1L << 20), "perf", "--topology", "hgx-h100", "--nodes", "1100", "--op",
                 "all_reduce", "-b", "1G", "-e", "1G");
         assertThat(r.code()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err().lines()).singleElement().satisfies(l -> assertThat(l)
                 .startsWith("ccsim: error: perf all_reduce at 1073741824 B (NVLSTree/Simple x16): the run needs about ")
-                .contains("199,680 workers and 332,544 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
+                .contains("1,689,600 workers and 2,815,744 connections)").doesNotContain("folded").contains(", --sim-mode extrapolated, or more heap: "));
     }
 
     @Test
     void aHeldDefaultRunOffersTheFoldedRunWhereItsFirstCheckPasses() {
-        // 1,024 HGX nodes (8,192 GPUs): held to every worker's heap (7.9 GiB), the folded run's least need fits 5.2 GiB
-        // (it runs there: 3,072 workers simulated, 0.5 GB peak RSS); on 2 GiB neither fits and only extrapolation is left
-        String[] args = {"perf", "--topology", "hgx-h100", "--nodes", "1024", "--op", "all_reduce", "-b", "1G", "-e", "1G"};
+        // 1,100 HGX nodes (8,800 GPUs, beyond the 8,192 auto simulates trees at): held to every worker's heap, the
+        // folded run's least need fits 5.2 GiB; on 2 GiB neither fits and only extrapolation is left
+        String[] args = {"perf", "--topology", "hgx-h100", "--nodes", "1100", "--op", "all_reduce", "-b", "1G", "-e", "1G"};
         CliTest.Result big = withHeap(5_600_000_000L, args);
         assertThat(big.code()).isEqualTo(1);
         assertThat(big.err().lines()).singleElement().satisfies(l -> assertThat(l)
-                .contains("1,572,864 workers and 2,621,184 connections)")
+                .contains("1,689,600 workers and 2,815,744 connections)")
                 .contains(", --sim-mode folded (exact; its heap is checked again once its folding is known), --sim-mode"
                         + " extrapolated, or more heap: "));
         CliTest.Result small = withHeap(2L << 30, args);
         assertThat(small.code()).isEqualTo(1);
         assertThat(small.err()).doesNotContain("--sim-mode folded").contains(", --sim-mode extrapolated, or more heap: ");
         // two sizes at once do not fit folded, one does: the offer names --jobs 1 (the 28-size sweep: 38.5 s, 1.6 GB)
-        CliTest.Result two = withHeap(5_600_000_000L, "perf", "--topology", "hgx-h100", "--nodes", "1024", "--op",
+        CliTest.Result two = withHeap(5_600_000_000L, "perf", "--topology", "hgx-h100", "--nodes", "1100", "--op",
                 "all_reduce", "-b", "512M", "-e", "1G", "--jobs", "2");
         assertThat(two.code()).isEqualTo(1);
         assertThat(two.err()).contains(", --sim-mode folded --jobs 1 (exact; its heap is checked again once its folding"

@@ -89,8 +89,8 @@ class ExtrapolationGridTest {
 
     /**
      * NCCL's trees (Tree, NVLSTree) and NCCL's default choice, which is a tree here, across leaves: 80 nodes (depth 7)
-     * from 20 and 40, 100 nodes from 25 and 50; and the grid's worst points, which set TREE's bounds for Tree and
-     * for NVLSTree.
+     * from 20 and 40, 100 nodes from 25 and 50; and two of the grid's worst points, beyond the scale goals' 2 %: TREE's
+     * bounds for Tree and for NVLSTree hold them.
      */
     @Test
     void trees() {
@@ -105,9 +105,9 @@ class ExtrapolationGridTest {
         Point worst = point(PLAIN, Map.of("NCCL_ALGO", "Tree", "NCCL_PROTO", "LL128"), CollectiveOp.ALL_REDUCE, 4L << 20, 600);
         assertThat(worst.errPct()).as(worst.what()).isGreaterThan(6.0);
         points.add(worst);
-        // NVLSTree's worst point, which sets its own bound: 16 MiB on 600 nodes, from 18 and 37 (+2.1 %)
-        Point nvls = point(PLAIN, Map.of("NCCL_ALGO", "NVLSTree"), CollectiveOp.ALL_REDUCE, 16L << 20, 600);
-        assertThat(nvls.errPct()).as(nvls.what()).isGreaterThan(2.0);
+        // NVLSTree at 8 MiB on 600 nodes, from 18 and 37 (+7.95 %; its bound, 8.4 %, is 32 MiB on 600 HGX nodes)
+        Point nvls = point(PLAIN, Map.of("NCCL_ALGO", "NVLSTree"), CollectiveOp.ALL_REDUCE, 8L << 20, 600);
+        assertThat(nvls.errPct()).as(nvls.what()).isGreaterThan(7.0);
         points.add(nvls);
         assertThat(points).extracting(p -> p.ex().law()).containsOnly(ScalingLaw.TREE);
         assertWithinBounds(points);

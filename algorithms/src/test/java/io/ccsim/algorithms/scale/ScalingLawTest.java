@@ -68,9 +68,10 @@ class ScalingLawTest {
 
     /**
      * The scale goals ask 2 %: every law but TREE states a bound within it, for every algorithm; TREE states its grid's
-     * worst point, 6.8 % for NCCL's Tree (Tree/LL128 at 32 MiB on 1,024 HGX nodes; ExtrapolationGridTest.trees holds
-     * 4 MiB on 600 nodes of 2 GPUs above 6 %) and 2.2 % for NVLSTree; only NCCL's Tree under LL128 reads beyond the
-     * goal on the grid ({@link ScalingLaw#withinGoal}), which {@code --sim-mode auto} simulates at the target instead.
+     * worst points, 6.8 % for NCCL's Tree (Tree/LL128 at 32 MiB on 1,024 HGX nodes; ExtrapolationGridTest.trees holds
+     * 4 MiB on 600 nodes of 2 GPUs above 6 %) and 8.4 % for NVLSTree (32 MiB on 600 HGX nodes; the grid test holds
+     * 8 MiB on 600 nodes of 2 GPUs above 7 %), so TREE is the one law beyond the goal ({@link ScalingLaw#withinGoal}),
+     * whose sizes {@code --sim-mode auto} simulates at the target instead.
      */
     @Test
     void boundsAreWithinTwoPerCentButTheTrees() {
@@ -81,19 +82,11 @@ class ScalingLawTest {
                     assertThat(l.boundScope(a)).isEmpty();
                 }
             }
+            assertThat(l.withinGoal()).as(l.name()).isEqualTo(l != ScalingLaw.TREE);
         }
-        assertThat(ScalingLaw.TREE.errorBoundPct()).isEqualTo(6.8);
+        assertThat(ScalingLaw.TREE.errorBoundPct()).isEqualTo(8.4);
         assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.TREE)).isEqualTo(6.8);
-        for (ScalingLaw l : ScalingLaw.values()) {
-            for (io.ccsim.algorithms.Algorithm a : io.ccsim.algorithms.Algorithm.values()) {
-                for (io.ccsim.algorithms.Protocol p : io.ccsim.algorithms.Protocol.values()) {
-                    boolean beyond = l == ScalingLaw.TREE && a == io.ccsim.algorithms.Algorithm.TREE
-                            && p == io.ccsim.algorithms.Protocol.LL128;
-                    assertThat(l.withinGoal(a, p)).as(l + " " + a + " " + p).isEqualTo(!beyond);
-                }
-            }
-        }
-        assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.NVLS_TREE)).isEqualTo(2.2);
+        assertThat(ScalingLaw.TREE.errorBoundPct(io.ccsim.algorithms.Algorithm.NVLS_TREE)).isEqualTo(8.4);
         assertThat(ScalingLaw.TREE.boundScope(io.ccsim.algorithms.Algorithm.NVLS_TREE)).isEqualTo(" for NVLSTree");
     }
 
