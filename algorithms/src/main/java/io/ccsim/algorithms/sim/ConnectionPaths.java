@@ -45,6 +45,8 @@ final class ConnectionPaths {
     private final boolean[] multiPeer;
     /** per rank: the flow-network link its sending blocks share; null without that limit */
     private final int[] gpuSendLink;
+    /** per network switch actor (less nRanks), per host: its head's leaf entry ({@link #sharpEntry}); made on first use */
+    private int[][] sharpEntries;
 
     /**
      * Paths for {@code plan}'s connections on topology nodes {@code actorNodes} (one per actor: the ranks' GPUs, then the switch actors' NVSwitches). Adds the
@@ -124,12 +126,45 @@ final class ConnectionPaths {
         boolean toSwitch = to >= nRanks;
         int gpu = toSwitch ? actorNodes[from] : actorNodes[to];
         if (plan.switchKind(toSwitch ? to : from) == SwitchKind.NETWORK) {
-            Route r = routes.netSwitchRoute(gpu, actorNodes[toSwitch ? to : from], toSwitch, ch);
+            int sw = toSwitch ? to : from;
+            int end = combinesAtLeaf(toSwitch) ? sharpEntry(sw, toSwitch ? from : to, gpu) : actorNodes[sw];
+            Route r = routes.netSwitchRoute(gpu, end, toSwitch, ch);
             return new Hops(r.hops(), costs.hopLatencyPs(LinkClass.NET));
         }
         Route r = routes.switchRoute(gpu, toSwitch);
         int[] hops = {r.hops()[0], FlowNetwork.hop(fabric.nvlsPortLink(gpu), !toSwitch)};
         return new Hops(hops, costs.hopLatencyPs(LinkClass.NVLINK));
+    }
+
+    /**
+     * Whether a leaf combines (going up, {@code toSwitch}) or copies (going down) what the plan's network switch
+     * connections carry that way: a reduction up (all-reduce, reduce-scatter), one result for every head down
+     * (all-reduce, all-gather); an all-gather's windows up and a reduce-scatter's down differ per host.
+     */
+    private boolean combinesAtLeaf(boolean toSwitch) {
+        io.ccsim.algorithms.CollectiveOp op = plan.call().op();
+        return op == io.ccsim.algorithms.CollectiveOp.ALL_REDUCE
+                || op == (toSwitch ? io.ccsim.algorithms.CollectiveOp.REDUCE_SCATTER : io.ccsim.algorithms.CollectiveOp.ALL_GATHER);
+    }
+
+    /**
+     * The switch that network switch actor {@code sw}'s connection with head rank {@code head} (on GPU node {@code gpu})
+     * ends or starts at where its leaf combines the data ({@link SharpSwitches#leafEntries}): the aggregator or the
+     * head's leaf.
+     */
+    private int sharpEntry(int sw, int head, int gpu) {
+        if (sharpEntries == null) sharpEntries = new int[plan.nActors() - nRanks][];
+        int[] e = sharpEntries[sw - nRanks];
+        int[][] byHost = plan.call().layout().ranksByHost();
+        int rail = plan.switchRail(sw);
+        if (e == null) {
+            int[] heads = new int[byHost.length];
+            for (int k = 0; k < heads.length; k++) heads[k] = actorNodes[byHost[k][rail]];
+            e = sharpEntries[sw - nRanks] = SharpSwitches.leafEntries(fabric.topology(),
+                    new io.ccsim.algorithms.net.HostNics(fabric.topology(), fabric.netPolicy()), heads, actorNodes[sw]);
+        }
+        int k = plan.call().layout().hostOf(head);
+        return byHost[k][rail] == head ? e[k] : actorNodes[sw];
     }
 
     /**

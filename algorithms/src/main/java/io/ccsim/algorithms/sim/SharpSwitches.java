@@ -26,8 +26,12 @@ final class SharpSwitches {
      *    data reaches a spine;
      *  - NICs under several leaves of the rail: the leaves aggregate their hosts and a spine, the tree's root, combines
      *    the leaves. ccsim maps the actor to that spine (spine (rail mod spines) of those the leaves share, so rails
-     *    spread over the spines) and routes every head's slice to it, so the leaf uplinks carry each host's slice rather
-     *    than the leaf's partial sum: an upper bound on the uplink load of multi-leaf rails.
+     *    spread over the spines). What crosses a leaf's uplink is one stream per leaf where the leaf can combine or copy
+     *    the data: a reduction going up (the leaf's partial sum), a result every head receives going down (the leaf
+     *    replicates it). There the first head under each leaf (host order) connects through the uplink to the spine
+     *    and the leaf's other heads connect to their leaf only (leafEntries), so the uplink carries one slice a leaf,
+     *    as SHARP's tree does; the step at the switch still waits for every head's slice. Data that differs per host
+     *    (an all-gather's windows going up, a reduce-scatter's going down) crosses the uplink once per head.
      * Quantum-2 runs several streaming aggregations at once, one active tree per port (NVIDIA SHARP Rev 3.13.0,
      * "General Information"), so the rails' groups do not serialize on a shared spine.
      */
@@ -43,14 +47,7 @@ final class SharpSwitches {
      */
     static int aggregator(Topology topo, HostNics nics, int[] heads, int rail) {
         TreeSet<Integer> leaves = new TreeSet<>();
-        for (int g : heads) {
-            int nic = nics.localNic(g);
-            if (nic < 0) {
-                throw new IllegalArgumentException("CollNet needs a NIC for GPU " + topo.nodes().get(g).id()
-                        + " of topology " + topo.name());
-            }
-            leaves.add(switchesOf(topo, topo.nodes().get(nic)).get(0));
-        }
+        for (int g : heads) leaves.add(leafOf(topo, nics, g));
         int sw;
         if (leaves.size() == 1) {
             sw = leaves.first();
@@ -73,6 +70,31 @@ final class SharpSwitches {
                     + topo.name() + " is not (build the fat-tree with --sharp, or give its switches \"sharp\": \"true\")");
         }
         return sw;
+    }
+
+    /**
+     * Per head ({@code heads[k]}, one per host in host order): the switch its connection with {@code aggregator} ends
+     * at (going up) or starts at (going down) where its leaf combines or copies the data (block comment): the aggregator
+     * for the first head under each leaf and wherever the aggregator is that leaf, else the head's leaf.
+     */
+    static int[] leafEntries(Topology topo, HostNics nics, int[] heads, int aggregator) {
+        int[] entry = new int[heads.length];
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int k = 0; k < heads.length; k++) {
+            int leaf = leafOf(topo, nics, heads[k]);
+            entry[k] = leaf == aggregator || seen.add(leaf) ? aggregator : leaf;
+        }
+        return entry;
+    }
+
+    /** The leaf switch (node index) of GPU {@code g}'s local NIC. */
+    private static int leafOf(Topology topo, HostNics nics, int g) {
+        int nic = nics.localNic(g);
+        if (nic < 0) {
+            throw new IllegalArgumentException("CollNet needs a NIC for GPU " + topo.nodes().get(g).id() + " of topology "
+                    + topo.name());
+        }
+        return switchesOf(topo, topo.nodes().get(nic)).get(0);
     }
 
     /** The network switches linked to {@code node} (node indices, ascending). */

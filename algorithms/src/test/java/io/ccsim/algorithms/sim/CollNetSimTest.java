@@ -104,4 +104,28 @@ class CollNetSimTest {
         PerfRunner r = new PerfRunner(big, 40, CalibrationProfile.builtin("h100"), NcclEnv.empty(), 1);
         assertThat(run(r, Algorithm.COLLNET_DIRECT, 1 << 24, 4).timeUs()).isPositive();
     }
+
+    /**
+     * 40 hosts of one GPU (two leaves a rail, a spine aggregates): what crosses the leaves' uplinks is one stream a
+     * leaf where the leaf can combine or copy it, as SHARP's tree sends (SharpSwitches), and each head's own data where
+     * it differs per host. Of S bytes: all-reduce S up and S down per leaf (4 S); all-gather the 40 windows up (S) and
+     * every window down once per leaf (2 S); reduce-scatter the leaves' partial sums up (2 S) and each host's window
+     * down (S). And the all-reduce takes what it takes on one leaf: its uplinks carry what a NIC does.
+     */
+    @Test
+    void theSpineReceivesALeafsPartialSumAndSendsItOneResult() {
+        io.ccsim.topology.Topology two = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 40).withSharp(true));
+        long s = 40L * 4 * (1 << 18);   // a whole number of elements for every host's window
+        RailRun ar = RailRun.run(two, java.util.Map.of(), CollectiveOp.ALL_REDUCE, s, Algorithm.COLLNET_DIRECT);
+        RailRun ag = RailRun.run(two, java.util.Map.of(), CollectiveOp.ALL_GATHER, s, Algorithm.COLLNET_DIRECT);
+        RailRun rs = RailRun.run(two, java.util.Map.of(), CollectiveOp.REDUCE_SCATTER, s, Algorithm.COLLNET_DIRECT);
+        org.assertj.core.data.Offset<Double> byte1 = org.assertj.core.api.Assertions.within(1.0);
+        assertThat(ar.spineBytes()).isCloseTo(4.0 * s, byte1);
+        assertThat(ag.spineBytes()).isCloseTo(3.0 * s, byte1);
+        assertThat(rs.spineBytes()).isCloseTo(3.0 * s, byte1);
+        io.ccsim.topology.Topology one = TopologyCatalog.build("hgx-h100", BuildOptions.of(1, 32).withSharp(true));
+        RailRun leaf = RailRun.run(one, java.util.Map.of(), CollectiveOp.ALL_REDUCE, s, Algorithm.COLLNET_DIRECT);
+        assertThat(leaf.spineBytes()).isZero();
+        assertThat((double) ar.timePs / leaf.timePs).isCloseTo(1.0, org.assertj.core.api.Assertions.within(0.02));
+    }
 }
