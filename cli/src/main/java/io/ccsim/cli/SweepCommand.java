@@ -196,7 +196,8 @@ final class SweepCommand implements Callable<Integer>, Main.NeedsEnv, Main.Needs
         java.util.Arrays.fill(work, 1);
         Sweep<SweepPoint, String> sweep = new Sweep<>(todo, work, i -> "sweep point " + todo.get(i).index() + " ("
                 + (i + 1) + "/" + todo.size() + ")", progress, session.control());
-        ThreadLocal<SweepEngine> engines = ThreadLocal.withInitial(() -> new SweepEngine(session.control()));
+        ThreadLocal<SweepEngine> engines = ThreadLocal.withInitial(() -> new SweepEngine(session.control(),
+                session.maxHeapBytes()));
         try {
             List<String> rows = sweep.run(() -> null, threads, (unused, p, part) -> {
                 SweepEngine e = engines.get();

@@ -46,8 +46,17 @@ public final class SweepEngine {
 
     /** @param control the control every simulation polls (stop requests), or null for none */
     public SweepEngine(RunControl control) {
+        this(control, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * @param control      the control every simulation polls (stop requests), or null for none
+     * @param maxHeapBytes the heap a point may use ({@link RunBudget}): where auto's folded run at the target does
+     *                     not fit it, the law answers
+     */
+    public SweepEngine(RunControl control, long maxHeapBytes) {
         this.control = control;
-        this.extrapolation = new SweepExtrapolation(control);
+        this.extrapolation = new SweepExtrapolation(control, maxHeapBytes);
     }
 
     /** The row of {@code p} as one line of JSON (keys of {@link SweepRows#COLUMNS}, in that order). */

@@ -29,6 +29,8 @@ import java.util.function.IntFunction;
  */
 final class SweepExtrapolation {
     private final RunControl control;
+    /** the heap a point may use, bytes ({@link RunBudget}) */
+    private final long maxHeapBytes;
 
     /**
      * What a point's extrapolation found: the fit ({@code null} where it did not run), the events its samples
@@ -52,6 +54,15 @@ final class SweepExtrapolation {
         if (SweepEngine.EXTRAPOLATED.equals(mode)) return true;
         return SweepEngine.AUTO.equals(mode) && p.degrade().isEmpty() && p.down().isEmpty()
                 && PerfCommand.beyondAutoFolded(p.topology(), options(p));
+    }
+
+    /**
+     * Whether point {@code p}'s target, folded, fits this JVM's heap by the budget's first estimate (one point at a
+     * time; a point that outgrows it is stopped by the heap watch): where not, auto reads the law, its bound stated.
+     */
+    private boolean targetFits(SweepPoint p) {
+        return new RunBudget(maxHeapBytes).fitsCatalog(p.topology(), options(p),
+                SimSetup.ncclEnv(p.env()).net(), 1, true, CollectiveOp.ALL_TO_ALL.cliName().equals(p.op()));
     }
 
     private static BuildOptions options(SweepPoint p) {
@@ -92,8 +103,9 @@ final class SweepExtrapolation {
     }
 
     /** @param control the control every sample simulation polls (stop requests), or null for none */
-    SweepExtrapolation(RunControl control) {
+    SweepExtrapolation(RunControl control, long maxHeapBytes) {
         this.control = control;
+        this.maxHeapBytes = maxHeapBytes;
     }
 
     /**
@@ -123,7 +135,7 @@ final class SweepExtrapolation {
         try {
             Extrapolator.SizePlan plan = x.plan(CollectiveOp.parse(p.op()), p.bytes(), DataType.parse(p.dtype()),
                     ReduceOp.SUM, 0);
-            if (auto && AutoAtTarget.simulates(plan, x.target().nRanks(), true)) {   // auto simulates it folded instead
+            if (auto && AutoAtTarget.simulates(plan, x.target().nRanks(), targetFits(p))) {   // auto folds it instead
                 return new Result(null, 0, provenance, AutoAtTarget.why(plan, p.nodes()), true);
             }
             double[] us = new double[plan.samples().size()];

@@ -249,6 +249,25 @@ class SweepCommandTest {
                 .getAsJsonObject().get("time_us"));
     }
 
+    /**
+     * sim_mode auto where the target's folded run does not fit the heap (520 nodes of 2 GPUs in a 16 MiB budget): the
+     * tree point is read from its law after all, its bound stated, as perf does.
+     */
+    @Test
+    void autoReadsTheLawWhereTheTargetsFoldedRunDoesNotFit() {
+        StringWriter o = new StringWriter();
+        StringWriter e = new StringWriter();
+        int code = Main.execute(new String[] {"sweep", "--topology", "hgx-h100", "--gpus", "2", "--nodes", "520", "--op",
+            "all_reduce", "-b", "4M", "-e", "4M", "--sim-mode", "auto", "--format", "jsonl"}, new PrintWriter(o, true),
+                new PrintWriter(e, true), Map.of(), new Main.Session(new RunControl(), false, System::nanoTime, 16L << 20));
+        assertThat(code).as(e.toString()).isZero();
+        JsonObject row = rows(o.toString()).get(0);
+        assertThat(row.get("law").isJsonNull()).as(row.toString()).isFalse();
+        assertThat(List.of(row.get("algo").getAsString() + "/" + row.get("proto").getAsString(), row.get("law").getAsString(),
+                row.get("error_bound_pct").getAsString(), row.get("time_us").getAsString())).containsExactly("Tree/LL128", "TREE",
+                "6.8", "327.612");
+    }
+
     @Test
     void aBadSpecIsOneLineWithFilePathAndWhatIsValid() throws IOException {
         Path s = spec("{\"topology\": \"hgx-h200\", \"ops\": \"all_reduce\", \"sizes\": \"1M\", \"what_if\": [{\"each\": \"x*\"}]}");
