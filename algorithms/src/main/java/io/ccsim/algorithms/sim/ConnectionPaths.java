@@ -1,6 +1,7 @@
 package io.ccsim.algorithms.sim;
 
 import io.ccsim.algorithms.Algorithm;
+import io.ccsim.algorithms.CollectiveOp;
 import io.ccsim.algorithms.plan.Plan;
 import io.ccsim.algorithms.plan.StepCursor;
 import io.ccsim.algorithms.plan.SwitchKind;
@@ -47,6 +48,9 @@ final class ConnectionPaths {
     private final int[] gpuSendLink;
     /** per network switch actor (less nRanks), per host: its head's leaf entry ({@link #sharpEntry}); made on first use */
     private int[][] sharpEntries;
+    /** the plan's ranks by host, and the heads' NICs, for {@link #sharpEntry}; made on first use */
+    private int[][] sharpByHost;
+    private io.ccsim.algorithms.net.HostNics sharpNics;
 
     /**
      * Paths for {@code plan}'s connections on topology nodes {@code actorNodes} (one per actor: the ranks' GPUs, then the switch actors' NVSwitches). Adds the
@@ -127,7 +131,7 @@ final class ConnectionPaths {
         int gpu = toSwitch ? actorNodes[from] : actorNodes[to];
         if (plan.switchKind(toSwitch ? to : from) == SwitchKind.NETWORK) {
             int sw = toSwitch ? to : from;
-            int end = combinesAtLeaf(toSwitch) ? sharpEntry(sw, toSwitch ? from : to, gpu) : actorNodes[sw];
+            int end = combinesAtLeaf(toSwitch) ? sharpEntry(sw, toSwitch ? from : to) : actorNodes[sw];
             Route r = routes.netSwitchRoute(gpu, end, toSwitch, ch);
             return new Hops(r.hops(), costs.hopLatencyPs(LinkClass.NET));
         }
@@ -142,29 +146,30 @@ final class ConnectionPaths {
      * (all-reduce, all-gather); an all-gather's windows up and a reduce-scatter's down differ per host.
      */
     private boolean combinesAtLeaf(boolean toSwitch) {
-        io.ccsim.algorithms.CollectiveOp op = plan.call().op();
-        return op == io.ccsim.algorithms.CollectiveOp.ALL_REDUCE
-                || op == (toSwitch ? io.ccsim.algorithms.CollectiveOp.REDUCE_SCATTER : io.ccsim.algorithms.CollectiveOp.ALL_GATHER);
+        CollectiveOp op = plan.call().op();
+        return op == CollectiveOp.ALL_REDUCE || op == (toSwitch ? CollectiveOp.REDUCE_SCATTER : CollectiveOp.ALL_GATHER);
     }
 
     /**
-     * The switch that network switch actor {@code sw}'s connection with head rank {@code head} (on GPU node {@code gpu})
-     * ends or starts at where its leaf combines the data ({@link SharpSwitches#leafEntries}): the aggregator or the
-     * head's leaf.
+     * The switch that network switch actor {@code sw}'s connection with head rank {@code head} ends or starts at where
+     * its leaf combines the data ({@link SharpSwitches#leafEntries}): the aggregator or the head's leaf.
      */
-    private int sharpEntry(int sw, int head, int gpu) {
-        if (sharpEntries == null) sharpEntries = new int[plan.nActors() - nRanks][];
-        int[] e = sharpEntries[sw - nRanks];
-        int[][] byHost = plan.call().layout().ranksByHost();
+    private int sharpEntry(int sw, int head) {
+        if (sharpEntries == null) {
+            sharpEntries = new int[plan.nActors() - nRanks][];
+            sharpByHost = plan.call().layout().ranksByHost();
+            sharpNics = new io.ccsim.algorithms.net.HostNics(fabric.topology(), fabric.netPolicy());
+        }
         int rail = plan.switchRail(sw);
+        int[] e = sharpEntries[sw - nRanks];
         if (e == null) {
-            int[] heads = new int[byHost.length];
-            for (int k = 0; k < heads.length; k++) heads[k] = actorNodes[byHost[k][rail]];
-            e = sharpEntries[sw - nRanks] = SharpSwitches.leafEntries(fabric.topology(),
-                    new io.ccsim.algorithms.net.HostNics(fabric.topology(), fabric.netPolicy()), heads, actorNodes[sw]);
+            int[] heads = new int[sharpByHost.length];
+            for (int k = 0; k < heads.length; k++) heads[k] = actorNodes[sharpByHost[k][rail]];
+            e = SharpSwitches.leafEntries(fabric.topology(), sharpNics, heads, actorNodes[sw]);
+            sharpEntries[sw - nRanks] = e;
         }
         int k = plan.call().layout().hostOf(head);
-        return byHost[k][rail] == head ? e[k] : actorNodes[sw];
+        return sharpByHost[k][rail] == head ? e[k] : actorNodes[sw];
     }
 
     /**
