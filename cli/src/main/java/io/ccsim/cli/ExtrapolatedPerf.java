@@ -64,7 +64,7 @@ final class ExtrapolatedPerf {
         refuseWhatDoesNotApply();
         clusters = new SampleClusters(cmd.topology, cmd.gpuCount(), cmd.whatIf, cmd.sharp, cmd.seed, session, nccl, threads);
         SampleClusters.Start start = clusters.start(cmd.profile, cmd.nodes, sizes.length > 0 ? sizes[sizes.length - 1] : 0,
-                "perf --sim-mode extrapolated");
+                auto ? "perf --sim-mode auto" : "perf --sim-mode extrapolated");
         CalibrationProfile prof = start.profile();
         Extrapolator ex = start.extrapolator();
         ex.setSampleNodes(samples);
@@ -84,8 +84,8 @@ final class ExtrapolatedPerf {
         }
         List<Item> items = w.items();
         List<Plan> samplePlans = w.plans();
-        session.budget().check("perf --sim-mode extrapolated", n -> RunBudget.samples(clusters.built(),
-                samplePlans, n), k, 0);
+        String what = auto ? "perf --sim-mode auto" : "perf --sim-mode extrapolated";
+        session.budget().check(what, n -> RunBudget.samples(clusters.built(), samplePlans, n), k, 0);
         long t0 = System.nanoTime();
         Progress progress = cmd.progressOption.open(cmd.spec.commandLine().getErr(), session);
         long[] work = new long[items.size()];
