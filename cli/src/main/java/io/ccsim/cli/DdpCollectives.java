@@ -159,7 +159,7 @@ final class DdpCollectives implements CollectiveCosts {
             lines.add(String.format(Locale.ROOT, "# mode: folded (exact)%s: no collective's choice at %,d nodes has a"
                     + " scaling law that reads it within the scale goals' 2 %%", auto ? " (--sim-mode auto)" : "", extrapolator.target().nodes()));
         } else {
-            lines.addAll(ExtrapolatedPerf.modeLines(read, extrapolator.target().nodes(), auto, true));
+            lines.addAll(ExtrapolatedPerf.modeLines(read, extrapolator.target().nodes(), auto, true, false));
         }
         lines.addAll(foldedLines);
         return lines;

@@ -71,7 +71,7 @@ final class ExtrapolatedPerf {
         List<Extrapolator.SizePlan> plans = plan(ex, cop, dt, ro, sizes, auto);
         // auto with its own samples: the sizes no law reads to the scale goals' bound run at the target where it fits
         // (at the concurrency the clusters' builds are budgeted at, so that the target's build is not refused after all)
-        boolean targetFits = auto && samples == null && ex.target().nRanks() <= AutoAtTarget.MAX_GPUS
+        boolean targetFits = auto && samples == null && anySimulatedAtTarget(plans, ex.target().nRanks())
                 && cmd.catalogFits(nccl, threads, cop);
         Work w = work(ex, plans, targetFits);
         int k = Math.min(threads, w.items().size());
@@ -121,6 +121,12 @@ final class ExtrapolatedPerf {
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         return print(ex, plans, items, runs, cop, sizes, prof, ex.target().name(), wall, sweep.stopped(), auto);
+    }
+
+    /** Whether auto would simulate one of {@code plans} at a target of {@code gpus} GPUs, were it to fit. */
+    private static boolean anySimulatedAtTarget(List<Extrapolator.SizePlan> plans, long gpus) {
+        for (Extrapolator.SizePlan p : plans) if (AutoAtTarget.simulates(p, gpus, true)) return true;
+        return false;
     }
 
     /** The simulations of a run: an item and a plan each, and whether any runs at the target. */
@@ -207,13 +213,16 @@ final class ExtrapolatedPerf {
         Map<String, Double> laws = new TreeMap<>();
         int served = 0;
         int counted = 0;
-        boolean targetFits = gpus <= AutoAtTarget.MAX_GPUS && cmd.catalogFits(nccl, threads, cop);
+        Boolean targetFits = null;   // checked once a size needs it
         for (long s : sizes) {
             if (ex.countFor(cop, s, dt) == 0 && s != 0) continue;
             counted++;
             try {
                 Extrapolator.SizePlan p = ex.plan(cop, s, dt, ro, cmd.root);
-                if (AutoAtTarget.simulates(p, gpus, targetFits)) continue;   // auto would simulate it here too
+                if (AutoAtTarget.simulates(p, gpus, true)) {
+                    if (targetFits == null) targetFits = cmd.catalogFits(nccl, threads, cop);
+                    if (targetFits) continue;   // auto would simulate it here too
+                }
                 laws.merge(p.law().name(), p.law().errorBoundPct(p.algo()), Math::max);
                 served++;
             } catch (RuntimeException e) {   // no law, a refused regime, or nothing to choose: auto runs it folded too
@@ -376,22 +385,8 @@ final class ExtrapolatedPerf {
 
     /**
      * The footer: which mode, then per law and sample set the sizes it served, the node counts simulated, each size's
-     * sample times and the law's measured error bound.
-     */
-    static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto) {
-        return modeLines(done, targetNodes, auto, false, false);
-    }
-
-    /**
-     * As {@link #modeLines(List, int, boolean)}; {@code byCall}: the rows are distinct calls of several collectives
-     * (ddp's), each line naming its op.
-     */
-    static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto, boolean byCall) {
-        return modeLines(done, targetNodes, auto, byCall, false);
-    }
-
-    /**
-     * As {@link #modeLines(List, int, boolean, boolean)}; {@code others}: the other sizes were simulated at the target
+     * sample times and the law's measured error bound. {@code byCall}: the rows are distinct calls of several
+     * collectives (ddp's), each line naming its op; {@code others}: the other sizes were simulated at the target
      * ({@link AutoAtTarget}), so these are the sizes not simulated there.
      */
     static List<String> modeLines(List<Extrapolation> done, int targetNodes, boolean auto, boolean byCall, boolean others) {

@@ -135,7 +135,7 @@ final class SweepExtrapolation {
         try {
             Extrapolator.SizePlan plan = x.plan(CollectiveOp.parse(p.op()), p.bytes(), DataType.parse(p.dtype()),
                     ReduceOp.SUM, 0);
-            if (auto && AutoAtTarget.simulates(plan, x.target().nRanks(), targetFits(p))) {   // auto folds it instead
+            if (auto && AutoAtTarget.simulates(plan, x.target().nRanks(), true) && targetFits(p)) {   // auto folds it
                 return new Result(null, 0, provenance, AutoAtTarget.why(plan, p.nodes()), true);
             }
             double[] us = new double[plan.samples().size()];
